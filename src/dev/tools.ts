@@ -1,0 +1,133 @@
+/**
+ * Gets the external programs the service and its tests run: the Temporal CLI (dev server + Web UI)
+ * and stripe-mock. Each is looked up in this order and cached under .tools/bin (git-ignored):
+ *   1. already cached, 2. on PATH, 3. `go install` of the pinned version, 4. the official release
+ *   archive. When none works, the error names all three ways.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PROJECT_ROOT } from './paths.js';
+
+export interface ToolSpec {
+  name: string;
+  command: string;
+  version: string;
+  goModule: string;
+  releaseUrl: (platform: string, arch: string) => string;
+}
+
+export const TEMPORAL_CLI: ToolSpec = {
+  name: 'Temporal CLI',
+  command: 'temporal',
+  version: '1.5.1',
+  goModule: 'github.com/temporalio/cli/cmd/temporal',
+  releaseUrl: (platform, arch) =>
+    `https://github.com/temporalio/cli/releases/download/v1.5.1/temporal_cli_1.5.1_${platform}_${arch}.tar.gz`,
+};
+
+export const STRIPE_MOCK: ToolSpec = {
+  name: 'stripe-mock',
+  command: 'stripe-mock',
+  version: '0.203.0',
+  goModule: 'github.com/stripe/stripe-mock',
+  releaseUrl: (platform, arch) =>
+    `https://github.com/stripe/stripe-mock/releases/download/v0.203.0/stripe-mock_0.203.0_${platform}_${arch}.tar.gz`,
+};
+
+const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
+const BIN_DIR = path.join(TOOLS_DIR, 'bin');
+
+type Progress = (message: string) => void;
+
+function onPath(command: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' });
+  const resolved = found.stdout.trim();
+  return found.status === 0 && resolved ? resolved : undefined;
+}
+
+function runStreaming(command: string, args: string[], env: NodeJS.ProcessEnv, progress: Progress): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let lines = 0;
+    let tail = '';
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-2_000);
+      for (const line of text.split('\n').filter(Boolean)) {
+        lines += 1;
+        if (lines % 25 === 0) progress(`  … ${lines} build steps (${line.trim().slice(0, 80)})`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${tail.trim()}`))));
+  });
+}
+
+async function goInstall(spec: ToolSpec, target: string, progress: Progress): Promise<void> {
+  const go = onPath('go');
+  if (!go) throw new Error('go is not on PATH');
+  const gobin = await mkdtemp(path.join(os.tmpdir(), 'billing-gobin-'));
+  try {
+    progress(`building ${spec.name} v${spec.version} with go install (the first build takes a few minutes)`);
+    await runStreaming(go, ['install', '-v', `${spec.goModule}@v${spec.version}`], { ...process.env, GOBIN: gobin, CGO_ENABLED: '0' }, progress);
+    await copyFile(path.join(gobin, path.basename(spec.goModule)), target);
+  } finally {
+    await rm(gobin, { recursive: true, force: true });
+  }
+}
+
+async function download(spec: ToolSpec, target: string, progress: Progress): Promise<void> {
+  const platform = process.platform === 'darwin' ? 'darwin' : 'linux';
+  const arch = process.arch === 'arm64' ? 'arm64' : 'amd64';
+  const url = spec.releaseUrl(platform, arch);
+  progress(`downloading ${spec.name} v${spec.version} from ${url}`);
+  const response = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'billing-download-'));
+  try {
+    const archive = path.join(dir, 'archive.tar.gz');
+    await writeFile(archive, Buffer.from(await response.arrayBuffer()));
+    const untar = spawnSync('tar', ['-xzf', archive, '-C', dir], { encoding: 'utf8' });
+    if (untar.status !== 0) throw new Error(`cannot unpack ${url}: ${untar.stderr}`);
+    await copyFile(path.join(dir, spec.command), target);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Returns the path of a working binary for the tool, getting it the first time. */
+export async function ensureTool(spec: ToolSpec, progress: Progress = () => {}): Promise<string> {
+  const cached = path.join(BIN_DIR, `${spec.command}-${spec.version}`);
+  if (existsSync(cached)) return cached;
+  const fromPath = onPath(spec.command);
+  if (fromPath) return fromPath;
+
+  await mkdir(BIN_DIR, { recursive: true });
+  const partial = `${cached}.partial`;
+  const failures: string[] = [];
+  for (const [how, get] of [
+    ['go install', goInstall],
+    ['release download', download],
+  ] as const) {
+    try {
+      await get(spec, partial, progress);
+      await chmod(partial, 0o755);
+      await copyFile(partial, cached);
+      await rm(partial, { force: true });
+      await chmod(cached, 0o755);
+      progress(`${spec.name} ready at ${path.relative(PROJECT_ROOT, cached)}`);
+      return cached;
+    } catch (err) {
+      failures.push(`${how}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  throw new Error(
+    `cannot get ${spec.name} v${spec.version}: not on PATH as "${spec.command}"; ${failures.join('; ')}. ` +
+      `Install it on PATH, install Go (to build ${spec.goModule}@v${spec.version}), or allow the download.`,
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * The app factory: one Hono app with the middleware stack every route shares, the error envelope,
+ * the generated OpenAPI 3.0 document and the offline API reference.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { newId } from '../ids.js';
+import { ApiError, envelope, ERROR_CODES, renderError } from './errors.js';
+import type { App, AppDeps, AppEnv } from './context.js';
+import { authMiddleware } from './middleware/auth.js';
+import { idempotencyMiddleware } from './middleware/idempotency.js';
+import { rateLimitMiddleware } from './middleware/rate-limit.js';
+import { registerDocs } from './routes/docs.js';
+import { registerHealth } from './routes/health.js';
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** zod failures of any route become the envelope with one issue per offending field. */
+export function newApp(): App {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const issues = result.error.issues.map((issue) => ({
+        path: issue.path.map(String).join('.') || '(body)',
+        message: issue.message,
+      }));
+      const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+      return c.json(envelope(c, 'validation_failed', `invalid request: ${summary}`, { issues }), 400);
+    },
+  });
+}
+
+function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : newId();
+    const logger = deps.logger.child({ request_id: requestId });
+    c.set('requestId', requestId);
+    c.set('logger', logger);
+    c.set('deps', deps);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    logger.info(
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        duration_ms: Math.round((performance.now() - started) * 10) / 10,
+        caller: c.get('principal')?.subject,
+      },
+      'request',
+    );
+  };
+}
+
+/** Mutating requests with a body must send JSON; anything else would skip schema validation. */
+const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
+    const length = c.req.header('content-length');
+    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+    if (hasBody && !JSON_MEDIA_TYPE.test(mediaType)) {
+      throw new ApiError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
+    }
+  }
+  await next();
+};
+
+export interface RouteModule {
+  (app: App): void;
+}
+
+export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
+  const app = newApp();
+  app.use('*', requestContext(deps));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.settings.bodyLimitBytes,
+      onError: () => {
+        throw new ApiError(413, 'payload_too_large', `request body exceeds ${deps.settings.bodyLimitBytes} bytes`);
+      },
+    }),
+  );
+  app.use('*', authMiddleware());
+  app.use('*', rateLimitMiddleware());
+  app.use('*', requireJsonBody);
+  app.use('*', idempotencyMiddleware());
+
+  registerHealth(app);
+  for (const register of routes) register(app);
+  registerDocs(app);
+
+  app.notFound((c) => c.json(envelope(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404));
+  app.onError((err, c) => {
+    if (err instanceof HTTPException && !(err instanceof ApiError)) {
+      const malformed = err.status === 400 && /json/i.test(err.message);
+      return c.json(
+        envelope(c, malformed ? 'malformed_json' : 'validation_failed', malformed ? 'request body is not valid JSON' : err.message),
+        err.status,
+      );
+    }
+    return renderError(c, err);
+  });
+  return app;
+}
+
+export { ERROR_CODES };

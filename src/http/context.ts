@@ -1,0 +1,44 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type pg from 'pg';
+import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import type { TemporalHandle } from '../temporal/client.js';
+
+/** Who is calling, as established by the auth middleware. */
+export interface Principal {
+  kind: 'jwt' | 'api_key';
+  scope: 'customer' | 'admin';
+  /** JWT `sub` (customer id for customer tokens) or the API key's fingerprint. */
+  subject: string;
+}
+
+export interface HttpSettings {
+  jwtSecret: string;
+  apiKeyHash: string;
+  temporalNamespace: string;
+  temporalTaskQueue: string;
+  bodyLimitBytes: number;
+  rateLimit: { ratePerSecond: number; burst: number };
+  idempotencyTtlMs: number;
+}
+
+/** Everything a handler may use, set once per app. */
+export interface AppDeps {
+  db: Db;
+  pool: pg.Pool;
+  temporal: TemporalHandle;
+  logger: Logger;
+  settings: HttpSettings;
+  clock: () => Date;
+}
+
+export interface AppEnv {
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    deps: AppDeps;
+    principal: Principal | undefined;
+  };
+}
+
+export type App = OpenAPIHono<AppEnv>;

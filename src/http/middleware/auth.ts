@@ -1,0 +1,94 @@
+/**
+ * Authentication and route scopes (SPEC §5).
+ * - `Authorization: Bearer <JWT>`: HS256 only, secret JWT_SECRET, claims sub/exp/scope required;
+ *   lifetime (exp − iat, or exp − now without iat) at most 1 h for customer and 8 h for admin tokens.
+ * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
+ *   An API key is a server-side secret key and acts with admin scope.
+ * Route scopes: /health, /openapi.json, /docs/api public; /v1/* customer or admin; /admin/v1/* admin.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import { ApiError } from '../errors.js';
+import type { AppEnv, Principal } from '../context.js';
+
+export const MAX_TOKEN_LIFETIME_SECONDS = { customer: 3600, admin: 8 * 3600 } as const;
+const API_KEY_PATTERN = /^bsk_(live|test)_[A-Za-z0-9_]{16,128}$/;
+
+export type RouteAccess = 'public' | 'customer_or_admin' | 'admin';
+
+export function routeAccess(path: string): RouteAccess {
+  if (path.startsWith('/admin/v1/') || path === '/admin/v1') return 'admin';
+  if (path.startsWith('/v1/') || path === '/v1') return 'customer_or_admin';
+  return 'public';
+}
+
+const unauthenticated = (message: string) =>
+  new ApiError(401, 'unauthenticated', message, undefined, { 'WWW-Authenticate': 'Bearer' });
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+function verifyApiKey(key: string, expectedHashHex: string): Principal {
+  if (!API_KEY_PATTERN.test(key)) throw unauthenticated('API key must start with bsk_live_ or bsk_test_');
+  const actual = createHash('sha256').update(key, 'utf8').digest();
+  const expected = Buffer.from(expectedHashHex, 'hex');
+  if (expected.length !== actual.length || !timingSafeEqual(actual, expected)) throw unauthenticated('invalid API key');
+  return { kind: 'api_key', scope: 'admin', subject: `api_key:${sha256Hex(key).slice(0, 16)}` };
+}
+
+async function verifyJwt(token: string, secret: Uint8Array, nowSeconds: number): Promise<Principal> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, secret, {
+      algorithms: ['HS256'],
+      requiredClaims: ['sub', 'exp', 'scope'],
+      currentDate: new Date(nowSeconds * 1000),
+    }));
+  } catch (err) {
+    if (err instanceof joseErrors.JWTExpired) throw unauthenticated('token expired');
+    if (err instanceof joseErrors.JWTClaimValidationFailed) throw unauthenticated(`token claim invalid: ${err.claim}`);
+    throw unauthenticated('invalid token');
+  }
+  const { scope, sub, exp, iat } = payload;
+  if (scope !== 'customer' && scope !== 'admin') throw unauthenticated('token scope must be customer or admin');
+  if (typeof sub !== 'string' || sub.length === 0) throw unauthenticated('token sub must be a non-empty string');
+  const lifetime = (exp as number) - (typeof iat === 'number' ? iat : nowSeconds);
+  if (lifetime > MAX_TOKEN_LIFETIME_SECONDS[scope]) {
+    throw unauthenticated(`${scope} tokens may live at most ${MAX_TOKEN_LIFETIME_SECONDS[scope]} seconds`);
+  }
+  return { kind: 'jwt', scope, subject: sub };
+}
+
+export function authMiddleware(): MiddlewareHandler<AppEnv> {
+  let cachedSecret: { raw: string; key: Uint8Array } | undefined;
+  return async (c, next) => {
+    const access = routeAccess(c.req.path);
+    if (access === 'public') {
+      c.set('principal', undefined);
+      return next();
+    }
+    const { settings } = c.get('deps');
+    if (cachedSecret?.raw !== settings.jwtSecret) {
+      cachedSecret = { raw: settings.jwtSecret, key: new TextEncoder().encode(settings.jwtSecret) };
+    }
+    const authorization = c.req.header('authorization');
+    const apiKey = c.req.header('x-api-key');
+    let principal: Principal;
+    if (authorization !== undefined) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+      if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
+      principal = await verifyJwt(match[1], cachedSecret.key, Math.floor(c.get('deps').clock().getTime() / 1000));
+    } else if (apiKey !== undefined) {
+      principal = verifyApiKey(apiKey, settings.apiKeyHash);
+    } else {
+      throw unauthenticated('credentials required: Authorization: Bearer <JWT> or X-API-Key');
+    }
+    if (access === 'admin' && principal.scope !== 'admin') {
+      throw new ApiError(403, 'forbidden', 'this route requires the admin scope');
+    }
+    c.set('principal', principal);
+    return next();
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Typed domain errors. Services throw these; the HTTP layer maps each kind to one status and one
+ * stable error code (src/http/errors.ts), activities map them to non-retryable Temporal failures.
+ */
+export type DomainErrorKind =
+  | 'validation'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_transition'
+  | 'unprocessable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const notFound = (entity: string, id: string): DomainError =>
+  new DomainError('not_found', `${entity}_not_found`, `${entity} ${id} does not exist`, { id });
+
+export const validation = (field: string, message: string, code = 'validation_failed'): DomainError =>
+  new DomainError('validation', code, `${field}: ${message}`, { issues: [{ path: field, message }] });
+
+export const conflict = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
+  new DomainError('conflict', code, message, details);
+
+export const invalidTransition = (entity: string, from: string, action: string): DomainError =>
+  new DomainError('invalid_transition', 'invalid_state_transition', `cannot ${action} a ${entity} in state ${from}`, {
+    entity,
+    from,
+    action,
+  });

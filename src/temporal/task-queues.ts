@@ -1,0 +1,1 @@
+export const DEFAULT_TASK_QUEUE = 'billing';
