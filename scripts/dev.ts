@@ -4,6 +4,8 @@
  *   schema     prisma migrate deploy
  *   Temporal   TEMPORAL_ADDRESS, else the CLI dev server (state in .data/temporal.db, Web UI :8233)
  *   processes  the worker and the API (PORT, default 3000) as child processes
+ * Local ports and folders can be moved with EMBEDDED_PG_PORT (54329), TEMPORAL_DEV_PORT (7233),
+ * TEMPORAL_UI_PORT (8233) and BILLING_DATA_DIR (.data).
  * Local mode generates dev secrets once into .data/ and prints how to call the API;
  * NODE_ENV=production requires every secret. SIGINT/SIGTERM stop every child, then Temporal and
  * the embedded database.
@@ -20,8 +22,8 @@ import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { checkDatabase, connectTemporalOrFail, StartupError } from '../src/startup.js';
 
 const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
-const TEMPORAL_PORT = 7233;
-const TEMPORAL_UI_PORT = 8233;
+const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
+const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
 const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
 const PRISMA = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'prisma');
 
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
     const adminToken = await issueToken(env.JWT_SECRET!, { sub: 'local-admin', scope: 'admin' }, 8 * 3600);
     lines.push(
       '',
-      'Local dev credentials (generated once into .data/dev-secrets.json):',
+      `Local dev credentials (generated once into ${path.relative(PROJECT_ROOT, path.join(DATA_DIR, 'dev-secrets.json'))}):`,
       `  export BILLING_TOKEN=${adminToken}   # admin JWT, valid 8 h`,
       `  export BILLING_API_KEY=${devSecrets.api_key}`,
       '',

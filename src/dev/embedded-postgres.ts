@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdir } from 'node:fs/promises';
+import { chmod, chown, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -83,6 +83,8 @@ export class EmbeddedPostgres {
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
       log(`initialising embedded PostgreSQL in ${dataDir}`);
       await mkdir(path.dirname(dataDir), { recursive: true });
+      // The server runs as `postgres`: our own parent folder must let it through (mkdtemp gives 0700).
+      if (this.user) await chmod(path.dirname(dataDir), 0o755);
       await mkdir(dataDir, { recursive: true, mode: 0o700 });
       if (this.user) await chown(dataDir, this.user.uid, this.user.gid);
       await run(bin.initdb, ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-instructions'], this.user);

@@ -60,10 +60,9 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
 /** Mutating requests with a body must send JSON; anything else would skip schema validation. */
 const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
-    const length = c.req.header('content-length');
-    const hasBody = (length !== undefined && length !== '0') || c.req.header('transfer-encoding') !== undefined;
     const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
-    if (hasBody && !JSON_MEDIA_TYPE.test(mediaType)) {
+    const refused = mediaType ? !JSON_MEDIA_TYPE.test(mediaType) : (await c.req.text()).length > 0;
+    if (refused) {
       throw new ApiError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
     }
   }

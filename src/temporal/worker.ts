@@ -22,7 +22,6 @@ export async function createWorker(params: WorkerParams): Promise<{ worker: Work
     taskQueue: params.taskQueue,
     activities: params.activities,
     ...(params.workflowBundle ? { workflowBundle: params.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    bundlerOptions: { ignoreModules: [] },
   });
   params.logger.info({ taskQueue: params.taskQueue, namespace: params.namespace }, 'worker ready');
   return { worker, connection };

@@ -1,0 +1,14 @@
+import { spawn } from 'node:child_process';
+import { stopProcess, waitFor, portInUse } from './processes.js';
+
+/** stripe-mock (Stripe's official API mock) on 127.0.0.1:<port>, HTTP. */
+export async function startStripeMock(binary: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(binary, ['-http-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2_000)));
+  await waitFor('stripe-mock', async () => {
+    if (child.exitCode !== null) throw new Error(`stripe-mock exited: ${stderr}`);
+    if (!(await portInUse(port))) throw new Error('not listening yet');
+  }, 30_000, 100);
+  return { url: `http://127.0.0.1:${port}`, stop: () => stopProcess(child) };
+}

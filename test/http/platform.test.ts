@@ -1,0 +1,89 @@
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { connectTemporal } from '../../src/temporal/client.js';
+import { createDb } from '../../src/db/client.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('GET /health', () => {
+  it('is public and reports database and Temporal ok', async () => {
+    const res = await h.request('GET', '/health', { as: 'none' });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 'ok', down: [], checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
+  });
+
+  it('answers 503 naming Temporal when Temporal is down', async () => {
+    const broken = await createHarness();
+    await broken.deps.temporal.connection.close();
+    const res = await broken.request('GET', '/health', { as: 'none' });
+    expect(res.status).toBe(503);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 'degraded', down: ['temporal'], checks: { database: { status: 'ok' }, temporal: { status: 'down' } } });
+    await broken.close();
+  });
+
+  it('answers 503 naming the database when PostgreSQL is down', async () => {
+    const broken = await createHarness();
+    const dead = createDb('postgresql://postgres@127.0.0.1:1/none', 1);
+    broken.deps.pool = dead.pool;
+    const res = await broken.request('GET', '/health', { as: 'none' });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ down: ['database'], checks: { database: { status: 'down' }, temporal: { status: 'ok' } } });
+    await dead.pool.end();
+    await broken.close();
+  });
+});
+
+describe('API description', () => {
+  it('serves an OpenAPI 3.0 document with security schemes and the error envelope', async () => {
+    const res = await h.request('GET', '/openapi.json', { as: 'none' });
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+      components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
+    };
+    expect(doc.openapi).toMatch(/^3\.0\.\d+$/);
+    expect(Object.keys(doc.paths)).toContain('/health');
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerAuth']);
+  });
+
+  it('renders the reference at /docs/api from local assets only', async () => {
+    const page = await h.request('GET', '/docs/api', { as: 'none' });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).not.toMatch(/https?:\/\//);
+    const scripts = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThanOrEqual(3);
+    for (const asset of scripts) {
+      const res = await h.request('GET', asset, { as: 'none' });
+      expect(res.status, asset).toBe(200);
+      expect((await res.arrayBuffer()).byteLength, asset).toBeGreaterThan(1000);
+    }
+  });
+});
+
+describe('test peers', () => {
+  it('reaches stripe-mock with the official stripe SDK', async () => {
+    const url = new URL(inject('stripeMockUrl'));
+    const stripe = new Stripe('sk_test_123', { host: url.hostname, port: Number(url.port), protocol: 'http' });
+    const intent = await stripe.paymentIntents.create({ amount: 1999, currency: 'usd' });
+    expect(intent.object).toBe('payment_intent');
+    expect(intent.id).toMatch(/^pi_/);
+  });
+
+  it('reaches the Temporal dev server', async () => {
+    const handle = await connectTemporal(inject('temporalAddress'), 'default');
+    const info = await handle.connection.workflowService.getSystemInfo({});
+    expect(info.serverVersion).toMatch(/^\d+\.\d+/);
+    await handle.connection.close();
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * One global setup for the integration tests: a throwaway embedded PostgreSQL cluster with the
+ * migrated schema, a headless Temporal dev server (CLI binary, in-memory), stripe-mock, and one
+ * worker running the real workflows and activities. Torn down after the run; unit tests skip it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { bundleWorkflowCode, Runtime, DefaultLogger } from '@temporalio/worker';
+import { createActivities } from '../../activities/index.js';
+import { createDb } from '../../src/db/client.js';
+import { EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
+import { PROJECT_ROOT } from '../../src/dev/paths.js';
+import { freePort } from '../../src/dev/processes.js';
+import { startStripeMock } from '../../src/dev/stripe-mock.js';
+import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
+import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../../src/dev/tools.js';
+import { createLogger } from '../../src/logger.js';
+import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+
+export const TEST_TASK_QUEUE = 'billing-test';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    temporalAddress: string;
+    taskQueue: string;
+    stripeMockUrl: string;
+  }
+}
+
+const log = (message: string) => process.stdout.write(`[test-setup] ${message}\n`);
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const started = Date.now();
+  const teardown: (() => Promise<void>)[] = [];
+  const unwind = async () => {
+    for (const step of teardown.reverse()) await step().catch((err: unknown) => log(`teardown: ${(err as Error).message}`));
+  };
+  try {
+    const [temporalBinary, stripeMockBinary] = await Promise.all([ensureTool(TEMPORAL_CLI, log), ensureTool(STRIPE_MOCK, log)]);
+
+    const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-test-'));
+    teardown.push(() => rm(scratch, { recursive: true, force: true }));
+    const postgres = new EmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), ephemeral: true });
+    const databaseUrl = withDatabase(await postgres.start(), 'billing_test');
+    teardown.push(() => postgres.stop());
+    await ensureDatabase(databaseUrl);
+    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+      encoding: 'utf8',
+    });
+    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+
+    const [temporal, stripeMock] = await Promise.all([
+      startTemporalDevServer({ binary: temporalBinary, port: await freePort(), uiPort: 0, namespace: 'default', headless: true }),
+      startStripeMock(stripeMockBinary, await freePort()),
+    ]);
+    teardown.push(temporal.stop, stripeMock.stop);
+
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    const logger = createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-worker');
+    const { db, pool } = createDb(databaseUrl, 5);
+    teardown.push(async () => {
+      await db.$disconnect();
+      await pool.end();
+    });
+    const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
+    const { worker, connection } = await createWorker({
+      address: temporal.address,
+      namespace: 'default',
+      taskQueue: TEST_TASK_QUEUE,
+      activities: createActivities({ db, logger }),
+      logger,
+      workflowBundle,
+    });
+    const running = worker.run();
+    teardown.push(async () => {
+      worker.shutdown();
+      await running;
+      await connection.close();
+    });
+
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('temporalAddress', temporal.address);
+    project.provide('taskQueue', TEST_TASK_QUEUE);
+    project.provide('stripeMockUrl', stripeMock.url);
+    log(`ready in ${Date.now() - started} ms (postgres, temporal ${temporal.address}, stripe-mock ${stripeMock.url}, worker)`);
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+  return unwind;
+}

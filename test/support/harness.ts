@@ -1,0 +1,90 @@
+/**
+ * Per-test-file access to the services the global setup started: a real app (real PostgreSQL,
+ * real Temporal) plus credentials of every kind for it.
+ */
+import { inject } from 'vitest';
+import type { Hono } from 'hono';
+import { createDb } from '../../src/db/client.js';
+import { apiKeyHash, generateSecrets, issueToken } from '../../src/dev/secrets.js';
+import { createApp } from '../../src/http/app.js';
+import type { AppDeps, AppEnv, HttpSettings } from '../../src/http/context.js';
+import { ROUTES } from '../../src/http/routes/index.js';
+import { createLogger } from '../../src/logger.js';
+import { connectTemporal } from '../../src/temporal/client.js';
+
+export interface Harness {
+  app: Hono<AppEnv>;
+  deps: AppDeps;
+  secrets: ReturnType<typeof generateSecrets>;
+  adminToken: string;
+  customerToken(customerId: string): Promise<string>;
+  /** Calls the app in process; JSON bodies are serialised, `as` picks the credentials. */
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  as?: 'admin' | 'api_key' | 'none' | { customer: string } | { token: string };
+}
+
+export async function createHarness(overrides: Partial<HttpSettings> = {}, clock: () => Date = () => new Date()): Promise<Harness> {
+  const secrets = generateSecrets();
+  const { db, pool } = createDb(inject('databaseUrl'), 5);
+  const temporal = await connectTemporal(inject('temporalAddress'), 'default');
+  const deps: AppDeps = {
+    db,
+    pool,
+    temporal,
+    logger: createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-api'),
+    clock,
+    settings: {
+      jwtSecret: secrets.jwt_secret,
+      apiKeyHash: apiKeyHash(secrets.api_key),
+      temporalNamespace: 'default',
+      temporalTaskQueue: inject('taskQueue'),
+      bodyLimitBytes: 1024 * 1024,
+      rateLimit: { ratePerSecond: 10_000, burst: 10_000 },
+      idempotencyTtlMs: 24 * 3_600_000,
+      ...overrides,
+    },
+  };
+  const app = createApp(deps, ROUTES);
+  const adminToken = await issueToken(secrets.jwt_secret, { sub: 'test-admin', scope: 'admin' }, 3600);
+  const customerTokens = new Map<string, string>();
+  const customerToken = async (customerId: string) => {
+    let token = customerTokens.get(customerId);
+    if (!token) {
+      token = await issueToken(secrets.jwt_secret, { sub: customerId, scope: 'customer' }, 3600);
+      customerTokens.set(customerId, token);
+    }
+    return token;
+  };
+
+  return {
+    app,
+    deps,
+    secrets,
+    adminToken,
+    customerToken,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...(options.headers ?? {}) };
+      const as = options.as ?? 'admin';
+      if (as === 'admin') headers.authorization = `Bearer ${adminToken}`;
+      else if (as === 'api_key') headers['x-api-key'] = secrets.api_key;
+      else if (as !== 'none') headers.authorization = `Bearer ${'customer' in as ? await customerToken(as.customer) : as.token}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+        headers['content-type'] = 'application/json';
+      }
+      return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    },
+    async close() {
+      await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
+      await pool.end().catch(() => {});
+    },
+  };
+}
