@@ -6,14 +6,15 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['test/unit/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts', 'test/replay/**/*.test.ts'],
+          testTimeout: 30_000,
           environment: 'node',
         },
       },
       {
         test: {
           name: 'integration',
-          include: ['test/{http,workflows,e2e,replay}/**/*.test.ts'],
+          include: ['test/{http,workflows,e2e}/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,

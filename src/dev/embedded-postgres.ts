@@ -127,6 +127,19 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, ''));
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS "${name.replaceAll('"', '""')}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The same server URL pointing at another database. */
 export function withDatabase(databaseUrl: string, database: string): string {
   const url = new URL(databaseUrl);

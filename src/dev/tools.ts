@@ -1,11 +1,12 @@
 /**
  * Gets the external programs the service and its tests run: the Temporal CLI (dev server + Web UI)
  * and stripe-mock. Each is looked up in this order and cached under .tools/bin (git-ignored):
- *   1. already cached, 2. on PATH, 3. `go install` of the pinned version, 4. the official release
- *   archive. When none works, the error names all three ways.
+ *   1. already cached in .tools/bin, or in the per-user cache (~/.cache/billing-engine/bin, shared
+ *      by every clone on the machine), 2. on PATH, 3. `go install` of the pinned version, 4. the
+ *      official release archive. When none works, the error names all three ways.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,7 @@ export const STRIPE_MOCK: ToolSpec = {
 
 const TOOLS_DIR = path.join(PROJECT_ROOT, '.tools');
 const BIN_DIR = path.join(TOOLS_DIR, 'bin');
+const USER_CACHE_DIR = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'billing-engine', 'bin');
 
 type Progress = (message: string) => void;
 
@@ -102,13 +104,20 @@ async function download(spec: ToolSpec, target: string, progress: Progress): Pro
 
 /** Returns the path of a working binary for the tool, getting it the first time. */
 export async function ensureTool(spec: ToolSpec, progress: Progress = () => {}): Promise<string> {
-  const cached = path.join(BIN_DIR, `${spec.command}-${spec.version}`);
-  if (existsSync(cached)) return cached;
+  const fileName = `${spec.command}-${spec.version}`;
+  const local = path.join(BIN_DIR, fileName);
+  if (existsSync(local)) return local;
+  await mkdir(BIN_DIR, { recursive: true });
+  const shared = path.join(USER_CACHE_DIR, fileName);
+  if (existsSync(shared)) {
+    await symlink(shared, local).catch(() => {});
+    return shared;
+  }
   const fromPath = onPath(spec.command);
   if (fromPath) return fromPath;
 
-  await mkdir(BIN_DIR, { recursive: true });
-  const partial = `${cached}.partial`;
+  await mkdir(USER_CACHE_DIR, { recursive: true });
+  const partial = `${shared}.${process.pid}.partial`;
   const failures: string[] = [];
   for (const [how, get] of [
     ['go install', goInstall],
@@ -117,12 +126,12 @@ export async function ensureTool(spec: ToolSpec, progress: Progress = () => {}):
     try {
       await get(spec, partial, progress);
       await chmod(partial, 0o755);
-      await copyFile(partial, cached);
-      await rm(partial, { force: true });
-      await chmod(cached, 0o755);
-      progress(`${spec.name} ready at ${path.relative(PROJECT_ROOT, cached)}`);
-      return cached;
+      await rename(partial, shared);
+      await symlink(shared, local).catch(() => {});
+      progress(`${spec.name} ready at ${shared}`);
+      return shared;
     } catch (err) {
+      await rm(partial, { force: true });
       failures.push(`${how}: ${(err as Error).message.split('\n')[0]}`);
     }
   }

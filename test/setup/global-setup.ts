@@ -11,7 +11,7 @@ import type { TestProject } from 'vitest/node';
 import { bundleWorkflowCode, Runtime, DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import { createDb } from '../../src/db/client.js';
-import { EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
+import { dropDatabase, EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { freePort } from '../../src/dev/processes.js';
 import { startStripeMock } from '../../src/dev/stripe-mock.js';
@@ -33,6 +33,25 @@ declare module 'vitest' {
 
 const log = (message: string) => process.stdout.write(`[test-setup] ${message}\n`);
 
+/**
+ * A fresh database per run: on TEST_DATABASE_URL's server when set (dropped afterwards), else in a
+ * throwaway embedded cluster with durability off.
+ */
+async function startDatabase(teardown: (() => Promise<void>)[]): Promise<string> {
+  const runDatabase = `billing_test_${Date.now().toString(36)}_${process.pid}`;
+  if (process.env.TEST_DATABASE_URL) {
+    const url = withDatabase(process.env.TEST_DATABASE_URL, runDatabase);
+    teardown.push(() => dropDatabase(url));
+    return url;
+  }
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-test-'));
+  teardown.push(() => rm(scratch, { recursive: true, force: true }));
+  const postgres = new EmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), ephemeral: true });
+  const serverUrl = await postgres.start();
+  teardown.push(() => postgres.stop());
+  return withDatabase(serverUrl, runDatabase);
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const teardown: (() => Promise<void>)[] = [];
@@ -42,11 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const [temporalBinary, stripeMockBinary] = await Promise.all([ensureTool(TEMPORAL_CLI, log), ensureTool(STRIPE_MOCK, log)]);
 
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-test-'));
-    teardown.push(() => rm(scratch, { recursive: true, force: true }));
-    const postgres = new EmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), ephemeral: true });
-    const databaseUrl = withDatabase(await postgres.start(), 'billing_test');
-    teardown.push(() => postgres.stop());
+    const databaseUrl = await startDatabase(teardown);
     await ensureDatabase(databaseUrl);
     const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
       cwd: PROJECT_ROOT,

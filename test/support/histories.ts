@@ -1,0 +1,41 @@
+/**
+ * Workflow histories for replay tests. Histories are exported from the real Temporal server by the
+ * tests that drive each workflow (run `npm run histories:capture`), never written by hand.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
+import { PROJECT_ROOT } from '../../src/dev/paths.js';
+
+export const HISTORIES_DIR = path.join(PROJECT_ROOT, 'test', 'replay', 'histories');
+
+export interface CommittedHistory {
+  file: string;
+  workflowId: string;
+  workflowType: string;
+  history: unknown;
+}
+
+/** Writes the workflow's full history when CAPTURE_HISTORIES=1 (file name: <type>--<name>.json). */
+export async function captureHistory(handle: WorkflowHandle, name: string): Promise<void> {
+  if (process.env.CAPTURE_HISTORIES !== '1') return;
+  const description = await handle.describe();
+  const history = await handle.fetchHistory();
+  await mkdir(HISTORIES_DIR, { recursive: true });
+  const file = path.join(HISTORIES_DIR, `${description.type}--${name}.json`);
+  await writeFile(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`);
+}
+
+export async function loadCommittedHistories(): Promise<CommittedHistory[]> {
+  const files = (await readdir(HISTORIES_DIR).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const history = JSON.parse(await readFile(path.join(HISTORIES_DIR, file), 'utf8')) as {
+        events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[];
+      };
+      const workflowType = history.events[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name ?? 'unknown';
+      return { file, workflowId: file.replace(/\.json$/, ''), workflowType, history };
+    }),
+  );
+}
