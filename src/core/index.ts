@@ -1,0 +1,15 @@
+/**
+ * Public API of the pure core: money, quantities, calendar dates, pricing/rating and contract math.
+ * No I/O, no clock, no Node built-ins, so workflow code can import it as well as activities.
+ */
+export * from './errors.js';
+export * from './money.js';
+export * from './decimal.js';
+export * from './calendar.js';
+export * from './pricing.js';
+export * from './contracts.js';
+export * from './proration.js';
+export * from './trueup.js';
+export * from './coterm.js';
+export * from './drawdown.js';
+export * from './rating.js';

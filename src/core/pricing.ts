@@ -1,0 +1,703 @@
+/**
+ * Pricing models and the rating of one SKU (SPEC §2 "Pricing models"). Pure and exact: every
+ * figure on a RatedLine is an exact rational of the inputs rounded ONCE, HalfEven, to a whole raw
+ * unit (see decimal.ts for why that rounding is invisible); differences such as discount_nanos are
+ * exact differences of such figures, so they add up.
+ *
+ * Models (quantities are ≥ 0; credits are expressed with negative Flat/PerUnit prices):
+ * - Flat: unit_amount once per period, whatever the quantity (line quantity "1").
+ * - PerUnit: quantity × unit_amount.
+ * - Graduated: each tier prices only the units inside it; a tier's flat_amount is charged once
+ *   when the quantity enters the tier (quantity > the tier's lower bound). Quantity 0 costs 0.
+ * - Volume: every unit at the price of the tier the total falls into, plus that tier's
+ *   flat_amount; quantity 0 costs 0. Volume is NOT monotone when a higher tier is cheaper
+ *   (100 units at 1.00 = 100.00 but 101 units at 0.50 = 50.50); that cliff is the point of it.
+ * - Tier boundaries (Stripe's convention): tier i covers (up_to[i-1], up_to[i]]; a quantity
+ *   exactly equal to up_to belongs to that tier, one above belongs to the next. Bounds are whole
+ *   units, so in Graduated only the last tier entered can hold a fractional quantity: the line is
+ *   rounded once and that tier's amount carries the rounding, so the tiers sum to the line.
+ * - Package: bundles of package_size units at unit_amount per bundle; a partial bundle is billed as
+ *   a whole bundle (package_rounding 'Up', the default) or not billed ('Down').
+ * - Committed: commit_amount is due every period and buys usage valued at unit_amount per unit;
+ *   usage beyond that value is billed at overage_unit_amount:
+ *     charge = commit + max(0, quantity − commit/unit_amount) × overage_unit_amount
+ *   e.g. commit 1000.00 at 2.00/unit covers 500 units; 600 units at overage 2.50 cost
+ *   1000.00 + 100 × 2.50 = 1250.00. Computed exactly even when commit/unit is not a whole number.
+ *
+ * Adjustments apply in a fixed order, each recorded as the change it made (amount_nanos):
+ *   list price (catalog tiers) → TierOverride (custom tiers) → Escalation → RateOverride
+ *   → Proration = subtotal → ContractDiscount = amount.
+ * Escalation Percent and RateOverride scale every line; Escalation Fixed raises recurring fees
+ * (Flat, Committed) only, since it has no per-unit meaning; Proration applies to recurring fees
+ * only (usage is already measured for the days actually served), and for Committed it prorates the
+ * commit and the usage it covers together. Invariants: amount = list + Σ adjustments,
+ * subtotal = amount + discount, Σ tiers[].amount = list + TierOverride adjustment.
+ */
+import {
+  assertBasisPoints,
+  assertPeriods,
+  BPS_DENOMINATOR,
+  findRateOverride,
+  validateEscalation,
+  type Escalation,
+  type RateOverride,
+} from './contracts.js';
+import { formatQuantity, MAX_QUANTITY_SCALE, parseQuantity, pow10, roundRational, type Quantity, type Rational } from './decimal.js';
+import { CoreValidationError, type Problem } from './errors.js';
+import { formatMoney, isCurrency, MONEY_LIMIT, parseMoney } from './money.js';
+
+export type PricingModel = 'Flat' | 'PerUnit' | 'Graduated' | 'Volume' | 'Package' | 'Committed';
+export const PRICING_MODELS: readonly PricingModel[] = ['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed'];
+
+export interface Tier {
+  /** Inclusive upper bound in whole units; null only for the last, unbounded tier. */
+  readonly up_to: bigint | null;
+  readonly unit_amount_nanos: bigint;
+  /** Charged once when the quantity enters this tier (Graduated) or falls into it (Volume). */
+  readonly flat_amount_nanos?: bigint;
+}
+
+export type PackageRounding = 'Up' | 'Down';
+
+export interface SkuPrice {
+  readonly sku_id: string;
+  readonly name: string;
+  readonly pricing_model: PricingModel;
+  readonly unit_amount_nanos: bigint;
+  readonly currency: string;
+  /** Usage event type whose aggregated quantity this SKU rates (unused by Flat). */
+  readonly meter_event_type?: string;
+  readonly tiers?: readonly Tier[];
+  readonly package_size?: bigint;
+  readonly package_rounding?: PackageRounding;
+  readonly commit_amount_nanos?: bigint;
+  readonly overage_unit_amount_nanos?: bigint;
+  /** Product tags, matched by contract RateOverrides. */
+  readonly tags?: readonly string[];
+}
+
+export interface RatedTier {
+  readonly tier: number;
+  /** Exclusive lower bound (the previous tier's up_to, 0 for the first tier). */
+  readonly from: bigint;
+  readonly up_to: bigint | null;
+  readonly quantity: string;
+  readonly unit_amount_nanos: bigint;
+  readonly flat_amount_nanos: bigint;
+  readonly amount_nanos: bigint;
+}
+
+export interface PackageDetail {
+  readonly package_size: bigint;
+  readonly package_rounding: PackageRounding;
+  readonly packages: bigint;
+}
+
+export interface CommitmentDetail {
+  readonly commit_amount_nanos: bigint;
+  /** quantity × unit_amount (rounded once; informational). */
+  readonly usage_value_nanos: bigint;
+  /** Usage value above the commit, max(0, usage − commit) (rounded once; informational). */
+  readonly excess_usage_value_nanos: bigint;
+  readonly overage_unit_amount_nanos: bigint;
+  /** excess usage ÷ unit_amount × overage_unit_amount; list = commit + overage_amount. */
+  readonly overage_amount_nanos: bigint;
+}
+
+export type AdjustmentKind = 'TierOverride' | 'Escalation' | 'RateOverride' | 'Proration' | 'ContractDiscount';
+
+export interface Adjustment {
+  readonly kind: AdjustmentKind;
+  readonly basis_points?: number;
+  /** The change this step made to the line (negative for savings and discounts). */
+  readonly amount_nanos: bigint;
+  readonly description: string;
+}
+
+export interface RatedLine {
+  readonly sku_id: string;
+  readonly description: string;
+  readonly pricing_model: PricingModel;
+  readonly currency: string;
+  readonly quantity: string;
+  readonly unit_amount_nanos: bigint;
+  /** The price at catalog prices, before any adjustment. */
+  readonly list_amount_nanos: bigint;
+  readonly tiers: readonly RatedTier[];
+  readonly package?: PackageDetail;
+  readonly commitment?: CommitmentDetail;
+  readonly adjustments: readonly Adjustment[];
+  /** After every adjustment except the contract discount. */
+  readonly subtotal_nanos: bigint;
+  readonly discount_nanos: bigint;
+  readonly amount_nanos: bigint;
+}
+
+export interface Proration {
+  readonly days_used: number;
+  readonly days_in_period: number;
+}
+
+export interface RateOptions {
+  /** Custom tiers replacing the SKU's catalog tiers (Graduated and Volume only). */
+  readonly tier_override?: readonly Tier[];
+  readonly escalation?: Escalation;
+  /** Escalation steps elapsed (0 = no escalation yet). */
+  readonly periods_elapsed?: number;
+  /** The first override whose product_tag is in the SKU's tags applies. */
+  readonly rate_overrides?: readonly RateOverride[];
+  /** Partial period for recurring fees (Flat, Committed). */
+  readonly proration?: Proration;
+  /** Contract discount, 0..10000 basis points. */
+  readonly discount_bps?: number;
+}
+
+const TIERED: ReadonlySet<PricingModel> = new Set<PricingModel>(['Graduated', 'Volume']);
+const NO_ADJUSTMENTS: readonly Adjustment[] = Object.freeze([]);
+const NO_TIERS: readonly RatedTier[] = Object.freeze([]);
+const NO_OPTIONS: RateOptions = Object.freeze({});
+
+function isMoney(value: unknown): value is bigint {
+  return typeof value === 'bigint' && value < MONEY_LIMIT && value > -MONEY_LIMIT;
+}
+
+function moneyProblem(problems: Problem[], value: unknown, field: string, allowNegative: boolean): void {
+  if (!isMoney(value)) {
+    problems.push({ code: 'invalid_money', field, message: 'expected a bigint amount with |amount| < 10^38' });
+  } else if (!allowNegative && value < 0n) {
+    problems.push({ code: 'negative_price', field, message: 'price must not be negative' });
+  }
+}
+
+/**
+ * Problems with a tier list for a model: Graduated and Volume need at least one tier, bounds
+ * positive and strictly increasing, only the last tier unbounded (and it must be), and no negative
+ * prices; the other models take no tiers.
+ */
+export function validateTiers(model: PricingModel, tiers: readonly Tier[] | undefined, field = 'tiers'): Problem[] {
+  const problems: Problem[] = [];
+  if (!TIERED.has(model)) {
+    if (tiers !== undefined && tiers.length > 0) {
+      problems.push({ code: 'tiers_not_allowed', field, message: `${model} pricing takes no tiers` });
+    }
+    return problems;
+  }
+  if (tiers === undefined || tiers.length === 0) {
+    problems.push({ code: 'tiers_required', field, message: `${model} pricing needs at least one tier` });
+    return problems;
+  }
+  let previous = 0n;
+  tiers.forEach((tier, index) => {
+    const at = `${field}[${index}]`;
+    const last = index === tiers.length - 1;
+    if (tier.up_to === null) {
+      if (!last) problems.push({ code: 'unbounded_tier_not_last', field: `${at}.up_to`, message: 'only the last tier may have up_to null' });
+    } else if (typeof tier.up_to !== 'bigint') {
+      problems.push({ code: 'invalid_tier_bound', field: `${at}.up_to`, message: 'up_to must be a whole number or null' });
+    } else {
+      if (last) problems.push({ code: 'last_tier_must_be_unbounded', field: `${at}.up_to`, message: 'the last tier must have up_to null' });
+      if (tier.up_to <= 0n) {
+        problems.push({ code: 'tier_bound_not_positive', field: `${at}.up_to`, message: 'up_to must be positive' });
+      } else if (tier.up_to <= previous) {
+        problems.push({ code: 'tier_bounds_not_increasing', field: `${at}.up_to`, message: 'up_to must increase strictly from tier to tier' });
+      }
+      if (tier.up_to > previous) previous = tier.up_to;
+    }
+    moneyProblem(problems, tier.unit_amount_nanos, `${at}.unit_amount_nanos`, false);
+    if (tier.flat_amount_nanos !== undefined) moneyProblem(problems, tier.flat_amount_nanos, `${at}.flat_amount_nanos`, false);
+  });
+  return problems;
+}
+
+/** Every problem with a SKU price; rateSku refuses a SKU with any. */
+export function validateSku(sku: SkuPrice): Problem[] {
+  const problems: Problem[] = [];
+  const model = sku.pricing_model;
+  if (!PRICING_MODELS.includes(model)) {
+    problems.push({ code: 'invalid_pricing_model', field: 'pricing_model', message: `unknown pricing model ${JSON.stringify(model)}` });
+    return problems;
+  }
+  if (typeof sku.currency !== 'string' || !isCurrency(sku.currency)) {
+    problems.push({ code: 'invalid_currency', field: 'currency', message: 'currency must be an ISO 4217 code' });
+  }
+  moneyProblem(problems, sku.unit_amount_nanos, 'unit_amount_nanos', model === 'Flat' || model === 'PerUnit');
+  problems.push(...validateTiers(model, sku.tiers));
+  if (model === 'Package') {
+    if (typeof sku.package_size !== 'bigint' || sku.package_size <= 0n) {
+      problems.push({ code: 'invalid_package_size', field: 'package_size', message: 'Package pricing needs package_size > 0' });
+    }
+    if (sku.package_rounding !== undefined && sku.package_rounding !== 'Up' && sku.package_rounding !== 'Down') {
+      problems.push({ code: 'invalid_package_rounding', field: 'package_rounding', message: "package_rounding must be 'Up' or 'Down'" });
+    }
+  }
+  if (model === 'Committed') {
+    if (sku.commit_amount_nanos === undefined) {
+      problems.push({ code: 'commit_required', field: 'commit_amount_nanos', message: 'Committed pricing needs commit_amount_nanos' });
+    } else {
+      moneyProblem(problems, sku.commit_amount_nanos, 'commit_amount_nanos', false);
+    }
+    if (sku.overage_unit_amount_nanos === undefined) {
+      problems.push({ code: 'overage_required', field: 'overage_unit_amount_nanos', message: 'Committed pricing needs overage_unit_amount_nanos' });
+    } else {
+      moneyProblem(problems, sku.overage_unit_amount_nanos, 'overage_unit_amount_nanos', false);
+    }
+    if (isMoney(sku.unit_amount_nanos) && sku.unit_amount_nanos === 0n) {
+      problems.push({ code: 'unit_amount_required', field: 'unit_amount_nanos', message: 'Committed pricing values usage at unit_amount_nanos, which must be positive' });
+    }
+  }
+  return problems;
+}
+
+interface Priced {
+  readonly exact: Rational;
+  readonly amount: bigint;
+  readonly tiers: readonly RatedTier[];
+  readonly package?: PackageDetail;
+  readonly commitment?: CommitmentDetail;
+}
+
+const ONE: Rational = { num: 1n, den: 1n };
+
+function integral(amount: bigint, tiers: readonly RatedTier[] = NO_TIERS): Priced {
+  return { exact: { num: amount, den: 1n }, amount, tiers };
+}
+
+/** Canonical text of an integer quantity, or of a scaled one. */
+function quantityText(coefficient: bigint, scale: number): string {
+  return scale === 0 ? coefficient.toString() : formatQuantity({ coefficient, scale });
+}
+
+function graduated(tiers: readonly Tier[], q: Quantity): Priced {
+  const { coefficient, scale } = q;
+  const unit = pow10(scale);
+  const rated: RatedTier[] = [];
+  let total = 0n;
+  let exactNum = 0n;
+  let from = 0n;
+  for (let index = 0; index < tiers.length; index += 1) {
+    const tier = tiers[index] as Tier;
+    const fromScaled = from * unit;
+    if (coefficient <= fromScaled) break;
+    const upTo = tier.up_to;
+    const top = upTo === null ? coefficient : upTo * unit;
+    const inTier = (coefficient < top ? coefficient : top) - fromScaled;
+    const flat = tier.flat_amount_nanos ?? 0n;
+    const tierNum = inTier * tier.unit_amount_nanos + flat * unit;
+    const amount = scale === 0 ? tierNum : tierNum / unit;
+    rated.push({
+      tier: index,
+      from,
+      up_to: upTo,
+      quantity: quantityText(inTier, scale),
+      unit_amount_nanos: tier.unit_amount_nanos,
+      flat_amount_nanos: flat,
+      amount_nanos: amount,
+    });
+    total += amount;
+    exactNum += tierNum;
+    if (upTo === null) break;
+    from = upTo;
+  }
+  const exact = { num: exactNum, den: unit };
+  const amount = roundRational(exact);
+  const last = rated[rated.length - 1];
+  if (last !== undefined && amount !== total) {
+    // Only the last tier entered can hold a fractional quantity; it carries the line's one rounding.
+    rated[rated.length - 1] = { ...last, amount_nanos: last.amount_nanos + amount - total };
+  }
+  return { exact, amount, tiers: rated };
+}
+
+function volume(tiers: readonly Tier[], q: Quantity): Priced {
+  const { coefficient, scale } = q;
+  if (coefficient === 0n) return integral(0n);
+  const unit = pow10(scale);
+  // The last tier is unbounded (validated), so the search always ends on a tier.
+  const last = tiers.length - 1;
+  let index = 0;
+  while (index < last && coefficient > ((tiers[index] as Tier).up_to as bigint) * unit) index += 1;
+  const tier = tiers[index] as Tier;
+  const flat = tier.flat_amount_nanos ?? 0n;
+  const exact = { num: coefficient * tier.unit_amount_nanos + flat * unit, den: unit };
+  const amount = roundRational(exact);
+  const rated: RatedTier = {
+    tier: index,
+    from: index === 0 ? 0n : ((tiers[index - 1] as Tier).up_to as bigint),
+    up_to: tier.up_to,
+    quantity: quantityText(coefficient, scale),
+    unit_amount_nanos: tier.unit_amount_nanos,
+    flat_amount_nanos: flat,
+    amount_nanos: amount,
+  };
+  return { exact, amount, tiers: [rated] };
+}
+
+function perUnit(unitPrice: bigint, q: Quantity): Priced {
+  if (q.scale === 0) return integral(q.coefficient * unitPrice);
+  const exact = { num: q.coefficient * unitPrice, den: pow10(q.scale) };
+  return { exact, amount: roundRational(exact), tiers: NO_TIERS };
+}
+
+function packaged(sku: SkuPrice, q: Quantity): Priced {
+  const size = sku.package_size as bigint;
+  const rounding = sku.package_rounding ?? 'Up';
+  const perPackage = size * pow10(q.scale);
+  const whole = q.coefficient / perPackage;
+  const packages = rounding === 'Up' && q.coefficient % perPackage !== 0n ? whole + 1n : whole;
+  const amount = packages * sku.unit_amount_nanos;
+  return { exact: { num: amount, den: 1n }, amount, tiers: NO_TIERS, package: { package_size: size, package_rounding: rounding, packages } };
+}
+
+/** Exact Committed charge for a (possibly prorated) commit given as a rational. */
+function committedExact(q: Quantity, unitPrice: bigint, commit: Rational, overage: bigint): Rational {
+  const unit = pow10(q.scale);
+  // usage − commit = (coefficient·unitPrice·commit.den − commit.num·10^scale) / (10^scale·commit.den)
+  const excess = q.coefficient * unitPrice * commit.den - commit.num * unit;
+  if (excess <= 0n) return commit;
+  return { num: commit.num * unit * unitPrice + excess * overage, den: unit * commit.den * unitPrice };
+}
+
+function committed(sku: SkuPrice, q: Quantity): Priced {
+  const unitPrice = sku.unit_amount_nanos;
+  const commit = sku.commit_amount_nanos as bigint;
+  const overage = sku.overage_unit_amount_nanos as bigint;
+  const unit = pow10(q.scale);
+  const exact = committedExact(q, unitPrice, { num: commit, den: 1n }, overage);
+  const excess = q.coefficient * unitPrice - commit * unit;
+  const overageAmount = roundRational(exact) - commit;
+  return {
+    exact,
+    amount: commit + overageAmount,
+    tiers: NO_TIERS,
+    commitment: {
+      commit_amount_nanos: commit,
+      usage_value_nanos: roundRational({ num: q.coefficient * unitPrice, den: unit }),
+      excess_usage_value_nanos: excess > 0n ? roundRational({ num: excess, den: unit }) : 0n,
+      overage_unit_amount_nanos: overage,
+      overage_amount_nanos: overageAmount,
+    },
+  };
+}
+
+function priceAt(sku: SkuPrice, tiers: readonly Tier[] | undefined, q: Quantity): Priced {
+  switch (sku.pricing_model) {
+    case 'Flat':
+      return integral(sku.unit_amount_nanos);
+    case 'PerUnit':
+      return perUnit(sku.unit_amount_nanos, q);
+    case 'Graduated':
+      return graduated(tiers as readonly Tier[], q);
+    case 'Volume':
+      return volume(tiers as readonly Tier[], q);
+    case 'Package':
+      return packaged(sku, q);
+    case 'Committed':
+      return committed(sku, q);
+  }
+}
+
+function toQuantity(quantity: string | Quantity): Quantity {
+  const q = typeof quantity === 'string' ? parseQuantity(quantity) : quantity;
+  if (typeof q.coefficient !== 'bigint' || !Number.isSafeInteger(q.scale) || q.scale < 0 || q.scale > MAX_QUANTITY_SCALE) {
+    throw new CoreValidationError('invalid_quantity', 'quantity', 'quantity must be a decimal string or { coefficient: bigint, scale }');
+  }
+  if (q.coefficient < 0n) {
+    throw new CoreValidationError('negative_quantity', 'quantity', 'quantities are never negative; express credits with a negative Flat or PerUnit price');
+  }
+  return q;
+}
+
+function assertValidSku(sku: SkuPrice): void {
+  const problems = validateSku(sku);
+  if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+}
+
+/** Basis points as a percentage text without floating point: 1250 → "12.5%". */
+export function formatBasisPoints(bps: number): string {
+  const whole = (bps - (bps % 100)) / 100;
+  const fraction = String(bps % 100).padStart(2, '0').replace(/0+$/, '');
+  return `${whole}${fraction === '' ? '' : `.${fraction}`}%`;
+}
+
+const mul = (r: Rational, num: bigint, den: bigint): Rational => ({ num: r.num * num, den: r.den * den });
+const isRecurring = (model: PricingModel): boolean => model === 'Flat' || model === 'Committed';
+
+/**
+ * Rates one SKU for one period's quantity. Throws CoreValidationError for an invalid SKU, a
+ * negative or malformed quantity, or invalid options. See the top of this file for the rules.
+ */
+export function rateSku(sku: SkuPrice, quantity: string | Quantity, options: RateOptions = NO_OPTIONS): RatedLine {
+  assertValidSku(sku);
+  const q = toQuantity(quantity);
+  const model = sku.pricing_model;
+  const override = options.tier_override;
+  if (override !== undefined) {
+    if (!TIERED.has(model)) {
+      throw new CoreValidationError('tiers_not_allowed', 'tier_override', `${model} pricing takes no tiers`);
+    }
+    const problems = validateTiers(model, override, 'tier_override');
+    if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+  }
+  const priced = priceAt(sku, override ?? sku.tiers, q);
+  const adjusted = options === NO_OPTIONS || !hasAdjustments(options) ? undefined : adjust(sku, q, priced, options);
+  // Built as one literal (no object spread) because this is the hot path of every rating.
+  const line: { -readonly [K in keyof RatedLine]: RatedLine[K] } = {
+    sku_id: sku.sku_id,
+    description: sku.name,
+    pricing_model: model,
+    currency: sku.currency,
+    quantity: model === 'Flat' ? '1' : quantityText(q.coefficient, q.scale),
+    unit_amount_nanos: sku.unit_amount_nanos,
+    list_amount_nanos: adjusted === undefined ? priced.amount : adjusted.list_amount_nanos,
+    tiers: priced.tiers,
+    adjustments: adjusted === undefined ? NO_ADJUSTMENTS : adjusted.adjustments,
+    subtotal_nanos: adjusted === undefined ? priced.amount : adjusted.subtotal_nanos,
+    discount_nanos: adjusted === undefined ? 0n : adjusted.discount_nanos,
+    amount_nanos: adjusted === undefined ? priced.amount : adjusted.amount_nanos,
+  };
+  if (priced.package !== undefined) line.package = priced.package;
+  if (priced.commitment !== undefined) line.commitment = priced.commitment;
+  return line;
+}
+
+function hasAdjustments(options: RateOptions): boolean {
+  return (
+    options.tier_override !== undefined ||
+    options.escalation !== undefined ||
+    options.rate_overrides !== undefined ||
+    options.proration !== undefined ||
+    (options.discount_bps !== undefined && options.discount_bps !== 0)
+  );
+}
+
+interface Adjusted {
+  readonly list_amount_nanos: bigint;
+  readonly adjustments: readonly Adjustment[];
+  readonly subtotal_nanos: bigint;
+  readonly discount_nanos: bigint;
+  readonly amount_nanos: bigint;
+}
+
+function assertProration(proration: Proration): void {
+  const { days_used: used, days_in_period: period } = proration;
+  if (!Number.isSafeInteger(period) || period <= 0 || !Number.isSafeInteger(used) || used < 0 || used > period) {
+    throw new CoreValidationError('invalid_proration', 'proration', 'need whole days with 0 ≤ days_used ≤ days_in_period and days_in_period > 0');
+  }
+}
+
+/**
+ * Applies the adjustment chain to a priced line. Each stage is an exact rational; an adjustment's
+ * amount is the difference between the stage's value and the previous one, each rounded once, so
+ * the recorded amounts telescope: list + Σ adjustments = amount.
+ */
+function adjust(sku: SkuPrice, q: Quantity, priced: Priced, options: RateOptions): Adjusted {
+  const model = sku.pricing_model;
+  const { escalation, proration } = options;
+  const periods = options.periods_elapsed ?? 0;
+  const discountBps = options.discount_bps ?? 0;
+  if (escalation !== undefined) validateEscalation(escalation);
+  assertPeriods(periods);
+  options.rate_overrides?.forEach((override, index) => assertBasisPoints(override.multiplier_bps, `rate_overrides[${index}].multiplier_bps`));
+  if (proration !== undefined) assertProration(proration);
+  assertBasisPoints(discountBps, 'discount_bps', 10_000);
+
+  const adjustments: Adjustment[] = [];
+  let value = priced.exact;
+  let current = priced.amount;
+  const step = (next: Rational, kind: AdjustmentKind, description: string, basisPoints?: number): void => {
+    const rounded = roundRational(next);
+    if (rounded !== current) {
+      adjustments.push({ kind, ...(basisPoints === undefined ? {} : { basis_points: basisPoints }), amount_nanos: rounded - current, description });
+    }
+    value = next;
+    current = rounded;
+  };
+
+  const list = options.tier_override === undefined ? priced.amount : priceAt(sku, sku.tiers, q).amount;
+  if (list !== priced.amount) {
+    adjustments.push({ kind: 'TierOverride', amount_nanos: priced.amount - list, description: 'contract tiers replace the catalog tiers' });
+  }
+
+  // Escalation and the rate override as functions of a line value, so the prorated value below
+  // goes through exactly the same steps. `share` is the part of the period served (1 = all).
+  const escalating = escalation !== undefined && periods > 0;
+  const percentFactor =
+    escalating && escalation.kind === 'Percent' ? ([(BPS_DENOMINATOR + BigInt(escalation.basis_points)) ** BigInt(periods), BPS_DENOMINATOR ** BigInt(periods)] as const) : undefined;
+  const fixedIncrease = escalating && escalation.kind === 'Fixed' && isRecurring(model) ? escalation.amount_nanos * BigInt(periods) : 0n;
+  const escalate = (line: Rational, share: Rational): Rational => {
+    const scaled = percentFactor === undefined ? line : mul(line, percentFactor[0], percentFactor[1]);
+    return fixedIncrease === 0n ? scaled : { num: scaled.num * share.den + fixedIncrease * share.num * scaled.den, den: scaled.den * share.den };
+  };
+  const rate = findRateOverride(sku.tags, options.rate_overrides);
+  const override = (line: Rational): Rational => (rate === undefined ? line : mul(line, BigInt(rate.multiplier_bps), BPS_DENOMINATOR));
+
+  if (escalating) {
+    step(
+      escalate(value, ONE),
+      'Escalation',
+      escalation.kind === 'Percent'
+        ? `escalation ${formatBasisPoints(escalation.basis_points)} compounded over ${periods} period(s)`
+        : `fixed escalation of ${escalation.amount_nanos} raw units per period over ${periods} period(s)`,
+      escalation.kind === 'Percent' ? escalation.basis_points : undefined,
+    );
+  }
+  if (rate !== undefined) {
+    step(override(value), 'RateOverride', `rate override ${formatBasisPoints(rate.multiplier_bps)} for tag '${rate.product_tag}'`, rate.multiplier_bps);
+  }
+  if (proration !== undefined && isRecurring(model) && proration.days_used !== proration.days_in_period) {
+    const share: Rational = { num: BigInt(proration.days_used), den: BigInt(proration.days_in_period) };
+    const base =
+      model === 'Flat'
+        ? mul(priced.exact, share.num, share.den)
+        : committedExact(q, sku.unit_amount_nanos, { num: (sku.commit_amount_nanos as bigint) * share.num, den: share.den }, sku.overage_unit_amount_nanos as bigint);
+    step(override(escalate(base, share)), 'Proration', `prorated ${proration.days_used} of ${proration.days_in_period} days`);
+  }
+
+  const subtotal = current;
+  if (discountBps > 0 && value.num > 0n) {
+    step(mul(value, BPS_DENOMINATOR - BigInt(discountBps), BPS_DENOMINATOR), 'ContractDiscount', `contract discount ${formatBasisPoints(discountBps)}`, discountBps);
+  }
+  return { list_amount_nanos: list, adjustments, subtotal_nanos: subtotal, discount_nanos: subtotal - current, amount_nanos: current };
+}
+
+export interface RatedTierJson {
+  readonly tier: number;
+  readonly from: string;
+  readonly up_to: string | null;
+  readonly quantity: string;
+  readonly unit_amount_nanos: string;
+  readonly flat_amount_nanos: string;
+  readonly amount_nanos: string;
+}
+
+export interface AdjustmentJson {
+  readonly kind: AdjustmentKind;
+  readonly basis_points?: number;
+  readonly amount_nanos: string;
+  readonly description: string;
+}
+
+export interface RatedLineJson {
+  readonly sku_id: string;
+  readonly description: string;
+  readonly pricing_model: PricingModel;
+  readonly currency: string;
+  readonly quantity: string;
+  readonly unit_amount_nanos: string;
+  readonly list_amount_nanos: string;
+  readonly tiers: readonly RatedTierJson[];
+  readonly package?: { readonly package_size: string; readonly package_rounding: PackageRounding; readonly packages: string };
+  readonly commitment?: {
+    readonly commit_amount_nanos: string;
+    readonly usage_value_nanos: string;
+    readonly excess_usage_value_nanos: string;
+    readonly overage_unit_amount_nanos: string;
+    readonly overage_amount_nanos: string;
+  };
+  readonly adjustments: readonly AdjustmentJson[];
+  readonly subtotal_nanos: string;
+  readonly discount_nanos: string;
+  readonly amount_nanos: string;
+}
+
+/** JSON-safe form of a RatedLine: money as decimal strings (SPEC global rule 1). */
+export function serializeRatedLine(line: RatedLine): RatedLineJson {
+  const { package: pack, commitment } = line;
+  return {
+    sku_id: line.sku_id,
+    description: line.description,
+    pricing_model: line.pricing_model,
+    currency: line.currency,
+    quantity: line.quantity,
+    unit_amount_nanos: formatMoney(line.unit_amount_nanos),
+    list_amount_nanos: formatMoney(line.list_amount_nanos),
+    tiers: line.tiers.map((tier) => ({
+      tier: tier.tier,
+      from: tier.from.toString(),
+      up_to: tier.up_to === null ? null : tier.up_to.toString(),
+      quantity: tier.quantity,
+      unit_amount_nanos: formatMoney(tier.unit_amount_nanos),
+      flat_amount_nanos: formatMoney(tier.flat_amount_nanos),
+      amount_nanos: formatMoney(tier.amount_nanos),
+    })),
+    ...(pack === undefined
+      ? {}
+      : { package: { package_size: pack.package_size.toString(), package_rounding: pack.package_rounding, packages: pack.packages.toString() } }),
+    ...(commitment === undefined
+      ? {}
+      : {
+          commitment: {
+            commit_amount_nanos: formatMoney(commitment.commit_amount_nanos),
+            usage_value_nanos: formatMoney(commitment.usage_value_nanos),
+            excess_usage_value_nanos: formatMoney(commitment.excess_usage_value_nanos),
+            overage_unit_amount_nanos: formatMoney(commitment.overage_unit_amount_nanos),
+            overage_amount_nanos: formatMoney(commitment.overage_amount_nanos),
+          },
+        }),
+    adjustments: line.adjustments.map((adjustment) => ({
+      kind: adjustment.kind,
+      ...(adjustment.basis_points === undefined ? {} : { basis_points: adjustment.basis_points }),
+      amount_nanos: formatMoney(adjustment.amount_nanos),
+      description: adjustment.description,
+    })),
+    subtotal_nanos: formatMoney(line.subtotal_nanos),
+    discount_nanos: formatMoney(line.discount_nanos),
+    amount_nanos: formatMoney(line.amount_nanos),
+  };
+}
+
+export interface TierJson {
+  readonly up_to: number | string | null;
+  readonly unit_amount_nanos: string;
+  readonly flat_amount_nanos?: string;
+}
+
+export interface SkuPriceJson {
+  readonly sku_id: string;
+  readonly name: string;
+  readonly pricing_model: PricingModel;
+  readonly unit_amount_nanos: string;
+  readonly currency: string;
+  readonly meter_event_type?: string;
+  readonly tiers?: readonly TierJson[];
+  readonly package_size?: number | string;
+  readonly package_rounding?: PackageRounding;
+  readonly commit_amount_nanos?: string;
+  readonly overage_unit_amount_nanos?: string;
+  readonly tags?: readonly string[];
+}
+
+function wholeNumber(value: number | string, field: string): bigint {
+  if (typeof value === 'number' ? Number.isSafeInteger(value) : /^[0-9]{1,38}$/.test(value)) return BigInt(value);
+  throw new CoreValidationError('invalid_integer', field, 'expected a whole number');
+}
+
+/** A SkuPrice from its JSON form (money as `_nanos` strings, SPEC tier objects), validated. */
+export function parseSkuPrice(json: SkuPriceJson): SkuPrice {
+  const sku: SkuPrice = {
+    sku_id: json.sku_id,
+    name: json.name,
+    pricing_model: json.pricing_model,
+    unit_amount_nanos: parseMoney(json.unit_amount_nanos, 'unit_amount_nanos'),
+    currency: json.currency,
+    ...(json.meter_event_type === undefined ? {} : { meter_event_type: json.meter_event_type }),
+    ...(json.tiers === undefined
+      ? {}
+      : {
+          tiers: json.tiers.map((tier, index) => ({
+            up_to: tier.up_to === null ? null : wholeNumber(tier.up_to, `tiers[${index}].up_to`),
+            unit_amount_nanos: parseMoney(tier.unit_amount_nanos, `tiers[${index}].unit_amount_nanos`),
+            ...(tier.flat_amount_nanos === undefined ? {} : { flat_amount_nanos: parseMoney(tier.flat_amount_nanos, `tiers[${index}].flat_amount_nanos`) }),
+          })),
+        }),
+    ...(json.package_size === undefined ? {} : { package_size: wholeNumber(json.package_size, 'package_size') }),
+    ...(json.package_rounding === undefined ? {} : { package_rounding: json.package_rounding }),
+    ...(json.commit_amount_nanos === undefined ? {} : { commit_amount_nanos: parseMoney(json.commit_amount_nanos, 'commit_amount_nanos') }),
+    ...(json.overage_unit_amount_nanos === undefined
+      ? {}
+      : { overage_unit_amount_nanos: parseMoney(json.overage_unit_amount_nanos, 'overage_unit_amount_nanos') }),
+    ...(json.tags === undefined ? {} : { tags: [...json.tags] }),
+  };
+  assertValidSku(sku);
+  return sku;
+}
