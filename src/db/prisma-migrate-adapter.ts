@@ -6,7 +6,7 @@
  * (prisma/orm#27403); we report them as `text` (oid 25), which is what they carry.
  * adapter-pg also splits migration scripts on every `;`, which breaks dollar-quoted function bodies
  * (our append-only triggers); we send each script whole, as one simple-protocol query, which
- * PostgreSQL runs atomically.
+ * PostgreSQL runs atomically. Its shadow database for `migrate dev` needs a fix too (below).
  */
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -49,16 +49,62 @@ class CatalogTextClient extends pg.Client {
   }
 }
 
-export function createMigrateAdapter(databaseUrl: string): PrismaPg {
-  const pool = new pg.Pool({ connectionString: databaseUrl, Client: CatalogTextClient, max: 4 });
-  const factory = new PrismaPg(pool);
-  const connect = factory.connect.bind(factory);
-  factory.connect = async () => {
-    const adapter = await connect();
-    adapter.executeScript = async (script: string) => {
-      await pool.query(script);
-    };
-    return adapter;
+/** Sends a migration script whole, as one simple-protocol query. */
+function sendScriptsWhole<A extends { executeScript(script: string): Promise<void> }>(adapter: A): A {
+  const client = (adapter as unknown as { client: pg.Pool }).client;
+  adapter.executeScript = async (script: string) => {
+    await client.query(script);
   };
+  return adapter;
+}
+
+/**
+ * Discrete connection fields rather than a connection string: adapter-pg derives the shadow
+ * database's pool with `{ ...config, database }`, which a connection string would override.
+ */
+function poolConfig(databaseUrl: string): pg.PoolConfig {
+  const url = new URL(databaseUrl);
+  return {
+    host: decodeURIComponent(url.hostname),
+    port: Number(url.port || 5432),
+    user: decodeURIComponent(url.username) || undefined,
+    password: url.password ? decodeURIComponent(url.password) : undefined,
+    database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres',
+    max: 4,
+    Client: CatalogTextClient,
+  };
+}
+
+async function adminQuery(databaseUrl: string, sql: string): Promise<void> {
+  const client = new pg.Client({ ...poolConfig(databaseUrl), database: 'postgres' });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * `migrate dev`'s shadow database. adapter-pg's own version drops the database while its pool
+ * still holds connections; we end the pool first, then drop it WITH (FORCE).
+ */
+async function connectToShadowDb(databaseUrl: string) {
+  const name = `prisma_shadow_${Date.now().toString(36)}_${process.pid}`;
+  await adminQuery(databaseUrl, `CREATE DATABASE "${name}"`);
+  const pool = new pg.Pool({ ...poolConfig(databaseUrl), database: name });
+  const adapter = sendScriptsWhole(await new PrismaPg(pool, { disposeExternalPool: false }).connect());
+  adapter.dispose = async () => {
+    await pool.end();
+    await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  };
+  return adapter;
+}
+
+export function createMigrateAdapter(databaseUrl: string): PrismaPg {
+  const factory = new PrismaPg(poolConfig(databaseUrl));
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => sendScriptsWhole(await connect());
+  factory.connectToShadowDb = () => connectToShadowDb(databaseUrl);
   return factory;
 }
