@@ -4,6 +4,7 @@
  */
 import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
+import { createSubscriptionActivities } from './subscriptions.js';
 
 export interface ActivityDeps {
   db: Db;
@@ -11,8 +12,9 @@ export interface ActivityDeps {
 }
 
 export function createActivities(deps: ActivityDeps) {
-  void deps;
-  return {};
+  return {
+    ...createSubscriptionActivities(deps.db),
+  };
 }
 
 export type Activities = ReturnType<typeof createActivities>;

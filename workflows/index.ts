@@ -1,2 +1,2 @@
 /** Bundle entry of the worker: every workflow type the worker runs is exported here. */
-export {};
+export { subscriptionWorkflow } from './subscription.js';

@@ -13,3 +13,4 @@ export * from './trueup.js';
 export * from './coterm.js';
 export * from './drawdown.js';
 export * from './rating.js';
+export * from './periods.js';

@@ -102,6 +102,7 @@ CREATE TABLE "subscriptions" (
     "trial_end" TIMESTAMPTZ(6),
     "period_start" TIMESTAMPTZ(6) NOT NULL,
     "period_end" TIMESTAMPTZ(6) NOT NULL,
+    "billing_anchor" TIMESTAMPTZ(6) NOT NULL,
     "charged_through_date" TIMESTAMPTZ(6),
     "contract_id" UUID,
     "test_clock_id" UUID,

@@ -1,0 +1,179 @@
+/**
+ * Subscriptions: created through the API, then owned by their workflow (`subscription:<id>`),
+ * which every state move goes through.
+ */
+import { addDaysMs, anchorDayOf, periodEnd } from '../core/index.js';
+import type { Subscription } from '../generated/prisma/client.js';
+import type { AppDeps } from '../http/context.js';
+import { newId } from '../ids.js';
+import { runUpdate } from '../temporal/updates.js';
+import {
+  cancelSubscriptionUpdate,
+  pauseSubscriptionUpdate,
+  resumeSubscriptionUpdate,
+  subscriptionWorkflowId,
+  type SubscriptionCommand,
+  type SubscriptionWorkflowInput,
+} from '../../workflows/messages.js';
+import { recordAudit, type Actor } from './audit.js';
+import { DomainError, notFound } from './errors.js';
+import { enqueueEvent } from './outbox.js';
+
+export interface CreateSubscriptionInput {
+  customer_id: string;
+  plan_id: string;
+  currency: string;
+  trial_days?: number | undefined;
+}
+
+export interface SubscriptionView {
+  id: string;
+  customer_id: string;
+  plan_id: string;
+  status: Subscription['status'];
+  currency: string;
+  trial_days: number;
+  trial_end: string | null;
+  period_start: string;
+  period_end: string;
+  charged_through_date: string | null;
+  contract_id: string | null;
+  test_clock_id: string | null;
+  paused_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+export function toSubscriptionView(row: Subscription): SubscriptionView {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    plan_id: row.planId,
+    status: row.status,
+    currency: row.currency,
+    trial_days: row.trialDays,
+    trial_end: iso(row.trialEnd),
+    period_start: row.periodStart.toISOString(),
+    period_end: row.periodEnd.toISOString(),
+    charged_through_date: iso(row.chargedThroughDate),
+    contract_id: row.contractId,
+    test_clock_id: row.testClockId,
+    paused_at: iso(row.pausedAt),
+    cancelled_at: iso(row.cancelledAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('unprocessable', code, message, details);
+
+/** A customer token may only see its own subscriptions; anything else is "not found". */
+export async function getSubscription(deps: AppDeps, id: string, ownCustomerId?: string): Promise<SubscriptionView> {
+  const row = await deps.db.subscription.findUnique({ where: { id } });
+  if (!row || (ownCustomerId !== undefined && row.customerId !== ownCustomerId)) throw notFound('subscription', id);
+  return toSubscriptionView(row);
+}
+
+export async function createSubscription(
+  deps: AppDeps,
+  input: CreateSubscriptionInput,
+  actor: Actor,
+  requestId: string,
+  ownCustomerId?: string,
+): Promise<SubscriptionView> {
+  if (ownCustomerId !== undefined && input.customer_id !== ownCustomerId) throw notFound('customer', input.customer_id);
+  const { db } = deps;
+  const customer = await db.customer.findUnique({ where: { id: input.customer_id }, include: { testClock: true } });
+  if (!customer) throw notFound('customer', input.customer_id);
+  if (customer.status !== 'Active') {
+    throw unprocessable('customer_not_active', `customer ${customer.id} is ${customer.status}; only Active customers can subscribe`);
+  }
+  const plan = await db.plan.findUnique({ where: { id: input.plan_id }, include: { skus: { select: { currency: true } } } });
+  if (!plan) throw notFound('plan', input.plan_id);
+  if (plan.skus.length === 0) throw unprocessable('plan_has_no_skus', `plan ${plan.id} has no SKUs to bill`);
+  const planCurrencies = [...new Set(plan.skus.map((s) => s.currency))];
+  if (!planCurrencies.includes(input.currency)) {
+    throw unprocessable('currency_mismatch', `currency ${input.currency} does not match the plan's SKUs (${planCurrencies.join(', ')})`, {
+      field: 'currency',
+      plan_currencies: planCurrencies,
+    });
+  }
+
+  const trialDays = input.trial_days ?? plan.trialDays;
+  const startMs = (customer.testClock?.frozenTime ?? deps.clock()).getTime();
+  const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
+  const paidStartMs = trialEndMs ?? startMs;
+  const id = newId();
+  const row = {
+    id,
+    customerId: customer.id,
+    planId: plan.id,
+    currency: input.currency,
+    status: trialEndMs !== null ? ('Trialing' as const) : ('Active' as const),
+    trialDays,
+    trialEnd: trialEndMs === null ? null : new Date(trialEndMs),
+    periodStart: new Date(startMs),
+    // A trial is the first period; paid periods are anchored on the day the trial ends.
+    periodEnd: new Date(trialEndMs ?? periodEnd(startMs, plan.billingCadence, anchorDayOf(startMs))),
+    billingAnchor: new Date(paidStartMs),
+    testClockId: customer.testClockId,
+  };
+
+  // Start the workflow first (its id is derived from ours), then commit the row; if the commit
+  // fails the workflow is terminated, so there is never a row without its workflow.
+  const workflowInput: SubscriptionWorkflowInput = {
+    subscriptionId: id,
+    status: row.status,
+    periodStart: row.periodStart.toISOString(),
+    periodEnd: row.periodEnd.toISOString(),
+    trialEnd: row.trialEnd?.toISOString() ?? null,
+    testClock: customer.testClock ? { id: customer.testClock.id, now: customer.testClock.frozenTime.toISOString() } : null,
+  };
+  const handle = await deps.temporal.client.workflow.start('subscriptionWorkflow', {
+    workflowId: subscriptionWorkflowId(id),
+    taskQueue: deps.settings.temporalTaskQueue,
+    args: [workflowInput],
+    memo: { customer_id: customer.id, plan_id: plan.id },
+  });
+  try {
+    const created = await db.$transaction(async (tx) => {
+      const subscription = await tx.subscription.create({ data: row });
+      await recordAudit(tx, {
+        action: 'subscription.created',
+        actor,
+        entityType: 'subscription',
+        entityId: id,
+        customerId: customer.id,
+        after: toSubscriptionView(subscription),
+        requestId,
+      });
+      await enqueueEvent(tx, 'subscription.created', id, {
+        subscription_id: id,
+        customer_id: customer.id,
+        plan_id: plan.id,
+        status: subscription.status,
+        currency: subscription.currency,
+      }, row.periodStart);
+      return subscription;
+    });
+    return toSubscriptionView(created);
+  } catch (err) {
+    await handle.terminate('subscription row was not committed').catch(() => {});
+    throw err;
+  }
+}
+
+type Move = 'pause' | 'resume' | 'cancel';
+const UPDATES = { pause: pauseSubscriptionUpdate, resume: resumeSubscriptionUpdate, cancel: cancelSubscriptionUpdate } as const;
+
+/** Pause, resume or cancel through the subscription's workflow; invalid moves are 409s. */
+export async function moveSubscription(deps: AppDeps, id: string, move: Move, command: SubscriptionCommand): Promise<SubscriptionView> {
+  await getSubscription(deps, id);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
+  await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [command] }));
+  return getSubscription(deps, id);
+}

@@ -1,0 +1,176 @@
+/**
+ * Subscriptions end to end: the API, PostgreSQL and the subscription workflow on the real Temporal
+ * server, on test clocks so months pass in seconds.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { captureHistory } from '../support/histories.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+interface SubscriptionBody {
+  id: string;
+  status: string;
+  period_start: string;
+  period_end: string;
+  trial_end: string | null;
+  customer_id: string;
+  cancelled_at: string | null;
+}
+
+async function ok<T>(res: Response, status = 200): Promise<T> {
+  const body = await res.json();
+  expect(res.status, JSON.stringify(body)).toBe(status);
+  return body as T;
+}
+
+const advance = (clockId: string, to: string) => h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } });
+
+async function onClock(start: string, options: { trialDays?: number } = {}) {
+  const clockId = await makeTestClock(h.deps.db, start);
+  const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+  const planId = await makePlan(h.deps.db, { trialDays: options.trialDays ?? 0 });
+  const subscription = await ok<SubscriptionBody>(
+    await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD', trial_days: options.trialDays ?? 0 } }),
+    201,
+  );
+  return { clockId, customerId, planId, subscription };
+}
+
+const move = (id: string, action: 'pause' | 'resume' | 'cancel') => h.request('POST', `/admin/v1/subscriptions/${id}/${action}`);
+
+describe('subscription lifecycle', () => {
+  it('goes Trialing → Active → Paused → Active → Cancelled → Expired, recorded in the database and the workflow', async () => {
+    const { clockId, customerId, subscription } = await onClock('2026-01-31T09:00:00.000Z', { trialDays: 14 });
+    expect(subscription).toMatchObject({
+      status: 'Trialing',
+      period_start: '2026-01-31T09:00:00.000Z',
+      period_end: '2026-02-14T09:00:00.000Z',
+      trial_end: '2026-02-14T09:00:00.000Z',
+    });
+
+    await ok(await advance(clockId, '2026-02-14T09:00:00.000Z'));
+    const active = await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect(active).toMatchObject({ status: 'Active', period_start: '2026-02-14T09:00:00.000Z', period_end: '2026-03-14T09:00:00.000Z' });
+
+    expect((await ok<SubscriptionBody>(await move(subscription.id, 'pause'))).status).toBe('Paused');
+    expect((await ok<SubscriptionBody>(await move(subscription.id, 'resume'))).status).toBe('Active');
+    const cancelled = await ok<SubscriptionBody>(await move(subscription.id, 'cancel'));
+    expect(cancelled.status).toBe('Cancelled');
+    expect(cancelled.cancelled_at).toBe('2026-02-14T09:00:00.000Z');
+
+    const resumeCancelled = await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/resume`);
+    expect(resumeCancelled.status).toBe(409);
+    expect(await resumeCancelled.json()).toMatchObject({ error: { code: 'invalid_state_transition' } });
+
+    await ok(await advance(clockId, '2026-03-14T09:00:00.000Z'));
+    expect((await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Expired');
+
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect(await handle.result()).toMatchObject({ status: 'Expired' });
+    await captureHistory(handle, 'trial-active-paused-active-cancelled-expired');
+
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } });
+    expect(audit.map((a) => a.action)).toEqual([
+      'subscription.created',
+      'subscription.active',
+      'subscription.paused',
+      'subscription.active',
+      'subscription.cancelled',
+      'subscription.expired',
+    ]);
+    expect(audit[2]!.actorType).toBe('admin');
+    expect(audit[1]!.actorType).toBe('system');
+    const events = await h.deps.db.outboxEvent.findMany({ where: { aggregateId: subscription.id }, orderBy: { id: 'asc' } });
+    expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.cancelled']);
+    expect(events[1]!.payload).toMatchObject({ type: 'subscription.cancelled', data: { subscription_id: subscription.id, customer_id: customerId } });
+  });
+
+  it('rejects moves the state machine does not allow, without recording anything', async () => {
+    const { subscription } = await onClock('2026-05-01T00:00:00.000Z', { trialDays: 7 });
+    for (const action of ['pause', 'resume'] as const) {
+      const res = await move(subscription.id, action);
+      expect(res.status, action).toBe(409);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_state_transition', details: { from: 'Trialing', action } } });
+    }
+    const audit = await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id } });
+    expect(audit).toBe(1);
+    const state = await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).query(subscriptionStateQuery);
+    expect(state.status).toBe('Trialing');
+  });
+
+  it('rolls monthly periods on the anchor day across short months', async () => {
+    const { clockId, subscription } = await onClock('2024-01-31T12:00:00.000Z');
+    expect(subscription).toMatchObject({ status: 'Active', period_end: '2024-02-29T12:00:00.000Z' });
+    await ok(await advance(clockId, '2024-04-30T12:00:00.000Z'));
+    const row = await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect(row).toMatchObject({ status: 'Active', period_start: '2024-04-30T12:00:00.000Z', period_end: '2024-05-31T12:00:00.000Z' });
+  });
+
+  it('cancels a subscription still Paused when its period ends, then expires it', async () => {
+    const { clockId, subscription } = await onClock('2026-03-01T00:00:00.000Z');
+    await ok(await move(subscription.id, 'pause'));
+    await ok(await advance(clockId, '2026-04-01T00:00:00.000Z'));
+    const row = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    expect(row.status).toBe('Expired');
+    const actions = (await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } })).map((a) => a.action);
+    expect(actions).toEqual(['subscription.created', 'subscription.paused', 'subscription.cancelled', 'subscription.expired']);
+  });
+
+  it('runs real-time subscriptions on Temporal timers and cancels them at once', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db);
+    const subscription = await ok<SubscriptionBody>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }),
+      201,
+    );
+    expect(subscription.status).toBe('Active');
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await ok<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
+    const clockless = await advance(subscription.id, '2030-01-01T00:00:00Z');
+    expect(clockless.status).toBe(404);
+    await handle.terminate('test done');
+  });
+});
+
+describe('POST /v1/subscriptions validation', () => {
+  it.each([
+    ['an unknown customer', async () => ({ customer_id: '01900000-0000-7000-8000-00000000dead', plan_id: await makePlan(h.deps.db), currency: 'USD' }), 404, 'customer_not_found'],
+    ['an unknown plan', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: '01900000-0000-7000-8000-00000000beef', currency: 'USD' }), 404, 'plan_not_found'],
+    ['a currency other than the plan\'s', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: await makePlan(h.deps.db), currency: 'EUR' }), 422, 'currency_mismatch'],
+    ['a plan without SKUs', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: await makePlan(h.deps.db, { skus: false }), currency: 'USD' }), 422, 'plan_has_no_skus'],
+    ['a lower-case currency', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: await makePlan(h.deps.db), currency: 'usd' }), 400, 'validation_failed'],
+    ['a negative trial', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: await makePlan(h.deps.db), currency: 'USD', trial_days: -1 }), 400, 'validation_failed'],
+  ])('refuses %s and stores nothing', async (_name, body, status, code) => {
+    const before = await h.deps.db.subscription.count();
+    const res = await h.request('POST', '/v1/subscriptions', { body: await body() });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ error: { code } });
+    expect(await h.deps.db.subscription.count()).toBe(before);
+  });
+
+  it('lets a customer token subscribe and read only its own customer', async () => {
+    const mine = await makeCustomer(h.deps.db);
+    const theirs = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db);
+    const forOther = await h.request('POST', '/v1/subscriptions', { as: { customer: mine }, body: { customer_id: theirs, plan_id: planId, currency: 'USD' } });
+    expect(forOther.status).toBe(404);
+    const own = await ok<SubscriptionBody>(
+      await h.request('POST', '/v1/subscriptions', { as: { customer: mine }, body: { customer_id: mine, plan_id: planId, currency: 'USD' } }),
+      201,
+    );
+    expect((await h.request('GET', `/v1/subscriptions/${own.id}`, { as: { customer: mine } })).status).toBe(200);
+    expect((await h.request('GET', `/v1/subscriptions/${own.id}`, { as: { customer: theirs } })).status).toBe(404);
+    expect((await h.request('POST', `/admin/v1/subscriptions/${own.id}/cancel`, { as: { customer: mine } })).status).toBe(403);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(own.id)).terminate('test done');
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * Message definitions shared by workflows and the API (which must never import workflow code).
+ * Timestamps cross the boundary as ISO strings; money as decimal strings.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+export type SubscriptionStatus = 'Trialing' | 'Active' | 'PastDue' | 'Paused' | 'Cancelled' | 'Expired';
+
+export interface ActorRef {
+  type: 'admin' | 'customer' | 'api_key' | 'system';
+  id: string;
+}
+
+export interface SubscriptionCommand {
+  actor: ActorRef;
+  reason?: string;
+  requestId?: string;
+}
+
+export interface SubscriptionSnapshot {
+  status: SubscriptionStatus;
+  periodStart: string;
+  periodEnd: string;
+  trialEnd: string | null;
+}
+
+export interface SubscriptionWorkflowInput extends SubscriptionSnapshot {
+  subscriptionId: string;
+  /** Present for subscriptions on a test clock: their time only moves when the clock advances. */
+  testClock: { id: string; now: string } | null;
+}
+
+/** Answer of the clock-advance update: caughtUp=false means the run continued as new; ask again. */
+export interface ClockAdvanceResult {
+  caughtUp: boolean;
+  status: SubscriptionStatus;
+}
+
+/** Failure type of an update rejected because the state machine does not allow it. */
+export const INVALID_TRANSITION = 'InvalidTransition';
+
+export const pauseSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('pauseSubscription');
+export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('resumeSubscription');
+export const cancelSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('cancelSubscription');
+export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [string]>('advanceTestClock');
+export const subscriptionStateQuery = defineQuery<SubscriptionSnapshot>('subscriptionState');
+
+export const subscriptionWorkflowId = (subscriptionId: string): string => `subscription:${subscriptionId}`;
