@@ -5,28 +5,33 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
 import { newId } from '../ids.js';
 import { ApiError, envelope, ERROR_CODES, renderError } from './errors.js';
 import type { App, AppDeps, AppEnv } from './context.js';
 import { authMiddleware } from './middleware/auth.js';
 import { idempotencyMiddleware } from './middleware/idempotency.js';
+import { jsonBodyMiddleware } from './middleware/json-body.js';
 import { rateLimitMiddleware } from './middleware/rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
-/** zod failures of any route become the envelope with one issue per offending field. */
+/**
+ * zod failures of any route become the envelope with one issue per offending field; an unknown
+ * field is reported under its own name, not as an issue of the enclosing object.
+ */
 export function newApp(): App {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      const issues = result.error.issues.map((issue) => ({
-        path: issue.path.map(String).join('.') || '(body)',
-        message: issue.message,
-      }));
+      const issues = result.error.issues.flatMap((issue) => {
+        const path = issue.path.map(String);
+        if (issue.code === 'unrecognized_keys') {
+          return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
+        }
+        return [{ path: path.join('.') || '(body)', message: issue.message }];
+      });
       const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
       return c.json(envelope(c, 'validation_failed', `invalid request: ${summary}`, { issues }), 400);
     },
@@ -42,7 +47,12 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set('logger', logger);
     c.set('deps', deps);
     const started = performance.now();
-    await next();
+    try {
+      await next();
+    } catch (err) {
+      // Hono's onError only sees thrown Errors; anything else thrown still gets the envelope.
+      c.res = renderError(c, err);
+    }
     c.header('X-Request-Id', requestId);
     logger.info(
       {
@@ -56,18 +66,6 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     );
   };
 }
-
-/** Mutating requests with a body must send JSON; anything else would skip schema validation. */
-const requireJsonBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.req.method === 'POST' || c.req.method === 'PUT' || c.req.method === 'PATCH') {
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
-    const refused = mediaType ? !JSON_MEDIA_TYPE.test(mediaType) : (await c.req.text()).length > 0;
-    if (refused) {
-      throw new ApiError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
-    }
-  }
-  await next();
-};
 
 export interface RouteModule {
   (app: App): void;
@@ -87,7 +85,7 @@ export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
   );
   app.use('*', authMiddleware());
   app.use('*', rateLimitMiddleware());
-  app.use('*', requireJsonBody);
+  app.use('*', jsonBodyMiddleware());
   app.use('*', idempotencyMiddleware());
 
   registerHealth(app);
@@ -95,16 +93,7 @@ export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
   registerDocs(app);
 
   app.notFound((c) => c.json(envelope(c, 'not_found', `no route ${c.req.method} ${c.req.path}`), 404));
-  app.onError((err, c) => {
-    if (err instanceof HTTPException && !(err instanceof ApiError)) {
-      const malformed = err.status === 400 && /json/i.test(err.message);
-      return c.json(
-        envelope(c, malformed ? 'malformed_json' : 'validation_failed', malformed ? 'request body is not valid JSON' : err.message),
-        err.status,
-      );
-    }
-    return renderError(c, err);
-  });
+  app.onError((err, c) => renderError(c, err));
   return app;
 }
 

@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, type DomainErrorKind } from '../services/errors.js';
 
@@ -70,8 +71,27 @@ export function envelope(c: Context, code: string, message: string, details?: Re
   };
 }
 
-/** Maps any thrown value to the envelope and status; unknown errors become a logged 500. */
+/** Codes for the HTTPExceptions Hono's own middleware and validators throw. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, string>> = {
+  400: 'validation_failed',
+  401: 'unauthenticated',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/**
+ * Maps any thrown value to the envelope and status; unknown errors (and 5xx HTTPExceptions) become
+ * a logged 500 whose message reveals nothing of the failure.
+ */
 export function renderError(c: Context, err: unknown): Response {
+  if (err instanceof HTTPException && err.status < 500) {
+    const malformed = err.status === 400 && /json/i.test(err.message);
+    const code = malformed ? 'malformed_json' : (HTTP_EXCEPTION_CODES[err.status] ?? 'validation_failed');
+    return c.json(envelope(c, code, malformed ? 'request body is not valid JSON' : err.message), err.status as ContentfulStatusCode);
+  }
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
     return c.json(envelope(c, err.code, err.message, err.details), err.status);

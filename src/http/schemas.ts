@@ -10,7 +10,8 @@ export const UuidSchema = z.string().uuid({ message: 'must be a UUID' }).openapi
 /** Money: raw units at scale 12 as a decimal-integer string within DECIMAL(38,0). */
 export const MoneySchema = z
   .string({ message: 'must be a decimal-integer string (raw units, scale 12), not a number' })
-  .regex(/^-?(0|[1-9][0-9]*)$/, 'must be a decimal-integer string of raw units (scale 12), e.g. "1500000000000" for 1.50')
+  // abort: zod 4 runs later checks after a failed one, and BigInt() of a non-integer throws.
+  .regex(/^-?(0|[1-9][0-9]*)$/, { message: 'must be a decimal-integer string of raw units (scale 12), e.g. "1500000000000" for 1.50', abort: true })
   .refine((v) => {
     const abs = v.startsWith('-') ? v.slice(1) : v;
     return BigInt(abs) < MONEY_LIMIT;

@@ -2,9 +2,12 @@
  * Authentication and route scopes (SPEC §5).
  * - `Authorization: Bearer <JWT>`: HS256 only, secret JWT_SECRET, claims sub/exp/scope required;
  *   lifetime (exp − iat, or exp − now without iat) at most 1 h for customer and 8 h for admin tokens.
+ *   An iat more than a minute in the future is refused: it would otherwise stretch the lifetime.
  * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
  *   An API key is a server-side secret key and acts with admin scope.
  * Route scopes: /health, /openapi.json, /docs/api public; /v1/* customer or admin; /admin/v1/* admin.
+ * Exception: /v1/webhooks/processor is called by the payment processor, which holds neither a token
+ * nor a key; its handler authenticates each notification by the processor's signature (SPEC §4 rule 3).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
@@ -13,11 +16,17 @@ import { ApiError } from '../errors.js';
 import type { AppEnv, Principal } from '../context.js';
 
 export const MAX_TOKEN_LIFETIME_SECONDS = { customer: 3600, admin: 8 * 3600 } as const;
+/** Tolerated clock skew between the token issuer and this service. */
+const MAX_CLOCK_SKEW_SECONDS = 60;
 const API_KEY_PATTERN = /^bsk_(live|test)_[A-Za-z0-9_]{16,128}$/;
 
-export type RouteAccess = 'public' | 'customer_or_admin' | 'admin';
+export type RouteAccess = 'public' | 'signature' | 'customer_or_admin' | 'admin';
+
+/** Routes whose handler verifies a signature instead of credentials. */
+export const SIGNATURE_AUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/v1/webhooks/processor']);
 
 export function routeAccess(path: string): RouteAccess {
+  if (SIGNATURE_AUTHENTICATED_PATHS.has(path)) return 'signature';
   if (path.startsWith('/admin/v1/') || path === '/admin/v1') return 'admin';
   if (path.startsWith('/v1/') || path === '/v1') return 'customer_or_admin';
   return 'public';
@@ -54,6 +63,7 @@ async function verifyJwt(token: string, secret: Uint8Array, nowSeconds: number):
   const { scope, sub, exp, iat } = payload;
   if (scope !== 'customer' && scope !== 'admin') throw unauthenticated('token scope must be customer or admin');
   if (typeof sub !== 'string' || sub.length === 0) throw unauthenticated('token sub must be a non-empty string');
+  if (typeof iat === 'number' && iat > nowSeconds + MAX_CLOCK_SKEW_SECONDS) throw unauthenticated('token iat is in the future');
   const lifetime = (exp as number) - (typeof iat === 'number' ? iat : nowSeconds);
   if (lifetime > MAX_TOKEN_LIFETIME_SECONDS[scope]) {
     throw unauthenticated(`${scope} tokens may live at most ${MAX_TOKEN_LIFETIME_SECONDS[scope]} seconds`);
@@ -65,7 +75,7 @@ export function authMiddleware(): MiddlewareHandler<AppEnv> {
   let cachedSecret: { raw: string; key: Uint8Array } | undefined;
   return async (c, next) => {
     const access = routeAccess(c.req.path);
-    if (access === 'public') {
+    if (access === 'public' || access === 'signature') {
       c.set('principal', undefined);
       return next();
     }

@@ -1,16 +1,23 @@
 /**
  * Idempotency-Key on mutating requests (SPEC §1 rule 4), backed by the idempotency_keys table.
- * - Scope: caller + method + path + key. The request fingerprint is the SHA-256 of the raw body.
- * - First request claims the key (row in state in_flight, a unique constraint decides the race),
- *   runs, and stores its response unless it is a 5xx (those are released so a retry can run).
- * - A replay within 24 h returns the stored status/body with `X-Idempotency-Replayed: true`.
+ * - Scope: caller + method + path + key, stored as a SHA-256 (paths are unbounded and may hold any
+ *   character). The request fingerprint is the SHA-256 of the raw body.
+ * - The first request claims the key (row in state in_flight, a unique constraint decides the race)
+ *   and runs. Its response is stored unless it is a 5xx (a failure: released so a retry can run) or a
+ *   400 (the request was refused as invalid before it ran: released so a corrected retry may reuse
+ *   the key). Every other outcome, 4xx included, happened and is replayed as it was.
+ * - A replay within the TTL (24 h) returns the stored status and body, byte for byte, with
+ *   `X-Idempotency-Replayed: true` (its X-Request-Id is the replay's own).
  * - The same key with another body → 422 idempotency_key_reused; while the first request is still
  *   running → 409 idempotency_key_in_use with Retry-After (never two executions).
- * - An in_flight claim whose lock expired (its process died) may be taken over; expired keys are
- *   purged by purgeExpiredIdempotencyKeys.
+ * - While a request runs, its claim's lock is renewed every IN_FLIGHT_LOCK_MS / 3, so only a claim
+ *   whose process died lets its lock expire; such a claim may be taken over. The claim id is a
+ *   fencing token, so a late original owner can no longer overwrite or release the new claim.
+ *   Expired rows are purged by purgeExpiredIdempotencyKeys.
  */
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
 import type { Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import { ApiError } from '../errors.js';
@@ -22,6 +29,7 @@ const MAX_KEY_LENGTH = 255;
 const IN_FLIGHT_LOCK_MS = 60_000;
 const STORED_HEADERS = ['content-type', 'location'];
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
 
 interface StoredKey {
   request_hash: string;
@@ -33,13 +41,25 @@ interface StoredKey {
   lock_expired: boolean;
 }
 
-async function claim(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<boolean> {
+const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The row key of one caller's use of one Idempotency-Key on one method + path. */
+function idempotencyScope(caller: string, method: string, path: string, key: string): string {
+  return sha256Hex(JSON.stringify([caller, method, path, key]));
+}
+
+/** Whether a response is kept for replay (see the module comment). */
+const isStored = (status: number): boolean => status < 500 && status !== 400;
+
+/** Inserts a fresh claim; returns its id, or undefined when the scope is already taken. */
+async function claim(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
+  const id = newId();
   const inserted = await db.$executeRaw`
     INSERT INTO idempotency_keys (id, scope, request_hash, state, created_at, locked_until, expires_at)
-    VALUES (${newId()}::uuid, ${scope}, ${requestHash}, 'in_flight', ${now}, ${new Date(now.getTime() + IN_FLIGHT_LOCK_MS)},
+    VALUES (${id}::uuid, ${scope}, ${requestHash}, 'in_flight', ${now}, ${new Date(now.getTime() + IN_FLIGHT_LOCK_MS)},
             ${new Date(now.getTime() + ttlMs)})
     ON CONFLICT (scope) DO NOTHING`;
-  return inserted === 1;
+  return inserted === 1 ? id : undefined;
 }
 
 async function load(db: Db, scope: string, now: Date): Promise<StoredKey | undefined> {
@@ -50,19 +70,38 @@ async function load(db: Db, scope: string, now: Date): Promise<StoredKey | undef
   return rows[0];
 }
 
-/** Takes over a key whose stored response expired or whose in-flight owner died. */
-async function takeOver(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<boolean> {
+/** Takes over a key whose stored response expired or whose in-flight owner died, under a new claim id. */
+async function takeOver(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
+  const id = newId();
   const updated = await db.$executeRaw`
     UPDATE idempotency_keys
-    SET request_hash = ${requestHash}, state = 'in_flight', response_status = NULL, response_body = NULL,
+    SET id = ${id}::uuid, request_hash = ${requestHash}, state = 'in_flight', response_status = NULL, response_body = NULL,
         response_headers = NULL, created_at = ${now}, locked_until = ${new Date(now.getTime() + IN_FLIGHT_LOCK_MS)},
         expires_at = ${new Date(now.getTime() + ttlMs)}
     WHERE scope = ${scope} AND (expires_at <= ${now} OR (state = 'in_flight' AND locked_until <= ${now}))`;
-  return updated === 1;
+  return updated === 1 ? id : undefined;
 }
 
+/** Keeps a running request's claim locked; returns the function that stops renewing. */
+function renewLock(db: Db, claimId: string, clock: () => Date, logger: { warn: (o: object, m: string) => void }): () => void {
+  const timer = setInterval(() => {
+    db.$executeRaw`
+      UPDATE idempotency_keys SET locked_until = ${new Date(clock().getTime() + IN_FLIGHT_LOCK_MS)}
+      WHERE id = ${claimId}::uuid AND state = 'in_flight'`.catch((err: unknown) => logger.warn({ err }, 'idempotency lock renewal failed'));
+  }, IN_FLIGHT_LOCK_MS / 3);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+async function release(db: Db, claimId: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM idempotency_keys WHERE id = ${claimId}::uuid AND state = 'in_flight'`;
+}
+
+/** Deletes expired rows: completed ones, and in-flight ones whose owner is gone. */
 export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  return db.$executeRaw`DELETE FROM idempotency_keys WHERE expires_at <= ${now} AND state = 'completed'`;
+  return db.$executeRaw`
+    DELETE FROM idempotency_keys
+    WHERE expires_at <= ${now} AND (state = 'completed' OR locked_until <= ${now})`;
 }
 
 export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
@@ -75,38 +114,45 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
     const { db, settings, clock } = c.get('deps');
     const principal = c.get('principal');
     const caller = principal ? `${principal.kind}:${principal.subject}` : 'anonymous';
-    const scope = `${caller}|${c.req.method}|${c.req.path}|${key}`;
-    const body = await c.req.text();
-    const requestHash = createHash('sha256').update(body, 'utf8').digest('hex');
+    const scope = idempotencyScope(caller, c.req.method, c.req.path, key);
+    const requestHash = sha256Hex(await c.req.text());
     const now = clock();
 
-    let owned = await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
-    if (!owned) {
+    let claimId = await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
+    if (!claimId) {
       const stored = await load(db, scope, now);
       if (!stored || stored.expired || stored.lock_expired) {
-        owned = stored ? await takeOver(db, scope, requestHash, now, settings.idempotencyTtlMs) : await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
+        claimId = stored
+          ? await takeOver(db, scope, requestHash, now, settings.idempotencyTtlMs)
+          : await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
       } else if (stored.request_hash !== requestHash) {
         throw new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
       } else if (stored.state === 'completed' && stored.response_status !== null) {
-        const headers: Record<string, string> = { ...(stored.response_headers ?? {}), [REPLAYED_HEADER]: 'true' };
-        return new Response(stored.response_body, { status: stored.response_status, headers });
+        // Through c.body, so headers other middleware already set (rate limit) stay on the replay.
+        const headers = { ...(stored.response_headers ?? {}), [REPLAYED_HEADER]: 'true' };
+        return NULL_BODY_STATUSES.has(stored.response_status)
+          ? c.body(null, stored.response_status as StatusCode, headers)
+          : c.body(stored.response_body ?? '', stored.response_status as ContentfulStatusCode, headers);
       }
-      if (!owned) {
+      if (!claimId) {
         throw new ApiError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed', undefined, {
           'Retry-After': '1',
         });
       }
     }
 
+    const stopRenewing = renewLock(db, claimId, clock, c.get('logger'));
     try {
       await next();
     } catch (err) {
-      await db.$executeRaw`DELETE FROM idempotency_keys WHERE scope = ${scope} AND state = 'in_flight'`;
+      await release(db, claimId);
       throw err;
+    } finally {
+      stopRenewing();
     }
     const res = c.res;
-    if (res.status >= 500) {
-      await db.$executeRaw`DELETE FROM idempotency_keys WHERE scope = ${scope} AND state = 'in_flight'`;
+    if (!isStored(res.status)) {
+      await release(db, claimId);
       return;
     }
     const responseBody = await res.clone().text();
@@ -115,10 +161,11 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
       const value = res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    await db.$executeRaw`
+    const stored = await db.$executeRaw`
       UPDATE idempotency_keys
       SET state = 'completed', response_status = ${res.status}, response_body = ${responseBody},
           response_headers = ${JSON.stringify(headers)}::jsonb, locked_until = NULL
-      WHERE scope = ${scope}`;
+      WHERE id = ${claimId}::uuid AND state = 'in_flight'`;
+    if (stored === 0) c.get('logger').warn({ status: res.status }, 'idempotency claim was taken over while the request ran; response not stored');
   };
 }

@@ -1,7 +1,8 @@
 /**
- * Token-bucket rate limiter per caller (principal subject, else client address), in process memory:
- * each API instance enforces its own buckets. Every response carries RateLimit-Limit and
- * RateLimit-Remaining; a refused request gets 429 with Retry-After (seconds) and RateLimit-Reset.
+ * Token-bucket rate limiter per caller (principal subject, else client address), in process memory
+ * bounded by maxBuckets: each API instance enforces its own buckets. Every response carries
+ * RateLimit-Limit and RateLimit-Remaining; a refused request gets 429 with Retry-After (seconds)
+ * and RateLimit-Reset. Requests refused by authentication never reach it.
  */
 import type { MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -14,6 +15,7 @@ interface Bucket {
 }
 
 export class TokenBuckets {
+  /** In least-recently-used order: every take moves its bucket to the end. */
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
@@ -22,17 +24,24 @@ export class TokenBuckets {
     private readonly maxBuckets = 100_000,
   ) {}
 
+  /** Number of callers currently tracked (never more than maxBuckets). */
+  get size(): number {
+    return this.buckets.size;
+  }
+
   /** Takes one token; returns the tokens left, or the seconds to wait when the bucket is empty. */
   take(key: string, nowMs: number): { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number } {
     let bucket = this.buckets.get(key);
-    if (!bucket) {
-      if (this.buckets.size >= this.maxBuckets) this.evictFull(nowMs);
+    if (bucket) {
+      this.buckets.delete(key);
+    } else {
+      if (this.buckets.size >= this.maxBuckets) this.evict(nowMs);
       bucket = { tokens: this.burst, updatedMs: nowMs };
-      this.buckets.set(key, bucket);
     }
+    this.buckets.set(key, bucket);
     const elapsed = Math.max(0, nowMs - bucket.updatedMs) / 1000;
     bucket.tokens = Math.min(this.burst, bucket.tokens + elapsed * this.ratePerSecond);
-    bucket.updatedMs = nowMs;
+    bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return { allowed: true, remaining: Math.floor(bucket.tokens) };
@@ -40,10 +49,20 @@ export class TokenBuckets {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.ratePerSecond)) };
   }
 
-  /** Buckets that have refilled completely carry no information and can go. */
-  private evictFull(nowMs: number): void {
+  /**
+   * Buckets that have refilled completely carry no information and go first. If that leaves less
+   * than a tenth of the room free (many distinct callers, all active), the least recently used go
+   * until it does: those callers get a fresh burst, which beats unbounded memory, and a sweep runs
+   * at most once per tenth of maxBuckets new callers.
+   */
+  private evict(nowMs: number): void {
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + ((nowMs - bucket.updatedMs) / 1000) * this.ratePerSecond >= this.burst) this.buckets.delete(key);
+      if (bucket.tokens + (Math.max(0, nowMs - bucket.updatedMs) / 1000) * this.ratePerSecond >= this.burst) this.buckets.delete(key);
+    }
+    let excess = this.buckets.size - Math.floor(this.maxBuckets * 0.9);
+    for (const key of this.buckets.keys()) {
+      if (excess-- <= 0) break;
+      this.buckets.delete(key);
     }
   }
 }

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { App } from '../context.js';
 import { ERROR_CODES } from '../errors.js';
+import { MAX_JSON_DEPTH } from '../middleware/json-body.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -44,12 +45,21 @@ const DESCRIPTION = `Billing engine API. Money fields end in \`_nanos\`: raw uni
 1000000000000), serialized as decimal-integer strings.
 
 **Authentication**: \`Authorization: Bearer <JWT>\` (HS256, claims sub/exp/scope) or \`X-API-Key\`.
-/v1/* accepts customer or admin scope, /admin/v1/* admin only.
+/v1/* accepts customer or admin scope, /admin/v1/* admin only. /v1/webhooks/processor is called by the payment
+processor and authenticated by its signature instead.
 
-**Idempotency**: every mutating request accepts \`Idempotency-Key\`; a replay within 24 h returns the stored
-response with \`X-Idempotency-Replayed: true\`.
+**Idempotency**: every mutating request accepts \`Idempotency-Key\` (1-255 characters), scoped by caller, method
+and path. A replay within 24 h returns the stored status and body with \`X-Idempotency-Replayed: true\`; the same
+key with another body is 422 \`idempotency_key_reused\`, and while the first request runs, 409
+\`idempotency_key_in_use\`. A 400 (the request was refused as invalid) and a 5xx are not stored: the key may be
+retried, with a corrected body after a 400.
 
-**Unknown fields** in request bodies are rejected (400 validation_failed) so that typos never pass silently.
+**Request bodies** are JSON (\`Content-Type: application/json\`, else 415); an empty body counts as no body.
+Unknown fields are rejected (400 validation_failed) so that typos never pass silently, as are strings containing
+U+0000 or unpaired surrogates and nesting deeper than ${MAX_JSON_DEPTH} levels.
+
+**Rate limit**: a token bucket per caller. Every response carries \`RateLimit-Limit\` and \`RateLimit-Remaining\`;
+a refused request gets 429 \`rate_limited\` with \`Retry-After\` (seconds).
 
 **Errors** share one envelope \`{ "error": { "code", "message", "details?", "request_id" } }\`:
 

@@ -1,0 +1,90 @@
+/**
+ * Request bodies of mutating requests, checked once for every route before any of them (or the
+ * idempotency store) sees one:
+ * - an empty body is no body: its Content-Type is dropped, so an optional body is simply absent and
+ *   a required one fails validation naming the missing fields;
+ * - any other body must be sent as JSON (415 unsupported_media_type) and parse (400 malformed_json);
+ * - strings PostgreSQL cannot store (U+0000, unpaired surrogates) and nesting deeper than
+ *   MAX_JSON_DEPTH are 400 validation_failed naming the field, instead of failing in the database
+ *   or overflowing the stack of whatever recurses over the value later.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+import type { AppEnv } from '../context.js';
+
+/** Deeper bodies are refused: nothing in the API nests this far, and recursing over them overflows. */
+export const MAX_JSON_DEPTH = 32;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+interface JsonNode {
+  value: unknown;
+  key: string | undefined;
+  parent: JsonNode | undefined;
+  depth: number;
+}
+
+const pathOf = (node: JsonNode): string => {
+  const keys: string[] = [];
+  for (let n: JsonNode | undefined = node; n?.key !== undefined; n = n.parent) keys.unshift(n.key);
+  return keys.join('.') || '(body)';
+};
+
+function unstorableString(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain U+0000';
+  if (UNPAIRED_SURROGATE.test(text)) return 'must be valid Unicode (unpaired surrogate)';
+  return undefined;
+}
+
+/** The first value PostgreSQL could not store or the API would not handle, walked without recursion. */
+function findUnacceptable(root: unknown): { path: string; message: string } | undefined {
+  const stack: JsonNode[] = [{ value: root, key: undefined, parent: undefined, depth: 0 }];
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    const { value } = node;
+    if (typeof value === 'string') {
+      const message = unstorableString(value);
+      if (message) return { path: pathOf(node), message };
+    } else if (value !== null && typeof value === 'object') {
+      if (node.depth >= MAX_JSON_DEPTH) return { path: pathOf(node), message: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+      for (const [key, child] of Object.entries(value)) {
+        const childNode = { value: child, key, parent: node, depth: node.depth + 1 };
+        const message = unstorableString(key);
+        if (message) return { path: pathOf(childNode), message: `field name ${message}` };
+        stack.push(childNode);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** See the module comment. */
+export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!BODY_METHODS.has(c.req.method)) return next();
+    const contentType = c.req.header('content-type');
+    const text = await c.req.text();
+    if (text.length === 0) {
+      if (contentType !== undefined) {
+        const headers = new Headers(c.req.raw.headers);
+        headers.delete('content-type');
+        c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers, signal: c.req.raw.signal });
+      }
+      return next();
+    }
+    if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {
+      throw new ApiError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, 'malformed_json', 'request body is not valid JSON');
+    }
+    const problem = findUnacceptable(parsed);
+    if (problem) {
+      throw new ApiError(400, 'validation_failed', `invalid request: ${problem.path}: ${problem.message}`, { issues: [problem] });
+    }
+    await next();
+  };
+}
