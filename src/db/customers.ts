@@ -1,0 +1,296 @@
+/**
+ * Customer repository: rows of `customers` (and the customer's subscriptions, invoices and audit
+ * entries for the 360 view) mapped to API-shaped records, so no Prisma row ever reaches a response. Prisma
+ * errors are translated into domain errors here, at the edge.
+ */
+import type {
+  AccountType,
+  Consolidation,
+  Customer as CustomerRow,
+  CustomerStatus,
+  InvoiceStatus,
+  Prisma,
+  SubscriptionStatus,
+} from '../generated/prisma/client.js';
+import { notFound } from '../services/errors.js';
+import { afterCursor, isPrismaError, missingReference, type PageQuery } from './catalog.js';
+import { fromDecimal } from './money.js';
+
+/** Either the client or an interactive transaction; reads and writes work on both. */
+export type DbClient = Prisma.TransactionClient;
+
+export interface CustomerRecord {
+  id: string;
+  display_name: string;
+  legal_name: string | null;
+  email: string;
+  account_type: AccountType;
+  status: CustomerStatus;
+  parent_id: string | null;
+  bill_to_id: string | null;
+  consolidation: Consolidation;
+  billing_currency: string;
+  payment_terms_days: number;
+  tax_id: string | null;
+  test_clock_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewCustomer = Omit<CustomerRecord, 'status' | 'created_at' | 'updated_at'>;
+
+export type CustomerChanges = Partial<
+  Pick<
+    CustomerRecord,
+    'display_name' | 'legal_name' | 'email' | 'bill_to_id' | 'consolidation' | 'payment_terms_days' | 'tax_id' | 'parent_id' | 'status'
+  >
+>;
+
+export interface SubscriptionSummary {
+  id: string;
+  plan_id: string;
+  status: SubscriptionStatus;
+  currency: string;
+  period_start: string;
+  period_end: string;
+  charged_through_date: string | null;
+  contract_id: string | null;
+}
+
+export interface InvoiceSummary {
+  id: string;
+  subscription_id: string | null;
+  status: InvoiceStatus;
+  invoice_number: string | null;
+  currency: string;
+  total_nanos: string;
+  created_at: string;
+}
+
+export interface AuditEntrySummary {
+  id: string;
+  action: string;
+  actor_type: string;
+  actor_id: string;
+  created_at: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** One node of a subtree, with its level below the subtree's root (root = 1). */
+export interface HierarchyRow {
+  id: string;
+  parent_id: string | null;
+  display_name: string;
+  account_type: AccountType;
+  status: CustomerStatus;
+  consolidation: Consolidation;
+  billing_currency: string;
+  depth: number;
+}
+
+/** Subscription states that still bill (or may bill again); a customer with one cannot close. */
+export const OPEN_SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['Trialing', 'Active', 'PastDue', 'Paused'];
+/** Invoice states still to be finalized or collected; a customer with one cannot close. */
+export const OPEN_INVOICE_STATUSES: readonly InvoiceStatus[] = ['Draft', 'Open'];
+
+export function toCustomerRecord(row: CustomerRow): CustomerRecord {
+  return {
+    id: row.id,
+    display_name: row.displayName,
+    legal_name: row.legalName,
+    email: row.email,
+    account_type: row.accountType,
+    status: row.status,
+    parent_id: row.parentId,
+    bill_to_id: row.billToId,
+    consolidation: row.consolidation,
+    billing_currency: row.billingCurrency,
+    payment_terms_days: row.paymentTermsDays,
+    tax_id: row.taxId,
+    test_clock_id: row.testClockId,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * Serialises every change to the customer graph (parents, bill-to links, statuses) for the rest of
+ * the transaction, so two concurrent moves cannot together build a cycle or close a parent while a
+ * child is being added. Customer writes are rare admin operations, so one lock costs nothing.
+ */
+export async function lockCustomerGraph(tx: DbClient): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('billing:customer_graph'))`;
+}
+
+export async function findCustomer(tx: DbClient, id: string): Promise<CustomerRecord | null> {
+  const row = await tx.customer.findUnique({ where: { id } });
+  return row === null ? null : toCustomerRecord(row);
+}
+
+export async function insertCustomer(tx: DbClient, customer: NewCustomer): Promise<CustomerRecord> {
+  try {
+    const row = await tx.customer.create({
+      data: {
+        id: customer.id,
+        displayName: customer.display_name,
+        legalName: customer.legal_name,
+        email: customer.email,
+        accountType: customer.account_type,
+        parentId: customer.parent_id,
+        billToId: customer.bill_to_id,
+        consolidation: customer.consolidation,
+        billingCurrency: customer.billing_currency,
+        paymentTermsDays: customer.payment_terms_days,
+        taxId: customer.tax_id,
+        testClockId: customer.test_clock_id,
+      },
+    });
+    return toCustomerRecord(row);
+  } catch (err) {
+    // Parent and bill-to are checked under the graph lock before the insert; the test clock is left
+    // to its foreign key, so a violation here means the clock does not exist.
+    if (isPrismaError(err, 'P2003') && customer.test_clock_id !== null) {
+      throw missingReference('test_clock_id', 'test clock', customer.test_clock_id);
+    }
+    throw err;
+  }
+}
+
+export async function updateCustomer(tx: DbClient, id: string, changes: CustomerChanges): Promise<CustomerRecord> {
+  try {
+    const row = await tx.customer.update({
+      where: { id },
+      data: {
+        displayName: changes.display_name,
+        legalName: changes.legal_name,
+        email: changes.email,
+        billToId: changes.bill_to_id,
+        consolidation: changes.consolidation,
+        paymentTermsDays: changes.payment_terms_days,
+        taxId: changes.tax_id,
+        parentId: changes.parent_id,
+        status: changes.status,
+      },
+    });
+    return toCustomerRecord(row);
+  } catch (err) {
+    if (isPrismaError(err, 'P2025')) throw notFound('customer', id);
+    throw err;
+  }
+}
+
+export interface CustomerListQuery extends PageQuery {
+  parent_id?: string;
+  status?: CustomerStatus;
+}
+
+/** One page in id (= creation) order, fetched with one extra row so the caller knows has_more. */
+export async function listCustomers(tx: DbClient, query: CustomerListQuery): Promise<CustomerRecord[]> {
+  const rows = await tx.customer.findMany({
+    where: {
+      ...afterCursor(query.starting_after),
+      ...(query.parent_id === undefined ? {} : { parentId: query.parent_id }),
+      ...(query.status === undefined ? {} : { status: query.status }),
+    },
+    orderBy: { id: 'asc' },
+    take: query.limit + 1,
+  });
+  return rows.map(toCustomerRecord);
+}
+
+/** Ids from `id` up to its root, `id` first; at most `maxLevels` rows even if the data had a cycle. */
+export async function ancestorIds(tx: DbClient, id: string, maxLevels: number): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    WITH RECURSIVE chain AS (
+      SELECT id, parent_id, 1 AS depth FROM customers WHERE id = ${id}::uuid
+      UNION ALL
+      SELECT c.id, c.parent_id, chain.depth + 1
+      FROM customers c JOIN chain ON c.id = chain.parent_id
+      WHERE chain.depth < ${maxLevels}
+    )
+    SELECT id::text AS id FROM chain ORDER BY depth`;
+  return rows.map((row) => row.id);
+}
+
+/** The subtree rooted at `id` (root first, then level by level), at most `maxLevels` deep. */
+export async function subtreeRows(tx: DbClient, id: string, maxLevels: number): Promise<HierarchyRow[]> {
+  return tx.$queryRaw<HierarchyRow[]>`
+    WITH RECURSIVE tree AS (
+      SELECT id, parent_id, 1 AS depth FROM customers WHERE id = ${id}::uuid
+      UNION ALL
+      SELECT c.id, c.parent_id, tree.depth + 1
+      FROM customers c JOIN tree ON c.parent_id = tree.id
+      WHERE tree.depth < ${maxLevels}
+    )
+    SELECT c.id::text AS id, c.parent_id::text AS parent_id, c.display_name, c.account_type::text AS account_type,
+           c.status::text AS status, c.consolidation::text AS consolidation, c.billing_currency, tree.depth
+    FROM tree JOIN customers c ON c.id = tree.id
+    ORDER BY tree.depth, c.id`;
+}
+
+/** Levels of the subtree rooted at `id` (1 for a customer without children). */
+export async function subtreeHeight(tx: DbClient, id: string, maxLevels: number): Promise<number> {
+  const rows = await subtreeRows(tx, id, maxLevels);
+  return rows.reduce((height, row) => Math.max(height, row.depth), 0);
+}
+
+export async function countOpenChildren(tx: DbClient, id: string): Promise<number> {
+  return tx.customer.count({ where: { parentId: id, status: { not: 'Closed' } } });
+}
+
+/** Customers not yet Closed whose invoices go to `id`. */
+export async function countOpenBillToDependents(tx: DbClient, id: string): Promise<number> {
+  return tx.customer.count({ where: { billToId: id, status: { not: 'Closed' } } });
+}
+
+export async function countOpenSubscriptions(tx: DbClient, customerId: string): Promise<number> {
+  return tx.subscription.count({ where: { customerId, status: { in: [...OPEN_SUBSCRIPTION_STATUSES] } } });
+}
+
+export async function countOpenInvoices(tx: DbClient, customerId: string): Promise<number> {
+  return tx.invoice.count({ where: { customerId, status: { in: [...OPEN_INVOICE_STATUSES] } } });
+}
+
+/** Newest first. */
+export async function recentSubscriptions(tx: DbClient, customerId: string, take: number): Promise<SubscriptionSummary[]> {
+  const rows = await tx.subscription.findMany({ where: { customerId }, orderBy: { id: 'desc' }, take });
+  return rows.map((row) => ({
+    id: row.id,
+    plan_id: row.planId,
+    status: row.status,
+    currency: row.currency,
+    period_start: row.periodStart.toISOString(),
+    period_end: row.periodEnd.toISOString(),
+    charged_through_date: row.chargedThroughDate === null ? null : row.chargedThroughDate.toISOString(),
+    contract_id: row.contractId,
+  }));
+}
+
+/** Invoices addressed to the customer, newest first. */
+export async function recentInvoices(tx: DbClient, customerId: string, take: number): Promise<InvoiceSummary[]> {
+  const rows = await tx.invoice.findMany({ where: { customerId }, orderBy: { id: 'desc' }, take });
+  return rows.map((row) => ({
+    id: row.id,
+    subscription_id: row.subscriptionId,
+    status: row.status,
+    invoice_number: row.invoiceNumber,
+    currency: row.currency,
+    total_nanos: fromDecimal(row.totalNanos).toString(),
+    created_at: row.createdAt.toISOString(),
+  }));
+}
+
+/** The customer's audit trail, newest first. */
+export async function recentAuditEntries(tx: DbClient, customerId: string, take: number): Promise<AuditEntrySummary[]> {
+  const rows = await tx.auditLogEntry.findMany({ where: { customerId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take });
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    actor_type: row.actorType,
+    actor_id: row.actorId,
+    created_at: row.createdAt.toISOString(),
+    before: row.before,
+    after: row.after,
+  }));
+}

@@ -1,0 +1,275 @@
+/**
+ * /admin/v1/customers: accounts, their status, the 360 view and the entity hierarchy (SPEC §2, §4).
+ * The rules themselves live in src/services/customers.ts; the descriptions below publish them.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import {
+  changeCustomerStatus,
+  createCustomer,
+  getCustomerHierarchy,
+  getCustomerOverview,
+  listCustomers,
+  MAX_HIERARCHY_DEPTH,
+  RECENT_AUDIT_ENTRIES,
+  RECENT_DOCUMENTS,
+  updateCustomer,
+  type HierarchyNode,
+  type RequestContext,
+} from '../../services/customers.js';
+import { actorOf } from '../actor.js';
+import type { App, AppEnv } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, listSchema, MoneySchema, PaginationQuerySchema, toPage, UuidSchema } from '../schemas.js';
+
+/** The request of a mutation: a required JSON body, and the Idempotency-Key every mutation accepts. */
+export const mutationRequest = <T extends z.ZodType>(schema: T) =>
+  ({ headers: IdempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema } } } }) as const;
+
+/** A JSON success response. */
+export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+
+/** Actor and request id of the caller, for the audit entry a mutation writes. */
+export const requestContext = (c: Context<AppEnv>): RequestContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
+
+/** Records are already API-shaped; pages pass them through. */
+export const asIs = <T>(record: T): T => record;
+
+export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
+
+const AccountTypeSchema = z.enum(['Organization', 'Individual', 'Subsidiary']).openapi('AccountType');
+const CustomerStatusSchema = z.enum(['Active', 'Suspended', 'Closed']).openapi('CustomerStatus');
+const ConsolidationSchema = z.enum(['Standalone', 'ConsolidateToParent']).openapi('Consolidation');
+
+const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
+const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
+const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
+const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
+
+const CustomerSchema = z
+  .object({
+    id: UuidSchema,
+    display_name: z.string(),
+    legal_name: z.string().nullable(),
+    email: z.string(),
+    account_type: AccountTypeSchema,
+    status: CustomerStatusSchema,
+    parent_id: UuidSchema.nullable(),
+    bill_to_id: UuidSchema.nullable(),
+    consolidation: ConsolidationSchema,
+    billing_currency: CurrencySchema,
+    payment_terms_days: z.number().int(),
+    tax_id: z.string().nullable(),
+    test_clock_id: UuidSchema.nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Customer');
+
+const CreateCustomerSchema = z
+  .strictObject({
+    display_name: NameSchema,
+    email: EmailSchema,
+    currency: CurrencySchema.openapi({ description: 'ISO 4217; stored and returned as billing_currency (immutable)' }),
+    account_type: AccountTypeSchema.openapi({ description: 'immutable after creation' }),
+    parent_id: UuidSchema.nullable().optional().openapi({ description: 'required for a Subsidiary, null otherwise' }),
+    legal_name: NameSchema.nullable().optional(),
+    bill_to_id: UuidSchema.nullable().optional(),
+    consolidation: ConsolidationSchema.optional().openapi({ description: 'default Standalone' }),
+    payment_terms_days: PaymentTermsSchema.optional(),
+    tax_id: TaxIdSchema.nullable().optional(),
+    test_clock_id: UuidSchema.nullable().optional().openapi({ description: 'sandbox test clock the customer follows' }),
+  })
+  .openapi('CreateCustomerRequest');
+
+const UpdateCustomerSchema = z
+  .strictObject({
+    display_name: NameSchema.optional(),
+    legal_name: NameSchema.nullable().optional(),
+    email: EmailSchema.optional(),
+    bill_to_id: UuidSchema.nullable().optional(),
+    consolidation: ConsolidationSchema.optional(),
+    payment_terms_days: PaymentTermsSchema.optional(),
+    tax_id: TaxIdSchema.nullable().optional(),
+    parent_id: UuidSchema.nullable().optional(),
+  })
+  .refine((changes) => Object.keys(changes).length > 0, 'name at least one field to change')
+  .openapi('UpdateCustomerRequest');
+
+const ChangeStatusSchema = z.strictObject({ status: CustomerStatusSchema }).openapi('ChangeCustomerStatusRequest');
+
+const ListCustomersQuerySchema = PaginationQuerySchema.extend({
+  parent_id: UuidSchema.optional().openapi({ description: 'only the direct children of this customer' }),
+  status: CustomerStatusSchema.optional(),
+});
+
+const CustomerOverviewSchema = z
+  .object({
+    customer: CustomerSchema,
+    subscriptions: z.array(
+      z.object({
+        id: UuidSchema,
+        plan_id: UuidSchema,
+        status: z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']),
+        currency: CurrencySchema,
+        period_start: TimestampSchema,
+        period_end: TimestampSchema,
+        charged_through_date: TimestampSchema.nullable(),
+        contract_id: UuidSchema.nullable(),
+      }),
+    ),
+    invoices: z.array(
+      z.object({
+        id: UuidSchema,
+        subscription_id: UuidSchema.nullable(),
+        status: z.enum(['Draft', 'Open', 'Paid', 'Void']),
+        invoice_number: z.string().nullable().openapi({ description: 'assigned at finalization' }),
+        currency: CurrencySchema,
+        total_nanos: MoneySchema,
+        created_at: TimestampSchema,
+      }),
+    ),
+    ledger_balances: z.object({
+      accounts_receivable_nanos: MoneySchema,
+      prepaid_credit_nanos: MoneySchema,
+      deferred_revenue_nanos: MoneySchema,
+    }),
+    recent_audit: z.array(
+      z.object({
+        id: UuidSchema,
+        action: z.string(),
+        actor_type: z.string(),
+        actor_id: z.string(),
+        created_at: TimestampSchema,
+        before: z.unknown(),
+        after: z.unknown(),
+      }),
+    ),
+  })
+  .openapi('CustomerOverview');
+
+const HierarchyNodeSchema: z.ZodType<HierarchyNode> = z
+  .object({
+    id: UuidSchema,
+    display_name: z.string(),
+    account_type: AccountTypeSchema,
+    status: CustomerStatusSchema,
+    consolidation: ConsolidationSchema,
+    billing_currency: CurrencySchema,
+    children: z.array(z.lazy(() => HierarchyNodeSchema)),
+  })
+  .openapi('CustomerHierarchyNode');
+
+const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
+- Organization and Individual are top-level accounts: parent_id must be null (\`parent_not_allowed\`).
+- A Subsidiary needs a parent (\`subsidiary_requires_parent\`) that exists (404 \`parent_not_found\`), is an Organization or a
+  Subsidiary (\`individual_cannot_have_children\`) and is not Closed (\`parent_closed\`).
+- A tree is at most ${MAX_HIERARCHY_DEPTH} levels deep, root included (\`hierarchy_too_deep\`); no cycles (\`hierarchy_cycle\`);
+  a customer is never its own parent or bill_to (\`self_reference\`).
+- ConsolidateToParent needs a parent (\`consolidation_requires_parent\`) with the same billing currency
+  (\`consolidation_currency_mismatch\`).
+- bill_to_id must exist (404 \`bill_to_not_found\`) and not be Closed (\`bill_to_closed\`).
+- test_clock_id must exist (404 \`test_clock_not_found\`).`;
+
+const tags = ['Customers'];
+const IdParams = { params: IdParamSchema };
+
+const createCustomerRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers',
+  tags,
+  summary: 'Create a customer',
+  description: `Defaults: consolidation Standalone, payment_terms_days 30, status Active. account_type and currency cannot change later.\n\n${HIERARCHY_RULES}`,
+  request: mutationRequest(CreateCustomerSchema),
+  responses: { 201: jsonResponse('The created customer', CustomerSchema), ...commonErrorResponses },
+});
+
+const listCustomersRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers',
+  tags,
+  summary: 'List customers',
+  description: 'Customers in creation order, as the list envelope { data, has_more, next_cursor }; filter by parent_id and status.',
+  request: { query: ListCustomersQuerySchema },
+  responses: { 200: jsonResponse('One page of customers', listSchema(CustomerSchema, 'CustomerList')), ...commonErrorResponses },
+});
+
+const getCustomerRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}',
+  tags,
+  summary: 'Customer 360 view',
+  description: `The customer with its ${RECENT_DOCUMENTS} newest subscriptions, its ${RECENT_DOCUMENTS} newest invoices (those addressed to it),
+its ledger balances and its ${RECENT_AUDIT_ENTRIES} newest audit entries, each list newest first. The ledger is not released yet:
+until it is, every balance is "0".`,
+  request: IdParams,
+  responses: { 200: jsonResponse('The 360 view', CustomerOverviewSchema), ...commonErrorResponses },
+});
+
+const updateCustomerRoute = createRoute({
+  method: 'patch',
+  path: '/admin/v1/customers/{id}',
+  tags,
+  summary: 'Update a customer',
+  description: `Changes only the fields sent; null clears a nullable field. account_type, currency and status are not updatable here
+(status has its own operation). A Closed customer cannot be updated (409 \`invalid_state_transition\`). Moving a customer
+(parent_id) re-checks the whole ancestor chain for cycles and the depth of the moved subtree.\n\n${HIERARCHY_RULES}`,
+  request: { ...IdParams, ...mutationRequest(UpdateCustomerSchema) },
+  responses: { 200: jsonResponse('The updated customer', CustomerSchema), ...commonErrorResponses },
+});
+
+const changeStatusRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/status',
+  tags,
+  summary: 'Change the status of a customer',
+  description: `Moves: Active → Suspended, Suspended → Active, Active or Suspended → Closed. Closed is final; any other move is 409
+\`invalid_state_transition\`. Closing is refused with 409 while the customer has Trialing, Active, PastDue or Paused subscriptions
+(\`customer_has_open_subscriptions\`), Draft or Open invoices (\`customer_has_open_invoices\`), children that are not Closed
+(\`customer_has_open_children\`) or non-Closed customers billed to it (\`customer_is_bill_to\`).`,
+  request: { ...IdParams, ...mutationRequest(ChangeStatusSchema) },
+  responses: { 200: jsonResponse('The customer in its new status', CustomerSchema), ...commonErrorResponses },
+});
+
+const hierarchyRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/hierarchy',
+  tags,
+  summary: 'Entity hierarchy rooted at a customer',
+  description: `The customer and all its descendants (at most ${MAX_HIERARCHY_DEPTH} levels), children in creation order.`,
+  request: IdParams,
+  responses: { 200: jsonResponse('The tree', HierarchyNodeSchema), ...commonErrorResponses },
+});
+
+export function registerCustomers(app: App): void {
+  app.openapi(createCustomerRoute, async (c) => {
+    const customer = await createCustomer(c.get('deps').db, c.req.valid('json'), requestContext(c));
+    return c.json(customer, 201);
+  });
+
+  app.openapi(listCustomersRoute, async (c) => {
+    const query = c.req.valid('query');
+    const customers = await listCustomers(c.get('deps').db, query);
+    return c.json(toPage(customers, query.limit, asIs), 200);
+  });
+
+  app.openapi(getCustomerRoute, async (c) => {
+    const overview = await getCustomerOverview(c.get('deps').db, c.req.valid('param').id);
+    return c.json(overview, 200);
+  });
+
+  app.openapi(updateCustomerRoute, async (c) => {
+    const customer = await updateCustomer(c.get('deps').db, c.req.valid('param').id, c.req.valid('json'), requestContext(c));
+    return c.json(customer, 200);
+  });
+
+  app.openapi(changeStatusRoute, async (c) => {
+    const customer = await changeCustomerStatus(c.get('deps').db, c.req.valid('param').id, c.req.valid('json').status, requestContext(c));
+    return c.json(customer, 200);
+  });
+
+  app.openapi(hierarchyRoute, async (c) => {
+    const tree = await getCustomerHierarchy(c.get('deps').db, c.req.valid('param').id);
+    return c.json(tree, 200);
+  });
+}

@@ -1,0 +1,178 @@
+/**
+ * POST /admin/v1/rating/preview: rate usage quantities against a plan, optionally under contract
+ * terms, with no side effects (nothing is written; see src/services/rating-preview.ts).
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { dayNumber } from '../../core/index.js';
+import { previewRating } from '../../services/rating-preview.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { CurrencySchema, IsoDateSchema, MoneySchema, NonNegativeMoneySchema, UuidSchema } from '../schemas.js';
+import { PricingModelSchema, TierInputSchema } from './catalog.js';
+import { jsonResponse, mutationRequest } from './customers.js';
+
+function isCalendarDate(date: string): boolean {
+  try {
+    dayNumber(date);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const DateSchema = IsoDateSchema.refine(isCalendarDate, 'is not a calendar date');
+// Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
+const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
+const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
+const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount, 0-10000 basis points' });
+
+const QuantitySchema = z
+  .string({ message: 'must be a decimal string, not a number' })
+  .regex(/^[0-9]{1,38}(\.[0-9]{1,38})?$/, 'must be a non-negative decimal string such as "1500" or "12.5"')
+  .openapi({ example: '1500' });
+
+const TierOverrideSchema = z
+  .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
+  .openapi('TierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU of the plan' });
+
+const RateOverrideSchema = z
+  .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
+  .openapi('RateOverride', { description: 'multiplies the lines of SKUs whose product has the tag (8000 = 80% of list); the first match wins' });
+
+const phasePricing = {
+  discount_bps: DiscountBpsSchema.optional(),
+  tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
+  rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
+};
+
+const escalationTiming = {
+  start_date: DateSchema.openapi({ description: 'escalation steps are counted from this date' }),
+  interval_months: z.number().int().min(1).max(120).default(12).openapi({ description: 'months per escalation step (default 12)' }),
+};
+
+const EscalationSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('Percent'), basis_points: EscalationBpsSchema, ...escalationTiming }),
+    z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, ...escalationTiming }),
+  ])
+  .openapi('Escalation', { description: 'Percent compounds per step on every line; Fixed adds amount_nanos per step to recurring fees' });
+
+const ContractTermSchema = z
+  .strictObject({
+    phase: z.number().int(),
+    start_date: DateSchema,
+    end_date: DateSchema.openapi({ description: 'exclusive: a term covers [start_date, end_date)' }),
+    committed_amount_nanos: NonNegativeMoneySchema,
+    description: z.string().max(500).default(''),
+    ...phasePricing,
+  })
+  .openapi('ContractTermPricing');
+
+const ContractSchema = z
+  .strictObject({ ...phasePricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermSchema).max(50).optional() })
+  .openapi('ContractPricing', {
+    description: 'contract-level pricing; the ramp phase (term) in force on as_of overrides each of discount_bps, tier_overrides and rate_overrides it sets',
+  });
+
+const PreviewRequestSchema = z
+  .strictObject({
+    plan_id: UuidSchema,
+    quantities: z
+      .record(z.string().min(1).max(200), QuantitySchema)
+      .openapi({ description: 'meter_event_type → aggregated quantity; meters left out count as 0', example: { api_calls: '12500' } }),
+    as_of: DateSchema.optional().openapi({ description: 'picks the contract phase and escalation steps; default period.start, else today (UTC)' }),
+    period: z
+      .strictObject({ start: DateSchema, end: DateSchema })
+      .optional()
+      .openapi({ description: '[start, end); default one billing cadence of the plan from as_of' }),
+    contract: ContractSchema.optional(),
+  })
+  .openapi('RatingPreviewRequest');
+
+// Arrays are readonly to match the core's serialized plan (RatedPlanJson), which is returned as is.
+const RatedLineSchema = z
+  .object({
+    sku_id: UuidSchema,
+    description: z.string(),
+    pricing_model: PricingModelSchema,
+    currency: CurrencySchema,
+    quantity: z.string(),
+    unit_amount_nanos: MoneySchema,
+    list_amount_nanos: MoneySchema.openapi({ description: 'at catalog prices, before any adjustment' }),
+    tiers: z
+      .array(
+        z.object({
+          tier: z.number().int(),
+          from: z.string(),
+          up_to: z.string().nullable(),
+          quantity: z.string(),
+          unit_amount_nanos: MoneySchema,
+          flat_amount_nanos: MoneySchema,
+          amount_nanos: MoneySchema,
+        }),
+      )
+      .readonly(),
+    package: z.object({ package_size: z.string(), package_rounding: z.enum(['Up', 'Down']), packages: z.string() }).optional(),
+    commitment: z
+      .object({
+        commit_amount_nanos: MoneySchema,
+        usage_value_nanos: MoneySchema,
+        excess_usage_value_nanos: MoneySchema,
+        overage_unit_amount_nanos: MoneySchema,
+        overage_amount_nanos: MoneySchema,
+      })
+      .optional(),
+    adjustments: z
+      .array(
+        z.object({
+          kind: z.enum(['TierOverride', 'Escalation', 'RateOverride', 'Proration', 'ContractDiscount']),
+          basis_points: z.number().int().optional(),
+          amount_nanos: MoneySchema,
+          description: z.string(),
+        }),
+      )
+      .readonly(),
+    subtotal_nanos: MoneySchema,
+    discount_nanos: MoneySchema,
+    amount_nanos: MoneySchema,
+  })
+  .openapi('RatedLine');
+
+const RatingPreviewSchema = z
+  .object({
+    plan_id: UuidSchema,
+    as_of: IsoDateSchema,
+    currency: CurrencySchema,
+    period: z.object({ start: IsoDateSchema, end: IsoDateSchema }),
+    phase: z.number().int().nullable().openapi({ description: 'the contract ramp phase applied, if any' }),
+    lines: z.array(RatedLineSchema).readonly().openapi({ description: "one line per SKU of the plan, in the plan's order" }),
+    subtotal_nanos: MoneySchema,
+    discount_nanos: MoneySchema,
+    total_nanos: MoneySchema,
+    display: z
+      .object({
+        currency: CurrencySchema,
+        total: z.string().openapi({ example: '69.50' }),
+        total_minor_units: z.string().openapi({ example: '6950' }),
+      })
+      .openapi({ description: 'total_nanos rounded once (HalfEven) to the minor unit of the currency' }),
+  })
+  .openapi('RatingPreview');
+
+const previewRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/rating/preview',
+  tags: ['Rating'],
+  summary: 'Preview the rating of usage against a plan (no side effects)',
+  description: `Rates the given quantities with the plan's SKUs and optional contract terms exactly as billing would, and writes
+nothing. Lines follow the plan's SKUs in creation order; amounts are exact raw units, only \`display\` is rounded.
+A quantity key that no usage SKU of the plan rates is 400 \`unknown_meter\`; every invalid input is one entry of
+details.issues naming its field (e.g. \`quantities.api_calls\`, \`contract.terms.0.end_date\`). Unknown plan: 404
+\`plan_not_found\`; a plan without SKUs: 422 \`plan_has_no_skus\`.`,
+  request: mutationRequest(PreviewRequestSchema),
+  responses: { 200: jsonResponse('The rated plan', RatingPreviewSchema), ...commonErrorResponses },
+});
+
+export function registerRating(app: App): void {
+  app.openapi(previewRoute, async (c) => c.json(await previewRating(c.get('deps'), c.req.valid('json')), 200));
+}
