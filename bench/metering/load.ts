@@ -1,0 +1,247 @@
+/**
+ * Load generation for the metering benchmark: the synthetic events, a keep-alive HTTP driver for
+ * batches (bodies built before the clock starts), the raw-PostgreSQL baselines on the same rows,
+ * and autocannon runs with a progress line every few seconds.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+export const MODELS = ['m-small', 'm-medium', 'm-large', 'm-xl', 'm-code', 'm-embed', 'm-vision', 'm-audio'];
+const REGIONS = ['eu', 'us', 'apac'];
+
+export interface EventShape {
+  id: string;
+  event_type: string;
+  customer_id: string;
+  subscription_id: string;
+  timestamp: string;
+  properties: { tokens: string; model: string; region: string };
+}
+
+/** Event n of a run: timestamps spread evenly over [fromMs, toMs), in arrival order. */
+export function syntheticEvent(n: number, total: number, target: { prefix: string; eventType: string; customerId: string; subscriptionId: string; fromMs: number; toMs: number }): EventShape {
+  return {
+    id: `${target.prefix}-${n}`,
+    event_type: target.eventType,
+    customer_id: target.customerId,
+    subscription_id: target.subscriptionId,
+    timestamp: new Date(target.fromMs + Math.floor(((target.toMs - target.fromMs) * n) / total)).toISOString(),
+    properties: { tokens: `${(n * 7919) % 5000}.${String(n % 100).padStart(2, '0')}`, model: MODELS[n % MODELS.length]!, region: REGIONS[n % REGIONS.length]! },
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export interface ThroughputResult {
+  events: number;
+  seconds: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** Runs `jobs` with `concurrency` workers, reporting progress; each job returns how many events it carried. */
+async function drive(
+  label: string,
+  count: number,
+  concurrency: number,
+  eventsPerJob: number,
+  job: (index: number) => Promise<void>,
+  log: (line: string) => void,
+): Promise<ThroughputResult> {
+  const latencies: number[] = [];
+  let next = 0;
+  let done = 0;
+  const started = performance.now();
+  let lastReport = started;
+  const worker = async () => {
+    for (let index = next++; index < count; index = next++) {
+      const t0 = performance.now();
+      await job(index);
+      const now = performance.now();
+      latencies.push(now - t0);
+      done += 1;
+      if (now - lastReport > 3_000) {
+        lastReport = now;
+        const events = done * eventsPerJob;
+        log(`[${label}] ${events.toLocaleString('en-US')}/${(count * eventsPerJob).toLocaleString('en-US')} events, ${Math.round(events / ((now - started) / 1000)).toLocaleString('en-US')}/s`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const events = count * eventsPerJob;
+  return { events, seconds, perSecond: events / seconds, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+}
+
+/** POSTs prepared batch bodies with keep-alive connections; every batch must be stored whole. */
+export async function postBatches(baseUrl: string, apiKey: string, bodies: Buffer[], eventsPerBatch: number, concurrency: number, log: (line: string) => void): Promise<ThroughputResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const url = new URL('/v1/events/batch', baseUrl);
+  const post = (body: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        url,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length, 'x-api-key': apiKey } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            if (res.statusCode !== 200) return reject(new Error(`batch answered ${res.statusCode}: ${text.slice(0, 500)}`));
+            const { accepted_count } = JSON.parse(text) as { accepted_count: number };
+            return accepted_count === eventsPerBatch ? resolve() : reject(new Error(`batch stored ${accepted_count} of ${eventsPerBatch} events`));
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  try {
+    return await drive('batch API', bodies.length, concurrency, eventsPerBatch, (i) => post(bodies[i]!), log);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * The PostgreSQL baseline: the same rows inserted straight into usage_events (same indexes and
+ * triggers), batches of the same size, the same concurrency, one multi-row INSERT per batch.
+ */
+export async function rawInserts(databaseUrl: string, batches: EventShape[][], concurrency: number, log: (line: string) => void): Promise<ThroughputResult> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: concurrency });
+  try {
+    return await drive(
+      'raw INSERT',
+      batches.length,
+      concurrency,
+      batches[0]!.length,
+      async (i) => {
+        const rows = batches[i]!;
+        await pool.query(
+          `INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::jsonb[])`,
+          [
+            rows.map((r) => r.id),
+            rows.map((r) => r.event_type),
+            rows.map((r) => r.customer_id),
+            rows.map((r) => r.subscription_id),
+            rows.map((r) => r.timestamp),
+            rows.map((r) => JSON.stringify(r.properties)),
+          ],
+        );
+      },
+      log,
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Single-row INSERT … ON CONFLICT DO NOTHING from `connections` clients for `seconds`: the database's ceiling for one event per commit. */
+export async function rawSingleInserts(databaseUrl: string, make: (n: number) => EventShape, connections: number, seconds: number): Promise<{ perSecond: number; p99Ms: number }> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: connections });
+  const latencies: number[] = [];
+  let n = 0;
+  const deadline = performance.now() + seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, async () => {
+        while (performance.now() < deadline) {
+          const e = make(n++);
+          const t0 = performance.now();
+          await pool.query(
+            `INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+            [e.id, e.event_type, e.customer_id, e.subscription_id, e.timestamp, JSON.stringify(e.properties)],
+          );
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+  } finally {
+    await pool.end();
+  }
+  latencies.sort((a, b) => a - b);
+  return { perSecond: latencies.length / seconds, p99Ms: percentile(latencies, 99) };
+}
+
+export interface HttpLoadResult {
+  requestsPerSecond: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** An autocannon run with a progress line every 5 s. */
+export async function cannon(label: string, options: autocannon.Options, log: (line: string) => void): Promise<HttpLoadResult> {
+  let seconds = 0;
+  let sinceReport = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (err, done) => (err ? reject(err) : resolve(done)));
+    instance.on('response', () => (sinceReport += 1));
+    instance.on('tick', () => {
+      seconds += 1;
+      if (seconds % 5 === 0) {
+        log(`[${label}] ${seconds}/${options.duration}s, ${Math.round(sinceReport / 5).toLocaleString('en-US')} req/s`);
+        sinceReport = 0;
+      }
+    });
+  });
+  return {
+    requestsPerSecond: result.requests.total / result.duration,
+    requests: result.requests.total,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export interface CpuShare {
+  /** Cores' worth of CPU used over the interval (1.0 = one core busy all the time). */
+  api: number;
+  loadGenerator: number;
+  machine: number;
+}
+
+const CLOCK_TICKS = 100;
+
+function processTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = cpu[3]! + cpu[4]!;
+  const total = cpu.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** Starts measuring where the CPU goes (Linux /proc); call the result to stop. */
+export function sampleCpu(apiPid: number): () => CpuShare {
+  const started = performance.now();
+  const api0 = processTicks(apiPid);
+  const self0 = process.cpuUsage();
+  const machine0 = machineTicks();
+  return () => {
+    const seconds = (performance.now() - started) / 1000;
+    const self = process.cpuUsage(self0);
+    const machine = machineTicks();
+    const cores = os.cpus().length;
+    return {
+      api: (processTicks(apiPid) - api0) / CLOCK_TICKS / seconds,
+      loadGenerator: (self.user + self.system) / 1e6 / seconds,
+      machine: ((machine.busy - machine0.busy) / (machine.total - machine0.total)) * cores,
+    };
+  };
+}

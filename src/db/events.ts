@@ -1,0 +1,717 @@
+/**
+ * Usage events and their rollups in PostgreSQL: the metering hot path, in SQL.
+ *
+ * - Ingestion is ONE statement per request (storeEvents) or per group of coalesced single events
+ *   (storeEachEvent): it checks every event's references, computes its late flag and inserts with
+ *   ON CONFLICT (id) DO NOTHING. The unique constraint is the deduplication: concurrent copies of
+ *   one id store exactly one row, and an insert that fails leaves nothing behind that could later
+ *   count as "seen".
+ * - Rollups: partial aggregates per aggregator (a meter, or the default of an event type),
+ *   customer, subscription and UTC hour and day, advanced incrementally along usage_events.seq by
+ *   rollUpUsage. Each aggregator's cursor says how far its rollups reach.
+ * - Reads are exact at any moment: daily and hourly rollups for the whole days and hours inside
+ *   the window, plus raw events for the partial hours at its edges and for whatever arrived after
+ *   the cursor (readAggregates).
+ */
+import type pg from 'pg';
+import { Prisma } from '../generated/prisma/client.js';
+import type { BillingCadence, MeterAggregation, MeterWindow } from '../generated/prisma/client.js';
+import type { Db } from './client.js';
+
+/** Rollup key of events sent without a subscription_id. */
+export const NO_SUBSCRIPTION = '00000000-0000-0000-0000-000000000000';
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+/** The default aggregators of every event type share this cursor. */
+export const DEFAULT_CURSOR = 'default';
+
+// ── Ingestion ────────────────────────────────────────────────────────────────────────────────
+
+export interface EventRow {
+  /** Position in the request, echoed in problems. */
+  idx: number;
+  id: string;
+  event_type: string;
+  customer_id: string;
+  subscription_id: string | null;
+  /** ISO 8601 text as sent (PostgreSQL keeps its microseconds); null = the customer's "now". */
+  occurred_at: string | null;
+  properties: Record<string, unknown>;
+  source: string | null;
+}
+
+export type EventProblemCode = 'customer_not_found' | 'subscription_not_found' | 'subscription_customer_mismatch' | 'timestamp_in_future';
+
+export interface EventProblem {
+  index: number;
+  id: string;
+  problem: EventProblemCode;
+  /** The customer's current time (its test clock's, when it has one), for timestamp_in_future. */
+  now_at: string | null;
+}
+
+export interface StoreOutcome {
+  accepted: number;
+  late: number;
+  problems: EventProblem[];
+}
+
+/**
+ * One statement: reference checks, late flags and the insert. The customer's "now" is its test
+ * clock's frozen time when it is on one, so sandbox customers can send events in simulated time.
+ * An event is late when its timestamp is before the charged_through_date of its subscription, or,
+ * without a subscription_id, of any subscription of the customer (it counts towards all of them).
+ * `insertWhen` decides between all-or-nothing (a batch request) and each event on its own
+ * (coalesced single-event requests).
+ */
+const storeEventsSql = (insertWhen: string, result: string) => `
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS e(
+    idx int, id text, event_type text, customer_id uuid, subscription_id uuid,
+    occurred_at timestamptz, properties jsonb, source text)
+),
+customer AS (
+  SELECT c.id, COALESCE(tc.frozen_time, $2::timestamptz) AS now_at,
+         (SELECT max(s.charged_through_date) FROM subscriptions s WHERE s.customer_id = c.id) AS charged_through
+  FROM customers c LEFT JOIN test_clocks tc ON tc.id = c.test_clock_id
+  WHERE c.id IN (SELECT customer_id FROM input)
+),
+checked AS (
+  SELECT i.idx, i.id, i.event_type, i.customer_id, i.subscription_id, i.properties, i.source, c.now_at,
+         COALESCE(i.occurred_at, c.now_at) AS occurred_at,
+         CASE
+           WHEN c.id IS NULL THEN 'customer_not_found'
+           WHEN i.subscription_id IS NOT NULL AND s.id IS NULL THEN 'subscription_not_found'
+           WHEN i.subscription_id IS NOT NULL AND s.customer_id <> i.customer_id THEN 'subscription_customer_mismatch'
+           WHEN i.occurred_at > c.now_at + $3::bigint * interval '1 millisecond' THEN 'timestamp_in_future'
+         END AS problem,
+         COALESCE(COALESCE(i.occurred_at, c.now_at) <
+                  CASE WHEN i.subscription_id IS NULL THEN c.charged_through ELSE s.charged_through_date END, false) AS late
+  FROM input i
+  LEFT JOIN customer c ON c.id = i.customer_id
+  LEFT JOIN subscriptions s ON s.id = i.subscription_id
+),
+stored AS (
+  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late)
+  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late
+  FROM checked
+  WHERE ${insertWhen}
+  ORDER BY idx
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, late
+)
+SELECT ${result},
+       (SELECT json_agg(json_build_object('index', idx, 'id', id, 'problem', problem, 'now_at', now_at) ORDER BY idx)
+          FROM checked WHERE problem IS NOT NULL) AS problems`;
+
+const STORE_ALL_OR_NOTHING_SQL = storeEventsSql(
+  'NOT EXISTS (SELECT 1 FROM checked WHERE problem IS NOT NULL)',
+  '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late',
+);
+const STORE_EACH_SQL = storeEventsSql('problem IS NULL', "(SELECT COALESCE(json_agg(json_build_array(id, late)), '[]') FROM stored) AS stored");
+
+/** Stores the events unless one of them has a problem; duplicates of stored ids are skipped. */
+export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+  const result = await pool.query<{ accepted: number; late: number; problems: EventProblem[] | null }>({
+    name: 'usage_events_store',
+    text: STORE_ALL_OR_NOTHING_SQL,
+    values: [JSON.stringify(rows), now, maxFutureSkewMs],
+  });
+  const row = result.rows[0]!;
+  return { accepted: row.accepted, late: row.late, problems: row.problems ?? [] };
+}
+
+export interface EachOutcome {
+  /** Ids this statement stored, with their late flags. */
+  stored: Map<string, boolean>;
+  problems: EventProblem[];
+}
+
+/** Stores every event that has no problem, each on its own; duplicates of stored ids are skipped. */
+export async function storeEachEvent(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<EachOutcome> {
+  const result = await pool.query<{ stored: [string, boolean][]; problems: EventProblem[] | null }>({
+    name: 'usage_events_store_each',
+    text: STORE_EACH_SQL,
+    values: [JSON.stringify(rows), now, maxFutureSkewMs],
+  });
+  const row = result.rows[0]!;
+  return { stored: new Map(row.stored), problems: row.problems ?? [] };
+}
+
+// ── Aggregators ──────────────────────────────────────────────────────────────────────────────
+
+export type FilterOperator = 'Equals' | 'NotEquals' | 'GreaterThan' | 'GreaterThanOrEqual' | 'LessThan' | 'LessThanOrEqual' | 'In';
+export type FilterScalar = string | number | boolean;
+
+export interface MeterFilter {
+  property: string;
+  operator: FilterOperator;
+  value: FilterScalar | FilterScalar[];
+}
+
+/**
+ * What one rollup series aggregates: a meter, or the default of an event type without a meter
+ * (the event's `quantity` property when it is numeric, else 1; summed).
+ */
+export type AggregatorSpec =
+  | { kind: 'default'; eventType: string }
+  | {
+      kind: 'meter';
+      meterId: string;
+      eventType: string;
+      aggregation: MeterAggregation;
+      property: string | null;
+      filters: MeterFilter[];
+    };
+
+export const rollupKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? `default:${spec.eventType}` : spec.meterId);
+export const cursorKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? DEFAULT_CURSOR : spec.meterId);
+
+const prop = (property: string) => Prisma.sql`e.properties -> ${property}::text`;
+
+/** What an event contributes to the default aggregator of its type. */
+const DEFAULT_VALUE = Prisma.sql`COALESCE(usage_numeric(e.properties -> 'quantity'), 1)`;
+
+/** Numbers never pass as floats: their shortest decimal text becomes a numeric. */
+const numeric = (value: number | string) => Prisma.sql`${String(value)}::numeric`;
+
+/**
+ * Equality by the filter value's type: a number compares numerically with numbers and decimal
+ * strings; a string with the text of strings and numbers; a boolean with booleans only.
+ */
+function equalsSql(x: Prisma.Sql, value: FilterScalar): Prisma.Sql {
+  if (typeof value === 'number') return Prisma.sql`usage_numeric(${x}) = ${numeric(value)}`;
+  if (typeof value === 'boolean') return Prisma.sql`${x} = ${value ? 'true' : 'false'}::jsonb`;
+  return Prisma.sql`(jsonb_typeof(${x}) IN ('string', 'number') AND ${x} #>> '{}' = ${value}::text)`;
+}
+
+const ORDERING: Record<string, string> = { GreaterThan: '>', GreaterThanOrEqual: '>=', LessThan: '<', LessThanOrEqual: '<=' };
+
+export function filterSql(filter: MeterFilter): Prisma.Sql {
+  const x = prop(filter.property);
+  const scalar = filter.value as FilterScalar;
+  switch (filter.operator) {
+    case 'Equals':
+      return equalsSql(x, scalar);
+    case 'NotEquals':
+      // Events without the property are "not equal" too.
+      return Prisma.sql`(${equalsSql(x, scalar)}) IS NOT TRUE`;
+    case 'In':
+      return Prisma.sql`(${Prisma.join((filter.value as FilterScalar[]).map((v) => equalsSql(x, v)), ' OR ')})`;
+    default:
+      return Prisma.sql`usage_numeric(${x}) ${Prisma.raw(ORDERING[filter.operator]!)} ${numeric(scalar as number | string)}`;
+  }
+}
+
+function matchSql(spec: AggregatorSpec): Prisma.Sql {
+  const conditions = [Prisma.sql`e.event_type = ${spec.eventType}::text`];
+  if (spec.kind === 'meter') conditions.push(...spec.filters.map(filterSql));
+  return Prisma.join(conditions, ' AND ');
+}
+
+// ── Rollups ──────────────────────────────────────────────────────────────────────────────────
+
+const HOUR_BUCKET = Prisma.sql`date_bin('1 hour', e.occurred_at, TIMESTAMPTZ 'epoch')`;
+const DAY_BUCKET = Prisma.sql`date_bin('1 day', e.occurred_at, TIMESTAMPTZ 'epoch')`;
+/** Rollup rows per UTC hour and per UTC day from one aggregation pass (GROUPING SETS). */
+const BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.hour_start), (e.day_start))`;
+const GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.hour_start) = 0 THEN 1 ELSE 24 END`;
+const BUCKET = Prisma.sql`COALESCE(e.hour_start, e.day_start)`;
+const EPOCH_MS = Prisma.sql`(extract(epoch FROM e.occurred_at) * 1000)`;
+/** Ties on the timestamp go to the greater event id, so "latest" never depends on arrival order. */
+const NEWER_LATEST = Prisma.sql`excluded.latest_at IS NOT NULL AND (r.latest_at IS NULL OR (excluded.latest_at, excluded.latest_id) > (r.latest_at, r.latest_id))`;
+/** Distinct values are counted by usage_value_key (the value itself, or the MD5 of a long one). */
+const distinctValueSql = (property: string) => Prisma.sql`usage_value_key(e.properties ->> ${property}::text)`;
+
+/** Aggregators folded by one statement (each is one INSERT … SELECT over the shared scan). */
+const AGGREGATORS_PER_STATEMENT = 16;
+
+/**
+ * Folds the events with lo < seq ≤ hi into the hourly and daily rollups of several aggregators in ONE
+ * statement: the events are read once into a materialized CTE that also computes, once per event,
+ * the numeric value of every property the meters read; each aggregator then groups that set.
+ */
+async function rollRange(tx: Prisma.TransactionClient, specs: AggregatorSpec[], lo: bigint, hi: bigint): Promise<void> {
+  const meters = specs.filter((s): s is AggregatorSpec & { kind: 'meter' } => s.kind === 'meter');
+  const properties = [...new Set(meters.flatMap((m) => (m.property === null ? [] : [m.property])))];
+  const column = (property: string) => Prisma.raw(`n${properties.indexOf(property)}`);
+  const needsProperties = meters.some((m) => m.filters.length > 0 || m.aggregation === 'UniqueCount');
+  const columns = [
+    Prisma.sql`e.id, e.event_type, e.customer_id, COALESCE(e.subscription_id, ${NO_SUBSCRIPTION}::uuid) AS subscription_key,
+               ${HOUR_BUCKET} AS hour_start, ${DAY_BUCKET} AS day_start, e.late, e.occurred_at`,
+    ...(meters.some((m) => m.aggregation === 'WeightedSum') ? [Prisma.sql`${EPOCH_MS} AS t_ms`] : []),
+    ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
+    ...properties.map((p) => Prisma.sql`usage_numeric(${prop(p)}) AS ${column(p)}`),
+    ...(needsProperties ? [Prisma.sql`e.properties`] : []),
+  ];
+  const statements: Prisma.Sql[] = [];
+  for (const spec of specs) {
+    if (spec.kind === 'default') {
+      statements.push(Prisma.sql`
+        INSERT INTO usage_rollups AS r (aggregator, customer_id, subscription_key, granularity, bucket_start, event_count, late_count, value_sum)
+        SELECT 'default:' || e.event_type, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, count(*), count(*) FILTER (WHERE e.late), sum(e.q)
+        FROM batch e
+        GROUP BY e.event_type, e.customer_id, e.subscription_key, ${BUCKET_SETS}
+        ON CONFLICT (aggregator, customer_id, subscription_key, granularity, bucket_start) DO UPDATE SET
+          event_count = r.event_count + excluded.event_count,
+          late_count = r.late_count + excluded.late_count,
+          value_sum = r.value_sum + excluded.value_sum`);
+      continue;
+    }
+    const { aggregation } = spec;
+    const v = spec.property === null ? Prisma.sql`NULL::numeric` : Prisma.sql`e.${column(spec.property)}`;
+    const latest = (expression: Prisma.Sql) =>
+      aggregation === 'Latest' ? Prisma.sql`(array_agg(${expression} ORDER BY e.occurred_at DESC, e.id DESC) FILTER (WHERE ${v} IS NOT NULL))[1]` : Prisma.sql`NULL`;
+    statements.push(Prisma.sql`
+      INSERT INTO usage_rollups AS r (aggregator, customer_id, subscription_key, granularity, bucket_start, event_count, late_count,
+                                      value_sum, value_max, weighted_sum, latest_at, latest_id, latest_value)
+      SELECT ${spec.meterId}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, count(*), count(*) FILTER (WHERE e.late),
+             ${aggregation === 'Sum' || aggregation === 'WeightedSum' ? Prisma.sql`sum(${v})` : Prisma.sql`NULL`},
+             ${aggregation === 'Max' ? Prisma.sql`max(${v})` : Prisma.sql`NULL`},
+             ${aggregation === 'WeightedSum' ? Prisma.sql`sum(${v} * e.t_ms)` : Prisma.sql`NULL`},
+             ${latest(Prisma.sql`e.occurred_at`)}, ${latest(Prisma.sql`e.id`)}, ${latest(v)}
+      FROM batch e
+      WHERE ${matchSql(spec)}
+      GROUP BY e.customer_id, e.subscription_key, ${BUCKET_SETS}
+      ON CONFLICT (aggregator, customer_id, subscription_key, granularity, bucket_start) DO UPDATE SET
+        event_count = r.event_count + excluded.event_count,
+        late_count = r.late_count + excluded.late_count,
+        value_sum = COALESCE(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
+        value_max = GREATEST(r.value_max, excluded.value_max),
+        weighted_sum = COALESCE(r.weighted_sum + excluded.weighted_sum, r.weighted_sum, excluded.weighted_sum),
+        latest_at = CASE WHEN ${NEWER_LATEST} THEN excluded.latest_at ELSE r.latest_at END,
+        latest_id = CASE WHEN ${NEWER_LATEST} THEN excluded.latest_id ELSE r.latest_id END,
+        latest_value = CASE WHEN ${NEWER_LATEST} THEN excluded.latest_value ELSE r.latest_value END`);
+    if (aggregation === 'UniqueCount' && spec.property !== null) {
+      statements.push(Prisma.sql`
+        INSERT INTO usage_rollup_values (aggregator, customer_id, subscription_key, granularity, bucket_start, value_key)
+        SELECT ${spec.meterId}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, e.value_key
+        FROM (SELECT e.*, ${distinctValueSql(spec.property)} AS value_key FROM batch e
+              WHERE ${matchSql(spec)} AND e.properties ->> ${spec.property}::text IS NOT NULL) e
+        GROUP BY e.customer_id, e.subscription_key, e.value_key, ${BUCKET_SETS}
+        ON CONFLICT DO NOTHING`);
+    }
+  }
+  const ctes = statements.map((statement, i) => Prisma.sql`${Prisma.raw(`s${i}`)} AS (${statement})`);
+  await tx.$executeRaw`
+    WITH batch AS MATERIALIZED (SELECT ${Prisma.join(columns, ', ')} FROM usage_events e WHERE e.seq > ${lo} AND e.seq <= ${hi}),
+    ${Prisma.join(ctes, ',\n')}
+    SELECT 1`;
+}
+
+export interface RollupPassOutcome {
+  /** Highest seq every rolled aggregator now covers; null when nothing was waiting. */
+  horizon: bigint | null;
+  /** Aggregators advanced in this pass. */
+  advanced: number;
+  /** True when the horizon lock was not granted in time (writers busy); the next pass retries. */
+  contended: boolean;
+}
+
+export interface RollupOptions {
+  /** Events (by seq) folded per transaction, so a new meter's backfill never holds one huge transaction. */
+  chunk?: bigint;
+  /** How long a pass may wait for in-flight writers; writers queue behind it meanwhile. */
+  lockTimeoutMs?: number;
+}
+
+async function cursorPositions(db: Db, keys: string[]): Promise<Map<string, bigint>> {
+  await db.$executeRaw`
+    INSERT INTO usage_rollup_cursors (aggregator) SELECT unnest(${keys}::text[]) ON CONFLICT (aggregator) DO NOTHING`;
+  const rows = await db.$queryRaw<{ aggregator: string; position: string }[]>`
+    SELECT aggregator, position::text AS position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[])`;
+  return new Map(rows.map((r) => [r.aggregator, BigInt(r.position)]));
+}
+
+/** Every seq ≤ the returned value is committed or rolled back (see the writer lock in the migration). */
+async function settledHorizon(db: Db, lockTimeoutMs: number): Promise<bigint | undefined> {
+  try {
+    return await db.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockTimeoutMs))}ms'`);
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock('usage_events'::regclass::oid::bigint)`;
+      const [row] = await tx.$queryRaw<{ max: string | null }[]>`SELECT max(seq)::text AS max FROM usage_events`;
+      return BigInt(row?.max ?? '0');
+    });
+  } catch (err) {
+    if (/lock timeout/i.test((err as Error).message)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * One rollup pass over the given aggregators (every meter, plus the defaults' shared cursor), up to
+ * the settled horizon. Aggregators whose cursors stand at the same position advance together over
+ * one scan; a lagging one (a new meter backfilling) catches up chunk by chunk until it joins them.
+ * Safe to run from several processes at once: each step locks the cursor rows first.
+ */
+export async function rollUpUsage(db: Db, specs: AggregatorSpec[], options: RollupOptions = {}): Promise<RollupPassOutcome> {
+  const chunk = options.chunk ?? 100_000n;
+  const byCursor = new Map<string, AggregatorSpec>();
+  for (const spec of specs) if (!byCursor.has(cursorKey(spec))) byCursor.set(cursorKey(spec), spec);
+  byCursor.set(DEFAULT_CURSOR, { kind: 'default', eventType: '' });
+  const keys = [...byCursor.keys()].sort();
+
+  const positions = await cursorPositions(db, keys);
+  const [latest] = await db.$queryRaw<{ max: string | null }[]>`SELECT max(seq)::text AS max FROM usage_events`;
+  const newest = BigInt(latest?.max ?? '0');
+  const behind = keys.filter((key) => (positions.get(key) ?? 0n) < newest);
+  if (behind.length === 0) return { horizon: null, advanced: 0, contended: false };
+
+  const horizon = await settledHorizon(db, options.lockTimeoutMs ?? 500);
+  if (horizon === undefined) return { horizon: null, advanced: 0, contended: true };
+
+  for (;;) {
+    const done = await db.$transaction(
+      async (tx) => {
+        // The whole chunk's upserts and distinct sets stay in memory instead of spilling to disk.
+        await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`);
+        const rows = await tx.$queryRaw<{ aggregator: string; position: string }[]>`
+          SELECT aggregator, position::text AS position FROM usage_rollup_cursors
+          WHERE aggregator = ANY(${behind}::text[]) ORDER BY aggregator FOR UPDATE`;
+        const lagging = rows.map((r) => ({ key: r.aggregator, position: BigInt(r.position) })).filter((r) => r.position < horizon);
+        if (lagging.length === 0) return true;
+        const lo = lagging.reduce((min, r) => (r.position < min ? r.position : min), horizon);
+        const next = lagging.reduce((min, r) => (r.position > lo && r.position < min ? r.position : min), horizon);
+        const hi = lo + chunk < next ? lo + chunk : next;
+        const group = lagging.filter((r) => r.position === lo).map((r) => r.key);
+        for (let i = 0; i < group.length; i += AGGREGATORS_PER_STATEMENT) {
+          await rollRange(tx, group.slice(i, i + AGGREGATORS_PER_STATEMENT).map((key) => byCursor.get(key)!), lo, hi);
+        }
+        await tx.$executeRaw`UPDATE usage_rollup_cursors SET position = ${hi}, updated_at = now() WHERE aggregator = ANY(${group}::text[])`;
+        return false;
+      },
+      { maxWait: 10_000, timeout: 300_000 },
+    );
+    if (done) break;
+  }
+  return { horizon, advanced: behind.length, contended: false };
+}
+
+// ── Reads ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Runs one read statement. Reads select only text (and text[]) columns, so both ways give the same rows:
+ * through Prisma (activities hold only the client) or straight on the pg pool, which spares the
+ * API's hot read path Prisma's per-query overhead.
+ */
+export type SqlReader = <T>(sql: Prisma.Sql) => Promise<T[]>;
+
+export const prismaReader =
+  (db: Db): SqlReader =>
+  <T>(sql: Prisma.Sql) =>
+    db.$queryRaw<T[]>(sql);
+
+export const poolReader =
+  (pool: pg.Pool): SqlReader =>
+  async <T>(sql: Prisma.Sql) =>
+    (await pool.query(sql.text, sql.values)).rows as T[];
+
+/** Cursor positions for reads (the hints of readAggregates). */
+export async function readCursors(read: SqlReader, keys: string[]): Promise<Map<string, bigint>> {
+  const rows = await read<{ aggregator: string; position: string }>(Prisma.sql`
+    SELECT aggregator, position::text AS position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[])`);
+  return new Map(rows.map((r) => [r.aggregator, BigInt(r.position)]));
+}
+
+export interface MeterRecord {
+  id: string;
+  name: string;
+  event_type: string;
+  aggregation: MeterAggregation;
+  property: string | null;
+  filters: MeterFilter[];
+  window_type: MeterWindow;
+  window_size_seconds: number | null;
+  unit: string;
+}
+
+export interface UsageSubject {
+  id: string;
+  customer_id: string;
+  period_start: Date;
+  period_end: Date;
+  trial_days: number;
+  trial_end: Date | null;
+  billing_anchor: Date;
+  billing_cadence: BillingCadence;
+  /** The test clock's frozen time, for subscriptions on one. */
+  clock_time: Date | null;
+  /** The plan's metered event types, sorted. */
+  event_types: string[];
+  /** Meters of those event types, by event type then creation. */
+  meters: MeterRecord[];
+  /** Rollup cursor positions of those meters and of the defaults (the read hints). */
+  cursors: Map<string, bigint>;
+}
+
+const epochMs = (column: Prisma.Sql) => Prisma.sql`floor(extract(epoch FROM ${column}) * 1000)::text`;
+
+/** A subscription with everything its usage summary needs, in one statement. */
+export async function readUsageSubject(read: SqlReader, subscriptionId: string): Promise<UsageSubject | undefined> {
+  const [row] = await read<Record<string, string | string[] | null>>(Prisma.sql`
+    WITH s AS (
+      SELECT s.*, p.billing_cadence, tc.frozen_time,
+             ARRAY(SELECT DISTINCT k.meter_event_type FROM skus k WHERE k.plan_id = s.plan_id AND k.meter_event_type IS NOT NULL
+                   ORDER BY k.meter_event_type) AS event_types
+      FROM subscriptions s JOIN plans p ON p.id = s.plan_id LEFT JOIN test_clocks tc ON tc.id = s.test_clock_id
+      WHERE s.id = ${subscriptionId}::uuid
+    )
+    SELECT s.id::text, s.customer_id::text, ${epochMs(Prisma.sql`s.period_start`)} AS period_start, ${epochMs(Prisma.sql`s.period_end`)} AS period_end,
+           s.trial_days::text, ${epochMs(Prisma.sql`s.trial_end`)} AS trial_end, ${epochMs(Prisma.sql`s.billing_anchor`)} AS billing_anchor,
+           s.billing_cadence::text, ${epochMs(Prisma.sql`s.frozen_time`)} AS clock_time, s.event_types,
+           COALESCE((SELECT json_agg(json_build_object(
+                       'id', m.id, 'name', m.name, 'event_type', m.event_type, 'aggregation', m.aggregation, 'property', m.property,
+                       'filters', m.filters, 'window_type', m.window_type, 'window_size_seconds', m.window_size_seconds, 'unit', m.unit)
+                     ORDER BY m.event_type, m.created_at, m.id)
+                     FROM meters m WHERE m.event_type = ANY(s.event_types)), '[]')::text AS meters,
+           COALESCE((SELECT json_object_agg(c.aggregator, c.position::text) FROM usage_rollup_cursors c
+                     WHERE c.aggregator = ${DEFAULT_CURSOR}::text
+                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors
+    FROM s`);
+  if (!row) return undefined;
+  const date = (v: unknown) => (v === null ? null : new Date(Number(v)));
+  return {
+    id: row.id as string,
+    customer_id: row.customer_id as string,
+    period_start: date(row.period_start)!,
+    period_end: date(row.period_end)!,
+    trial_days: Number(row.trial_days),
+    trial_end: date(row.trial_end),
+    billing_anchor: date(row.billing_anchor)!,
+    billing_cadence: row.billing_cadence as BillingCadence,
+    clock_time: date(row.clock_time),
+    event_types: row.event_types as string[],
+    meters: JSON.parse(row.meters as string) as MeterRecord[],
+    cursors: new Map(Object.entries(JSON.parse(row.cursors as string) as Record<string, string>).map(([key, position]) => [key, BigInt(position)])),
+  };
+}
+
+export interface Scope {
+  customerId: string;
+  /** Events of this subscription, plus the customer's events sent without a subscription_id. */
+  subscriptionId: string;
+}
+
+/** [from, to); from null means "since the beginning" (the level before a WeightedSum window). */
+export interface Range {
+  from: Date | null;
+  to: Date;
+}
+
+/** What one aggregator measured over a range, as exact decimal text. */
+export interface Partials {
+  count: bigint;
+  late: bigint;
+  sum: string | null;
+  max: string | null;
+  /** Σ value × epoch milliseconds (WeightedSum). */
+  weighted: string | null;
+  /** Latest only. */
+  latest: string | null;
+  /** UniqueCount only: number of distinct values. */
+  distinct: bigint | null;
+}
+
+/**
+ * The range cut into whole rolled-up hours [a, b) and raw edges [from, a) and [b, to). A range
+ * inside one hour is all edge.
+ */
+export function alignRange(range: Range): { a: Date | null; b: Date } {
+  const toMs = range.to.getTime();
+  const b = Math.floor(toMs / HOUR_MS) * HOUR_MS;
+  if (range.from === null) return { a: null, b: new Date(b) };
+  const a = Math.ceil(range.from.getTime() / HOUR_MS) * HOUR_MS;
+  return a < b ? { a: new Date(a), b: new Date(b) } : { a: range.to, b: range.to };
+}
+
+export interface Span {
+  /** null: since the beginning. */
+  from: Date | null;
+  to: Date;
+}
+
+/**
+ * How a range is read: raw events at the partial-hour edges, daily rollups for the whole UTC days
+ * inside, hourly rollups for the whole hours around them. Together they cover the range exactly
+ * once; `rolled` is the span of whole hours, inside which events after the cursor are read raw.
+ */
+export function rollupSpans(range: Range): { edges: Span[]; rolled: Span | null; days: Span | null; hours: Span[] } {
+  const { a, b } = alignRange(range);
+  const edges: Span[] = [];
+  if (range.from !== null && a !== null && range.from < a) edges.push({ from: range.from, to: a });
+  if (b < range.to) edges.push({ from: b, to: range.to });
+  if (a !== null && a >= b) return { edges, rolled: null, days: null, hours: [] };
+  const dayTo = new Date(Math.floor(b.getTime() / DAY_MS) * DAY_MS);
+  if (a === null) return { edges, rolled: { from: null, to: b }, days: { from: null, to: dayTo }, hours: dayTo < b ? [{ from: dayTo, to: b }] : [] };
+  const dayFrom = new Date(Math.ceil(a.getTime() / DAY_MS) * DAY_MS);
+  if (dayFrom >= dayTo) return { edges, rolled: { from: a, to: b }, days: null, hours: [{ from: a, to: b }] };
+  const hours = [
+    { from: a, to: dayFrom },
+    { from: dayTo, to: b },
+  ].filter((h) => h.from < h.to);
+  return { edges, rolled: { from: a, to: b }, days: { from: dayFrom, to: dayTo }, hours };
+}
+
+function scopeSql(scope: Scope): Prisma.Sql {
+  return Prisma.sql`e.customer_id = ${scope.customerId}::uuid AND (e.subscription_id = ${scope.subscriptionId}::uuid OR e.subscription_id IS NULL)`;
+}
+
+const ts = (d: Date) => Prisma.sql`${d.toISOString()}::timestamptz`;
+
+const spanSql = (column: Prisma.Sql, span: Span) =>
+  span.from === null ? Prisma.sql`${column} < ${ts(span.to)}` : Prisma.sql`${column} >= ${ts(span.from)} AND ${column} < ${ts(span.to)}`;
+
+/**
+ * Where the raw events of a range come from: its edges, read through the scope index, and inside
+ * the whole hours the events after the cursors, read from the `tail` CTE.
+ */
+function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
+  const { edges, rolled } = rollupSpans(range);
+  const parts = edges.map((span) => ({ from: Prisma.sql`usage_events e`, condition: spanSql(Prisma.sql`e.occurred_at`, span), fromTail: false }));
+  if (rolled) parts.push({ from: Prisma.sql`tail e`, condition: spanSql(Prisma.sql`e.occurred_at`, rolled), fromTail: true });
+  return parts;
+}
+
+/**
+ * Rollup rows of the range: daily ones for its whole days, hourly ones for its other whole hours.
+ * One SELECT per span, each a range scan of the primary key (an OR across spans would make the
+ * scan read every bucket of the customer and filter).
+ */
+function rolledRows(table: 'usage_rollups' | 'usage_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
+  const { days, hours } = rollupSpans(range);
+  const spans = [...(days ? [{ granularity: 24, span: days }] : []), ...hours.map((span) => ({ granularity: 1, span }))];
+  const selects = spans.map(
+    ({ granularity, span }) =>
+      Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
+  );
+  return selects.length > 0 ? Prisma.join(selects, ' UNION ALL ') : Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE false`;
+}
+
+const rolledScope = (scope: Scope) =>
+  Prisma.sql`r.customer_id = ${scope.customerId}::uuid AND r.subscription_key IN (${scope.subscriptionId}::uuid, ${NO_SUBSCRIPTION}::uuid)`;
+
+/** Aggregators read by one statement (json_build_array takes at most 100 arguments). */
+const AGGREGATORS_PER_READ = 32;
+
+/**
+ * Every aggregator's partials over one range for one subscription, in ONE statement per (up to
+ * AGGREGATORS_PER_READ) aggregators, so cursors, rollups and raw events all come from one snapshot:
+ * - rollups of the whole hours inside the range, per aggregator, up to its cursor;
+ * - raw events of the partial hours at the edges, read once for all aggregators;
+ * - raw events after each aggregator's cursor inside the whole hours (the "tail"), walked along the
+ *   seq index from the lowest cursor. It is materialized on its own so the planner cannot trade it
+ *   for a scan of the whole window through the scope index. The cursor hints are positions read
+ *   before this statement: cursors only move forward, so `seq > hint` never drops a row that
+ *   `seq > cursor` needs, and as literals they show the planner how short the tail is.
+ */
+export async function readAggregates(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Promise<Partials[]> {
+  const results: Partials[] = [];
+  for (let i = 0; i < specs.length; i += AGGREGATORS_PER_READ) {
+    results.push(...(await readAggregateGroup(read, specs.slice(i, i + AGGREGATORS_PER_READ), scope, range, hints)));
+  }
+  return results;
+}
+
+async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Promise<Partials[]> {
+  if (specs.length === 0) return [];
+  const cursorKeys = [...new Set(specs.map(cursorKey))];
+  const minHint = cursorKeys.reduce((min, key) => {
+    const hint = hints.get(key) ?? 0n;
+    return min === undefined || hint < min ? hint : min;
+  }, undefined as bigint | undefined)!;
+  const types = [...new Set(specs.map((s) => s.eventType))];
+  const parts = rawParts(range);
+  const raw = parts.map(
+    (part) => Prisma.sql`
+      SELECT e.seq, e.id, e.event_type, e.occurred_at, e.late, e.properties, ${Prisma.raw(part.fromTail ? 'true' : 'false')} AS from_tail
+      FROM ${part.from} WHERE ${scopeSql(scope)} AND e.event_type = ANY(${types}::text[]) AND ${part.condition}`,
+  );
+  const rawUnion =
+    raw.length > 0
+      ? Prisma.join(raw, ' UNION ALL ')
+      : Prisma.sql`SELECT NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, false, NULL::jsonb, false WHERE false`;
+  const tail = parts.some((p) => p.fromTail)
+    ? Prisma.sql`tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${minHint} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),`
+    : Prisma.empty;
+  const col = (name: string, i: number) => Prisma.raw(`${name}${i}`);
+  const aggregationOf = (spec: AggregatorSpec): MeterAggregation => (spec.kind === 'default' ? 'Sum' : spec.aggregation);
+
+  // Each property's numeric value is computed once per event, whatever the number of meters reading it.
+  const properties = [...new Set(specs.flatMap((s) => (s.kind === 'meter' && s.property !== null ? [s.property] : [])))];
+  const valueOf = (spec: AggregatorSpec): Prisma.Sql =>
+    spec.kind === 'default' ? Prisma.raw('q') : spec.property === null ? Prisma.sql`NULL::numeric` : col('p', properties.indexOf(spec.property));
+  const perEvent = [
+    ...(specs.some((s) => s.kind === 'meter' && s.aggregation === 'WeightedSum') ? [Prisma.sql`extract(epoch FROM e.occurred_at) * 1000 AS t_ms`] : []),
+    ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
+    ...properties.map((p, j) => Prisma.sql`usage_numeric(${prop(p)}) AS ${col('p', j)}`),
+    ...specs.map(
+      (spec, i) =>
+        Prisma.sql`(${matchSql(spec)} AND (NOT e.from_tail OR e.seq > COALESCE((SELECT position FROM cur WHERE aggregator = ${cursorKey(spec)}::text), 0))) AS ${col('c', i)}`,
+    ),
+  ];
+  const aggregates = specs.flatMap((spec, i) => {
+    const [c, v] = [col('c', i), valueOf(spec)];
+    const aggregation = aggregationOf(spec);
+    return [
+      Prisma.sql`count(*) FILTER (WHERE ${c}) AS ${col('n', i)}`,
+      Prisma.sql`count(*) FILTER (WHERE ${c} AND late) AS ${col('l', i)}`,
+      aggregation === 'Sum' || aggregation === 'WeightedSum' ? Prisma.sql`sum(${v}) FILTER (WHERE ${c}) AS ${col('s', i)}` : Prisma.sql`NULL::numeric AS ${col('s', i)}`,
+      aggregation === 'Max' ? Prisma.sql`max(${v}) FILTER (WHERE ${c}) AS ${col('m', i)}` : Prisma.sql`NULL::numeric AS ${col('m', i)}`,
+      aggregation === 'WeightedSum' ? Prisma.sql`sum(${v} * t_ms) FILTER (WHERE ${c}) AS ${col('w', i)}` : Prisma.sql`NULL::numeric AS ${col('w', i)}`,
+    ];
+  });
+  const rolledOf = (i: number, column: string) =>
+    Prisma.sql`(SELECT ${Prisma.raw(column)} FROM rolled WHERE aggregator = ${rollupKey(specs[i]!)}::text)`;
+  const results = specs.map((spec, i) => {
+    const aggregation = aggregationOf(spec);
+    const [c, v] = [col('c', i), valueOf(spec)];
+    const key = rollupKey(spec);
+    const latest =
+      aggregation === 'Latest'
+        ? Prisma.sql`(SELECT t.v FROM (SELECT occurred_at, id, ${v} AS v FROM x WHERE ${c} AND ${v} IS NOT NULL
+                       UNION ALL ${rolledRows('usage_rollups', Prisma.sql`r.latest_at, r.latest_id, r.latest_value`, Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)} AND r.latest_at IS NOT NULL`, range)}) t
+                      ORDER BY t.occurred_at DESC, t.id DESC LIMIT 1)::text`
+        : Prisma.sql`NULL`;
+    const distinct =
+      aggregation === 'UniqueCount' && spec.kind === 'meter' && spec.property !== null
+        ? Prisma.sql`(SELECT count(*) FROM (
+                        ${rolledRows('usage_rollup_values', Prisma.sql`r.value_key`, Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)}`, range)}
+                        UNION SELECT usage_value_key(x.properties ->> ${spec.property}::text) FROM x WHERE ${c} AND x.properties ->> ${spec.property}::text IS NOT NULL
+                      ) d)::text`
+        : Prisma.sql`NULL`;
+    return Prisma.sql`json_build_object(
+      'count', (agg.${col('n', i)} + COALESCE(${rolledOf(i, 'n')}, 0))::text,
+      'late', (agg.${col('l', i)} + COALESCE(${rolledOf(i, 'late')}, 0))::text,
+      'sum', COALESCE(agg.${col('s', i)} + ${rolledOf(i, 's')}, agg.${col('s', i)}, ${rolledOf(i, 's')})::text,
+      'max', GREATEST(agg.${col('m', i)}, ${rolledOf(i, 'mx')})::text,
+      'weighted', COALESCE(agg.${col('w', i)} + ${rolledOf(i, 'w')}, agg.${col('w', i)}, ${rolledOf(i, 'w')})::text,
+      'latest', ${latest},
+      'distinct', ${distinct})`;
+  });
+  const [row] = await read<{ result: string }>(Prisma.sql`
+    WITH cur AS (SELECT aggregator, position FROM usage_rollup_cursors WHERE aggregator = ANY(${cursorKeys}::text[])),
+    ${tail}
+    raw AS MATERIALIZED (${rawUnion}),
+    x AS MATERIALIZED (SELECT e.occurred_at, e.id, e.late, e.properties, ${Prisma.join(perEvent, ', ')} FROM raw e),
+    agg AS (SELECT ${Prisma.join(aggregates, ', ')} FROM x),
+    rolled AS MATERIALIZED (
+      SELECT r.aggregator, sum(r.event_count) AS n, sum(r.late_count) AS late, sum(r.value_sum) AS s, max(r.value_max) AS mx, sum(r.weighted_sum) AS w
+      FROM (${rolledRows(
+        'usage_rollups',
+        Prisma.sql`r.aggregator, r.event_count, r.late_count, r.value_sum, r.value_max, r.weighted_sum`,
+        Prisma.sql`r.aggregator = ANY(${[...new Set(specs.map(rollupKey))]}::text[]) AND ${rolledScope(scope)}`,
+        range,
+      )}) r
+      GROUP BY r.aggregator)
+    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg`);
+  const parsed = JSON.parse(row!.result) as { count: string; late: string; sum: string | null; max: string | null; weighted: string | null; latest: string | null; distinct: string | null }[];
+  return parsed.map((p) => ({
+    count: BigInt(p.count),
+    late: BigInt(p.late),
+    sum: p.sum,
+    max: p.max,
+    weighted: p.weighted,
+    latest: p.latest,
+    distinct: p.distinct === null ? null : BigInt(p.distinct),
+  }));
+}

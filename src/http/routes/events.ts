@@ -1,0 +1,241 @@
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { ownCustomerId } from '../actor.js';
+import type { App, AppEnv } from '../context.js';
+import { ApiError, commonErrorResponses } from '../errors.js';
+import { IdempotencyHeaderSchema, UuidSchema } from '../schemas.js';
+import {
+  CLOUD_EVENT_BATCH_FIELDS,
+  CLOUD_EVENT_FIELDS,
+  fromCloudEvent,
+  ingestBatch,
+  ingestEvent,
+  isValidTimestamp,
+  JSON_BATCH_FIELDS,
+  JSON_FIELDS,
+  MAX_BATCH_EVENTS,
+  MAX_EVENT_ID_LENGTH,
+  MAX_EVENT_TYPE_LENGTH,
+  MAX_FUTURE_SKEW_MS,
+  propertyIssues,
+  type CloudEventInput,
+  type FieldNames,
+} from '../../services/events.js';
+
+const CLOUD_EVENT_MEDIA_TYPE = 'application/cloudevents+json';
+const CLOUD_EVENT_BATCH_MEDIA_TYPE = 'application/cloudevents-batch+json';
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const EXTENSION_NAME = /^[a-z0-9]{1,20}$/;
+
+const EventIdSchema = z
+  .string()
+  .min(1)
+  .max(MAX_EVENT_ID_LENGTH)
+  .refine((v) => !CONTROL_CHARACTERS.test(v) && v.trim() === v, 'must have no control characters and no surrounding spaces')
+  .openapi({ description: 'client-generated; the deduplication key (global across customers)', example: 'evt_01HZX3' });
+
+const EventTypeSchema = z
+  .string()
+  .min(1)
+  .max(MAX_EVENT_TYPE_LENGTH)
+  .refine((v) => !CONTROL_CHARACTERS.test(v) && v.trim() === v, 'must have no control characters and no surrounding spaces')
+  .openapi({ description: 'matched against meters and SKU meter_event_type', example: 'api_calls' });
+
+const TimestampSchema = z
+  .string()
+  .refine(isValidTimestamp, 'must be an ISO 8601 date-time from 1970 on with seconds and an offset, e.g. "2026-01-31T12:00:00Z"')
+  .openapi({ format: 'date-time', example: '2026-01-31T12:00:00Z' });
+
+const PropertiesSchema = z
+  .record(z.string(), z.unknown(), { message: 'must be an object' })
+  .superRefine((properties, ctx) => {
+    for (const issue of propertyIssues(properties)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+  })
+  .openapi({
+    description: 'arbitrary key/values for filtering and aggregation; send exact quantities as decimal strings ("0.25")',
+    example: { tokens: '1500', model: 'large' },
+  });
+
+const UsageEventSchema = z
+  .strictObject({
+    id: EventIdSchema,
+    event_type: EventTypeSchema,
+    customer_id: UuidSchema,
+    subscription_id: UuidSchema.nullish().openapi({ description: "attributes the event to this subscription (must be the customer's)" }),
+    timestamp: TimestampSchema,
+    properties: PropertiesSchema.optional(),
+  })
+  .openapi('UsageEvent');
+
+const BatchSchema = z
+  .strictObject({
+    events: z
+      .array(UsageEventSchema)
+      .min(1, 'must hold at least one event')
+      .max(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events per batch`),
+  })
+  .openapi('UsageEventBatch');
+
+const CLOUD_EVENT_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'subject', 'time', 'datacontenttype', 'dataschema', 'subscriptionid']);
+
+/** CloudEvents 1.0 structured mode (JSON format); extension attributes are allowed and ignored. */
+const CloudEventSchema = z
+  .looseObject({
+    specversion: z.literal('1.0', { message: 'must be "1.0"' }),
+    id: EventIdSchema,
+    source: z.string().min(1).max(1024).openapi({ description: 'stored with the event' }),
+    type: EventTypeSchema.openapi({ description: 'becomes event_type' }),
+    subject: UuidSchema.openapi({ description: 'the customer id' }),
+    time: TimestampSchema.optional().openapi({ description: 'becomes timestamp; the time of receipt when absent' }),
+    datacontenttype: z
+      .string()
+      .regex(/^application\/([\w.-]+\+)?json(;.*)?$/i, 'data must be JSON (datacontenttype application/json)')
+      .optional(),
+    dataschema: z.string().max(2048).optional(),
+    data: PropertiesSchema.optional().openapi({ description: 'becomes properties' }),
+    subscriptionid: UuidSchema.optional().openapi({ description: 'extension attribute: becomes subscription_id' }),
+  })
+  .superRefine((event, ctx) => {
+    if ('data_base64' in event) ctx.addIssue({ code: 'custom', path: ['data_base64'], message: 'binary data is not supported: send data as a JSON object' });
+    for (const [name, value] of Object.entries(event)) {
+      if (name === 'data' || name === 'data_base64' || CLOUD_EVENT_ATTRIBUTES.has(name)) continue;
+      if (!EXTENSION_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'extension attribute names are 1-20 lower-case letters or digits' });
+      else if (value !== null && typeof value === 'object') ctx.addIssue({ code: 'custom', path: [name], message: 'extension attributes must be strings, numbers or booleans' });
+    }
+  })
+  .openapi('CloudEvent');
+
+const CloudEventBatchSchema = z
+  .array(CloudEventSchema)
+  .min(1, 'must hold at least one event')
+  .max(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events per batch`)
+  .openapi('CloudEventBatch');
+
+const IngestResultSchema = z
+  .object({
+    accepted: z.boolean().openapi({ description: 'true when this request stored the event; false for an id already seen' }),
+    event_id: z.string(),
+    duplicate: z.boolean(),
+    late: z.boolean().openapi({ description: "the stored event falls before its subscription's charged_through_date" }),
+  })
+  .openapi('IngestEventResult');
+
+const BatchResultSchema = z
+  .object({
+    accepted_count: z.number().int().openapi({ description: 'events stored by this request' }),
+    duplicate_count: z.number().int().openapi({ description: 'events whose id was already stored (earlier, or earlier in this batch)' }),
+    late_count: z.number().int().openapi({ description: 'stored events that fall in an already invoiced period' }),
+  })
+  .openapi('IngestBatchResult');
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+/**
+ * The route with one more documented request media type, handled by its CloudEvents middleware.
+ * Documented by reference (not a zod schema) so the framework does not validate every body against
+ * it; typed as the JSON-only route, whose body type the handler receives.
+ */
+function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schemaName: string): R {
+  const body = route.request!.body!;
+  const content = { ...body.content, [mediaType]: { schema: { $ref: `#/components/schemas/${schemaName}` } } };
+  return { ...route, request: { ...route.request, body: { ...body, content } } };
+}
+
+const VALIDATION_RULES = `
+Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
+customer; the timestamp is an ISO 8601 date-time at most ${MAX_FUTURE_SKEW_MS / 60_000} minutes after the customer's current time (its
+test clock's for sandbox customers); properties is an object; integers beyond ±2^53 must be decimal strings; \`quantity\`, when present,
+is numeric (the default meter of an event_type without meters sums it, counting 1 for events without it).
+Late events (timestamp before the subscription's charged_through_date) are stored with late = true and reported.`;
+
+const single = createRoute({
+  method: 'post',
+  path: '/v1/events',
+  tags: ['Metering'],
+  summary: 'Ingest one usage event (JSON or a CloudEvent in structured mode)',
+  description: `Deduplicated by \`id\` in the database: re-sending an id is safe and answers accepted: false, duplicate: true.
+Send \`application/cloudevents+json\` for a CloudEvents 1.0 event: type → event_type, id → id, time → timestamp (receipt time when
+absent), subject → customer_id, data → properties, extension \`subscriptionid\` → subscription_id.
+Errors: unknown customer or subscription 404; a subscription of another customer 422 subscription_customer_mismatch; a timestamp too far
+in the future 400.
+${VALIDATION_RULES}`,
+  request: {
+    headers: IdempotencyHeaderSchema,
+    body: { required: true, content: { 'application/json': { schema: UsageEventSchema } } },
+  },
+  responses: { 200: json(IngestResultSchema, 'Stored, or already stored (duplicate)'), ...commonErrorResponses },
+});
+
+const batch = createRoute({
+  method: 'post',
+  path: '/v1/events/batch',
+  tags: ['Metering'],
+  summary: `Ingest up to ${MAX_BATCH_EVENTS} usage events, all or nothing`,
+  description: `All or nothing: when any event is invalid, nothing is stored and the error lists every invalid event
+(\`details.issues[]\`: path \`events.<index>.<field>\`, message; for reference problems also index, event_id and code). Schema
+problems answer 400 validation_failed; unknown customers or subscriptions, foreign subscriptions and future timestamps answer 422
+invalid_events. Fix and resend the whole batch: ids already stored are counted in duplicate_count, never twice.
+Send \`application/cloudevents-batch+json\` (a JSON array of CloudEvents) for a CloudEvents batch; its error paths are
+\`<index>.<attribute>\`.
+${VALIDATION_RULES}`,
+  request: {
+    headers: IdempotencyHeaderSchema,
+    body: { required: true, content: { 'application/json': { schema: BatchSchema } } },
+  },
+  responses: { 200: json(BatchResultSchema, 'Counts of stored and duplicate events'), ...commonErrorResponses },
+});
+
+const mediaTypeOf = (c: Context<AppEnv>) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** Issues of a failed parse, in the shape the app's validation hook gives every route. */
+function validationError(error: z.ZodError): ApiError {
+  const issues = error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
+    return [{ path: path.join('.') || '(body)', message: issue.message }];
+  });
+  return new ApiError(400, 'validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}
+
+/**
+ * Structured-mode CloudEvents take another schema than the route's JSON body, so this route
+ * middleware validates and answers them itself; plain JSON goes on to the route's validator. A
+ * CloudEvents media type on the wrong endpoint is a 415 naming the right one.
+ */
+function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, handle: (c: Context<AppEnv>, body: T) => Promise<Response>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const mediaType = mediaTypeOf(c);
+    if (mediaType === other) {
+      throw new ApiError(415, 'unsupported_media_type', `${c.req.path} takes ${accepted} (or application/json), not ${other}`);
+    }
+    if (mediaType !== accepted) {
+      // No media type at all is an empty body: the route's validator reports what is missing.
+      if (mediaType !== 'application/json' && mediaType !== '') throw new ApiError(415, 'unsupported_media_type', `${c.req.path} takes application/json or ${accepted}`);
+      return next();
+    }
+    const parsed = schema.safeParse(await c.req.json());
+    if (!parsed.success) throw validationError(parsed.error);
+    return handle(c, parsed.data);
+  };
+}
+
+const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
+
+export function registerEvents(app: App): void {
+  app.openAPIRegistry.register('CloudEvent', CloudEventSchema);
+  app.openAPIRegistry.register('CloudEventBatch', CloudEventBatchSchema);
+
+  const singleCloudEvent = cloudEvents(CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, CloudEventSchema, async (c, event) =>
+    c.json(await ingestEvent(c.get('deps'), fromCloudEvent(event as CloudEventInput), context(c, CLOUD_EVENT_FIELDS)), 200),
+  );
+  const batchCloudEvents = cloudEvents(CLOUD_EVENT_BATCH_MEDIA_TYPE, CLOUD_EVENT_MEDIA_TYPE, CloudEventBatchSchema, async (c, events) =>
+    c.json(await ingestBatch(c.get('deps'), (events as CloudEventInput[]).map(fromCloudEvent), context(c, CLOUD_EVENT_BATCH_FIELDS)), 200),
+  );
+
+  app.openapi({ ...alsoAccepting(single, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent'), middleware: [singleCloudEvent] }, async (c) =>
+    c.json(await ingestEvent(c.get('deps'), c.req.valid('json'), context(c, JSON_FIELDS)), 200),
+  );
+  app.openapi({ ...alsoAccepting(batch, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch'), middleware: [batchCloudEvents] }, async (c) =>
+    c.json(await ingestBatch(c.get('deps'), c.req.valid('json').events, context(c, JSON_BATCH_FIELDS)), 200),
+  );
+}

@@ -1,0 +1,112 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { actorOf } from '../actor.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { IdempotencyHeaderSchema, IdParamSchema, listSchema, PaginationQuerySchema, UuidSchema } from '../schemas.js';
+import {
+  AGGREGATIONS,
+  createMeter,
+  FILTER_OPERATORS,
+  getMeter,
+  listMeters,
+  MAX_FILTERS,
+  meterDefinitionIssues,
+  WINDOW_TYPES,
+} from '../../services/meters.js';
+
+const AggregationSchema = z.enum(AGGREGATIONS).openapi({ description: 'Sum, Count, Max, UniqueCount, Latest or WeightedSum' });
+const WindowTypeSchema = z.enum(WINDOW_TYPES);
+const ScalarSchema = z.union([z.string().max(500), z.number(), z.boolean()]);
+const PropertyNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .openapi({ description: 'key in the event\'s properties; "properties.tokens" and "tokens" are the same', example: 'tokens' });
+
+const FilterSchema = z
+  .strictObject({
+    property: PropertyNameSchema,
+    operator: z.enum(FILTER_OPERATORS),
+    value: z.union([ScalarSchema, z.array(ScalarSchema)]).openapi({ description: 'a string, number or boolean; an array of them for In' }),
+  })
+  .openapi('MeterFilter');
+
+const CreateMeterSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).optional(),
+    event_type: z.string().trim().min(1).max(200).openapi({ example: 'tokens_used' }),
+    aggregation: AggregationSchema,
+    property: PropertyNameSchema.optional().openapi({ description: 'required except for Count' }),
+    filters: z.array(FilterSchema).max(MAX_FILTERS).optional().openapi({ description: `up to ${MAX_FILTERS}; all must hold` }),
+    window_type: WindowTypeSchema.optional().openapi({ description: 'default BillingPeriod' }),
+    window_size: z.string().optional().openapi({ description: 'ISO 8601 duration for Sliding and Tumbling, e.g. "PT1H", "P1D"', example: 'PT1H' }),
+    unit: z.string().trim().min(1).max(50).optional().openapi({ description: 'defaults to the property, or "events" for Count' }),
+  })
+  .superRefine((input, ctx) => {
+    for (const issue of meterDefinitionIssues(input)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+  })
+  .openapi('CreateMeter');
+
+const MeterSchema = z
+  .object({
+    id: UuidSchema,
+    name: z.string(),
+    description: z.string(),
+    event_type: z.string(),
+    aggregation: AggregationSchema,
+    property: z.string().nullable(),
+    filters: z.array(FilterSchema),
+    window_type: WindowTypeSchema,
+    window_size: z.string().nullable(),
+    unit: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('Meter');
+
+const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+
+const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
+events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
+and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+Filters (all must hold): Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares
+numerically with numbers and decimal strings, a string with the text of strings and numbers, a boolean with booleans. NotEquals also
+matches events without the property; the others need it. For "not in", give several NotEquals.
+Windows: BillingPeriod (the subscription's billing period), Sliding (window_size before the reference instant), Tumbling (consecutive
+window_size windows aligned on the Unix epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
+Several meters may match one event_type; invoicing uses the first one created. Meters are immutable; an event_type without meters is
+measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
+
+const create = createRoute({
+  method: 'post',
+  path: '/admin/v1/meters',
+  tags: ['Metering'],
+  summary: 'Define a meter',
+  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists.`,
+  request: { headers: IdempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema: CreateMeterSchema } } } },
+  responses: { 201: json(MeterSchema, 'The meter'), ...commonErrorResponses },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/meters',
+  tags: ['Metering'],
+  summary: 'List meters in creation order',
+  request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
+  responses: { 200: json(listSchema(MeterSchema, 'MeterList'), 'A page of meters'), ...commonErrorResponses },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/admin/v1/meters/{id}',
+  tags: ['Metering'],
+  summary: 'Get a meter',
+  request: { params: IdParamSchema },
+  responses: { 200: json(MeterSchema, 'The meter'), ...commonErrorResponses },
+});
+
+export function registerMeters(app: App): void {
+  app.openapi(create, async (c) => c.json(await createMeter(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId')), 201));
+  app.openapi(list, async (c) => c.json(await listMeters(c.get('deps'), c.req.valid('query')), 200));
+  app.openapi(get, async (c) => c.json(await getMeter(c.get('deps'), c.req.valid('param').id), 200));
+}

@@ -1,0 +1,69 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { ownCustomerId } from '../actor.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { IdParamSchema, UuidSchema } from '../schemas.js';
+import { AGGREGATIONS, WINDOW_TYPES } from '../../services/meters.js';
+import { getUsageSummary, usageQueryIssues, WEIGHTED_SUM_SCALE } from '../../services/usage.js';
+
+const InstantSchema = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
+
+const UsageQuerySchema = z
+  .object({
+    from: InstantSchema.optional().openapi({ description: 'with `to`: one explicit window [from, to) for every meter' }),
+    to: InstantSchema.optional(),
+    at: InstantSchema.optional().openapi({
+      description: 'reference instant (default now, or the test clock\'s time): the billing period containing it, Sliding windows ending at it, the Tumbling window containing it',
+    }),
+  })
+  .superRefine((query, ctx) => {
+    for (const issue of usageQueryIssues(query)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+  });
+
+const MeterEntrySchema = z
+  .object({
+    meter_id: z.string().openapi({ description: 'the meter\'s id, or "default:<event_type>" for an event_type without meters' }),
+    name: z.string(),
+    event_type: z.string(),
+    aggregation: z.enum(AGGREGATIONS),
+    value: z.string().openapi({ description: 'exact decimal string', example: '1234.5' }),
+    unit: z.string(),
+    window_type: z.enum([...WINDOW_TYPES, 'Custom']),
+    window_start: z.string().openapi({ format: 'date-time' }),
+    window_end: z.string().openapi({ format: 'date-time' }),
+    event_count: z.number().int().openapi({ description: 'events matching the meter in its window' }),
+    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was invoiced (true-up candidates)' }),
+  })
+  .openapi('UsageMeterEntry');
+
+const UsageSummarySchema = z
+  .object({
+    subscription_id: UuidSchema,
+    customer_id: UuidSchema,
+    period_start: z.string().openapi({ format: 'date-time' }),
+    period_end: z.string().openapi({ format: 'date-time' }),
+    as_of: z.string().openapi({ format: 'date-time', description: 'the reference instant used' }),
+    meters: z.array(MeterEntrySchema),
+  })
+  .openapi('UsageSummary');
+
+const summary = createRoute({
+  method: 'get',
+  path: '/v1/subscriptions/{id}/usage',
+  tags: ['Metering'],
+  summary: 'Usage summary of a subscription',
+  description: `One entry per meter of the event types the subscription's plan meters (SKU meter_event_type), each over its window:
+by default the current billing period (BillingPeriod meters), the window_size up to now (Sliding) and the current epoch-aligned window
+(Tumbling). \`at\` picks another reference instant (and the billing period containing it); \`from\`/\`to\` one explicit window for all.
+Counted: the subscription's events and its customer's events sent without a subscription_id. Values are exact decimal strings
+(WeightedSum rounded half-even to ${WEIGHTED_SUM_SCALE} places). Late events are included and counted in late_event_count.
+Customer tokens see only their own subscriptions.`,
+  request: { params: IdParamSchema, query: UsageQuerySchema },
+  responses: { 200: { description: 'The usage summary', content: { 'application/json': { schema: UsageSummarySchema } } }, ...commonErrorResponses },
+});
+
+export function registerUsage(app: App): void {
+  app.openapi(summary, async (c) =>
+    c.json(await getUsageSummary(c.get('deps'), c.req.valid('param').id, c.req.valid('query'), ownCustomerId(c)), 200),
+  );
+}

@@ -1,0 +1,358 @@
+/**
+ * Usage event ingestion against the real PostgreSQL: deduplication (single, batch, concurrent),
+ * all-or-nothing batches, CloudEvents structured and batch modes, late events, and every invalid
+ * input refused with a 4xx and nothing stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import { MAX_BATCH_EVENTS } from '../../src/services/events.js';
+import { makeCustomer, makeTestClock } from '../support/fixtures.js';
+import { createHarness, type Harness } from '../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const minutesAgo = (n: number) => iso(Date.now() - n * 60_000);
+
+/** A plan metering `eventType` and a subscription row on it (no workflow: metering needs none). */
+async function makeSubscription(customerId: string, options: { chargedThrough?: Date; eventType?: string } = {}): Promise<string> {
+  const planId = newId();
+  await h.deps.db.plan.create({ data: { id: planId, name: `Plan ${planId.slice(-6)}`, billingCadence: 'Monthly' } });
+  await h.deps.db.sku.create({
+    data: { id: newId(), planId, name: 'usage', pricingModel: 'PerUnit', unitAmountNanos: '1000', meterEventType: options.eventType ?? 'api_calls', currency: 'USD' },
+  });
+  const id = newId();
+  const start = new Date(Date.now() - 10 * 86_400_000);
+  await h.deps.db.subscription.create({
+    data: {
+      id,
+      customerId,
+      planId,
+      currency: 'USD',
+      status: 'Active',
+      periodStart: start,
+      periodEnd: new Date(start.getTime() + 30 * 86_400_000),
+      billingAnchor: start,
+      chargedThroughDate: options.chargedThrough ?? null,
+    },
+  });
+  return id;
+}
+
+const event = (customerId: string, overrides: Record<string, unknown> = {}) => ({
+  id: `evt_${newId()}`,
+  event_type: 'api_calls',
+  customer_id: customerId,
+  timestamp: minutesAgo(5),
+  properties: { quantity: 1 },
+  ...overrides,
+});
+
+const stored = (where: { customerId?: string; id?: string | { in: string[] } }) => h.deps.db.usageEvent.count({ where });
+
+async function body<T = Record<string, unknown>>(res: Response, status: number): Promise<T> {
+  const json = (await res.json()) as T;
+  expect(res.status, JSON.stringify(json)).toBe(status);
+  return json;
+}
+
+describe('POST /v1/events', () => {
+  it('stores an event once; a re-sent id is a duplicate, counted once', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId, { properties: { quantity: '2.5', region: 'eu' } });
+    expect(await body(await h.request('POST', '/v1/events', { body: e }), 200)).toEqual({ accepted: true, event_id: e.id, duplicate: false, late: false });
+    expect(await body(await h.request('POST', '/v1/events', { body: { ...e, properties: { quantity: 99 } } }), 200)).toEqual({
+      accepted: false,
+      event_id: e.id,
+      duplicate: true,
+      late: false,
+    });
+    const rows = await h.deps.db.usageEvent.findMany({ where: { id: e.id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ eventType: 'api_calls', customerId, subscriptionId: null, properties: { quantity: '2.5', region: 'eu' }, late: false });
+    expect(rows[0]!.occurredAt.toISOString()).toBe(e.timestamp);
+  });
+
+  it('counts 100 concurrent copies of one id once', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId);
+    const results = await Promise.all(Array.from({ length: 100 }, () => h.request('POST', '/v1/events', { body: e }).then((r) => body<{ accepted: boolean }>(r, 200))));
+    expect(results.filter((r) => r.accepted)).toHaveLength(1);
+    expect(await stored({ id: e.id })).toBe(1);
+  });
+
+  it('keeps concurrent single events independent: invalid ones fail alone, valid ones are stored', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const good = Array.from({ length: 40 }, () => event(customerId));
+    const bad = Array.from({ length: 20 }, () => event(newId()));
+    const responses = await Promise.all([...good, ...bad].map((e) => h.request('POST', '/v1/events', { body: e })));
+    expect(responses.map((r) => r.status)).toEqual([...good.map(() => 200), ...bad.map(() => 404)]);
+    expect(await stored({ customerId })).toBe(40);
+    expect(await stored({ id: { in: bad.map((e) => e.id) } })).toBe(0);
+  });
+
+  it('replays the stored response for a repeated Idempotency-Key', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId);
+    const headers = { 'idempotency-key': `key-${newId()}` };
+    const first = await h.request('POST', '/v1/events', { body: e, headers });
+    expect((await body(first, 200)).accepted).toBe(true);
+    const replay = await h.request('POST', '/v1/events', { body: e, headers });
+    expect(replay.headers.get('x-idempotency-replayed')).toBe('true');
+    expect((await body(replay, 200)).accepted).toBe(true);
+    expect(await stored({ id: e.id })).toBe(1);
+  });
+
+  it('flags an event before charged_through_date as late, and stores it', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const subscriptionId = await makeSubscription(customerId, { chargedThrough: new Date(Date.now() - 86_400_000) });
+    const late = event(customerId, { subscription_id: subscriptionId, timestamp: iso(Date.now() - 2 * 86_400_000) });
+    const current = event(customerId, { subscription_id: subscriptionId });
+    const withoutSubscription = event(customerId, { timestamp: iso(Date.now() - 3 * 86_400_000) });
+    expect((await body(await h.request('POST', '/v1/events', { body: late }), 200)).late).toBe(true);
+    expect((await body(await h.request('POST', '/v1/events', { body: current }), 200)).late).toBe(false);
+    // Without subscription_id it counts for every subscription of the customer, so one invoiced past makes it late.
+    expect((await body(await h.request('POST', '/v1/events', { body: withoutSubscription }), 200)).late).toBe(true);
+    expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(2);
+  });
+
+  it('lets a customer token send its own events only', async () => {
+    const mine = await makeCustomer(h.deps.db);
+    const theirs = await makeCustomer(h.deps.db);
+    const own = await h.request('POST', '/v1/events', { as: { customer: mine }, body: event(mine) });
+    expect((await body(own, 200)).accepted).toBe(true);
+    const foreign = event(theirs);
+    const res = await h.request('POST', '/v1/events', { as: { customer: mine }, body: foreign });
+    expect((await body<{ error: { code: string } }>(res, 404)).error.code).toBe('customer_not_found');
+    const theirSubscription = await makeSubscription(theirs);
+    const borrowed = await h.request('POST', '/v1/events', { as: { customer: mine }, body: event(mine, { subscription_id: theirSubscription }) });
+    expect((await body<{ error: { code: string } }>(borrowed, 404)).error.code).toBe('subscription_not_found');
+    expect(await stored({ customerId: theirs })).toBe(0);
+    expect(await stored({ customerId: mine })).toBe(1);
+  });
+
+  it('takes event time from a test clock for sandbox customers', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2031-06-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const inSimulatedTime = event(customerId, { timestamp: '2031-05-31T23:59:00Z' });
+    expect((await body(await h.request('POST', '/v1/events', { body: inSimulatedTime }), 200)).accepted).toBe(true);
+    const res = await h.request('POST', '/v1/events', { body: event(customerId, { timestamp: '2031-06-01T00:06:00Z' }) });
+    expect((await body<{ error: { details: { issues: { path: string }[] } } }>(res, 400)).error.details.issues[0]!.path).toBe('timestamp');
+  });
+});
+
+describe('POST /v1/events/batch', () => {
+  it('counts accepted and duplicate events, within the batch and across batches', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const events = Array.from({ length: 5 }, () => event(customerId));
+    const first = await body(await h.request('POST', '/v1/events/batch', { body: { events: [...events, events[0]] } }), 200);
+    expect(first).toEqual({ accepted_count: 5, duplicate_count: 1, late_count: 0 });
+    const again = await body(await h.request('POST', '/v1/events/batch', { body: { events: [...events.slice(3), event(customerId)] } }), 200);
+    expect(again).toEqual({ accepted_count: 1, duplicate_count: 2, late_count: 0 });
+    expect(await stored({ customerId })).toBe(6);
+  });
+
+  it('stores each id once when the same batch arrives 20 times at once', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const events = Array.from({ length: 50 }, () => event(customerId));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => h.request('POST', '/v1/events/batch', { body: { events } }).then((r) => body<{ accepted_count: number; duplicate_count: number }>(r, 200))),
+    );
+    expect(results.reduce((n, r) => n + r.accepted_count, 0)).toBe(50);
+    expect(results.reduce((n, r) => n + r.duplicate_count, 0)).toBe(50 * 19);
+    expect(await stored({ customerId })).toBe(50);
+  });
+
+  it('is all or nothing: one invalid event stores none and names every invalid one', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const other = await makeCustomer(h.deps.db);
+    const foreignSubscription = await makeSubscription(other);
+    const unknownCustomer = newId();
+    const events = [
+      event(customerId),
+      event(unknownCustomer),
+      event(customerId, { subscription_id: foreignSubscription }),
+      event(customerId, { timestamp: iso(Date.now() + 3_600_000) }),
+      event(customerId, { subscription_id: newId() }),
+    ];
+    const res = await h.request('POST', '/v1/events/batch', { body: { events } });
+    const error = (await body<{ error: { code: string; details: { issues: { path: string; index: number; event_id: string; code: string }[] } } }>(res, 422)).error;
+    expect(error.code).toBe('invalid_events');
+    expect(error.details.issues.map((i) => [i.path, i.code, i.event_id])).toEqual([
+      ['events.1.customer_id', 'customer_not_found', events[1]!.id],
+      ['events.2.subscription_id', 'subscription_customer_mismatch', events[2]!.id],
+      ['events.3.timestamp', 'timestamp_in_future', events[3]!.id],
+      ['events.4.subscription_id', 'subscription_not_found', events[4]!.id],
+    ]);
+    expect(await stored({ id: { in: events.map((e) => e.id) } })).toBe(0);
+  });
+
+  it('reports late events of a batch', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const subscriptionId = await makeSubscription(customerId, { chargedThrough: new Date(Date.now() - 86_400_000) });
+    const events = [event(customerId, { subscription_id: subscriptionId, timestamp: iso(Date.now() - 2 * 86_400_000) }), event(customerId, { subscription_id: subscriptionId })];
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events } }), 200)).toEqual({ accepted_count: 2, duplicate_count: 0, late_count: 1 });
+  });
+});
+
+describe('CloudEvents structured mode', () => {
+  const cloudEvent = (customerId: string, overrides: Record<string, unknown> = {}) => ({
+    specversion: '1.0',
+    id: `ce_${newId()}`,
+    source: '//api.example.com/gateway',
+    type: 'api_calls',
+    subject: customerId,
+    time: minutesAgo(2),
+    datacontenttype: 'application/json',
+    data: { quantity: '3', route: '/v1/things' },
+    ...overrides,
+  });
+  const ceHeaders = { 'content-type': 'application/cloudevents+json' };
+  const ceBatchHeaders = { 'content-type': 'application/cloudevents-batch+json; charset=utf-8' };
+
+  it('maps type, id, time, subject, data and the subscriptionid extension to the event', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const subscriptionId = await makeSubscription(customerId);
+    const ce = cloudEvent(customerId, { subscriptionid: subscriptionId, traceparent: '00-abc-def-01', region: 'eu' });
+    expect(await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200)).toEqual({ accepted: true, event_id: ce.id, duplicate: false, late: false });
+    const row = await h.deps.db.usageEvent.findUniqueOrThrow({ where: { id: ce.id } });
+    expect(row).toMatchObject({ eventType: 'api_calls', customerId, subscriptionId, source: ce.source, properties: ce.data });
+    expect(row.occurredAt.toISOString()).toBe(ce.time);
+    expect((await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200)).duplicate).toBe(true);
+  });
+
+  it('uses the time of receipt when a CloudEvent has no time', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const { time: _omitted, ...ce } = cloudEvent(customerId);
+    const before = Date.now();
+    await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200);
+    const row = await h.deps.db.usageEvent.findUniqueOrThrow({ where: { id: ce.id } });
+    expect(row.occurredAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(row.occurredAt.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
+  it('ingests a CloudEvents batch with duplicate counting', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const events = [cloudEvent(customerId), cloudEvent(customerId)];
+    const res = await h.request('POST', '/v1/events/batch', { body: [...events, events[1]], headers: ceBatchHeaders });
+    expect(await body(res, 200)).toEqual({ accepted_count: 2, duplicate_count: 1, late_count: 0 });
+    expect(await stored({ customerId })).toBe(2);
+  });
+
+  it.each([
+    ['a wrong specversion', { specversion: '0.3' }, 'specversion'],
+    ['a missing subject', { subject: undefined }, 'subject'],
+    ['a subject that is not a customer id', { subject: 'user-42' }, 'subject'],
+    ['binary data', { data: undefined, data_base64: 'AAEC' }, 'data_base64'],
+    ['non-JSON data', { datacontenttype: 'text/plain' }, 'datacontenttype'],
+    ['data that is not an object', { data: [1, 2] }, 'data'],
+    ['an invalid extension name', { 'Trace-Id': 'x' }, 'Trace-Id'],
+    ['an unparseable time', { time: 'yesterday' }, 'time'],
+  ])('refuses a CloudEvent with %s (400, nothing stored)', async (_name, overrides, path) => {
+    const customerId = await makeCustomer(h.deps.db);
+    const ce = JSON.parse(JSON.stringify(cloudEvent(customerId, overrides))) as Record<string, unknown>;
+    const res = await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders });
+    const error = (await body<{ error: { code: string; details: { issues: { path: string }[] } } }>(res, 400)).error;
+    expect(error.code).toBe('validation_failed');
+    expect(error.details.issues.map((i) => i.path)).toContain(path);
+    expect(await stored({ customerId })).toBe(0);
+  });
+
+  it('reports CloudEvents batch errors by index and attribute, storing nothing', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const events = [cloudEvent(customerId), cloudEvent(newId())];
+    const res = await h.request('POST', '/v1/events/batch', { body: events, headers: ceBatchHeaders });
+    const error = (await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(res, 422)).error;
+    expect(error.details.issues).toEqual([expect.objectContaining({ path: '1.subject', code: 'customer_not_found' })]);
+    expect(await stored({ customerId })).toBe(0);
+  });
+
+  it('answers 415 for a CloudEvents media type on the wrong endpoint', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    expect((await h.request('POST', '/v1/events', { body: [cloudEvent(customerId)], headers: ceBatchHeaders })).status).toBe(415);
+    expect((await h.request('POST', '/v1/events/batch', { body: cloudEvent(customerId), headers: ceHeaders })).status).toBe(415);
+    expect(await stored({ customerId })).toBe(0);
+  });
+});
+
+describe('invalid events are refused with nothing stored', () => {
+  const cases: [string, (customerId: string) => unknown, number, string][] = [
+    ['a missing id', (c) => ({ ...event(c), id: undefined }), 400, 'validation_failed'],
+    ['an empty id', (c) => event(c, { id: '' }), 400, 'validation_failed'],
+    ['an id longer than 255 characters', (c) => event(c, { id: 'x'.repeat(256) }), 400, 'validation_failed'],
+    ['a missing event_type', (c) => ({ ...event(c), event_type: undefined }), 400, 'validation_failed'],
+    ['a customer_id that is not a UUID', (c) => event(c, { customer_id: 'cust_1' }), 400, 'validation_failed'],
+    ['an unknown customer', () => event(newId()), 404, 'customer_not_found'],
+    ['an unknown subscription', (c) => event(c, { subscription_id: newId() }), 404, 'subscription_not_found'],
+    ['a missing timestamp', (c) => ({ ...event(c), timestamp: undefined }), 400, 'validation_failed'],
+    ['an unparseable timestamp', (c) => event(c, { timestamp: 'last tuesday' }), 400, 'validation_failed'],
+    ['a date that does not exist', (c) => event(c, { timestamp: '2026-02-30T10:00:00Z' }), 400, 'validation_failed'],
+    ['a timestamp without offset', (c) => event(c, { timestamp: '2026-01-10T10:00:00' }), 400, 'validation_failed'],
+    ['a timestamp an hour in the future', (c) => event(c, { timestamp: iso(Date.now() + 3_600_000) }), 400, 'validation_failed'],
+    ['properties that are an array', (c) => event(c, { properties: [1] }), 400, 'validation_failed'],
+    ['properties that are null', (c) => event(c, { properties: null }), 400, 'validation_failed'],
+    ['properties that are a string', (c) => event(c, { properties: 'tokens=5' }), 400, 'validation_failed'],
+    ['an integer beyond 2^53', (c) => event(c, { properties: { tokens: 2 ** 60 } }), 400, 'validation_failed'],
+    ['a quantity that is not numeric', (c) => event(c, { properties: { quantity: 'five' } }), 400, 'validation_failed'],
+    ['an unknown field', (c) => event(c, { customer: c }), 400, 'validation_failed'],
+  ];
+
+  it.each(cases)('single event with %s', async (_name, make, status, code) => {
+    const customerId = await makeCustomer(h.deps.db);
+    const payload = make(customerId);
+    const res = await h.request('POST', '/v1/events', { body: payload });
+    expect((await body<{ error: { code: string } }>(res, status)).error.code).toBe(code);
+    expect(await stored({ customerId })).toBe(0);
+  });
+
+  // A future timestamp depends on the customer's clock, read in the database: in a batch it is one of
+  // the 422 invalid_events issues (tested above), not a schema error.
+  const schemaCases = cases.filter(([name, , status]) => status === 400 && !name.includes('future'));
+  it.each(schemaCases)('batch with %s among valid events (400, path names the item)', async (_name, make) => {
+    const customerId = await makeCustomer(h.deps.db);
+    const res = await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId), make(customerId), event(customerId)] } });
+    const error = (await body<{ error: { code: string; details: { issues: { path: string }[] } } }>(res, 400)).error;
+    expect(error.code).toBe('validation_failed');
+    expect(error.details.issues.every((i) => i.path.startsWith('events.1'))).toBe(true);
+    expect(await stored({ customerId })).toBe(0);
+  });
+
+  it('refuses an empty batch, a batch over the maximum size and a body over the size limit', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const empty = await h.request('POST', '/v1/events/batch', { body: { events: [] } });
+    expect((await body<{ error: { code: string } }>(empty, 400)).error.code).toBe('validation_failed');
+    const tooMany = await h.request('POST', '/v1/events/batch', { body: { events: Array.from({ length: MAX_BATCH_EVENTS + 1 }, () => event(customerId)) } });
+    const error = (await body<{ error: { message: string } }>(tooMany, 400)).error;
+    expect(error.message).toContain(`at most ${MAX_BATCH_EVENTS} events`);
+    const huge = await h.request('POST', '/v1/events', { body: event(customerId, { properties: { blob: 'x'.repeat(1024 * 1024 + 10) } }) });
+    expect((await body<{ error: { code: string } }>(huge, 413)).error.code).toBe('payload_too_large');
+    expect(await stored({ customerId })).toBe(0);
+  });
+
+  it('refuses a body that is not JSON, or not sent as JSON', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const text = await h.request('POST', '/v1/events', { rawBody: JSON.stringify(event(customerId)), headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    const malformed = await h.request('POST', '/v1/events', { rawBody: '{"id": "x",', headers: { 'content-type': 'application/json' } });
+    expect((await body<{ error: { code: string } }>(malformed, 400)).error.code).toBe('malformed_json');
+    expect(await stored({ customerId })).toBe(0);
+  });
+});
+
+describe('usage_events is append-only', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE in the database', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId);
+    await body(await h.request('POST', '/v1/events', { body: e }), 200);
+    await expect(h.deps.pool.query('UPDATE usage_events SET late = true WHERE id = $1', [e.id])).rejects.toThrow(/append-only/);
+    await expect(h.deps.pool.query('DELETE FROM usage_events WHERE id = $1', [e.id])).rejects.toThrow(/append-only/);
+    await expect(h.deps.pool.query('TRUNCATE usage_events')).rejects.toThrow(/append-only/);
+    expect(await stored({ id: e.id })).toBe(1);
+  });
+});
