@@ -16,6 +16,8 @@ const baseSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('billing'),
   LOG_LEVEL: logLevel.default('info'),
+  TAX_ADAPTER: z.enum(['none', 'flat']).default('none'),
+  TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
 });
 
 const apiSchema = baseSchema.extend({

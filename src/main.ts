@@ -7,6 +7,7 @@ import type { AppDeps } from './http/context.js';
 import { purgeExpiredIdempotencyKeys } from './http/middleware/idempotency.js';
 import { ROUTES } from './http/routes/index.js';
 import { createLogger } from './logger.js';
+import { createTaxAdapter } from './services/tax.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -24,6 +25,7 @@ runMain('api', async () => {
     temporal,
     logger,
     clock: () => new Date(),
+    tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
     settings: {
       jwtSecret: config.JWT_SECRET,
       apiKeyHash: config.API_KEY_HASH,

@@ -28,6 +28,10 @@ export interface SubscriptionWorkflowInput extends SubscriptionSnapshot {
   subscriptionId: string;
   /** Present for subscriptions on a test clock: their time only moves when the clock advances. */
   testClock: { id: string; now: string } | null;
+  /** Progressive billing: how often (ms of subscription time) accrued charges are checked; null = never. */
+  progressiveCheckEveryMs: number | null;
+  /** Whether ending the current period bills it (false once a Paused subscription was cancelled). */
+  billsAtPeriodEnd: boolean;
 }
 
 /** Answer of the clock-advance update: caughtUp=false means the run continued as new; ask again. */
@@ -46,3 +50,38 @@ export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [string]>('ad
 export const subscriptionStateQuery = defineQuery<SubscriptionSnapshot>('subscriptionState');
 
 export const subscriptionWorkflowId = (subscriptionId: string): string => `subscription:${subscriptionId}`;
+
+export type InvoiceStatus = 'Draft' | 'Open' | 'Paid' | 'Void';
+
+export interface InvoiceWorkflowInput {
+  invoiceId: string;
+  status: InvoiceStatus;
+}
+
+export interface InvoiceOutcome {
+  status: InvoiceStatus;
+  invoiceNumber: string | null;
+}
+
+export interface PayInvoiceCommand extends SubscriptionCommand {
+  actorName?: string;
+}
+
+export const finalizeInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('finalizeInvoice');
+export const payInvoiceUpdate = defineUpdate<InvoiceOutcome, [PayInvoiceCommand]>('payInvoice');
+export const voidInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('voidInvoice');
+export const invoiceStateQuery = defineQuery<InvoiceOutcome>('invoiceState');
+
+export const invoiceWorkflowId = (invoiceId: string): string => `invoice:${invoiceId}`;
+
+/** Subscription-level billing commands (bill now, change plan). */
+export interface BillNowResult {
+  invoiceId: string | null;
+}
+
+export interface ChangePlanCommand extends SubscriptionCommand {
+  planId: string;
+}
+
+export const billSubscriptionUpdate = defineUpdate<BillNowResult, [SubscriptionCommand]>('billSubscription');
+export const changePlanUpdate = defineUpdate<BillNowResult, [ChangePlanCommand]>('changePlan');

@@ -8,6 +8,13 @@
  *   Trialing ─trial end─▶ Active ─period end─▶ Active (next period)
  *   Active|PastDue ─pause─▶ Paused ─resume─▶ Active;  Paused ─period end─▶ Cancelled
  *   Trialing|Active|PastDue|Paused ─cancel─▶ Cancelled ─period end─▶ Expired (workflow ends)
+ *
+ * Billing: each period end of an Active/PastDue subscription bills the period and finalizes its
+ * invoice (through the invoice's own workflow) before the next period begins; a cancelled
+ * subscription's last period is billed when it expires (not when it was cancelled while Paused).
+ * `billSubscription` bills on demand into the period's Draft; `changePlan` switches plans with
+ * proration; with a progressive threshold, accrued charges are checked every
+ * progressiveCheckEveryMs and a Draft that reaches it is finalized.
  */
 import {
   ApplicationFailure,
@@ -22,7 +29,9 @@ import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
 import {
   advanceClockUpdate,
+  billSubscriptionUpdate,
   cancelSubscriptionUpdate,
+  changePlanUpdate,
   INVALID_TRANSITION,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
@@ -33,10 +42,11 @@ import {
   type SubscriptionWorkflowInput,
 } from './messages.js';
 
-const { transitionSubscription, rollSubscriptionPeriod } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, 'NotFound'] },
-});
+const { transitionSubscription, rollSubscriptionPeriod, billSubscriptionPeriod, checkProgressiveThreshold, changeSubscriptionPlan } =
+  proxyActivities<Activities>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, 'NotFound', 'Unprocessable'] },
+  });
 
 type Move = 'pause' | 'resume' | 'cancel';
 
@@ -55,6 +65,8 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     periodEnd: input.periodEnd,
     trialEnd: input.trialEnd,
   };
+  let billsAtPeriodEnd = input.billsAtPeriodEnd;
+  let nextCheckMs = input.progressiveCheckEveryMs === null ? null : clock.nowMs() + input.progressiveCheckEveryMs;
   let finished = false;
   let continuing = false;
   // Moves are serialised: a handler and the main loop never persist concurrently.
@@ -101,6 +113,31 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       },
     );
   };
+  const nowIso = () => new Date(clock.nowMs()).toISOString();
+  const billing = (statuses: readonly SubscriptionStatus[], action: string) => (_command: SubscriptionCommand) => {
+    if (!statuses.includes(state.status)) throw invalidMove(action, state.status);
+  };
+  setHandler(
+    billSubscriptionUpdate,
+    (command) =>
+      exclusively(async () => {
+        billing(BILLABLE, 'bill')(command);
+        const { invoiceId } = await billSubscriptionPeriod({ subscriptionId, upTo: nowIso(), reason: 'manual', finalize: false });
+        return { invoiceId };
+      }),
+    { validator: billing(BILLABLE, 'bill') },
+  );
+  setHandler(
+    changePlanUpdate,
+    (command) =>
+      exclusively(async () => {
+        billing(PLAN_CHANGEABLE, 'change the plan of')(command);
+        const { invoiceId } = await changeSubscriptionPlan({ subscriptionId, at: nowIso(), command });
+        return { invoiceId };
+      }),
+    { validator: billing(PLAN_CHANGEABLE, 'change the plan of') },
+  );
+
   register('pause', pauseSubscriptionUpdate);
   register('resume', resumeSubscriptionUpdate);
   register('cancel', cancelSubscriptionUpdate);
@@ -121,21 +158,33 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   );
 
   while (state.status !== 'Expired') {
-    const deadline = Date.parse(state.status === 'Trialing' && state.trialEnd ? state.trialEnd : state.periodEnd);
-    if (!(await clock.until(deadline))) continue;
+    const stateDeadline = Date.parse(state.status === 'Trialing' && state.trialEnd ? state.trialEnd : state.periodEnd);
+    const checkDue = nextCheckMs !== null && nextCheckMs < stateDeadline && BILLABLE.includes(state.status);
+    if (!(await clock.until(checkDue ? nextCheckMs! : stateDeadline))) continue;
     await exclusively(async () => {
+      if (checkDue) {
+        await checkProgressiveThreshold({ subscriptionId, at: nowIso() });
+        nextCheckMs = clock.nowMs() + input.progressiveCheckEveryMs!;
+        return;
+      }
+      const periodEndIso = state.periodEnd;
       switch (state.status) {
         case 'Trialing':
           await move('Active', 'trial_ended');
           break;
         case 'Paused':
+          billsAtPeriodEnd = false;
           await move('Cancelled', 'paused_at_period_end');
           break;
         case 'Cancelled':
+          if (billsAtPeriodEnd) {
+            await billSubscriptionPeriod({ subscriptionId, upTo: periodEndIso, reason: 'subscription_final', finalize: true });
+          }
           await move('Expired', 'period_ended');
           break;
         default:
-          state = await rollSubscriptionPeriod({ subscriptionId, expectedPeriodEnd: state.periodEnd });
+          await billSubscriptionPeriod({ subscriptionId, upTo: periodEndIso, reason: 'subscription_cycle', finalize: true });
+          state = await rollSubscriptionPeriod({ subscriptionId, expectedPeriodEnd: periodEndIso });
           clock.touch();
       }
     });
@@ -145,7 +194,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       await continueAsNew<typeof subscriptionWorkflow>({
         subscriptionId,
         ...state,
-        testClock: input.testClock ? { id: input.testClock.id, now: new Date(clock.nowMs()).toISOString() } : null,
+        testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null,
+        progressiveCheckEveryMs: input.progressiveCheckEveryMs,
+        billsAtPeriodEnd,
       });
     }
   }
@@ -154,6 +205,9 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   return state;
 }
 
-function invalidMove(move: Move, status: SubscriptionStatus): ApplicationFailure {
+const BILLABLE: readonly SubscriptionStatus[] = ['Active', 'PastDue', 'Paused', 'Cancelled'];
+const PLAN_CHANGEABLE: readonly SubscriptionStatus[] = ['Trialing', 'Active', 'PastDue'];
+
+function invalidMove(move: string, status: SubscriptionStatus): ApplicationFailure {
   return ApplicationFailure.nonRetryable(`cannot ${move} a subscription in state ${status}`, INVALID_TRANSITION, { move, status });
 }

@@ -14,3 +14,4 @@ export * from './coterm.js';
 export * from './drawdown.js';
 export * from './rating.js';
 export * from './periods.js';
+export * from './invoicing.js';

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
+import type { TaxAdapter } from '../services/tax.js';
 import type { TemporalHandle } from '../temporal/client.js';
 
 /** Who is calling, as established by the auth middleware. */
@@ -29,6 +30,7 @@ export interface AppDeps {
   temporal: TemporalHandle;
   logger: Logger;
   settings: HttpSettings;
+  tax: TaxAdapter;
   clock: () => Date;
 }
 

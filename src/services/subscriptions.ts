@@ -6,6 +6,7 @@ import { addDaysMs, anchorDayOf, periodEnd } from '../core/index.js';
 import type { Subscription } from '../generated/prisma/client.js';
 import type { AppDeps } from '../http/context.js';
 import { newId } from '../ids.js';
+import { toDecimal } from '../db/money.js';
 import { runUpdate } from '../temporal/updates.js';
 import {
   cancelSubscriptionUpdate,
@@ -24,6 +25,7 @@ export interface CreateSubscriptionInput {
   plan_id: string;
   currency: string;
   trial_days?: number | undefined;
+  progressive_threshold_nanos?: string | undefined;
 }
 
 export interface SubscriptionView {
@@ -39,6 +41,7 @@ export interface SubscriptionView {
   charged_through_date: string | null;
   contract_id: string | null;
   test_clock_id: string | null;
+  progressive_threshold_nanos: string | null;
   paused_at: string | null;
   cancelled_at: string | null;
   created_at: string;
@@ -61,12 +64,16 @@ export function toSubscriptionView(row: Subscription): SubscriptionView {
     charged_through_date: iso(row.chargedThroughDate),
     contract_id: row.contractId,
     test_clock_id: row.testClockId,
+    progressive_threshold_nanos: row.progressiveThresholdNanos?.toFixed(0) ?? null,
     paused_at: iso(row.pausedAt),
     cancelled_at: iso(row.cancelledAt),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+/** How often (subscription time) a progressive billing threshold is checked. */
+export const PROGRESSIVE_CHECK_EVERY_MS = 86_400_000;
 
 const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
   new DomainError('unprocessable', code, message, details);
@@ -121,6 +128,7 @@ export async function createSubscription(
     periodEnd: new Date(trialEndMs ?? periodEnd(startMs, plan.billingCadence, anchorDayOf(startMs))),
     billingAnchor: new Date(paidStartMs),
     testClockId: customer.testClockId,
+    progressiveThresholdNanos: input.progressive_threshold_nanos === undefined ? null : toDecimal(BigInt(input.progressive_threshold_nanos)),
   };
 
   // Start the workflow first (its id is derived from ours), then commit the row; if the commit
@@ -132,6 +140,8 @@ export async function createSubscription(
     periodEnd: row.periodEnd.toISOString(),
     trialEnd: row.trialEnd?.toISOString() ?? null,
     testClock: customer.testClock ? { id: customer.testClock.id, now: customer.testClock.frozenTime.toISOString() } : null,
+    progressiveCheckEveryMs: row.progressiveThresholdNanos === null ? null : PROGRESSIVE_CHECK_EVERY_MS,
+    billsAtPeriodEnd: true,
   };
   const handle = await deps.temporal.client.workflow.start('subscriptionWorkflow', {
     workflowId: subscriptionWorkflowId(id),
@@ -141,7 +151,13 @@ export async function createSubscription(
   });
   try {
     const created = await db.$transaction(async (tx) => {
+      // Holds off a concurrent close of the customer until this subscription is committed.
+      const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM customers WHERE id = ${customer.id}::uuid FOR SHARE`;
+      if (locked?.status !== 'Active') {
+        throw unprocessable('customer_not_active', `customer ${customer.id} is ${locked?.status ?? 'gone'}; only Active customers can subscribe`);
+      }
       const subscription = await tx.subscription.create({ data: row });
+      await tx.subscriptionPhase.create({ data: { id: newId(), subscriptionId: id, planId: plan.id, startsAt: row.periodStart } });
       await recordAudit(tx, {
         action: 'subscription.created',
         actor,

@@ -18,6 +18,8 @@ import { startStripeMock } from '../../src/dev/stripe-mock.js';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { createLogger } from '../../src/logger.js';
+import { zeroTax } from '../../src/services/tax.js';
+import { connectTemporal } from '../../src/temporal/client.js';
 import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
 export const TEST_TASK_QUEUE = 'billing-test';
@@ -72,7 +74,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     const [temporal, stripeMock] = await Promise.all([
       startTemporalDevServer({ binary: temporalBinary, port: await freePort(), uiPort: 0, namespace: 'default', headless: true }),
-      startStripeMock(stripeMockBinary, await freePort()),
+      startStripeMock(stripeMockBinary, await freePort(), await freePort()),
     ]);
     teardown.push(temporal.stop, stripeMock.stop);
 
@@ -83,12 +85,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await db.$disconnect();
       await pool.end();
     });
+    const temporalClient = await connectTemporal(temporal.address, 'default');
+    teardown.push(() => temporalClient.connection.close());
     const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
     const { worker, connection } = await createWorker({
       address: temporal.address,
       namespace: 'default',
       taskQueue: TEST_TASK_QUEUE,
-      activities: createActivities({ db, logger }),
+      activities: createActivities({ db, logger, tax: zeroTax, client: temporalClient.client, taskQueue: TEST_TASK_QUEUE }),
       logger,
       workflowBundle,
     });

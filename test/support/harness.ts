@@ -2,7 +2,7 @@
  * Per-test-file access to the services the global setup started: a real app (real PostgreSQL,
  * real Temporal) plus credentials of every kind for it.
  */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { Hono } from 'hono';
 import { createDb } from '../../src/db/client.js';
 import { apiKeyHash, generateSecrets, issueToken } from '../../src/dev/secrets.js';
@@ -11,6 +11,7 @@ import type { AppDeps, AppEnv, HttpSettings } from '../../src/http/context.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { createLogger } from '../../src/logger.js';
 import { connectTemporal } from '../../src/temporal/client.js';
+import { zeroTax, type TaxAdapter } from '../../src/services/tax.js';
 
 export interface Harness {
   app: Hono<AppEnv>;
@@ -30,7 +31,11 @@ export interface RequestOptions {
   as?: 'admin' | 'api_key' | 'none' | { customer: string } | { token: string };
 }
 
-export async function createHarness(overrides: Partial<HttpSettings> = {}, clock: () => Date = () => new Date()): Promise<Harness> {
+export async function createHarness(
+  overrides: Partial<HttpSettings> = {},
+  clock: () => Date = () => new Date(),
+  tax: TaxAdapter = zeroTax,
+): Promise<Harness> {
   const secrets = generateSecrets();
   const { db, pool } = createDb(inject('databaseUrl'), 5);
   const temporal = await connectTemporal(inject('temporalAddress'), 'default');
@@ -40,6 +45,7 @@ export async function createHarness(overrides: Partial<HttpSettings> = {}, clock
     temporal,
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-api'),
     clock,
+    tax,
     settings: {
       jwtSecret: secrets.jwt_secret,
       apiKeyHash: apiKeyHash(secrets.api_key),
@@ -87,4 +93,11 @@ export async function createHarness(overrides: Partial<HttpSettings> = {}, clock
       await pool.end().catch(() => {});
     },
   };
+}
+
+/** Asserts the response status (showing the body when it differs) and returns the parsed body. */
+export async function expectJson<T>(res: Response, status = 200): Promise<T> {
+  const body = (await res.json()) as T;
+  expect(res.status, JSON.stringify(body)).toBe(status);
+  return body;
 }

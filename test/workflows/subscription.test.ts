@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, type Harness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -26,11 +26,6 @@ interface SubscriptionBody {
   cancelled_at: string | null;
 }
 
-async function ok<T>(res: Response, status = 200): Promise<T> {
-  const body = await res.json();
-  expect(res.status, JSON.stringify(body)).toBe(status);
-  return body as T;
-}
 
 const advance = (clockId: string, to: string) => h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } });
 
@@ -38,7 +33,7 @@ async function onClock(start: string, options: { trialDays?: number } = {}) {
   const clockId = await makeTestClock(h.deps.db, start);
   const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
   const planId = await makePlan(h.deps.db, { trialDays: options.trialDays ?? 0 });
-  const subscription = await ok<SubscriptionBody>(
+  const subscription = await expectJson<SubscriptionBody>(
     await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD', trial_days: options.trialDays ?? 0 } }),
     201,
   );
@@ -57,13 +52,13 @@ describe('subscription lifecycle', () => {
       trial_end: '2026-02-14T09:00:00.000Z',
     });
 
-    await ok(await advance(clockId, '2026-02-14T09:00:00.000Z'));
-    const active = await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    await expectJson(await advance(clockId, '2026-02-14T09:00:00.000Z'));
+    const active = await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect(active).toMatchObject({ status: 'Active', period_start: '2026-02-14T09:00:00.000Z', period_end: '2026-03-14T09:00:00.000Z' });
 
-    expect((await ok<SubscriptionBody>(await move(subscription.id, 'pause'))).status).toBe('Paused');
-    expect((await ok<SubscriptionBody>(await move(subscription.id, 'resume'))).status).toBe('Active');
-    const cancelled = await ok<SubscriptionBody>(await move(subscription.id, 'cancel'));
+    expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'pause'))).status).toBe('Paused');
+    expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'resume'))).status).toBe('Active');
+    const cancelled = await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'));
     expect(cancelled.status).toBe('Cancelled');
     expect(cancelled.cancelled_at).toBe('2026-02-14T09:00:00.000Z');
 
@@ -71,8 +66,8 @@ describe('subscription lifecycle', () => {
     expect(resumeCancelled.status).toBe(409);
     expect(await resumeCancelled.json()).toMatchObject({ error: { code: 'invalid_state_transition' } });
 
-    await ok(await advance(clockId, '2026-03-14T09:00:00.000Z'));
-    expect((await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Expired');
+    await expectJson(await advance(clockId, '2026-03-14T09:00:00.000Z'));
+    expect((await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Expired');
 
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
     expect(await handle.result()).toMatchObject({ status: 'Expired' });
@@ -110,15 +105,15 @@ describe('subscription lifecycle', () => {
   it('rolls monthly periods on the anchor day across short months', async () => {
     const { clockId, subscription } = await onClock('2024-01-31T12:00:00.000Z');
     expect(subscription).toMatchObject({ status: 'Active', period_end: '2024-02-29T12:00:00.000Z' });
-    await ok(await advance(clockId, '2024-04-30T12:00:00.000Z'));
-    const row = await ok<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    await expectJson(await advance(clockId, '2024-04-30T12:00:00.000Z'));
+    const row = await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect(row).toMatchObject({ status: 'Active', period_start: '2024-04-30T12:00:00.000Z', period_end: '2024-05-31T12:00:00.000Z' });
   });
 
   it('cancels a subscription still Paused when its period ends, then expires it', async () => {
     const { clockId, subscription } = await onClock('2026-03-01T00:00:00.000Z');
-    await ok(await move(subscription.id, 'pause'));
-    await ok(await advance(clockId, '2026-04-01T00:00:00.000Z'));
+    await expectJson(await move(subscription.id, 'pause'));
+    await expectJson(await advance(clockId, '2026-04-01T00:00:00.000Z'));
     const row = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
     expect(row.status).toBe('Expired');
     const actions = (await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } })).map((a) => a.action);
@@ -128,14 +123,14 @@ describe('subscription lifecycle', () => {
   it('runs real-time subscriptions on Temporal timers and cancels them at once', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const planId = await makePlan(h.deps.db);
-    const subscription = await ok<SubscriptionBody>(
+    const subscription = await expectJson<SubscriptionBody>(
       await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }),
       201,
     );
     expect(subscription.status).toBe('Active');
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    expect((await ok<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
+    expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
     const clockless = await advance(subscription.id, '2030-01-01T00:00:00Z');
     expect(clockless.status).toBe(404);
     await handle.terminate('test done');
@@ -164,7 +159,7 @@ describe('POST /v1/subscriptions validation', () => {
     const planId = await makePlan(h.deps.db);
     const forOther = await h.request('POST', '/v1/subscriptions', { as: { customer: mine }, body: { customer_id: theirs, plan_id: planId, currency: 'USD' } });
     expect(forOther.status).toBe(404);
-    const own = await ok<SubscriptionBody>(
+    const own = await expectJson<SubscriptionBody>(
       await h.request('POST', '/v1/subscriptions', { as: { customer: mine }, body: { customer_id: mine, plan_id: planId, currency: 'USD' } }),
       201,
     );

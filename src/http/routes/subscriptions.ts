@@ -2,12 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { actorOf, ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, UuidSchema } from '../schemas.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, NonNegativeMoneySchema, UuidSchema } from '../schemas.js';
 import { createSubscription, getSubscription, moveSubscription } from '../../services/subscriptions.js';
 
 const SubscriptionStatusSchema = z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']);
 
-const SubscriptionSchema = z
+export const SubscriptionSchema = z
   .object({
     id: UuidSchema,
     customer_id: UuidSchema,
@@ -21,6 +21,7 @@ const SubscriptionSchema = z
     charged_through_date: z.string().nullable().openapi({ description: 'how far the subscription has been billed' }),
     contract_id: z.string().nullable(),
     test_clock_id: z.string().nullable(),
+    progressive_threshold_nanos: z.string().nullable().openapi({ description: 'progressive billing threshold of accrued charges' }),
     paused_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
     created_at: z.string(),
@@ -34,6 +35,9 @@ const CreateSubscriptionSchema = z
     plan_id: UuidSchema,
     currency: CurrencySchema,
     trial_days: z.number().int().min(0).max(730).optional().openapi({ description: "defaults to the plan's trial_days; > 0 starts in Trialing" }),
+    progressive_threshold_nanos: NonNegativeMoneySchema.optional().openapi({
+      description: 'progressive billing: when the open period\'s accrued charges reach this, its Draft is finalized and a new one opens',
+    }),
   })
   .openapi('CreateSubscription');
 

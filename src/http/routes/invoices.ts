@@ -1,0 +1,290 @@
+/**
+ * Invoices (SPEC §2 Invoice, §3, §4): reading them, editing Drafts (manual lines, credits, tax) and
+ * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
+ * invoice-lifecycle.ts. The rules are in src/services/invoice-edits.ts and credit-notes.ts.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
+import { CREDIT_NOTE_REASONS, getCreditNote, issueCreditNote, listCreditNotes, toCreditNoteView } from '../../services/credit-notes.js';
+import { addManualLine, applyCredit, calculateInvoiceTax, type EditContext } from '../../services/invoice-edits.js';
+import { listInvoices, loadInvoiceView } from '../../services/invoices.js';
+import { actorOf, ownCustomerId } from '../actor.js';
+import type { App, AppEnv } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, listSchema, MoneySchema, PaginationQuerySchema, toPage, UuidSchema } from '../schemas.js';
+import { jsonResponse, mutationRequest, TimestampSchema } from './customers.js';
+
+const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
+const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
+
+export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
+
+export const InvoiceLineItemSchema = z
+  .object({
+    id: UuidSchema,
+    kind: z.string().openapi({ description: 'fee | usage | manual | credit | tax; credit lines are negative, tax lines are flagged is_tax', example: 'fee' }),
+    description: z.string(),
+    sku_id: UuidSchema.nullable(),
+    plan_id: UuidSchema.nullable(),
+    subscription_id: UuidSchema.nullable(),
+    customer_id: UuidSchema.nullable().openapi({ description: 'the account that incurred the charge, on consolidated invoices' }),
+    customer_name: z.string().nullable(),
+    quantity: z.string().openapi({ description: 'exact decimal quantity', example: '1' }),
+    unit_amount_nanos: MoneySchema.nullable(),
+    amount_nanos: MoneySchema,
+    amount: DisplayAmountSchema('amount_nanos'),
+    is_tax: z.boolean(),
+    period_start: TimestampSchema.nullable(),
+    period_end: TimestampSchema.nullable(),
+    detail: z.unknown().openapi({ description: 'how the line was rated or taxed' }),
+  })
+  .openapi('InvoiceLineItem');
+
+export const InvoiceSchema = z
+  .object({
+    id: UuidSchema,
+    status: InvoiceStatusSchema,
+    invoice_number: z.string().nullable().openapi({ description: 'INV-###### (gapless), assigned at finalization', example: 'INV-000042' }),
+    customer_id: UuidSchema.openapi({ description: 'the account the invoice is addressed to' }),
+    subscription_id: UuidSchema.nullable(),
+    currency: CurrencySchema,
+    billing_reason: z.string(),
+    period_start: TimestampSchema.nullable(),
+    period_end: TimestampSchema.nullable(),
+    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit' }),
+    tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
+    credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
+    total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
+    credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
+    amount_due_nanos: MoneySchema.openapi({ description: 'total − credited while Open, else 0' }),
+    subtotal: DisplayAmountSchema('subtotal_nanos'),
+    tax: DisplayAmountSchema('tax_nanos'),
+    total: DisplayAmountSchema('total_nanos'),
+    amount_due: DisplayAmountSchema('amount_due_nanos'),
+    tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
+    due_at: TimestampSchema.nullable(),
+    finalized_at: TimestampSchema.nullable(),
+    paid_at: TimestampSchema.nullable(),
+    paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
+    voided_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+    line_items: z.array(InvoiceLineItemSchema),
+  })
+  .openapi('Invoice');
+
+export const CreditNoteSchema = z
+  .object({
+    id: UuidSchema,
+    number: z.string().openapi({ description: 'CN-###### (gapless)', example: 'CN-000001' }),
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema,
+    currency: CurrencySchema,
+    amount_nanos: MoneySchema,
+    amount: DisplayAmountSchema('amount_nanos'),
+    reason: z.enum(CREDIT_NOTE_REASONS),
+    memo: z.string().nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi('CreditNote');
+
+const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
+
+const PositiveMoneySchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
+
+const QuantitySchema = z
+  .string()
+  .max(40, { abort: true })
+  .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { message: 'must be a decimal string such as "1" or "2.5"', abort: true })
+  .refine((v) => compareQuantity(parseQuantity(v), ZERO_QUANTITY) > 0, 'must be greater than zero')
+  .openapi({ example: '1' });
+
+const AddLineItemSchema = z
+  .strictObject({
+    description: DescriptionSchema,
+    amount_nanos: MoneySchema.openapi({ description: 'the line amount; negative for an adjustment such as a discount' }),
+    quantity: QuantitySchema.optional().openapi({ description: 'default "1"' }),
+    unit_amount_nanos: MoneySchema.optional().openapi({
+      description: 'when given, amount_nanos must equal quantity × unit_amount_nanos (rounded HalfEven to a raw unit)',
+    }),
+  })
+  .openapi('AddInvoiceLineItemRequest');
+
+const ApplyCreditSchema = z
+  .strictObject({
+    amount_nanos: PositiveMoneySchema.openapi({ description: 'the credit, > 0; stored as a credit line of −amount_nanos' }),
+    description: DescriptionSchema,
+  })
+  .openapi('ApplyInvoiceCreditRequest');
+
+const IssueCreditNoteSchema = z
+  .strictObject({
+    amount_nanos: PositiveMoneySchema.openapi({ description: 'the amount credited, > 0 and at most total_nanos − credited_nanos' }),
+    reason: z.enum(CREDIT_NOTE_REASONS),
+    memo: z.string().trim().max(1000).nullable().optional(),
+  })
+  .openapi('IssueCreditNoteRequest');
+
+const ListInvoicesQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional(),
+  status: InvoiceStatusSchema.optional(),
+  subscription_id: UuidSchema.optional(),
+});
+
+const tags = ['Invoices'];
+const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `invalid_state_transition` and nothing changes.';
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices',
+  tags,
+  summary: 'List invoices',
+  description: 'Invoices in creation order as the list envelope { data, has_more, next_cursor }; filter by customer_id, status and subscription_id.',
+  request: { query: ListInvoicesQuerySchema },
+  responses: { 200: jsonResponse('One page of invoices', listSchema(InvoiceSchema, 'InvoiceList')), ...commonErrorResponses },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}',
+  tags,
+  summary: 'Get an invoice with its line items',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+const getOwnRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices/{id}',
+  tags,
+  summary: 'Get an invoice (customer view)',
+  description: 'A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+const addLineRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/line-items',
+  tags,
+  summary: 'Add a manual line item to a Draft',
+  description: `${DRAFT_ONLY} A negative amount_nanos is an adjustment (for example a discount); it may not take the total below zero
+(422 \`negative_invoice_total\`). With unit_amount_nanos, amount_nanos must be quantity × unit_amount_nanos (422 \`line_amount_mismatch\`).
+Totals are recomputed exactly; tax lines are recomputed at finalization (or by calculate-tax).`,
+  request: { params: IdParamSchema, ...mutationRequest(AddLineItemSchema) },
+  responses: { 201: jsonResponse('The invoice with the new line', InvoiceSchema), ...commonErrorResponses },
+});
+
+const applyCreditRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/credits',
+  tags,
+  summary: 'Apply a credit to a Draft',
+  description: `${DRAFT_ONLY} Adds a credit line of −amount_nanos. Credits may not exceed subtotal + tax
+(422 \`credit_exceeds_invoice\`, details.available_nanos). After finalization use a credit note instead.`,
+  request: { params: IdParamSchema, ...mutationRequest(ApplyCreditSchema) },
+  responses: { 201: jsonResponse('The invoice with the credit applied', InvoiceSchema), ...commonErrorResponses },
+});
+
+const calculateTaxRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/calculate-tax',
+  tags,
+  summary: 'Calculate the tax of a Draft',
+  description: `${DRAFT_ONLY} Runs the configured tax adapter (TAX_ADAPTER): its tax lines (is_tax: true, one per taxable line,
+each rounded once HalfEven to a raw unit) replace any earlier ones, so repeating it changes nothing. Credit lines are not taxed;
+customers with a tax_id are exempt under the flat-rate adapter. Finalization recalculates tax on the final lines.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The invoice with its tax lines', InvoiceSchema), ...commonErrorResponses },
+});
+
+const issueCreditNoteRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/credit-notes',
+  tags,
+  summary: 'Issue a credit note against an invoice',
+  description: `Full or partial, on an Open or Paid invoice (Draft or Void: 409 \`invalid_state_transition\`). The total of an invoice's
+credit notes never exceeds its total: amount_nanos ≤ total_nanos − credited_nanos, else 422 \`credit_note_exceeds_remaining\`
+(details.remaining_nanos). Numbered CN-###### from a gapless counter; raises the invoice's credited_nanos and emits
+\`credit_note.issued\`. Credit notes are immutable.`,
+  request: { params: IdParamSchema, ...mutationRequest(IssueCreditNoteSchema) },
+  responses: { 201: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
+});
+
+const listCreditNotesRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/credit-notes',
+  tags,
+  summary: "List an invoice's credit notes",
+  description: 'In issue order, as the list envelope { data, has_more, next_cursor }.',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: jsonResponse('One page of credit notes', listSchema(CreditNoteSchema, 'CreditNoteList')), ...commonErrorResponses },
+});
+
+const getCreditNoteRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/credit-notes/{id}',
+  tags,
+  summary: 'Get a credit note',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
+});
+
+const editContext = (c: Context<AppEnv>): EditContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
+
+export function registerInvoices(app: App): void {
+  app.openapi(listRoute, async (c) => {
+    const { limit, starting_after, ...filter } = c.req.valid('query');
+    return c.json(await listInvoices(c.get('deps').db, filter, { limit, starting_after }), 200);
+  });
+
+  app.openapi(getRoute, async (c) => c.json(await loadInvoiceView(c.get('deps').db, c.req.valid('param').id), 200));
+
+  app.openapi(getOwnRoute, async (c) => c.json(await loadInvoiceView(c.get('deps').db, c.req.valid('param').id, ownCustomerId(c)), 200));
+
+  app.openapi(addLineRoute, async (c) => {
+    const body = c.req.valid('json');
+    const invoice = await addManualLine(
+      c.get('deps').db,
+      c.req.valid('param').id,
+      {
+        description: body.description,
+        amountNanos: BigInt(body.amount_nanos),
+        ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
+        ...(body.unit_amount_nanos !== undefined ? { unitAmountNanos: BigInt(body.unit_amount_nanos) } : {}),
+      },
+      editContext(c),
+    );
+    return c.json(invoice, 201);
+  });
+
+  app.openapi(applyCreditRoute, async (c) => {
+    const body = c.req.valid('json');
+    const invoice = await applyCredit(c.get('deps').db, c.req.valid('param').id, { description: body.description, amountNanos: BigInt(body.amount_nanos) }, editContext(c));
+    return c.json(invoice, 201);
+  });
+
+  app.openapi(calculateTaxRoute, async (c) => {
+    const { db, tax } = c.get('deps');
+    return c.json(await calculateInvoiceTax(db, c.req.valid('param').id, tax, editContext(c)), 200);
+  });
+
+  app.openapi(issueCreditNoteRoute, async (c) => {
+    const body = c.req.valid('json');
+    const note = await issueCreditNote(
+      c.get('deps').db,
+      c.req.valid('param').id,
+      { amountNanos: BigInt(body.amount_nanos), reason: body.reason, memo: body.memo ?? null },
+      { actor: actorOf(c), at: c.get('deps').clock(), requestId: c.get('requestId') },
+    );
+    return c.json(note, 201);
+  });
+
+  app.openapi(listCreditNotesRoute, async (c) => {
+    const query = c.req.valid('query');
+    const rows = await listCreditNotes(c.get('deps').db, c.req.valid('param').id, query);
+    return c.json(toPage(rows, query.limit, toCreditNoteView), 200);
+  });
+
+  app.openapi(getCreditNoteRoute, async (c) => c.json(await getCreditNote(c.get('deps').db, c.req.valid('param').id), 200));
+}

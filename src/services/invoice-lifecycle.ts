@@ -1,0 +1,57 @@
+/**
+ * API-side lifecycle operations: each goes through a workflow (the subscription's for billing and
+ * plan changes, the invoice's for finalize/pay/void) and answers with the resulting invoice.
+ */
+import type { AppDeps } from '../http/context.js';
+import { runUpdate } from '../temporal/updates.js';
+import {
+  billSubscriptionUpdate,
+  changePlanUpdate,
+  subscriptionWorkflowId,
+  type PayInvoiceCommand,
+  type SubscriptionCommand,
+} from '../../workflows/messages.js';
+import { DomainError } from './errors.js';
+import { moveInvoice, type InvoiceMove } from './invoice-workflows.js';
+import { loadInvoiceView, type InvoiceView } from './invoices.js';
+import { getSubscription, type SubscriptionView } from './subscriptions.js';
+
+const workflowDeps = (deps: AppDeps) => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue });
+
+/** Bills the subscription's current period to now into its Draft (created or refreshed). */
+export async function billNow(deps: AppDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
+  await getSubscription(deps, subscriptionId);
+  const draftsBefore = await deps.db.invoice.count({ where: { subscriptionId, status: 'Draft' } });
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [command] }));
+  if (!invoiceId) {
+    throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
+  }
+  const invoice = await loadInvoiceView(deps.db, invoiceId);
+  return { invoice, created: draftsBefore === 0 };
+}
+
+export async function changePlan(
+  deps: AppDeps,
+  subscriptionId: string,
+  planId: string,
+  command: SubscriptionCommand,
+): Promise<{ subscription: SubscriptionView; invoice: InvoiceView | null }> {
+  await getSubscription(deps, subscriptionId);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [{ ...command, planId }] }));
+  return {
+    subscription: await getSubscription(deps, subscriptionId),
+    invoice: invoiceId ? await loadInvoiceView(deps.db, invoiceId) : null,
+  };
+}
+
+export async function moveInvoiceNow(
+  deps: AppDeps,
+  invoiceId: string,
+  move: InvoiceMove,
+  command: SubscriptionCommand | PayInvoiceCommand,
+): Promise<InvoiceView> {
+  await moveInvoice(workflowDeps(deps), invoiceId, move, command);
+  return loadInvoiceView(deps.db, invoiceId);
+}

@@ -1,0 +1,414 @@
+/**
+ * Invoices over HTTP: listing and reading them, Draft edits (manual lines, credits, tax) and the one
+ * display rounding. Invoices are built directly with the invoice service (insertLines,
+ * recomputeTotals, finalizeInvoice), so these tests do not depend on billing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import type { Actor } from '../../src/services/audit.js';
+import { finalizeInvoice, insertLines, recomputeTotals } from '../../src/services/invoices.js';
+import { applyTax, flatRateTax, zeroTax } from '../../src/services/tax.js';
+import { makeCustomer } from '../support/fixtures.js';
+import { createHarness, expectJson, type Harness } from '../support/harness.js';
+
+let h: Harness;
+/** The same app with the flat-rate adapter at 20%. */
+let taxed: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+  taxed = await createHarness({}, () => new Date(), flatRateTax(2000));
+});
+afterAll(async () => {
+  await Promise.all([h.close(), taxed.close()]);
+});
+
+const UNIT = 1_000_000_000_000n;
+const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
+
+interface LineBody {
+  id: string;
+  kind: string;
+  description: string;
+  quantity: string;
+  unit_amount_nanos: string | null;
+  amount_nanos: string;
+  amount: string;
+  is_tax: boolean;
+  detail: unknown;
+}
+
+interface InvoiceBody {
+  id: string;
+  status: string;
+  invoice_number: string | null;
+  customer_id: string;
+  currency: string;
+  subtotal_nanos: string;
+  tax_nanos: string;
+  credits_applied_nanos: string;
+  total_nanos: string;
+  credited_nanos: string;
+  amount_due_nanos: string;
+  subtotal: string;
+  tax: string;
+  total: string;
+  amount_due: string;
+  tax_adapter: string | null;
+  line_items: LineBody[];
+}
+
+interface ListBody {
+  data: InvoiceBody[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+interface ErrorBody {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+
+/** A Draft with fee lines of the given amounts (raw units). */
+async function makeDraft(customerId: string, amounts: bigint[], currency = 'USD'): Promise<string> {
+  const id = newId();
+  await h.deps.db.$transaction(async (tx) => {
+    await tx.invoice.create({ data: { id, customerId, currency, billingReason: 'manual' } });
+    await insertLines(
+      tx,
+      id,
+      amounts.map((amountNanos, i) => ({ kind: 'fee' as const, description: `Fee ${i + 1}`, amountNanos })),
+    );
+    await recomputeTotals(tx, id);
+  });
+  return id;
+}
+
+async function finalize(id: string): Promise<void> {
+  await finalizeInvoice(h.deps.db, id, { actor: ADMIN, at: new Date(), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+}
+
+const getInvoice = (id: string, harness = h) => harness.request('GET', `/admin/v1/invoices/${id}`);
+const list = (query: string) => h.request('GET', `/admin/v1/invoices?${query}`);
+
+/** Everything an edit could change: the row, its lines and its audit trail. */
+async function snapshot(id: string) {
+  const db = h.deps.db;
+  const [invoice, lines, audit] = await Promise.all([
+    db.invoice.findUniqueOrThrow({ where: { id } }),
+    db.invoiceLineItem.findMany({ where: { invoiceId: id }, orderBy: { id: 'asc' } }),
+    db.auditLogEntry.count({ where: { entityId: id } }),
+  ]);
+  return { invoice, lines, audit };
+}
+
+describe('GET /admin/v1/invoices', () => {
+  it('filters by customer, status and subscription and pages in creation order', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const other = await makeCustomer(h.deps.db);
+    const first = await makeDraft(customer, [10n * UNIT]);
+    const second = await makeDraft(customer, [20n * UNIT]);
+    const third = await makeDraft(customer, [30n * UNIT]);
+    await makeDraft(other, [40n * UNIT]);
+    await finalize(second);
+
+    const all = await expectJson<ListBody>(await list(`customer_id=${customer}`), 200);
+    expect(all.data.map((i) => i.id)).toEqual([first, second, third]);
+    expect(all).toMatchObject({ has_more: false, next_cursor: null });
+
+    const drafts = await expectJson<ListBody>(await list(`customer_id=${customer}&status=Draft`), 200);
+    expect(drafts.data.map((i) => [i.id, i.status, i.invoice_number])).toEqual([
+      [first, 'Draft', null],
+      [third, 'Draft', null],
+    ]);
+    const open = await expectJson<ListBody>(await list(`customer_id=${customer}&status=Open`), 200);
+    expect(open.data).toHaveLength(1);
+    expect(open.data[0]).toMatchObject({ id: second, status: 'Open', total_nanos: (20n * UNIT).toString() });
+    expect(open.data[0]!.invoice_number).toMatch(/^INV-\d{6}$/);
+
+    const page1 = await expectJson<ListBody>(await list(`customer_id=${customer}&limit=2`), 200);
+    expect(page1.data.map((i) => i.id)).toEqual([first, second]);
+    expect(page1).toMatchObject({ has_more: true, next_cursor: second });
+    const page2 = await expectJson<ListBody>(await list(`customer_id=${customer}&limit=2&starting_after=${page1.next_cursor}`), 200);
+    expect(page2.data.map((i) => i.id)).toEqual([third]);
+    expect(page2).toMatchObject({ has_more: false, next_cursor: null });
+
+    const bySubscription = await expectJson<ListBody>(await list(`customer_id=${customer}&subscription_id=${newId()}`), 200);
+    expect(bySubscription.data).toEqual([]);
+  });
+
+  it('rejects an unknown status and a malformed customer id', async () => {
+    for (const query of ['status=Pending', 'customer_id=nope', 'limit=0']) {
+      expect((await expectJson<ErrorBody>(await list(query), 400)).error.code, query).toBe('validation_failed');
+    }
+  });
+});
+
+describe('GET /admin/v1/invoices/:id and /v1/invoices/:id', () => {
+  it('returns the invoice with its lines, money as strings', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const id = await makeDraft(customer, [49n * UNIT, 1_500_000_000n]);
+    const invoice = await expectJson<InvoiceBody>(await getInvoice(id), 200);
+    expect(invoice).toMatchObject({
+      id,
+      status: 'Draft',
+      invoice_number: null,
+      customer_id: customer,
+      currency: 'USD',
+      subtotal_nanos: '49001500000000',
+      tax_nanos: '0',
+      credits_applied_nanos: '0',
+      total_nanos: '49001500000000',
+      credited_nanos: '0',
+      amount_due_nanos: '0',
+      subtotal: '49.00',
+      total: '49.00',
+      amount_due: '0.00',
+    });
+    expect(invoice.line_items.map((l) => [l.kind, l.description, l.amount_nanos, l.amount, l.is_tax])).toEqual([
+      ['fee', 'Fee 1', '49000000000000', '49.00', false],
+      ['fee', 'Fee 2', '1500000000', '0.00', false],
+    ]);
+  });
+
+  it('is 404 for an unknown invoice and 400 for a malformed id', async () => {
+    const missing = await expectJson<ErrorBody>(await getInvoice(newId()), 404);
+    expect(missing.error.code).toBe('invoice_not_found');
+    expect((await expectJson<ErrorBody>(await getInvoice('INV-000001'), 400)).error.code).toBe('validation_failed');
+  });
+
+  it('shows a customer token its own invoices only', async () => {
+    const owner = await makeCustomer(h.deps.db);
+    const stranger = await makeCustomer(h.deps.db);
+    const id = await makeDraft(owner, [5n * UNIT]);
+
+    const own = await expectJson<InvoiceBody>(await h.request('GET', `/v1/invoices/${id}`, { as: { customer: owner } }), 200);
+    expect(own).toMatchObject({ id, customer_id: owner, total: '5.00' });
+    const foreign = await expectJson<ErrorBody>(await h.request('GET', `/v1/invoices/${id}`, { as: { customer: stranger } }), 404);
+    expect(foreign.error.code).toBe('invoice_not_found');
+    expect((await h.request('GET', `/v1/invoices/${id}`)).status).toBe(200);
+
+    expect((await h.request('GET', `/admin/v1/invoices/${id}`, { as: { customer: owner } })).status).toBe(403);
+    expect((await h.request('GET', `/admin/v1/invoices?customer_id=${owner}`, { as: { customer: owner } })).status).toBe(403);
+    expect((await h.request('GET', `/v1/invoices/${id}`, { as: 'none' })).status).toBe(401);
+  });
+});
+
+describe('POST /admin/v1/invoices/:id/line-items', () => {
+  it('adds manual lines and adjustments to a Draft with exact totals', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const id = await makeDraft(customer, [100n * UNIT]);
+
+    const withLine = await expectJson<InvoiceBody>(
+      await h.request('POST', `/admin/v1/invoices/${id}/line-items`, {
+        body: { description: 'Onboarding', amount_nanos: '25500000000000', quantity: '3', unit_amount_nanos: '8500000000000' },
+      }),
+      201,
+    );
+    expect(withLine).toMatchObject({ subtotal_nanos: '125500000000000', total_nanos: '125500000000000', total: '125.50' });
+    expect(withLine.line_items[1]).toMatchObject({
+      kind: 'manual',
+      description: 'Onboarding',
+      quantity: '3',
+      unit_amount_nanos: '8500000000000',
+      amount_nanos: '25500000000000',
+      is_tax: false,
+    });
+
+    const adjusted = await expectJson<InvoiceBody>(
+      await h.request('POST', `/admin/v1/invoices/${id}/line-items`, { body: { description: 'Goodwill discount', amount_nanos: '-5250000000001' } }),
+      201,
+    );
+    expect(adjusted).toMatchObject({ subtotal_nanos: '120249999999999', total_nanos: '120249999999999', total: '120.25' });
+    expect(adjusted.line_items[2]).toMatchObject({ kind: 'manual', quantity: '1', unit_amount_nanos: null, amount_nanos: '-5250000000001' });
+
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: id }, orderBy: { id: 'asc' } });
+    expect(audit.map((a) => [a.action, a.actorType, a.actorId])).toEqual([
+      ['invoice.line_item_added', 'admin', 'test-admin'],
+      ['invoice.line_item_added', 'admin', 'test-admin'],
+    ]);
+    expect(audit[1]!.before).toMatchObject({ total_nanos: '125500000000000' });
+    expect(audit[1]!.after).toMatchObject({ total_nanos: '120249999999999', kind: 'manual', amount_nanos: '-5250000000001', line_item_id: adjusted.line_items[2]!.id });
+  });
+
+  it('refuses an amount that is not quantity × unit amount, and an adjustment below zero', async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [10n * UNIT]);
+    const before = await snapshot(id);
+
+    const mismatch = await expectJson<ErrorBody>(
+      await h.request('POST', `/admin/v1/invoices/${id}/line-items`, {
+        body: { description: 'Seats', amount_nanos: '2000000000000', quantity: '2.5', unit_amount_nanos: '1000000000000' },
+      }),
+      422,
+    );
+    expect(mismatch.error).toMatchObject({ code: 'line_amount_mismatch', details: { expected_amount_nanos: '2500000000000' } });
+
+    const negative = await expectJson<ErrorBody>(
+      await h.request('POST', `/admin/v1/invoices/${id}/line-items`, { body: { description: 'Too generous', amount_nanos: '-10000000000001' } }),
+      422,
+    );
+    expect(negative.error.code).toBe('negative_invoice_total');
+    expect(await snapshot(id)).toEqual(before);
+  });
+
+  it.each([
+    ['a zero quantity', { description: 'x', amount_nanos: '0', quantity: '0' }],
+    ['a negative quantity', { description: 'x', amount_nanos: '1', quantity: '-1' }],
+    ['a quantity in exponent notation', { description: 'x', amount_nanos: '1', quantity: '1e3' }],
+    ['a quantity of 100 digits', { description: 'x', amount_nanos: '1', quantity: '9'.repeat(100) }],
+    ['a number instead of a money string', { description: 'x', amount_nanos: 5 }],
+    ['an empty description', { description: '  ', amount_nanos: '1' }],
+    ['an unknown field', { description: 'x', amount_nanos: '1', kind: 'tax' }],
+  ])('is 400 for %s', async (_case, body) => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [UNIT]);
+    expect((await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/line-items`, { body }), 400)).error.code).toBe('validation_failed');
+  });
+
+  it('is 404 for an unknown invoice', async () => {
+    const res = await h.request('POST', `/admin/v1/invoices/${newId()}/line-items`, { body: { description: 'x', amount_nanos: '1' } });
+    expect((await expectJson<ErrorBody>(res, 404)).error.code).toBe('invoice_not_found');
+  });
+});
+
+describe('POST /admin/v1/invoices/:id/credits', () => {
+  it('applies credits as negative lines up to the invoice amount, never beyond', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const id = await makeDraft(customer, [100n * UNIT]);
+    const credit = (amount: string) => h.request('POST', `/admin/v1/invoices/${id}/credits`, { body: { amount_nanos: amount, description: 'Loyalty credit' } });
+
+    const first = await expectJson<InvoiceBody>(await credit('30000000000000'), 201);
+    expect(first).toMatchObject({ subtotal_nanos: '100000000000000', credits_applied_nanos: '30000000000000', total_nanos: '70000000000000', total: '70.00' });
+    expect(first.line_items[1]).toMatchObject({ kind: 'credit', description: 'Loyalty credit', amount_nanos: '-30000000000000', amount: '-30.00', is_tax: false });
+
+    const exceeding = await expectJson<ErrorBody>(await credit('70000000000001'), 422);
+    expect(exceeding.error).toMatchObject({ code: 'credit_exceeds_invoice', details: { available_nanos: '70000000000000' } });
+
+    const rest = await expectJson<InvoiceBody>(await credit('70000000000000'), 201);
+    expect(rest).toMatchObject({ credits_applied_nanos: '100000000000000', total_nanos: '0', total: '0.00' });
+    const beyond = await expectJson<ErrorBody>(await credit('1'), 422);
+    expect(beyond.error).toMatchObject({ code: 'credit_exceeds_invoice', details: { available_nanos: '0' } });
+
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: id }, orderBy: { id: 'asc' } });
+    expect(audit.map((a) => a.action)).toEqual(['invoice.credit_applied', 'invoice.credit_applied']);
+    expect(audit[0]!.after).toMatchObject({ credits_applied_nanos: '30000000000000', amount_nanos: '-30000000000000' });
+  });
+
+  it.each([['0'], ['-1'], ['1.5']])('is 400 for the amount %s', async (amount) => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [UNIT]);
+    const res = await h.request('POST', `/admin/v1/invoices/${id}/credits`, { body: { amount_nanos: amount, description: 'x' } });
+    expect((await expectJson<ErrorBody>(res, 400)).error.code).toBe('validation_failed');
+  });
+});
+
+describe('Draft-only edits on a finalized invoice', () => {
+  it('answers 409 and changes nothing', async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [10n * UNIT]);
+    await finalize(id);
+    const before = await snapshot(id);
+
+    const attempts: [string, Harness, unknown][] = [
+      ['line-items', h, { description: 'Late fee', amount_nanos: '1000000000000' }],
+      ['credits', h, { amount_nanos: '1000000000000', description: 'Credit' }],
+      ['calculate-tax', taxed, undefined],
+    ];
+    for (const [operation, harness, body] of attempts) {
+      const res = await harness.request('POST', `/admin/v1/invoices/${id}/${operation}`, body === undefined ? {} : { body });
+      const error = await expectJson<ErrorBody>(res, 409);
+      expect(error.error, operation).toMatchObject({ code: 'invalid_state_transition', details: { entity: 'invoice', from: 'Open' } });
+    }
+    expect(await snapshot(id)).toEqual(before);
+  });
+});
+
+describe('POST /admin/v1/invoices/:id/calculate-tax', () => {
+  it('adds one is_tax line per taxable line at the flat rate, exact, and repeats idempotently', async () => {
+    const customer = await makeCustomer(taxed.deps.db);
+    const id = await makeDraft(customer, [100n * UNIT, 33_333_333_333_333n]);
+    await expectJson(await taxed.request('POST', `/admin/v1/invoices/${id}/credits`, { body: { amount_nanos: '10000000000000', description: 'Credit' } }), 201);
+
+    const key = newId();
+    const res = await taxed.request('POST', `/admin/v1/invoices/${id}/calculate-tax`, { headers: { 'idempotency-key': key } });
+    const invoice = await expectJson<InvoiceBody>(res, 200);
+    // 20% of 100.000000000000 = 20.000000000000; of 33.333333333333 = 6.6666666666666 → 6.666666666667 (HalfEven, per line)
+    const taxLines = invoice.line_items.filter((l) => l.is_tax);
+    expect(taxLines.map((l) => [l.kind, l.description, l.amount_nanos])).toEqual([
+      ['tax', 'Tax 20% on Fee 1', '20000000000000'],
+      ['tax', 'Tax 20% on Fee 2', '6666666666667'],
+    ]);
+    expect(invoice.line_items.filter((l) => !l.is_tax).map((l) => l.kind)).toEqual(['fee', 'fee', 'credit']);
+    expect(invoice).toMatchObject({
+      subtotal_nanos: '133333333333333',
+      tax_nanos: '26666666666667',
+      credits_applied_nanos: '10000000000000',
+      total_nanos: '150000000000000',
+      subtotal: '133.33',
+      tax: '26.67',
+      total: '150.00',
+      tax_adapter: 'flat:2000',
+    });
+
+    const replay = await taxed.request('POST', `/admin/v1/invoices/${id}/calculate-tax`, { headers: { 'idempotency-key': key } });
+    expect(replay.headers.get('x-idempotency-replayed')).toBe('true');
+    expect(await expectJson<InvoiceBody>(replay, 200)).toEqual(invoice);
+
+    const again = await expectJson<InvoiceBody>(await taxed.request('POST', `/admin/v1/invoices/${id}/calculate-tax`), 200);
+    expect(again.line_items.filter((l) => l.is_tax).map((l) => l.amount_nanos)).toEqual(['20000000000000', '6666666666667']);
+    expect(again.total_nanos).toBe('150000000000000');
+
+    const audit = await taxed.deps.db.auditLogEntry.findMany({ where: { entityId: id, action: 'invoice.tax_calculated' }, orderBy: { id: 'asc' } });
+    expect(audit).toHaveLength(2);
+    expect(audit[0]!.before).toMatchObject({ tax_nanos: '0', tax_adapter: null });
+    expect(audit[0]!.after).toMatchObject({ tax_nanos: '26666666666667', total_nanos: '150000000000000', tax_adapter: 'flat:2000' });
+  });
+
+  it('adds no tax for a B2B customer with a tax_id', async () => {
+    const customer = await makeCustomer(taxed.deps.db);
+    await taxed.deps.db.customer.update({ where: { id: customer }, data: { taxId: 'DE123456789' } });
+    const id = await makeDraft(customer, [100n * UNIT]);
+    const invoice = await expectJson<InvoiceBody>(await taxed.request('POST', `/admin/v1/invoices/${id}/calculate-tax`), 200);
+    expect(invoice.line_items.filter((l) => l.is_tax)).toEqual([]);
+    expect(invoice).toMatchObject({ tax_nanos: '0', total_nanos: '100000000000000', tax_adapter: 'flat:2000' });
+  });
+
+  it('adds no tax with the default zero-tax adapter', async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [100n * UNIT]);
+    const invoice = await expectJson<InvoiceBody>(await h.request('POST', `/admin/v1/invoices/${id}/calculate-tax`), 200);
+    expect(invoice.line_items.map((l) => l.is_tax)).toEqual([false]);
+    expect(invoice).toMatchObject({ tax_nanos: '0', total_nanos: '100000000000000', tax_adapter: 'none' });
+  });
+
+  it('is 404 for an unknown invoice', async () => {
+    expect((await expectJson<ErrorBody>(await taxed.request('POST', `/admin/v1/invoices/${newId()}/calculate-tax`), 404)).error.code).toBe('invoice_not_found');
+  });
+});
+
+describe('display rounding', () => {
+  it('rounds once, HalfEven, to the minor unit at output; exact amounts stay exact', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const down = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(customer, [10_005_000_000_000n])), 200);
+    expect(down).toMatchObject({ total_nanos: '10005000000000', total: '10.00', subtotal: '10.00' });
+    expect(down.line_items[0]!.amount).toBe('10.00');
+
+    const upId = await makeDraft(customer, [10_015_000_000_000n]);
+    const up = await expectJson<InvoiceBody>(await getInvoice(upId), 200);
+    expect(up).toMatchObject({ total_nanos: '10015000000000', total: '10.02' });
+
+    await finalize(upId);
+    const open = await expectJson<InvoiceBody>(await getInvoice(upId), 200);
+    expect(open).toMatchObject({ status: 'Open', amount_due_nanos: '10015000000000', amount_due: '10.02' });
+  });
+
+  it('rounds the sum, not the lines: two 0.005 lines make 0.01', async () => {
+    const invoice = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(await makeCustomer(h.deps.db), [5_000_000_000n, 5_000_000_000n])), 200);
+    expect(invoice.line_items.map((l) => l.amount)).toEqual(['0.00', '0.00']);
+    expect(invoice).toMatchObject({ total_nanos: '10000000000', total: '0.01' });
+  });
+
+  it('shows JPY without decimals', async () => {
+    const customer = await makeCustomer(h.deps.db, { currency: 'JPY' });
+    const even = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(customer, [1_234_500_000_000_000n], 'JPY')), 200);
+    expect(even).toMatchObject({ currency: 'JPY', total: '1234', subtotal: '1234', tax: '0', amount_due: '0' });
+    const odd = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(customer, [1_235_500_000_000_000n], 'JPY')), 200);
+    expect(odd.total).toBe('1236');
+    expect(odd.line_items[0]!.amount).toBe('1236');
+  });
+});
