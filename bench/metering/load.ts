@@ -3,7 +3,7 @@
  * batches (bodies built before the clock starts), the raw-PostgreSQL baselines on the same rows,
  * and autocannon runs with a progress line every few seconds.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import autocannon from 'autocannon';
@@ -113,36 +113,32 @@ export async function postBatches(baseUrl: string, apiKey: string, bodies: Buffe
 
 /**
  * The PostgreSQL baseline: the same rows inserted straight into usage_events (same indexes and
- * triggers), batches of the same size, the same concurrency, one multi-row INSERT per batch.
+ * triggers), batches of the same size, the same concurrency, one multi-row INSERT per batch. The
+ * pool is the caller's, so its connections outlive the CPU sampling of the phase.
  */
-export async function rawInserts(databaseUrl: string, batches: EventShape[][], concurrency: number, log: (line: string) => void): Promise<ThroughputResult> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: concurrency });
-  try {
-    return await drive(
-      'raw INSERT',
-      batches.length,
-      concurrency,
-      batches[0]!.length,
-      async (i) => {
-        const rows = batches[i]!;
-        await pool.query(
-          `INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::jsonb[])`,
-          [
-            rows.map((r) => r.id),
-            rows.map((r) => r.event_type),
-            rows.map((r) => r.customer_id),
-            rows.map((r) => r.subscription_id),
-            rows.map((r) => r.timestamp),
-            rows.map((r) => JSON.stringify(r.properties)),
-          ],
-        );
-      },
-      log,
-    );
-  } finally {
-    await pool.end();
-  }
+export async function rawInserts(pool: pg.Pool, batches: EventShape[][], concurrency: number, log: (line: string) => void): Promise<ThroughputResult> {
+  return drive(
+    'raw INSERT',
+    batches.length,
+    concurrency,
+    batches[0]!.length,
+    async (i) => {
+      const rows = batches[i]!;
+      await pool.query(
+        `INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::timestamptz[], $6::jsonb[])`,
+        [
+          rows.map((r) => r.id),
+          rows.map((r) => r.event_type),
+          rows.map((r) => r.customer_id),
+          rows.map((r) => r.subscription_id),
+          rows.map((r) => r.timestamp),
+          rows.map((r) => JSON.stringify(r.properties)),
+        ],
+      );
+    },
+    log,
+  );
 }
 
 /** Single-row INSERT … ON CONFLICT DO NOTHING from `connections` clients for `seconds`: the database's ceiling for one event per commit. */
@@ -173,6 +169,8 @@ export async function rawSingleInserts(databaseUrl: string, make: (n: number) =>
 }
 
 export interface HttpLoadResult {
+  /** Open loop only: how late the generator itself sent requests (p99), part of the latencies. */
+  sendLagP99Ms?: number;
   requestsPerSecond: number;
   requests: number;
   p50Ms: number;
@@ -209,15 +207,33 @@ export async function cannon(label: string, options: autocannon.Options, log: (l
 export interface CpuShare {
   /** Cores' worth of CPU used over the interval (1.0 = one core busy all the time). */
   api: number;
+  /** The PostgreSQL server under test: its postmaster and every process it started. */
+  postgres: number;
   loadGenerator: number;
   machine: number;
 }
 
 const CLOCK_TICKS = 100;
 
-function processTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+function stat(pid: number): { ppid: number; ticks: number } | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ticks of the postmaster and its children, by pid. */
+function postgresTicks(postmasterPid: number): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    const s = stat(pid);
+    if (s && (pid === postmasterPid || s.ppid === postmasterPid)) ticks.set(pid, s.ticks);
+  }
+  return ticks;
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -227,21 +243,108 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-/** Starts measuring where the CPU goes (Linux /proc); call the result to stop. */
-export function sampleCpu(apiPid: number): () => CpuShare {
+/**
+ * Starts measuring where the CPU goes (Linux /proc); call the result to stop. PostgreSQL processes
+ * that exit during the interval (short connections) are missed, so its share is a lower bound.
+ */
+export function sampleCpu(apiPid: number, postmasterPid: number): () => CpuShare {
   const started = performance.now();
-  const api0 = processTicks(apiPid);
+  const api0 = stat(apiPid)?.ticks ?? 0;
+  const pg0 = postgresTicks(postmasterPid);
   const self0 = process.cpuUsage();
   const machine0 = machineTicks();
   return () => {
     const seconds = (performance.now() - started) / 1000;
     const self = process.cpuUsage(self0);
     const machine = machineTicks();
+    let pgTicks = 0;
+    for (const [pid, ticks] of postgresTicks(postmasterPid)) pgTicks += ticks - (pg0.get(pid) ?? 0);
     const cores = os.cpus().length;
     return {
-      api: (processTicks(apiPid) - api0) / CLOCK_TICKS / seconds,
+      api: ((stat(apiPid)?.ticks ?? api0) - api0) / CLOCK_TICKS / seconds,
+      postgres: pgTicks / CLOCK_TICKS / seconds,
       loadGenerator: (self.user + self.system) / 1e6 / seconds,
       machine: ((machine.busy - machine0.busy) / (machine.total - machine0.total)) * cores,
     };
+  };
+}
+
+/** The pid of the postmaster serving `databaseUrl` (the parent of a backend). */
+export async function postmasterPid(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const backend = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    return stat(backend)!.ppid;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * An open-loop load at a fixed rate: request i is due at start + i / rate whether or not earlier
+ * ones have answered, and its latency counts from when it was due (so a stall delays and counts
+ * every request behind it, with no coordinated omission). Keep-alive connections, at most
+ * `connections` at once; requests beyond that wait for a connection inside the measured latency.
+ */
+export async function openLoop(
+  label: string,
+  options: { url: string; headers: (n: number) => Record<string, string>; body: (n: number) => string; rate: number; seconds: number; connections: number },
+  log: (line: string) => void,
+): Promise<HttpLoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const url = new URL(options.url);
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  const lags: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  let sent = 0;
+  const send = (n: number, due: number) =>
+    new Promise<void>((resolve) => {
+      lags.push(performance.now() - due);
+      const body = Buffer.from(options.body(n));
+      const req = http.request(url, { method: 'POST', agent, headers: { ...options.headers(n), 'content-length': body.length } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - due);
+          if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) non2xx += 1;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(body);
+    });
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  let lastReport = started;
+  while (sent < total) {
+    const now = performance.now();
+    while (sent < total && started + (sent * 1000) / options.rate <= now) {
+      inFlight.push(send(sent, started + (sent * 1000) / options.rate));
+      sent += 1;
+    }
+    if (now - lastReport >= 5_000) {
+      lastReport = now;
+      log(`[${label}] ${Math.round((now - started) / 1000)}/${options.seconds}s, ${latencies.length.toLocaleString('en-US')} answered`);
+    }
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
+  return {
+    sendLagP99Ms: percentile(lags, 99),
+    requestsPerSecond: (latencies.length - non2xx) / seconds,
+    requests: latencies.length,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    non2xx,
+    errors,
   };
 }

@@ -107,10 +107,10 @@ export async function describeServer(databaseUrl: string): Promise<string> {
   await client.connect();
   try {
     const version = (await client.query<{ v: string }>('SELECT split_part(version(), \' on \', 1) AS v')).rows[0]!.v;
-    const settings = await client.query<{ name: string; setting: string; unit: string | null }>(
-      "SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'synchronous_commit', 'fsync', 'max_wal_size', 'wal_level') ORDER BY name",
+    const settings = await client.query<{ name: string; value: string }>(
+      "SELECT name, current_setting(name) AS value FROM pg_settings WHERE name IN ('shared_buffers', 'synchronous_commit', 'fsync', 'max_wal_size', 'wal_level') ORDER BY name",
     );
-    return `${version} (${settings.rows.map((s) => `${s.name}=${s.setting}${s.unit && s.unit !== 'ms' ? ` ${s.unit}` : ''}`).join(', ')})`;
+    return `${version} (${settings.rows.map((s) => `${s.name}=${s.value}`).join(', ')})`;
   } finally {
     await client.end();
   }

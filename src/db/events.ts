@@ -7,11 +7,11 @@
  *   one id store exactly one row, and an insert that fails leaves nothing behind that could later
  *   count as "seen".
  * - Rollups: partial aggregates per aggregator (a meter, or the default of an event type),
- *   customer, subscription and UTC hour and day, advanced incrementally along usage_events.seq by
- *   rollUpUsage. Each aggregator's cursor says how far its rollups reach.
- * - Reads are exact at any moment: daily and hourly rollups for the whole days and hours inside
- *   the window, plus raw events for the partial hours at its edges and for whatever arrived after
- *   the cursor (readAggregates).
+ *   customer, subscription and 5-minute, hourly and daily UTC bucket, advanced incrementally along
+ *   usage_events.seq by rollUpUsage. Each aggregator's cursor says how far its rollups reach.
+ * - Reads are exact at any moment: the coarsest rollups that fit the window, plus raw events for
+ *   the partial 5-minute buckets at its edges and for whatever arrived after the cursor
+ *   (readAggregates).
  */
 import type pg from 'pg';
 import { Prisma } from '../generated/prisma/client.js';
@@ -20,8 +20,10 @@ import type { Db } from './client.js';
 
 /** Rollup key of events sent without a subscription_id. */
 export const NO_SUBSCRIPTION = '00000000-0000-0000-0000-000000000000';
-export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** Rollup bucket sizes in minutes, finest first: 5 minutes, an hour and a UTC day. */
+export const GRANULARITIES = [5, 60, 1440] as const;
 /** The default aggregators of every event type share this cursor. */
 export const DEFAULT_CURSOR = 'default';
 
@@ -164,6 +166,11 @@ export type AggregatorSpec =
       filters: MeterFilter[];
     };
 
+/** The aggregator of a meter row. */
+export function meterSpec(row: { id: string; eventType: string; aggregation: MeterAggregation; property: string | null; filters: unknown }): AggregatorSpec {
+  return { kind: 'meter', meterId: row.id, eventType: row.eventType, aggregation: row.aggregation, property: row.property, filters: row.filters as MeterFilter[] };
+}
+
 export const rollupKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? `default:${spec.eventType}` : spec.meterId);
 export const cursorKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? DEFAULT_CURSOR : spec.meterId);
 
@@ -211,12 +218,13 @@ function matchSql(spec: AggregatorSpec): Prisma.Sql {
 
 // ── Rollups ──────────────────────────────────────────────────────────────────────────────────
 
+const FIVE_MINUTE_BUCKET = Prisma.sql`date_bin('5 minutes', e.occurred_at, TIMESTAMPTZ 'epoch')`;
 const HOUR_BUCKET = Prisma.sql`date_bin('1 hour', e.occurred_at, TIMESTAMPTZ 'epoch')`;
 const DAY_BUCKET = Prisma.sql`date_bin('1 day', e.occurred_at, TIMESTAMPTZ 'epoch')`;
-/** Rollup rows per UTC hour and per UTC day from one aggregation pass (GROUPING SETS). */
-const BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.hour_start), (e.day_start))`;
-const GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.hour_start) = 0 THEN 1 ELSE 24 END`;
-const BUCKET = Prisma.sql`COALESCE(e.hour_start, e.day_start)`;
+/** Rollup rows of every granularity from one aggregation pass (GROUPING SETS). */
+const BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.five_start), (e.hour_start), (e.day_start))`;
+const GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.five_start) = 0 THEN 5 WHEN GROUPING(e.hour_start) = 0 THEN 60 ELSE 1440 END`;
+const BUCKET = Prisma.sql`COALESCE(e.five_start, e.hour_start, e.day_start)`;
 const EPOCH_MS = Prisma.sql`(extract(epoch FROM e.occurred_at) * 1000)`;
 /** Ties on the timestamp go to the greater event id, so "latest" never depends on arrival order. */
 const NEWER_LATEST = Prisma.sql`excluded.latest_at IS NOT NULL AND (r.latest_at IS NULL OR (excluded.latest_at, excluded.latest_id) > (r.latest_at, r.latest_id))`;
@@ -227,18 +235,18 @@ const distinctValueSql = (property: string) => Prisma.sql`usage_value_key(e.prop
 const AGGREGATORS_PER_STATEMENT = 16;
 
 /**
- * Folds the events with lo < seq ≤ hi into the hourly and daily rollups of several aggregators in ONE
+ * Folds the events with lo < seq ≤ hi into the 5-minute, hourly and daily rollups of several aggregators in ONE
  * statement: the events are read once into a materialized CTE that also computes, once per event,
  * the numeric value of every property the meters read; each aggregator then groups that set.
  */
-async function rollRange(tx: Prisma.TransactionClient, specs: AggregatorSpec[], lo: bigint, hi: bigint): Promise<void> {
+async function rollRange(client: pg.PoolClient, specs: AggregatorSpec[], lo: bigint, hi: bigint): Promise<void> {
   const meters = specs.filter((s): s is AggregatorSpec & { kind: 'meter' } => s.kind === 'meter');
   const properties = [...new Set(meters.flatMap((m) => (m.property === null ? [] : [m.property])))];
   const column = (property: string) => Prisma.raw(`n${properties.indexOf(property)}`);
   const needsProperties = meters.some((m) => m.filters.length > 0 || m.aggregation === 'UniqueCount');
   const columns = [
     Prisma.sql`e.id, e.event_type, e.customer_id, COALESCE(e.subscription_id, ${NO_SUBSCRIPTION}::uuid) AS subscription_key,
-               ${HOUR_BUCKET} AS hour_start, ${DAY_BUCKET} AS day_start, e.late, e.occurred_at`,
+               ${FIVE_MINUTE_BUCKET} AS five_start, ${HOUR_BUCKET} AS hour_start, ${DAY_BUCKET} AS day_start, e.late, e.occurred_at`,
     ...(meters.some((m) => m.aggregation === 'WeightedSum') ? [Prisma.sql`${EPOCH_MS} AS t_ms`] : []),
     ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
     ...properties.map((p) => Prisma.sql`usage_numeric(${prop(p)}) AS ${column(p)}`),
@@ -293,10 +301,13 @@ async function rollRange(tx: Prisma.TransactionClient, specs: AggregatorSpec[], 
     }
   }
   const ctes = statements.map((statement, i) => Prisma.sql`${Prisma.raw(`s${i}`)} AS (${statement})`);
-  await tx.$executeRaw`
+  await run(
+    client,
+    Prisma.sql`
     WITH batch AS MATERIALIZED (SELECT ${Prisma.join(columns, ', ')} FROM usage_events e WHERE e.seq > ${lo} AND e.seq <= ${hi}),
     ${Prisma.join(ctes, ',\n')}
-    SELECT 1`;
+    SELECT 1`,
+  );
 }
 
 export interface RollupPassOutcome {
@@ -315,27 +326,61 @@ export interface RollupOptions {
   lockTimeoutMs?: number;
 }
 
-async function cursorPositions(db: Db, keys: string[]): Promise<Map<string, bigint>> {
-  await db.$executeRaw`
-    INSERT INTO usage_rollup_cursors (aggregator) SELECT unnest(${keys}::text[]) ON CONFLICT (aggregator) DO NOTHING`;
-  const rows = await db.$queryRaw<{ aggregator: string; position: string }[]>`
-    SELECT aggregator, position::text AS position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[])`;
+/** Runs a statement built with Prisma.sql on a plain pg client. */
+async function run<T extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.Pool | pg.PoolClient, sql: Prisma.Sql): Promise<T[]> {
+  return (await client.query<T>(sql.text, sql.values)).rows;
+}
+
+/**
+ * A transaction on one pooled connection. Rollups run on the pg pool rather than Prisma: a pass
+ * runs inside the API process, and Prisma's query engine would take its event loop from requests.
+ */
+async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function cursorPositions(pool: pg.Pool, keys: string[]): Promise<Map<string, bigint>> {
+  await run(pool, Prisma.sql`INSERT INTO usage_rollup_cursors (aggregator) SELECT unnest(${keys}::text[]) ON CONFLICT (aggregator) DO NOTHING`);
+  const rows = await run<{ aggregator: string; position: string }>(
+    pool,
+    Prisma.sql`SELECT aggregator, position::text AS position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[])`,
+  );
   return new Map(rows.map((r) => [r.aggregator, BigInt(r.position)]));
 }
 
 /** Every seq ≤ the returned value is committed or rolled back (see the writer lock in the migration). */
-async function settledHorizon(db: Db, lockTimeoutMs: number): Promise<bigint | undefined> {
+async function settledHorizon(pool: pg.Pool, lockTimeoutMs: number): Promise<bigint | undefined> {
   try {
-    return await db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockTimeoutMs))}ms'`);
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock('usage_events'::regclass::oid::bigint)`;
-      const [row] = await tx.$queryRaw<{ max: string | null }[]>`SELECT max(seq)::text AS max FROM usage_events`;
+    return await transaction(pool, async (client) => {
+      await client.query(`SET LOCAL lock_timeout = '${Math.max(1, Math.round(lockTimeoutMs))}ms'`);
+      await client.query(`SELECT pg_advisory_xact_lock('usage_events'::regclass::oid::bigint)`);
+      const [row] = (await client.query<{ max: string | null }>('SELECT max(seq)::text AS max FROM usage_events')).rows;
       return BigInt(row?.max ?? '0');
     });
   } catch (err) {
-    if (/lock timeout/i.test((err as Error).message)) return undefined;
+    if ((err as { code?: string }).code === '55P03') return undefined;
     throw err;
   }
+}
+
+/** Every meter as the aggregator its rollups follow. */
+export async function readMeterSpecs(pool: pg.Pool): Promise<AggregatorSpec[]> {
+  const rows = await run<{ id: string; event_type: string; aggregation: MeterAggregation; property: string | null; filters: MeterFilter[] }>(
+    pool,
+    Prisma.sql`SELECT id::text, event_type, aggregation::text, property, filters FROM meters ORDER BY id`,
+  );
+  return rows.map((r) => meterSpec({ id: r.id, eventType: r.event_type, aggregation: r.aggregation, property: r.property, filters: r.filters }));
 }
 
 /**
@@ -344,44 +389,43 @@ async function settledHorizon(db: Db, lockTimeoutMs: number): Promise<bigint | u
  * one scan; a lagging one (a new meter backfilling) catches up chunk by chunk until it joins them.
  * Safe to run from several processes at once: each step locks the cursor rows first.
  */
-export async function rollUpUsage(db: Db, specs: AggregatorSpec[], options: RollupOptions = {}): Promise<RollupPassOutcome> {
+export async function rollUpUsage(pool: pg.Pool, specs: AggregatorSpec[], options: RollupOptions = {}): Promise<RollupPassOutcome> {
   const chunk = options.chunk ?? 100_000n;
   const byCursor = new Map<string, AggregatorSpec>();
   for (const spec of specs) if (!byCursor.has(cursorKey(spec))) byCursor.set(cursorKey(spec), spec);
   byCursor.set(DEFAULT_CURSOR, { kind: 'default', eventType: '' });
   const keys = [...byCursor.keys()].sort();
 
-  const positions = await cursorPositions(db, keys);
-  const [latest] = await db.$queryRaw<{ max: string | null }[]>`SELECT max(seq)::text AS max FROM usage_events`;
+  const positions = await cursorPositions(pool, keys);
+  const [latest] = (await pool.query<{ max: string | null }>('SELECT max(seq)::text AS max FROM usage_events')).rows;
   const newest = BigInt(latest?.max ?? '0');
   const behind = keys.filter((key) => (positions.get(key) ?? 0n) < newest);
   if (behind.length === 0) return { horizon: null, advanced: 0, contended: false };
 
-  const horizon = await settledHorizon(db, options.lockTimeoutMs ?? 500);
+  const horizon = await settledHorizon(pool, options.lockTimeoutMs ?? 500);
   if (horizon === undefined) return { horizon: null, advanced: 0, contended: true };
 
   for (;;) {
-    const done = await db.$transaction(
-      async (tx) => {
-        // The whole chunk's upserts and distinct sets stay in memory instead of spilling to disk.
-        await tx.$executeRawUnsafe(`SET LOCAL work_mem = '64MB'`);
-        const rows = await tx.$queryRaw<{ aggregator: string; position: string }[]>`
-          SELECT aggregator, position::text AS position FROM usage_rollup_cursors
-          WHERE aggregator = ANY(${behind}::text[]) ORDER BY aggregator FOR UPDATE`;
-        const lagging = rows.map((r) => ({ key: r.aggregator, position: BigInt(r.position) })).filter((r) => r.position < horizon);
-        if (lagging.length === 0) return true;
-        const lo = lagging.reduce((min, r) => (r.position < min ? r.position : min), horizon);
-        const next = lagging.reduce((min, r) => (r.position > lo && r.position < min ? r.position : min), horizon);
-        const hi = lo + chunk < next ? lo + chunk : next;
-        const group = lagging.filter((r) => r.position === lo).map((r) => r.key);
-        for (let i = 0; i < group.length; i += AGGREGATORS_PER_STATEMENT) {
-          await rollRange(tx, group.slice(i, i + AGGREGATORS_PER_STATEMENT).map((key) => byCursor.get(key)!), lo, hi);
-        }
-        await tx.$executeRaw`UPDATE usage_rollup_cursors SET position = ${hi}, updated_at = now() WHERE aggregator = ANY(${group}::text[])`;
-        return false;
-      },
-      { maxWait: 10_000, timeout: 300_000 },
-    );
+    const done = await transaction(pool, async (client) => {
+      // The whole chunk's upserts and distinct sets stay in memory instead of spilling to disk.
+      await client.query(`SET LOCAL work_mem = '64MB'`);
+      const rows = await run<{ aggregator: string; position: string }>(
+        client,
+        Prisma.sql`SELECT aggregator, position::text AS position FROM usage_rollup_cursors
+                   WHERE aggregator = ANY(${behind}::text[]) ORDER BY aggregator FOR UPDATE`,
+      );
+      const lagging = rows.map((r) => ({ key: r.aggregator, position: BigInt(r.position) })).filter((r) => r.position < horizon);
+      if (lagging.length === 0) return true;
+      const lo = lagging.reduce((min, r) => (r.position < min ? r.position : min), horizon);
+      const next = lagging.reduce((min, r) => (r.position > lo && r.position < min ? r.position : min), horizon);
+      const hi = lo + chunk < next ? lo + chunk : next;
+      const group = lagging.filter((r) => r.position === lo).map((r) => r.key);
+      for (let i = 0; i < group.length; i += AGGREGATORS_PER_STATEMENT) {
+        await rollRange(client, group.slice(i, i + AGGREGATORS_PER_STATEMENT).map((key) => byCursor.get(key)!), lo, hi);
+      }
+      await run(client, Prisma.sql`UPDATE usage_rollup_cursors SET position = ${hi}, updated_at = now() WHERE aggregator = ANY(${group}::text[])`);
+      return false;
+    });
     if (done) break;
   }
   return { horizon, advanced: behind.length, contended: false };
@@ -512,44 +556,49 @@ export interface Partials {
   distinct: bigint | null;
 }
 
-/**
- * The range cut into whole rolled-up hours [a, b) and raw edges [from, a) and [b, to). A range
- * inside one hour is all edge.
- */
-export function alignRange(range: Range): { a: Date | null; b: Date } {
-  const toMs = range.to.getTime();
-  const b = Math.floor(toMs / HOUR_MS) * HOUR_MS;
-  if (range.from === null) return { a: null, b: new Date(b) };
-  const a = Math.ceil(range.from.getTime() / HOUR_MS) * HOUR_MS;
-  return a < b ? { a: new Date(a), b: new Date(b) } : { a: range.to, b: range.to };
-}
-
 export interface Span {
   /** null: since the beginning. */
   from: Date | null;
   to: Date;
 }
 
+export interface RollupSpan extends Span {
+  /** Bucket size in minutes (one of GRANULARITIES). */
+  granularity: number;
+}
+
+const floorTo = (ms: number, size: number) => Math.floor(ms / size) * size;
+const ceilTo = (ms: number, size: number) => Math.ceil(ms / size) * size;
+
 /**
- * How a range is read: raw events at the partial-hour edges, daily rollups for the whole UTC days
- * inside, hourly rollups for the whole hours around them. Together they cover the range exactly
- * once; `rolled` is the span of whole hours, inside which events after the cursor are read raw.
+ * How a range is read: raw events at the edges (less than 5 minutes each), then rollups, coarsest
+ * first: whole UTC days inside, whole hours around them, whole 5-minute buckets around those.
+ * Together they cover the range exactly once; `rolled` is the span the rollups cover, inside which
+ * events after the cursor are read raw.
  */
-export function rollupSpans(range: Range): { edges: Span[]; rolled: Span | null; days: Span | null; hours: Span[] } {
-  const { a, b } = alignRange(range);
+export function rollupSpans(range: Range): { edges: Span[]; rolled: Span | null; spans: RollupSpan[] } {
+  const finest = GRANULARITIES[0] * MINUTE_MS;
+  let lo = range.from === null ? null : ceilTo(range.from.getTime(), finest);
+  let hi = floorTo(range.to.getTime(), finest);
+  if (lo !== null && lo >= hi) return { edges: [{ from: range.from, to: range.to }], rolled: null, spans: [] };
   const edges: Span[] = [];
-  if (range.from !== null && a !== null && range.from < a) edges.push({ from: range.from, to: a });
-  if (b < range.to) edges.push({ from: b, to: range.to });
-  if (a !== null && a >= b) return { edges, rolled: null, days: null, hours: [] };
-  const dayTo = new Date(Math.floor(b.getTime() / DAY_MS) * DAY_MS);
-  if (a === null) return { edges, rolled: { from: null, to: b }, days: { from: null, to: dayTo }, hours: dayTo < b ? [{ from: dayTo, to: b }] : [] };
-  const dayFrom = new Date(Math.ceil(a.getTime() / DAY_MS) * DAY_MS);
-  if (dayFrom >= dayTo) return { edges, rolled: { from: a, to: b }, days: null, hours: [{ from: a, to: b }] };
-  const hours = [
-    { from: a, to: dayFrom },
-    { from: dayTo, to: b },
-  ].filter((h) => h.from < h.to);
-  return { edges, rolled: { from: a, to: b }, days: { from: dayFrom, to: dayTo }, hours };
+  if (range.from !== null && lo !== null && range.from.getTime() < lo) edges.push({ from: range.from, to: new Date(lo) });
+  if (hi < range.to.getTime()) edges.push({ from: new Date(hi), to: range.to });
+  const rolled = { from: lo === null ? null : new Date(lo), to: new Date(hi) };
+  const spans: RollupSpan[] = [];
+  let level = 0;
+  for (let next = 1; next < GRANULARITIES.length; next += 1) {
+    const size = GRANULARITIES[next]! * MINUTE_MS;
+    const nextLo = lo === null ? null : ceilTo(lo, size);
+    const nextHi = floorTo(hi, size);
+    if (nextLo !== null && nextLo >= nextHi) break;
+    const granularity = GRANULARITIES[level]!;
+    if (lo !== null && nextLo !== null && lo < nextLo) spans.push({ granularity, from: new Date(lo), to: new Date(nextLo) });
+    if (nextHi < hi) spans.push({ granularity, from: new Date(nextHi), to: new Date(hi) });
+    [lo, hi, level] = [nextLo, nextHi, next];
+  }
+  spans.push({ granularity: GRANULARITIES[level]!, from: lo === null ? null : new Date(lo), to: new Date(hi) });
+  return { edges, rolled, spans };
 }
 
 function scopeSql(scope: Scope): Prisma.Sql {
@@ -563,7 +612,7 @@ const spanSql = (column: Prisma.Sql, span: Span) =>
 
 /**
  * Where the raw events of a range come from: its edges, read through the scope index, and inside
- * the whole hours the events after the cursors, read from the `tail` CTE.
+ * the rolled-up span the events after the cursors, read from the `tail` CTE.
  */
 function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
   const { edges, rolled } = rollupSpans(range);
@@ -573,16 +622,13 @@ function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; from
 }
 
 /**
- * Rollup rows of the range: daily ones for its whole days, hourly ones for its other whole hours.
- * One SELECT per span, each a range scan of the primary key (an OR across spans would make the
- * scan read every bucket of the customer and filter).
+ * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
+ * key (an OR across spans would make the scan read every bucket of the customer and filter).
  */
 function rolledRows(table: 'usage_rollups' | 'usage_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
-  const { days, hours } = rollupSpans(range);
-  const spans = [...(days ? [{ granularity: 24, span: days }] : []), ...hours.map((span) => ({ granularity: 1, span }))];
-  const selects = spans.map(
-    ({ granularity, span }) =>
-      Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
+  const selects = rollupSpans(range).spans.map(
+    (span) =>
+      Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(span.granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
   );
   return selects.length > 0 ? Prisma.join(selects, ' UNION ALL ') : Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE false`;
 }
@@ -596,9 +642,9 @@ const AGGREGATORS_PER_READ = 32;
 /**
  * Every aggregator's partials over one range for one subscription, in ONE statement per (up to
  * AGGREGATORS_PER_READ) aggregators, so cursors, rollups and raw events all come from one snapshot:
- * - rollups of the whole hours inside the range, per aggregator, up to its cursor;
- * - raw events of the partial hours at the edges, read once for all aggregators;
- * - raw events after each aggregator's cursor inside the whole hours (the "tail"), walked along the
+ * - rollups of the whole buckets inside the range (rollupSpans), per aggregator, up to its cursor;
+ * - raw events of the partial 5-minute buckets at the edges, read once for all aggregators;
+ * - raw events after each aggregator's cursor inside the rolled-up span (the "tail"), walked along the
  *   seq index from the lowest cursor. It is materialized on its own so the planner cannot trade it
  *   for a scan of the whole window through the scope index. The cursor hints are positions read
  *   before this statement: cursors only move forward, so `seq > hint` never drops a row that

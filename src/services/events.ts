@@ -6,8 +6,10 @@
  *   an event whose write failed was never "seen". The first copy wins; later copies (whatever their
  *   content) are reported as duplicates. Ids are global, not per customer: use UUIDs or prefix them.
  * - A batch is ALL OR NOTHING: if any event is invalid nothing is stored, and the error lists every
- *   invalid event (path `events.<index>.<field>`, with a code and a message). Fix and resend the
- *   whole batch: the events stored by an earlier attempt come back as duplicates, never twice.
+ *   invalid event (`details.issues[]`, path `events.<index>.<field>` and a message): 400
+ *   validation_failed for malformed events, 422 invalid_events (with index, event_id and code) for
+ *   unknown or foreign customers and subscriptions and future timestamps. Fix and resend the whole
+ *   batch; resending is always safe, an id is never counted twice.
  * - Validation: the customer exists (a customer token may only send its own customer's events); a
  *   subscription_id names a subscription of that customer; the timestamp is an ISO 8601 date-time
  *   not more than MAX_FUTURE_SKEW_MS after the customer's current time (its test clock's for a
@@ -17,9 +19,9 @@
  *   period was already invoiced) is stored with late = true and counted in the responses and the
  *   usage summary. Aggregations always include late events: a true-up recomputes the invoiced
  *   period and bills the difference.
- * - Single events are coalesced: at most SINGLE_EVENT_STATEMENTS statements are in flight per
- *   process, and events arriving meanwhile share the next statement (and commit), each event on
- *   its own so one event's problem never touches another. Under light load every event is its own
+ * - Single events are coalesced: one statement of single events is in flight per process
+ *   (SINGLE_EVENT_STATEMENTS), and events arriving meanwhile share the next statement (and
+ *   commit), each event on its own so one event's problem never touches another. Under light load every event is its own
  *   statement; under heavy load one statement carries many, which is what lets one process take
  *   thousands of single-event requests per second. Each request still answers only once its
  *   event is durably stored (or found a duplicate).
@@ -217,8 +219,12 @@ function toRow(event: UsageEventInput, idx: number): EventRow {
 
 /** Most single events coalesced into one statement. */
 const MAX_COALESCED_EVENTS = MAX_BATCH_EVENTS;
-/** Statements of single events in flight at once per process; the rest of the pool serves reads. */
-export const SINGLE_EVENT_STATEMENTS = 2;
+/**
+ * Statements of single events in flight at once per process. One is enough, and measured best:
+ * while it runs, the next group gathers, so under load each statement (and commit) carries many
+ * events, and under light load an event waits for nothing.
+ */
+export const SINGLE_EVENT_STATEMENTS = 1;
 
 type SingleOutcome = { problem: EventProblem } | { stored: boolean; late: boolean };
 

@@ -20,11 +20,12 @@
  *   sum of each event's `quantity` property when numeric, else 1 per event.
  */
 import type { Meter, MeterAggregation, MeterWindow, Prisma } from '../generated/prisma/client.js';
-import type { AggregatorSpec, FilterOperator, MeterFilter } from '../db/events.js';
+import type { FilterOperator, MeterFilter } from '../db/events.js';
 import type { AppDeps } from '../http/context.js';
 import { newId } from '../ids.js';
 import { recordAudit, type Actor } from './audit.js';
 import { notFound } from './errors.js';
+import { scheduleRollup } from './usage.js';
 
 export const AGGREGATIONS = ['Sum', 'Count', 'Max', 'UniqueCount', 'Latest', 'WeightedSum'] as const satisfies readonly MeterAggregation[];
 export const WINDOW_TYPES = ['BillingPeriod', 'Sliding', 'Tumbling'] as const satisfies readonly MeterWindow[];
@@ -156,18 +157,7 @@ export function toMeterView(row: Meter): MeterView {
   };
 }
 
-export function meterSpec(row: Pick<Meter, 'id' | 'eventType' | 'aggregation' | 'property' | 'filters'>): AggregatorSpec {
-  return {
-    kind: 'meter',
-    meterId: row.id,
-    eventType: row.eventType,
-    aggregation: row.aggregation,
-    property: row.property,
-    filters: row.filters as unknown as MeterFilter[],
-  };
-}
-
-/** Creates the meter and its rollup cursor (rollups backfill from the first event on the next pass). */
+/** Creates the meter and its rollup cursor, and asks for a pass that backfills its rollups. */
 export async function createMeter(deps: AppDeps, input: MeterInput, actor: Actor, requestId: string): Promise<MeterView> {
   const property = input.property === undefined ? null : normalizeProperty(input.property);
   const filters: MeterFilter[] = (input.filters ?? []).map((f) => ({ ...f, property: normalizeProperty(f.property) }));
@@ -192,6 +182,7 @@ export async function createMeter(deps: AppDeps, input: MeterInput, actor: Actor
     await recordAudit(tx, { action: 'meter.created', actor, entityType: 'meter', entityId: id, after: toMeterView(meter), requestId });
     return meter;
   });
+  scheduleRollup(deps);
   return toMeterView(row);
 }
 
@@ -220,17 +211,4 @@ export async function listMeters(deps: AppDeps, query: MeterListQuery): Promise<
   const hasMore = rows.length > query.limit;
   const page = hasMore ? rows.slice(0, query.limit) : rows;
   return { data: page.map(toMeterView), has_more: hasMore, next_cursor: hasMore ? page[page.length - 1]!.id : null };
-}
-
-/** The window a meter aggregates over, given the billing period and the reference instant. */
-export function meterWindow(
-  meter: { windowType: MeterWindow; windowSizeSeconds: number | null },
-  context: { period: { start: Date; end: Date }; at: Date },
-): { start: Date; end: Date } {
-  if (meter.windowType === 'BillingPeriod' || meter.windowSizeSeconds === null) return context.period;
-  const sizeMs = meter.windowSizeSeconds * 1000;
-  const atMs = context.at.getTime();
-  if (meter.windowType === 'Sliding') return { start: new Date(atMs - sizeMs), end: context.at };
-  const start = Math.floor(atMs / sizeMs) * sizeMs;
-  return { start: new Date(start), end: new Date(start + sizeMs) };
 }

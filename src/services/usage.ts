@@ -16,14 +16,17 @@
  *   anywhere with runRollupPass); reads never wait for them: anything not rolled up yet is read raw.
  */
 import { addMonthsAnchored, anchorDayOf, CADENCE_MONTHS, roundDiv, type BillingCadence } from '../core/index.js';
+import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import {
   cursorKey,
   DAY_MS,
+  meterSpec,
   poolReader,
   prismaReader,
   readAggregates,
   readCursors,
+  readMeterSpecs,
   readUsageSubject,
   rollUpUsage,
   type AggregatorSpec,
@@ -36,7 +39,6 @@ import type { MeterAggregation, MeterWindow } from '../generated/prisma/client.j
 import type { AppDeps } from '../http/context.js';
 import type { Logger } from '../logger.js';
 import { notFound, validation } from './errors.js';
-import { meterSpec, meterWindow } from './meters.js';
 
 export const WEIGHTED_SUM_SCALE = 12;
 /** Ingestion asks for a rollup pass at most this long after the first new event. */
@@ -73,6 +75,21 @@ export function weightedAverage(levelBefore: string, sum: string, weighted: stri
   const digits = (negative ? -value : value).toString().padStart(WEIGHTED_SUM_SCALE + 1, '0');
   const cut = digits.length - WEIGHTED_SUM_SCALE;
   return canonicalDecimal(`${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`);
+}
+
+// ── Windows ──────────────────────────────────────────────────────────────────────────────────
+
+/** The window a meter aggregates over, given the billing period and the reference instant (see meters.ts). */
+export function meterWindow(
+  meter: { windowType: MeterWindow; windowSizeSeconds: number | null },
+  context: { period: { start: Date; end: Date }; at: Date },
+): { start: Date; end: Date } {
+  if (meter.windowType === 'BillingPeriod' || meter.windowSizeSeconds === null) return context.period;
+  const sizeMs = meter.windowSizeSeconds * 1000;
+  const atMs = context.at.getTime();
+  if (meter.windowType === 'Sliding') return { start: new Date(atMs - sizeMs), end: context.at };
+  const start = Math.floor(atMs / sizeMs) * sizeMs;
+  return { start: new Date(start), end: new Date(start + sizeMs) };
 }
 
 // ── Aggregation ──────────────────────────────────────────────────────────────────────────────
@@ -156,7 +173,8 @@ async function firstMeters(db: Db, eventTypes: string[]) {
  * decimal strings. Each type uses the FIRST meter created for it (its aggregation and filters,
  * BillingPeriod semantics over [from, to) whatever its window), else the default (sum of
  * `quantity`, 1 per event without one). Events of the subscription and the customer's events
- * without a subscription_id count; late events included. "0" for types without events.
+ * without a subscription_id count; late events included. "0" for types without events (and for an
+ * empty range).
  */
 export async function quantitiesForPeriod(
   db: Db,
@@ -164,6 +182,7 @@ export async function quantitiesForPeriod(
 ): Promise<Record<string, string>> {
   const eventTypes = [...new Set(input.eventTypes)];
   if (eventTypes.length === 0) return {};
+  if (input.to <= input.from) return Object.fromEntries(eventTypes.map((type) => [type, '0']));
   const first = await firstMeters(db, eventTypes);
   const specs = eventTypes.map((type) => {
     const meter = first.get(type);
@@ -329,9 +348,8 @@ export function usageQueryIssues(query: UsageQuery): { path: string; message: st
 // ── Rollup scheduling ────────────────────────────────────────────────────────────────────────
 
 /** One rollup pass over every meter and the default aggregators. */
-export async function runRollupPass(db: Db): Promise<RollupPassOutcome> {
-  const meters = await db.meter.findMany({ select: { id: true, eventType: true, aggregation: true, property: true, filters: true } });
-  return rollUpUsage(db, meters.map(meterSpec));
+export async function runRollupPass(deps: { pool: pg.Pool }): Promise<RollupPassOutcome> {
+  return rollUpUsage(deps.pool, await readMeterSpecs(deps.pool));
 }
 
 interface Scheduler {
@@ -340,18 +358,18 @@ interface Scheduler {
   pending: boolean;
 }
 
-const schedulers = new WeakMap<Db, Scheduler>();
+const schedulers = new WeakMap<pg.Pool, Scheduler>();
 
 /**
  * Asks for a rollup pass in this process, at most ROLLUP_DELAY_MS after the first event since the
  * last one, never two at once; events arriving during a pass ask for the next. Passes of several
- * processes are safe together (each chunk locks its cursor), so every API instance may run them.
+ * processes are safe together (each chunk locks its cursors), so every API instance may run them.
  */
-export function scheduleRollup(deps: { db: Db; logger: Logger }): void {
-  let scheduler = schedulers.get(deps.db);
+export function scheduleRollup(deps: { pool: pg.Pool; logger: Logger }): void {
+  let scheduler = schedulers.get(deps.pool);
   if (!scheduler) {
     scheduler = { timer: undefined, running: false, pending: false };
-    schedulers.set(deps.db, scheduler);
+    schedulers.set(deps.pool, scheduler);
   }
   if (scheduler.running) {
     scheduler.pending = true;
@@ -363,12 +381,12 @@ export function scheduleRollup(deps: { db: Db; logger: Logger }): void {
   current.timer.unref();
 }
 
-async function runScheduled(deps: { db: Db; logger: Logger }, scheduler: Scheduler): Promise<void> {
+async function runScheduled(deps: { pool: pg.Pool; logger: Logger }, scheduler: Scheduler): Promise<void> {
   scheduler.timer = undefined;
   scheduler.running = true;
   scheduler.pending = false;
   try {
-    const outcome = await runRollupPass(deps.db);
+    const outcome = await runRollupPass(deps);
     if (outcome.contended) scheduler.pending = true;
   } catch (err) {
     deps.logger.warn({ err }, 'usage rollup pass failed; the next ingestion retries it');
@@ -377,4 +395,3 @@ async function runScheduled(deps: { db: Db; logger: Logger }, scheduler: Schedul
     if (scheduler.pending) scheduleRollup(deps);
   }
 }
-

@@ -193,6 +193,14 @@ describe('POST /v1/events/batch', () => {
     expect(await stored({ id: { in: events.map((e) => e.id) } })).toBe(0);
   });
 
+  it('never records an event of a refused batch as seen: the fixed batch is stored whole', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const events = [event(customerId), event(customerId), event(customerId, { customer_id: newId() })];
+    expect((await h.request('POST', '/v1/events/batch', { body: { events } })).status).toBe(422);
+    const fixed = [...events.slice(0, 2), { ...events[2]!, customer_id: customerId }];
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: fixed } }), 200)).toEqual({ accepted_count: 3, duplicate_count: 0, late_count: 0 });
+  });
+
   it('reports late events of a batch', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const subscriptionId = await makeSubscription(customerId, { chargedThrough: new Date(Date.now() - 86_400_000) });
@@ -278,6 +286,18 @@ describe('CloudEvents structured mode', () => {
     expect((await h.request('POST', '/v1/events', { body: [cloudEvent(customerId)], headers: ceBatchHeaders })).status).toBe(415);
     expect((await h.request('POST', '/v1/events/batch', { body: cloudEvent(customerId), headers: ceHeaders })).status).toBe(415);
     expect(await stored({ customerId })).toBe(0);
+  });
+});
+
+describe('API description', () => {
+  it('documents the JSON and CloudEvents media types of both ingestion endpoints', async () => {
+    const doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as {
+      paths: Record<string, { post: { requestBody: { content: Record<string, unknown> } } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(Object.keys(doc.paths['/v1/events']!.post.requestBody.content)).toEqual(['application/json', 'application/cloudevents+json']);
+    expect(Object.keys(doc.paths['/v1/events/batch']!.post.requestBody.content)).toEqual(['application/json', 'application/cloudevents-batch+json']);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['UsageEvent', 'UsageEventBatch', 'CloudEvent', 'CloudEventBatch', 'Meter', 'UsageSummary']));
   });
 });
 

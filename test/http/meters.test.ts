@@ -83,7 +83,7 @@ async function values(subscriptionId: string, query = ''): Promise<Record<string
     return Object.fromEntries(summary.meters.map((m) => [m.meter_id, m.value]));
   };
   const raw = await read();
-  await runRollupPass(h.deps.db);
+  await runRollupPass(h.deps);
   expect(await read(), 'after the rollup pass').toEqual(raw);
   return raw;
 }

@@ -205,7 +205,7 @@ describe('GET /v1/subscriptions/:id/usage', () => {
     expect(sent.late_count).toBe(1);
     const entry = (await body<SummaryBody>(await summary(subscriptionId), 200)).meters[0]!;
     expect([entry.value, entry.event_count, entry.late_event_count]).toEqual(['2', 2, 1]);
-    await runRollupPass(h.deps.db);
+    await runRollupPass(h.deps);
     const rolled = (await body<SummaryBody>(await summary(subscriptionId), 200)).meters[0]!;
     expect([rolled.value, rolled.event_count, rolled.late_event_count]).toEqual(['2', 2, 1]);
   });
@@ -257,7 +257,7 @@ describe('quantitiesForPeriod', () => {
     const input = { subscriptionId, customerId, eventTypes: [tokens, calls, idle, calls], from: new Date('2026-09-01T00:00:00Z'), to: new Date('2026-10-01T00:00:00Z') };
     const expected = { [tokens]: '0.3', [calls]: '5', [idle]: '0' };
     expect(await quantitiesForPeriod(h.deps.db, input)).toEqual(expected);
-    await runRollupPass(h.deps.db);
+    await runRollupPass(h.deps);
     expect(await quantitiesForPeriod(h.deps.db, input)).toEqual(expected);
     expect(await quantitiesForPeriod(h.deps.db, { ...input, eventTypes: [] })).toEqual({});
   });
@@ -292,7 +292,7 @@ describe('rollups', () => {
     const expected = { [sumMeter.id]: expectedSum(indexes), [unique.id]: '7' };
 
     expect(await read()).toEqual(expected);
-    const pass = await runRollupPass(h.deps.db);
+    const pass = await runRollupPass(h.deps);
     expect(pass.horizon).not.toBeNull();
     expect(await read()).toEqual(expected);
 
@@ -300,7 +300,7 @@ describe('rollups', () => {
     await send(later);
     const withLater = { [sumMeter.id]: expectedSum([...indexes, 1000]), [unique.id]: '8' };
     expect(await read()).toEqual(withLater);
-    await runRollupPass(h.deps.db);
+    await runRollupPass(h.deps);
     expect(await read()).toEqual(withLater);
   });
 
@@ -315,7 +315,7 @@ describe('rollups', () => {
     const passes = (async () => {
       let count = 0;
       while (ingesting) {
-        await runRollupPass(h.deps.db);
+        await runRollupPass(h.deps);
         count += 1;
       }
       return count;
@@ -325,7 +325,7 @@ describe('rollups', () => {
     expect(await passes).toBeGreaterThan(0);
     const value = async () => (await body<SummaryBody>(await summary(subscriptionId), 200)).meters.find((m) => m.meter_id === meter.id)!.value;
     expect(await value()).toBe('1000');
-    await runRollupPass(h.deps.db);
+    await runRollupPass(h.deps);
     expect(await value()).toBe('1000');
     const [cursor] = await h.deps.pool.query<{ position: string; max: string }>(
       `SELECT position::text, (SELECT max(seq) FROM usage_events)::text AS max FROM usage_rollup_cursors WHERE aggregator = $1`,

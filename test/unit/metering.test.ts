@@ -4,10 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alignRange, DAY_MS, HOUR_MS, rollupSpans, type Span } from '../../src/db/events.js';
+import { DAY_MS, GRANULARITIES, rollupSpans, type Span } from '../../src/db/events.js';
 import { fromCloudEvent, isValidTimestamp, propertyIssues } from '../../src/services/events.js';
-import { formatWindowSize, meterDefinitionIssues, meterWindow, normalizeProperty, parseWindowSize } from '../../src/services/meters.js';
-import { billingPeriodAt, canonicalDecimal, weightedAverage } from '../../src/services/usage.js';
+import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/meters.js';
+import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage } from '../../src/services/usage.js';
 
 const at = (iso: string) => new Date(iso);
 const iso = (d: Date) => d.toISOString();
@@ -131,59 +131,49 @@ describe('decimal text', () => {
   });
 });
 
-describe('rollup alignment', () => {
-  it('splits a range into whole hours and raw edges that cover it exactly once', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.integer({ min: 1, max: 10 * 86_400_000 }), (from, length) => {
-        const range = { from: new Date(from), to: new Date(from + length) };
-        const { a, b } = alignRange(range);
-        expect(a).not.toBeNull();
-        expect(a!.getTime()).toBeGreaterThanOrEqual(from);
-        expect(b.getTime()).toBeLessThanOrEqual(from + length);
-        if (a!.getTime() < b.getTime()) {
-          expect(a!.getTime() % HOUR_MS).toBe(0);
-          expect(b.getTime() % HOUR_MS).toBe(0);
-          expect(a!.getTime() - from).toBeLessThan(HOUR_MS);
-          expect(from + length - b.getTime()).toBeLessThan(HOUR_MS);
-        } else {
-          expect([a!.getTime(), b.getTime()]).toEqual([from + length, from + length]);
-        }
-      }),
-    );
-    expect(alignRange({ from: null, to: at('2026-01-01T10:30:00Z') })).toEqual({ a: null, b: at('2026-01-01T10:00:00Z') });
-  });
-});
-
 describe('rollup spans', () => {
+  const MINUTE = 60_000;
   const width = (span: Span, lowest: number) => span.to.getTime() - (span.from?.getTime() ?? lowest);
 
-  it('cover a range exactly once with raw edges, whole hours and whole UTC days', () => {
+  it('cover a range exactly once with raw edges under 5 minutes and aligned rollup buckets, coarsest inside', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.integer({ min: 1, max: 90 * DAY_MS }), (from, length) => {
-        const range = { from: new Date(from), to: new Date(from + length) };
-        const { edges, rolled, days, hours } = rollupSpans(range);
-        const pieces = [...edges, ...hours, ...(days ? [days] : [])].sort((x, y) => x.from!.getTime() - y.from!.getTime());
+        const { edges, rolled, spans } = rollupSpans({ from: new Date(from), to: new Date(from + length) });
+        const pieces = [...edges, ...spans].sort((x, y) => x.from!.getTime() - y.from!.getTime());
         let cursor = from;
         for (const piece of pieces) {
           expect(piece.from!.getTime()).toBe(cursor);
           cursor = piece.to.getTime();
         }
         expect(cursor).toBe(from + length);
-        for (const h of hours) expect([h.from!.getTime() % HOUR_MS, h.to.getTime() % HOUR_MS]).toEqual([0, 0]);
-        if (days) expect([days.from!.getTime() % DAY_MS, days.to.getTime() % DAY_MS]).toEqual([0, 0]);
-        expect(edges.reduce((n, e) => n + width(e, from), 0)).toBeLessThan(2 * HOUR_MS);
-        if (rolled) expect(width(rolled, from)).toBe(hours.reduce((n, h) => n + width(h, from), 0) + (days ? width(days, from) : 0));
+        for (const edge of edges) expect(width(edge, from)).toBeLessThan(5 * MINUTE);
+        for (const span of spans) {
+          expect(GRANULARITIES).toContain(span.granularity);
+          expect([span.from!.getTime() % (span.granularity * MINUTE), span.to.getTime() % (span.granularity * MINUTE)]).toEqual([0, 0]);
+        }
+        // At most two spans per finer granularity (one at each end), one of the coarsest.
+        expect(spans.length).toBeLessThanOrEqual(2 * GRANULARITIES.length - 1);
+        if (rolled) expect(width(rolled, from)).toBe(spans.reduce((n, s) => n + width(s, from), 0));
+        else expect(spans).toEqual([]);
       }),
     );
   });
 
-  it('reads the history before a WeightedSum window from days, then hours, then raw events', () => {
-    expect(rollupSpans({ from: null, to: at('2026-09-10T15:20:00Z') })).toEqual({
-      edges: [{ from: at('2026-09-10T15:00:00Z'), to: at('2026-09-10T15:20:00Z') }],
-      rolled: { from: null, to: at('2026-09-10T15:00:00Z') },
-      days: { from: null, to: at('2026-09-10T00:00:00Z') },
-      hours: [{ from: at('2026-09-10T00:00:00Z'), to: at('2026-09-10T15:00:00Z') }],
+  it('reads the history before a WeightedSum window from days, then hours, then 5-minute buckets, then raw events', () => {
+    expect(rollupSpans({ from: null, to: at('2026-09-10T15:22:30Z') })).toEqual({
+      edges: [{ from: at('2026-09-10T15:20:00Z'), to: at('2026-09-10T15:22:30Z') }],
+      rolled: { from: null, to: at('2026-09-10T15:20:00Z') },
+      spans: [
+        { granularity: 5, from: at('2026-09-10T15:00:00Z'), to: at('2026-09-10T15:20:00Z') },
+        { granularity: 60, from: at('2026-09-10T00:00:00Z'), to: at('2026-09-10T15:00:00Z') },
+        { granularity: 1440, from: null, to: at('2026-09-10T00:00:00Z') },
+      ],
     });
+  });
+
+  it('reads a window inside one 5-minute bucket from raw events only', () => {
+    const range = { from: at('2026-09-10T15:21:00Z'), to: at('2026-09-10T15:24:00Z') };
+    expect(rollupSpans(range)).toEqual({ edges: [range], rolled: null, spans: [] });
   });
 });
 
