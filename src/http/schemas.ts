@@ -3,6 +3,8 @@
  * Request bodies are strict objects: an unknown field is a 400 naming it (no silent typos).
  */
 import { z } from '@hono/zod-openapi';
+import type { Context, Env } from 'hono';
+import type { Page } from '../services/pagination.js';
 import { isCurrency, MONEY_LIMIT } from '../core/index.js';
 
 export const UuidSchema = z.string().uuid({ message: 'must be a UUID' }).openapi({ example: '01900000-0000-7000-8000-000000000000' });
@@ -38,21 +40,30 @@ export const PaginationQuerySchema = z.object({
 
 export type Pagination = z.infer<typeof PaginationQuerySchema>;
 
-export function listSchema<T extends z.ZodType>(item: T, name: string) {
-  return z
-    .object({
-      data: z.array(item),
-      has_more: z.boolean(),
-      next_cursor: z.string().nullable().openapi({ description: 'pass as starting_after to get the next page' }),
-    })
-    .openapi(name);
+const PageHeadersSchema = z.object({
+  'X-Has-More': z.enum(['true', 'false']).openapi({ description: '"true" when more items follow this page' }),
+  'X-Next-Cursor': z.string().optional().openapi({ description: 'id to pass as starting_after for the next page (only when X-Has-More is true)' }),
+  Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page, rel="next" (only when X-Has-More is true)' }),
+});
+
+/**
+ * A list response: the body is a JSON array of the page's items (SPEC §4: "array of ..."), and
+ * the pagination travels in headers (X-Has-More, X-Next-Cursor, Link rel="next").
+ */
+export function pageResponse<T extends z.ZodType>(description: string, item: T, name: string) {
+  return { description, headers: PageHeadersSchema, content: { 'application/json': { schema: z.array(item).openapi(name) } } };
 }
 
-/** Builds a page from rows fetched with `take: limit + 1` in id (UUIDv7 = creation) order. */
-export function toPage<T extends { id: string }, U>(rows: T[], limit: number, map: (row: T) => U) {
-  const hasMore = rows.length > limit;
-  const items = hasMore ? rows.slice(0, limit) : rows;
-  return { data: items.map(map), has_more: hasMore, next_cursor: hasMore ? items[items.length - 1]!.id : null };
+/** Answers a page: its items as the body, its position in the pagination headers. */
+export function sendPage<E extends Env, U>(c: Context<E>, page: Page<U>) {
+  c.header('X-Has-More', String(page.has_more));
+  if (page.next_cursor !== null) {
+    const next = new URL(c.req.url);
+    next.searchParams.set('starting_after', page.next_cursor);
+    c.header('X-Next-Cursor', page.next_cursor);
+    c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return c.json(page.data, 200);
 }
 
 export const IdParamSchema = z.object({ id: UuidSchema });

@@ -12,6 +12,7 @@ import type { Invoice, InvoiceLineItem, Prisma } from '../generated/prisma/clien
 import type { Db } from '../db/client.js';
 import { fromDecimal, toDecimal } from '../db/money.js';
 import { newId } from '../ids.js';
+import { toPage } from './pagination.js';
 import { recordAudit, type Actor } from './audit.js';
 import { DomainError, invalidTransition, notFound } from './errors.js';
 import { enqueueEvent } from './outbox.js';
@@ -145,9 +146,7 @@ export async function listInvoices(
     take: page.limit + 1,
     include: { lines: { orderBy: LINE_ORDER } },
   });
-  const hasMore = rows.length > page.limit;
-  const items = hasMore ? rows.slice(0, page.limit) : rows;
-  return { data: items.map((r) => toInvoiceView(r, r.lines)), has_more: hasMore, next_cursor: hasMore ? items[items.length - 1]!.id : null };
+  return toPage(rows, page.limit, (r) => toInvoiceView(r, r.lines));
 }
 
 /** Locks the invoice row for the rest of the transaction and returns it. */

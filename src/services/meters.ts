@@ -23,6 +23,7 @@ import type { Meter, MeterAggregation, MeterWindow, Prisma } from '../generated/
 import type { FilterOperator, MeterFilter } from '../db/events.js';
 import type { AppDeps } from '../http/context.js';
 import { newId } from '../ids.js';
+import { toPage, type Page } from './pagination.js';
 import { recordAudit, type Actor } from './audit.js';
 import { notFound } from './errors.js';
 import { scheduleRollup } from './usage.js';
@@ -199,7 +200,7 @@ export interface MeterListQuery {
 }
 
 /** Meters in creation order (UUIDv7 ids), optionally of one event_type. */
-export async function listMeters(deps: AppDeps, query: MeterListQuery): Promise<{ data: MeterView[]; has_more: boolean; next_cursor: string | null }> {
+export async function listMeters(deps: AppDeps, query: MeterListQuery): Promise<Page<MeterView>> {
   const rows = await deps.db.meter.findMany({
     where: {
       ...(query.event_type !== undefined ? { eventType: query.event_type } : {}),
@@ -208,7 +209,5 @@ export async function listMeters(deps: AppDeps, query: MeterListQuery): Promise<
     orderBy: { id: 'asc' },
     take: query.limit + 1,
   });
-  const hasMore = rows.length > query.limit;
-  const page = hasMore ? rows.slice(0, query.limit) : rows;
-  return { data: page.map(toMeterView), has_more: hasMore, next_cursor: hasMore ? page[page.length - 1]!.id : null };
+  return toPage(rows, query.limit, toMeterView);
 }

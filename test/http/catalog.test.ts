@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, expectPage, type Harness, type PageBody } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,12 +27,6 @@ interface Plan {
   [field: string]: unknown;
 }
 
-interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
-
 interface ErrorBody {
   error: { code: string; message: string; details?: { field?: string; issues?: { path: string; message: string; code?: string }[] } };
 }
@@ -43,6 +37,11 @@ const usd = (units: number | string) => (BigInt(units) * ONE).toString();
 async function call<T = ErrorBody>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await h.request(method, path, body === undefined ? {} : { body });
   return { status: res.status, body: (await res.json()) as T };
+}
+
+async function list<T>(path: string): Promise<{ status: number; body: PageBody<T> }> {
+  const res = await h.request('GET', path);
+  return { status: res.status, body: await expectPage<T>(res) };
 }
 
 async function newPlan(fields: Record<string, unknown> = {}): Promise<Plan> {
@@ -96,11 +95,11 @@ describe('products', () => {
 
   it('lists products in pages', async () => {
     for (const name of ['P1', 'P2', 'P3']) await call('POST', '/admin/v1/catalog/products', { name });
-    const first = await call<Page<{ id: string }>>('GET', '/admin/v1/catalog/products?limit=2');
+    const first = await list<{ id: string }>('/admin/v1/catalog/products?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
-    const rest = await call<Page<{ id: string }>>('GET', `/admin/v1/catalog/products?limit=200&starting_after=${first.body.next_cursor}`);
+    const rest = await list<{ id: string }>(`/admin/v1/catalog/products?limit=200&starting_after=${first.body.next_cursor}`);
     const all = await h.deps.db.product.findMany({ orderBy: { id: 'asc' }, select: { id: true } });
     expect([...first.body.data, ...rest.body.data].map((p) => p.id)).toEqual(all.map((p) => p.id));
     expect(rest.body.has_more).toBe(false);
@@ -162,7 +161,7 @@ describe('plans', () => {
 
     const all: Plan[] = [];
     for (let cursor: string | null = null, more = true; more; ) {
-      const next: { body: Page<Plan> } = await call<Page<Plan>>('GET', `/admin/v1/catalog/plans?limit=3${cursor ? `&starting_after=${cursor}` : ''}`);
+      const next: { body: PageBody<Plan> } = await list<Plan>(`/admin/v1/catalog/plans?limit=3${cursor ? `&starting_after=${cursor}` : ''}`);
       all.push(...next.body.data);
       cursor = next.body.next_cursor;
       more = next.body.has_more;
@@ -366,11 +365,11 @@ describe('SKUs', () => {
       const res = await call<Sku>('POST', '/admin/v1/catalog/skus', { plan_id: other.id, name, pricing_model: 'Flat', unit_amount_nanos: '1', currency: 'USD' });
       created.push(res.body.id);
     }
-    const first = await call<Page<Sku>>('GET', `/admin/v1/catalog/skus?plan_id=${other.id}&limit=2`);
+    const first = await list<Sku>(`/admin/v1/catalog/skus?plan_id=${other.id}&limit=2`);
     expect(first.status).toBe(200);
     expect(first.body.data.map((s) => s.id)).toEqual(created.slice(0, 2));
     expect(first.body.has_more).toBe(true);
-    const second = await call<Page<Sku>>('GET', `/admin/v1/catalog/skus?plan_id=${other.id}&limit=2&starting_after=${first.body.next_cursor}`);
+    const second = await list<Sku>(`/admin/v1/catalog/skus?plan_id=${other.id}&limit=2&starting_after=${first.body.next_cursor}`);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(second.body.data.map((s) => s.id)).toEqual(created.slice(2));
   });

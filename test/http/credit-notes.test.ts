@@ -9,7 +9,7 @@ import type { Actor } from '../../src/services/audit.js';
 import { finalizeInvoice, insertLines, markInvoicePaid, recomputeTotals, voidInvoice } from '../../src/services/invoices.js';
 import { applyTax, zeroTax } from '../../src/services/tax.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -124,10 +124,10 @@ describe('POST /admin/v1/invoices/:id/credit-notes', () => {
     expect(sequenceOf(last.number)).toBe(sequenceOf(second.number) + 1);
     expect(await credited(id)).toBe('100000000000000');
 
-    const listed = await expectJson<{ data: CreditNoteBody[]; has_more: boolean }>(await h.request('GET', `/admin/v1/invoices/${id}/credit-notes`), 200);
+    const listed = await expectPage<CreditNoteBody>(await h.request('GET', `/admin/v1/invoices/${id}/credit-notes`), 200);
     expect(listed.data).toEqual([first, second, last]);
     expect(listed.has_more).toBe(false);
-    const paged = await expectJson<{ data: CreditNoteBody[]; has_more: boolean; next_cursor: string | null }>(
+    const paged = await expectPage<CreditNoteBody>(
       await h.request('GET', `/admin/v1/invoices/${id}/credit-notes?limit=2`),
       200,
     );

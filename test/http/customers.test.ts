@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, expectPage, type Harness, type PageBody } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -41,6 +41,11 @@ interface TreeNode {
 async function call<T = ErrorBody>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const res = await h.request(method, path, body === undefined ? {} : { body });
   return { status: res.status, body: (await res.json()) as T };
+}
+
+async function list<T>(path: string): Promise<{ status: number; body: PageBody<T> }> {
+  const res = await h.request('GET', path);
+  return { status: res.status, body: await expectPage<T>(res) };
 }
 
 async function create(fields: Record<string, unknown>): Promise<Customer> {
@@ -248,24 +253,18 @@ describe('GET /admin/v1/customers', () => {
   it('pages in creation order with parent and status filters', async () => {
     const org = await organization();
     const children = [await subsidiary(org.id), await subsidiary(org.id), await subsidiary(org.id)];
-    const first = await call<{ data: Customer[]; has_more: boolean; next_cursor: string | null }>(
-      'GET',
-      `/admin/v1/customers?parent_id=${org.id}&limit=2`,
-    );
+    const first = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&limit=2`);
     expect(first.status).toBe(200);
     expect(first.body.data.map((c) => c.id)).toEqual([children[0]!.id, children[1]!.id]);
     expect(first.body.has_more).toBe(true);
     expect(first.body.next_cursor).toBe(children[1]!.id);
 
-    const second = await call<{ data: Customer[]; has_more: boolean; next_cursor: string | null }>(
-      'GET',
-      `/admin/v1/customers?parent_id=${org.id}&limit=2&starting_after=${first.body.next_cursor}`,
-    );
+    const second = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&limit=2&starting_after=${first.body.next_cursor}`);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
     expect(second.body.data.map((c) => c.id)).toEqual([children[2]!.id]);
 
     expect((await setStatus(children[1]!.id, 'Suspended')).status).toBe(200);
-    const suspended = await call<{ data: Customer[] }>('GET', `/admin/v1/customers?parent_id=${org.id}&status=Suspended`);
+    const suspended = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&status=Suspended`);
     expect(suspended.body.data.map((c) => c.id)).toEqual([children[1]!.id]);
   });
 

@@ -9,7 +9,7 @@ import type { Actor } from '../../src/services/audit.js';
 import { finalizeInvoice, insertLines, recomputeTotals } from '../../src/services/invoices.js';
 import { applyTax, flatRateTax, zeroTax } from '../../src/services/tax.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
 /** The same app with the flat-rate adapter at 20%. */
@@ -57,11 +57,6 @@ interface InvoiceBody {
   line_items: LineBody[];
 }
 
-interface ListBody {
-  data: InvoiceBody[];
-  has_more: boolean;
-  next_cursor: string | null;
-}
 
 interface ErrorBody {
   error: { code: string; message: string; details?: Record<string, unknown> };
@@ -111,28 +106,28 @@ describe('GET /admin/v1/invoices', () => {
     await makeDraft(other, [40n * UNIT]);
     await finalize(second);
 
-    const all = await expectJson<ListBody>(await list(`customer_id=${customer}`), 200);
+    const all = await expectPage<InvoiceBody>(await list(`customer_id=${customer}`));
     expect(all.data.map((i) => i.id)).toEqual([first, second, third]);
     expect(all).toMatchObject({ has_more: false, next_cursor: null });
 
-    const drafts = await expectJson<ListBody>(await list(`customer_id=${customer}&status=Draft`), 200);
+    const drafts = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&status=Draft`));
     expect(drafts.data.map((i) => [i.id, i.status, i.invoice_number])).toEqual([
       [first, 'Draft', null],
       [third, 'Draft', null],
     ]);
-    const open = await expectJson<ListBody>(await list(`customer_id=${customer}&status=Open`), 200);
+    const open = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&status=Open`));
     expect(open.data).toHaveLength(1);
     expect(open.data[0]).toMatchObject({ id: second, status: 'Open', total_nanos: (20n * UNIT).toString() });
     expect(open.data[0]!.invoice_number).toMatch(/^INV-\d{6}$/);
 
-    const page1 = await expectJson<ListBody>(await list(`customer_id=${customer}&limit=2`), 200);
+    const page1 = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&limit=2`));
     expect(page1.data.map((i) => i.id)).toEqual([first, second]);
     expect(page1).toMatchObject({ has_more: true, next_cursor: second });
-    const page2 = await expectJson<ListBody>(await list(`customer_id=${customer}&limit=2&starting_after=${page1.next_cursor}`), 200);
+    const page2 = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&limit=2&starting_after=${page1.next_cursor}`));
     expect(page2.data.map((i) => i.id)).toEqual([third]);
     expect(page2).toMatchObject({ has_more: false, next_cursor: null });
 
-    const bySubscription = await expectJson<ListBody>(await list(`customer_id=${customer}&subscription_id=${newId()}`), 200);
+    const bySubscription = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&subscription_id=${newId()}`));
     expect(bySubscription.data).toEqual([]);
   });
 

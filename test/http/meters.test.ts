@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { runRollupPass } from '../../src/services/usage.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -97,13 +97,13 @@ describe('meter admin API', () => {
     expect(second).toMatchObject({ property: null, window_type: 'BillingPeriod', window_size: null, unit: 'requests' });
 
     expect(await body(await h.request('GET', `/admin/v1/meters/${meter.id}`), 200)).toEqual(meter);
-    const page = await body<{ data: MeterBody[]; has_more: boolean; next_cursor: string | null }>(
+    const page = await expectPage<MeterBody>(
       await h.request('GET', `/admin/v1/meters?event_type=${eventType}&limit=1`),
       200,
     );
     expect(page.data.map((m) => m.id)).toEqual([meter.id]);
     expect(page.has_more).toBe(true);
-    const next = await body<{ data: MeterBody[]; has_more: boolean }>(
+    const next = await expectPage<MeterBody>(
       await h.request('GET', `/admin/v1/meters?event_type=${eventType}&limit=1&starting_after=${page.next_cursor}`),
       200,
     );

@@ -101,3 +101,29 @@ export async function expectJson<T>(res: Response, status = 200): Promise<T> {
   expect(res.status, JSON.stringify(body)).toBe(status);
   return body;
 }
+
+export interface PageBody<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Asserts a list response: a JSON array body, with X-Has-More, and X-Next-Cursor and a Link
+ * rel="next" carrying the same cursor when there is more. Returns the page as one object.
+ */
+export async function expectPage<T>(res: Response, status = 200): Promise<PageBody<T>> {
+  const data = await expectJson<T[]>(res, status);
+  expect(Array.isArray(data), 'a list body is a JSON array').toBe(true);
+  const hasMore = res.headers.get('x-has-more');
+  expect(['true', 'false']).toContain(hasMore);
+  const cursor = res.headers.get('x-next-cursor');
+  const link = res.headers.get('link');
+  if (hasMore === 'true') {
+    expect(cursor).toBeTruthy();
+    expect(link).toMatch(new RegExp(`^<[^>]*[?&]starting_after=${cursor}(&[^>]*)?>; rel="next"$`));
+  } else {
+    expect([cursor, link]).toEqual([null, null]);
+  }
+  return { data, has_more: hasMore === 'true', next_cursor: cursor };
+}

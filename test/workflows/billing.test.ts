@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock, type CustomerOptions, type PlanOptions } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -42,7 +42,7 @@ interface Invoice {
 const UNIT = 1_000_000_000_000n;
 const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
 const invoicesOf = async (subscriptionId: string) =>
-  (await expectJson<{ data: Invoice[] }>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}&limit=200`))).data;
+  (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}&limit=200`))).data;
 const invoiceNumber = (invoice: Invoice) => Number(invoice.invoice_number!.slice(4));
 
 let eventSeq = 0;
@@ -234,7 +234,7 @@ describe('who receives the invoice', () => {
       subs.push(await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency } }), 201));
     }
     await advance(clockId, '2026-02-01T00:00:00.000Z');
-    const invoices = (await expectJson<{ data: Invoice[] }>(await h.request('GET', `/admin/v1/invoices?customer_id=${payerId}`))).data;
+    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${payerId}`))).data;
     expect(invoices.map((i) => i.currency).sort()).toEqual(['EUR', 'USD']);
     expect(invoices.every((i) => i.line_items.every((l) => l.customer_id === customerId))).toBe(true);
     for (const sub of subs) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(sub.id)).terminate('test done');

@@ -1,7 +1,7 @@
 /**
  * /admin/v1/catalog: products, plans and SKUs (SPEC §2 "Product, Plan, SKU", §4). Catalog entries
- * are immutable once created. Lists return the list envelope { data, has_more, next_cursor } in
- * creation order rather than a bare array, so that large catalogs can be paged.
+ * are immutable once created. Lists are JSON arrays in creation order, paged through headers (see
+ * pageResponse).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import {
@@ -17,7 +17,8 @@ import {
 } from '../../services/catalog.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdParamSchema, listSchema, MoneySchema, PaginationQuerySchema, toPage, UuidSchema } from '../schemas.js';
+import { CurrencySchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+import { toPage } from '../../services/pagination.js';
 import { asIs, jsonResponse, mutationRequest, requestContext, TimestampSchema } from './customers.js';
 
 export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed']).openapi('PricingModel');
@@ -124,7 +125,7 @@ const CreatePlanSchema = z
 
 const tags = ['Catalog'];
 const IdParams = { params: IdParamSchema };
-const LIST_NOTE = 'Returned as the list envelope { data, has_more, next_cursor } in creation order (pass next_cursor as starting_after).';
+const LIST_NOTE = 'A JSON array in creation order; X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
 
 const createProductRoute = createRoute({
   method: 'post',
@@ -142,7 +143,7 @@ const listProductsRoute = createRoute({
   summary: 'List products',
   description: LIST_NOTE,
   request: { query: PaginationQuerySchema },
-  responses: { 200: jsonResponse('One page of products', listSchema(ProductSchema, 'ProductList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of products', ProductSchema, 'ProductList'), ...commonErrorResponses },
 });
 
 const getProductRoute = createRoute({
@@ -171,7 +172,7 @@ const listPlansRoute = createRoute({
   summary: 'List plans with their SKUs',
   description: LIST_NOTE,
   request: { query: PaginationQuerySchema },
-  responses: { 200: jsonResponse('One page of plans', listSchema(PlanSchema, 'PlanList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of plans', PlanSchema, 'PlanList'), ...commonErrorResponses },
 });
 
 const getPlanRoute = createRoute({
@@ -209,7 +210,7 @@ const listSkusRoute = createRoute({
   summary: 'List SKUs',
   description: `${LIST_NOTE} Filter by plan_id.`,
   request: { query: PaginationQuerySchema.extend({ plan_id: UuidSchema.optional() }) },
-  responses: { 200: jsonResponse('One page of SKUs', listSchema(SkuSchema, 'SkuList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of SKUs', SkuSchema, 'SkuList'), ...commonErrorResponses },
 });
 
 const getSkuRoute = createRoute({
@@ -230,7 +231,7 @@ export function registerCatalog(app: App): void {
 
   app.openapi(listProductsRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(toPage(await listProducts(c.get('deps').db, query), query.limit, asIs), 200);
+    return sendPage(c, toPage(await listProducts(c.get('deps').db, query), query.limit, asIs));
   });
 
   app.openapi(getProductRoute, async (c) => c.json(await getProduct(c.get('deps').db, c.req.valid('param').id), 200));
@@ -253,7 +254,7 @@ export function registerCatalog(app: App): void {
 
   app.openapi(listPlansRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(toPage(await listPlans(c.get('deps').db, query), query.limit, asIs), 200);
+    return sendPage(c, toPage(await listPlans(c.get('deps').db, query), query.limit, asIs));
   });
 
   app.openapi(getPlanRoute, async (c) => c.json(await getPlan(c.get('deps').db, c.req.valid('param').id), 200));
@@ -262,7 +263,7 @@ export function registerCatalog(app: App): void {
 
   app.openapi(listSkusRoute, async (c) => {
     const query = c.req.valid('query');
-    return c.json(toPage(await listSkus(c.get('deps').db, query), query.limit, asIs), 200);
+    return sendPage(c, toPage(await listSkus(c.get('deps').db, query), query.limit, asIs));
   });
 
   app.openapi(getSkuRoute, async (c) => c.json(await getSku(c.get('deps').db, c.req.valid('param').id), 200));

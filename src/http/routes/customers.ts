@@ -20,7 +20,8 @@ import {
 import { actorOf } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, listSchema, MoneySchema, PaginationQuerySchema, toPage, UuidSchema } from '../schemas.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+import { toPage } from '../../services/pagination.js';
 
 /** The request of a mutation: a required JSON body, and the Idempotency-Key every mutation accepts. */
 export const mutationRequest = <T extends z.ZodType>(schema: T) =>
@@ -189,9 +190,9 @@ const listCustomersRoute = createRoute({
   path: '/admin/v1/customers',
   tags,
   summary: 'List customers',
-  description: 'Customers in creation order, as the list envelope { data, has_more, next_cursor }; filter by parent_id and status.',
+  description: 'Customers in creation order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id and status.',
   request: { query: ListCustomersQuerySchema },
-  responses: { 200: jsonResponse('One page of customers', listSchema(CustomerSchema, 'CustomerList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList'), ...commonErrorResponses },
 });
 
 const getCustomerRoute = createRoute({
@@ -250,7 +251,7 @@ export function registerCustomers(app: App): void {
   app.openapi(listCustomersRoute, async (c) => {
     const query = c.req.valid('query');
     const customers = await listCustomers(c.get('deps').db, query);
-    return c.json(toPage(customers, query.limit, asIs), 200);
+    return sendPage(c, toPage(customers, query.limit, asIs));
   });
 
   app.openapi(getCustomerRoute, async (c) => {

@@ -12,7 +12,8 @@ import { listInvoices, loadInvoiceView } from '../../services/invoices.js';
 import { actorOf, ownCustomerId } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, listSchema, MoneySchema, PaginationQuerySchema, toPage, UuidSchema } from '../schemas.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+import { toPage } from '../../services/pagination.js';
 import { jsonResponse, mutationRequest, TimestampSchema } from './customers.js';
 
 const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
@@ -139,9 +140,9 @@ const listRoute = createRoute({
   path: '/admin/v1/invoices',
   tags,
   summary: 'List invoices',
-  description: 'Invoices in creation order as the list envelope { data, has_more, next_cursor }; filter by customer_id, status and subscription_id.',
+  description: 'Invoices in creation order as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by customer_id, status and subscription_id.',
   request: { query: ListInvoicesQuerySchema },
-  responses: { 200: jsonResponse('One page of invoices', listSchema(InvoiceSchema, 'InvoiceList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of invoices', InvoiceSchema, 'InvoiceList'), ...commonErrorResponses },
 });
 
 const getRoute = createRoute({
@@ -216,9 +217,9 @@ const listCreditNotesRoute = createRoute({
   path: '/admin/v1/invoices/{id}/credit-notes',
   tags,
   summary: "List an invoice's credit notes",
-  description: 'In issue order, as the list envelope { data, has_more, next_cursor }.',
+  description: 'In issue order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
-  responses: { 200: jsonResponse('One page of credit notes', listSchema(CreditNoteSchema, 'CreditNoteList')), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList'), ...commonErrorResponses },
 });
 
 const getCreditNoteRoute = createRoute({
@@ -235,7 +236,7 @@ const editContext = (c: Context<AppEnv>): EditContext => ({ actor: actorOf(c), r
 export function registerInvoices(app: App): void {
   app.openapi(listRoute, async (c) => {
     const { limit, starting_after, ...filter } = c.req.valid('query');
-    return c.json(await listInvoices(c.get('deps').db, filter, { limit, starting_after }), 200);
+    return sendPage(c, await listInvoices(c.get('deps').db, filter, { limit, starting_after }));
   });
 
   app.openapi(getRoute, async (c) => c.json(await loadInvoiceView(c.get('deps').db, c.req.valid('param').id), 200));
@@ -283,7 +284,7 @@ export function registerInvoices(app: App): void {
   app.openapi(listCreditNotesRoute, async (c) => {
     const query = c.req.valid('query');
     const rows = await listCreditNotes(c.get('deps').db, c.req.valid('param').id, query);
-    return c.json(toPage(rows, query.limit, toCreditNoteView), 200);
+    return sendPage(c, toPage(rows, query.limit, toCreditNoteView));
   });
 
   app.openapi(getCreditNoteRoute, async (c) => c.json(await getCreditNote(c.get('deps').db, c.req.valid('param').id), 200));

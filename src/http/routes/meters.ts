@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IdempotencyHeaderSchema, IdParamSchema, listSchema, PaginationQuerySchema, UuidSchema } from '../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
 import {
   AGGREGATIONS,
   createMeter,
@@ -93,7 +93,7 @@ const list = createRoute({
   tags: ['Metering'],
   summary: 'List meters in creation order',
   request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
-  responses: { 200: json(listSchema(MeterSchema, 'MeterList'), 'A page of meters'), ...commonErrorResponses },
+  responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList'), ...commonErrorResponses },
 });
 
 const get = createRoute({
@@ -107,6 +107,6 @@ const get = createRoute({
 
 export function registerMeters(app: App): void {
   app.openapi(create, async (c) => c.json(await createMeter(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId')), 201));
-  app.openapi(list, async (c) => c.json(await listMeters(c.get('deps'), c.req.valid('query')), 200));
+  app.openapi(list, async (c) => sendPage(c, await listMeters(c.get('deps'), c.req.valid('query'))));
   app.openapi(get, async (c) => c.json(await getMeter(c.get('deps'), c.req.valid('param').id), 200));
 }
