@@ -18,6 +18,8 @@ const baseSchema = z.object({
   LOG_LEVEL: logLevel.default('info'),
   TAX_ADAPTER: z.enum(['none', 'flat']).default('none'),
   TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** How long a closed period's Draft stays open for late usage and consolidation before it is finalized. */
+  INVOICE_GRACE_PERIOD_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(3600),
 });
 
 const apiSchema = baseSchema.extend({
@@ -31,7 +33,11 @@ const apiSchema = baseSchema.extend({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   RATE_LIMIT_RPS: z.coerce.number().positive().default(200),
   RATE_LIMIT_BURST: z.coerce.number().int().positive().default(400),
+  RATE_LIMIT_ANON_RPS: z.coerce.number().positive().default(20),
+  RATE_LIMIT_ANON_BURST: z.coerce.number().int().positive().default(40),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
+  /** Usage events: how many seconds after the customer's current time a timestamp may be. */
+  EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
 });
 
 export type WorkerConfig = z.infer<typeof baseSchema>;

@@ -31,9 +31,12 @@ runMain('api', async () => {
       apiKeyHash: config.API_KEY_HASH,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
       temporalTaskQueue: config.TEMPORAL_TASK_QUEUE,
+      invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: { ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
+      anonymousRateLimit: { ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST },
       idempotencyTtlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
+      eventMaxFutureSkewMs: config.EVENT_MAX_FUTURE_SKEW_SECONDS * 1000,
     },
   };
   const app = createApp(deps, ROUTES);

@@ -6,12 +6,12 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { newId } from '../ids.js';
-import { ApiError, envelope, ERROR_CODES, renderError } from './errors.js';
+import { ApiError, envelope, renderError } from './errors.js';
 import type { App, AppDeps, AppEnv } from './context.js';
 import { authMiddleware } from './middleware/auth.js';
 import { idempotencyMiddleware } from './middleware/idempotency.js';
 import { jsonBodyMiddleware } from './middleware/json-body.js';
-import { rateLimitMiddleware } from './middleware/rate-limit.js';
+import { anonymousRateLimitMiddleware, rateLimitMiddleware } from './middleware/rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
 
@@ -79,10 +79,11 @@ export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
     bodyLimit({
       maxSize: deps.settings.bodyLimitBytes,
       onError: () => {
-        throw new ApiError(413, 'payload_too_large', `request body exceeds ${deps.settings.bodyLimitBytes} bytes`);
+        throw new ApiError('payload_too_large', `request body exceeds ${deps.settings.bodyLimitBytes} bytes`);
       },
     }),
   );
+  app.use('*', anonymousRateLimitMiddleware());
   app.use('*', authMiddleware());
   app.use('*', rateLimitMiddleware());
   app.use('*', jsonBodyMiddleware());
@@ -96,5 +97,3 @@ export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
   app.onError((err, c) => renderError(c, err));
   return app;
 }
-
-export { ERROR_CODES };

@@ -18,9 +18,16 @@ export interface HttpSettings {
   apiKeyHash: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  /** The worker's invoice grace period (INVOICE_GRACE_PERIOD_SECONDS): test clocks drive closed periods through it. */
+  invoiceGraceMs: number;
   bodyLimitBytes: number;
+  /** Per authenticated caller. */
   rateLimit: { ratePerSecond: number; burst: number };
+  /** Per client address, for requests without valid credentials. */
+  anonymousRateLimit: { ratePerSecond: number; burst: number };
   idempotencyTtlMs: number;
+  /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
+  eventMaxFutureSkewMs?: number;
 }
 
 /** Everything a handler may use, set once per app. */

@@ -1,55 +1,40 @@
 /**
  * The one error envelope: { "error": { "code", "message", "details?", "request_id" } }.
- * Every failure of every route is rendered here, from typed errors, with one status per kind.
+ * Every failure of every route is rendered here, from typed errors, with the status ERROR_CODES
+ * (./error-codes.ts) gives each code.
  */
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { isGrpcServiceError } from '@temporalio/client';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { Prisma } from '../generated/prisma/client.js';
 import { DomainError, type DomainErrorKind } from '../services/errors.js';
+import { ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from './error-codes.js';
 
-/** Errors raised by the HTTP layer itself (auth, idempotency, limits, parsing). */
+/** Errors raised by the HTTP layer itself (auth, idempotency, limits, parsing); the status is the code's. */
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
+
   constructor(
-    readonly status: ContentfulStatusCode,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
     readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = 'ApiError';
+    this.status = ERROR_CODES[code].status;
   }
 }
 
+/** The status of a domain error whose code is missing from ERROR_CODES (the unit test keeps that from happening). */
 const STATUS_BY_KIND: Record<DomainErrorKind, ContentfulStatusCode> = {
   validation: 400,
   unprocessable: 422,
   not_found: 404,
   conflict: 409,
   invalid_transition: 409,
-};
-
-/** Stable error codes and their statuses, published in the OpenAPI document. */
-export const ERROR_CODES: Record<string, { status: number; meaning: string }> = {
-  validation_failed: { status: 400, meaning: 'the request body, query or path failed validation; details.issues names each field' },
-  malformed_json: { status: 400, meaning: 'the body is not valid JSON' },
-  invalid_money: { status: 400, meaning: 'a *_nanos field is not a decimal-integer string within DECIMAL(38,0)' },
-  unsupported_media_type: { status: 415, meaning: 'the body is not application/json' },
-  unauthenticated: { status: 401, meaning: 'no credentials, or credentials that did not verify' },
-  forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
-  not_found: { status: 404, meaning: 'no such route' },
-  '<entity>_not_found': { status: 404, meaning: 'the resource does not exist or is not visible to the caller' },
-  invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },
-  conflict: { status: 409, meaning: 'the request conflicts with the current state' },
-  idempotency_key_in_use: { status: 409, meaning: 'a request with this Idempotency-Key is still being processed' },
-  idempotency_key_reused: { status: 422, meaning: 'this Idempotency-Key was used with a different request body' },
-  invalid_idempotency_key: { status: 400, meaning: 'the Idempotency-Key header is empty or longer than 255 characters' },
-  payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
-  rate_limited: { status: 429, meaning: 'the caller exceeded its request rate; see Retry-After' },
-  unprocessable: { status: 422, meaning: 'the request is well-formed but violates a business rule' },
-  internal_error: { status: 500, meaning: 'an unexpected failure; the request_id identifies it in the logs' },
-  service_unavailable: { status: 503, meaning: 'a dependency (database or Temporal) is unavailable' },
 };
 
 export const ErrorEnvelopeSchema = z
@@ -72,7 +57,7 @@ export function envelope(c: Context, code: string, message: string, details?: Re
 }
 
 /** Codes for the HTTPExceptions Hono's own middleware and validators throw. */
-const HTTP_EXCEPTION_CODES: Partial<Record<number, string>> = {
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   400: 'validation_failed',
   401: 'unauthenticated',
   403: 'forbidden',
@@ -82,42 +67,98 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, string>> = {
   429: 'rate_limited',
 };
 
+/** Prisma's codes for a database it cannot reach, that dropped the connection, or whose pool is exhausted. */
+const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** The pg driver adapter's kinds for the same failures (raw queries report them under P2010). */
+const ADAPTER_UNAVAILABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections). */
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
+/** node-postgres reports these connection failures without a code. */
+const PG_CONNECTION_LOST = /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/;
+const GRPC_UNAVAILABLE = 14;
+
 /**
- * Maps any thrown value to the envelope and status; unknown errors (and 5xx HTTPExceptions) become
- * a logged 500 whose message reveals nothing of the failure.
+ * Whether a failure means a dependency could not be reached (rather than a bug): Prisma and pg
+ * connection errors, Temporal's gRPC UNAVAILABLE, socket errors, found on the error or its causes.
+ */
+export function isDependencyUnavailable(err: unknown): boolean {
+  const pending: unknown[] = [err];
+  for (let seen = 0; pending.length > 0 && seen < 10; seen++) {
+    const node = pending.shift();
+    if (node === null || typeof node !== 'object') continue;
+    if (node instanceof Prisma.PrismaClientInitializationError) return true;
+    if (node instanceof Prisma.PrismaClientKnownRequestError) {
+      if (PRISMA_UNAVAILABLE.has(node.code)) return true;
+      pending.push(node.meta?.driverAdapterError);
+    }
+    if (isGrpcServiceError(node) && node.code === GRPC_UNAVAILABLE) return true;
+    const { code, kind, originalCode, message, cause } = node as Record<string, unknown>;
+    if (typeof kind === 'string' && ADAPTER_UNAVAILABLE.has(kind)) return true;
+    for (const value of [code, originalCode]) {
+      if (typeof value === 'string' && (SOCKET_UNAVAILABLE.has(value) || UNAVAILABLE_SQLSTATE.test(value))) return true;
+    }
+    if (node instanceof Error && PG_CONNECTION_LOST.test(String(message))) return true;
+    pending.push(cause);
+  }
+  return false;
+}
+
+/**
+ * Maps any thrown value to the envelope and the status ERROR_CODES gives its code. A database or
+ * Temporal that cannot be reached is a 503; any other unknown error (and 5xx HTTPExceptions) a
+ * logged 500 whose message reveals nothing of the failure.
  */
 export function renderError(c: Context, err: unknown): Response {
+  const logger = c.get('logger') as { warn: (o: object, m: string) => void; error: (o: object, m: string) => void } | undefined;
   if (err instanceof HTTPException && err.status < 500) {
     const malformed = err.status === 400 && /json/i.test(err.message);
     const code = malformed ? 'malformed_json' : (HTTP_EXCEPTION_CODES[err.status] ?? 'validation_failed');
-    return c.json(envelope(c, code, malformed ? 'request body is not valid JSON' : err.message), err.status as ContentfulStatusCode);
+    return c.json(envelope(c, code, malformed ? 'request body is not valid JSON' : err.message), ERROR_CODES[code].status);
   }
   if (err instanceof ApiError) {
     for (const [name, value] of Object.entries(err.headers ?? {})) c.header(name, value);
     return c.json(envelope(c, err.code, err.message, err.details), err.status);
   }
   if (err instanceof DomainError) {
-    return c.json(envelope(c, err.code, err.message, err.details), STATUS_BY_KIND[err.kind]);
+    const entry = (ERROR_CODES as Record<string, ErrorCodeEntry>)[err.code];
+    if (!entry) logger?.warn({ code: err.code }, 'error code missing from ERROR_CODES');
+    return c.json(envelope(c, err.code, err.message, err.details), entry?.status ?? STATUS_BY_KIND[err.kind]);
   }
-  const logger = c.get('logger') as { error: (o: object, m: string) => void } | undefined;
+  if (isDependencyUnavailable(err)) {
+    logger?.warn({ err }, 'dependency unavailable');
+    return c.json(envelope(c, 'service_unavailable', 'a service this API depends on (database, Temporal) could not be reached; retry later'), 503);
+  }
   logger?.error({ err }, 'unhandled error');
   return c.json(envelope(c, 'internal_error', 'internal error'), 500);
 }
 
-const errorResponse = (description: string) => ({
-  description,
+/** The codes answered with a status, for the description of that status's response. */
+const codesWith = (status: number): string =>
+  Object.entries(ERROR_CODES as Record<string, ErrorCodeEntry>)
+    .filter(([, entry]) => entry.status === status)
+    .map(([code]) => `\`${code}\``)
+    .join(', ');
+
+const errorResponse = (status: number, summary: string) => ({
+  description: `${summary}. error.code: ${codesWith(status)}`,
   content: { 'application/json': { schema: ErrorEnvelopeSchema } },
 });
 
-/** Error responses every authenticated route can produce, spread into each route definition. */
+/**
+ * Error responses every authenticated route can produce, spread into each route definition; each
+ * lists the codes ERROR_CODES answers with its status (the unit test checks every status is here).
+ */
 export const commonErrorResponses = {
-  400: errorResponse('Validation failed or malformed request'),
-  401: errorResponse('Missing or invalid credentials'),
-  403: errorResponse('Credentials lack the required scope'),
-  404: errorResponse('Resource not found'),
-  409: errorResponse('Conflict, invalid state transition, or idempotent request in flight'),
-  413: errorResponse('Payload too large'),
-  422: errorResponse('Business rule violated or Idempotency-Key reused with another body'),
-  429: errorResponse('Rate limit exceeded'),
-  500: errorResponse('Internal error'),
+  400: errorResponse(400, 'Validation failed or malformed request'),
+  401: errorResponse(401, 'Missing or invalid credentials'),
+  403: errorResponse(403, 'Credentials lack the required scope'),
+  404: errorResponse(404, 'Resource not found'),
+  409: errorResponse(409, 'Conflict, invalid state transition, or idempotent request in flight'),
+  413: errorResponse(413, 'Payload too large'),
+  415: errorResponse(415, 'Request body is not JSON'),
+  422: errorResponse(422, 'Business rule violated or Idempotency-Key reused with another body'),
+  429: errorResponse(429, 'Rate limit exceeded'),
+  500: errorResponse(500, 'Internal error'),
+  503: errorResponse(503, 'Database or Temporal unavailable'),
 } as const;

@@ -4,10 +4,14 @@
  * for handlers that throw or block.
  */
 import { randomUUID } from 'node:crypto';
+import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/client.js';
+import { freePort } from '../../src/dev/processes.js';
 import { createApp, type RouteModule } from '../../src/http/app.js';
 import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { makeCustomer, makePlan } from '../support/fixtures.js';
+import { createHarness, expectJson, type Harness } from '../support/harness.js';
 
 const PRODUCTS = '/admin/v1/catalog/products';
 
@@ -116,10 +120,68 @@ describe('money fields', () => {
     expect(issuePaths(error)).toContain('unit_amount_nanos');
   });
 
+  it('refuses an oversize digit string by its length, without converting it', async () => {
+    const big = await createHarness({ bodyLimitBytes: 3 * 1024 * 1024 });
+    try {
+      const digits = '9'.repeat(2_000_000);
+      let started = performance.now();
+      BigInt(digits);
+      const conversionMs = performance.now() - started;
+      started = performance.now();
+      const res = await big.request('POST', '/admin/v1/catalog/skus', { body: sku(digits) });
+      const elapsedMs = performance.now() - started;
+      const error = await expectError(res, 400, 'validation_failed');
+      expect(error.details?.issues).toEqual([{ path: 'unit_amount_nanos', message: 'is out of range (a sign and at most 38 digits)' }]);
+      // Parsing and checking the 2 MB body is cheap; converting its digits is what a bound avoids.
+      expect(elapsedMs).toBeLessThan(conversionMs / 2);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('accepts a decimal-integer string and returns it as a string', async () => {
     const res = await h.request('POST', '/admin/v1/catalog/skus', { body: sku('1500000000000') });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ unit_amount_nanos: '1500000000000' });
+  });
+});
+
+describe('dates and date-times', () => {
+  it.each([
+    ['year 0000', '0000-01-01T00:00:00Z'],
+    ['a five-digit year', '10000-01-01T00:00:00Z'],
+    ['an instant before 1970', '1969-12-31T23:59:59Z'],
+    ['an instant after 9999', '9999-12-31T23:00:00-05:00'],
+    ['an impossible date', '2026-02-30T00:00:00Z'],
+    ['a leap day of a common year', '2025-02-29T00:00:00Z'],
+    ['hour 24', '2026-01-01T24:00:00Z'],
+    ['no offset', '2026-01-01T00:00:00'],
+    ['an offset beyond what PostgreSQL accepts', '2026-01-01T00:00:00+16:00'],
+  ])('refuses %s in a body field, naming it', async (_name, frozen_time) => {
+    const error = await expectError(await h.request('POST', '/admin/v1/test-clocks', { body: { name: 'bounds', frozen_time } }), 400, 'validation_failed');
+    expect(issuePaths(error)).toEqual(['frozen_time']);
+  });
+
+  it('accepts instants at the edges of the range, with any offset up to ±15:59', async () => {
+    for (const frozen_time of ['1970-01-01T00:00:00Z', '9999-12-31T23:59:59.999999999Z', '2024-02-29T12:00:00+05:30', '2026-01-01T00:00:00-15:59']) {
+      const res = await h.request('POST', '/admin/v1/test-clocks', { body: { name: 'bounds', frozen_time } });
+      expect(res.status, frozen_time).toBe(201);
+    }
+  });
+
+  it('refuses an absurd date-time in a query parameter and in a usage event, naming the field', async () => {
+    const query = await expectError(await h.request('GET', `/v1/subscriptions/${randomUUID()}/usage?at=0000-01-01T00:00:00Z`), 400, 'validation_failed');
+    expect(issuePaths(query)).toEqual(['at']);
+    const event = { id: `evt-${randomUUID()}`, event_type: 'api_calls', customer_id: randomUUID(), timestamp: '2026-02-30T00:00:00Z' };
+    expect(issuePaths(await expectError(await h.request('POST', '/v1/events', { body: event }), 400, 'validation_failed'))).toEqual(['timestamp']);
+  });
+
+  it('refuses a date that is not in the calendar, naming it, and accepts a leap day', async () => {
+    const preview = (as_of: string) => h.request('POST', '/admin/v1/rating/preview', { body: { plan_id: randomUUID(), quantities: {}, as_of } });
+    for (const as_of of ['2026-02-30', '2025-02-29', '2026-13-01', '0000-01-01']) {
+      expect(issuePaths(await expectError(await preview(as_of), 400, 'validation_failed')), as_of).toEqual(['as_of']);
+    }
+    await expectError(await preview('2024-02-29'), 404, 'plan_not_found');
   });
 });
 
@@ -240,6 +302,51 @@ describe('rate limit', () => {
       expect(error.details).toEqual({ retry_after_seconds: 2 });
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe('unavailable dependencies', () => {
+  it('answers 503 service_unavailable when PostgreSQL cannot be reached, through Prisma and through pg', async () => {
+    const broken = await createHarness();
+    const dead = createDb(`postgresql://postgres@127.0.0.1:${await freePort()}/none`, 1);
+    broken.deps.db = dead.db;
+    broken.deps.pool = dead.pool;
+    try {
+      await expectError(await broken.request('GET', PRODUCTS), 503, 'service_unavailable');
+      // The idempotency claim is a raw query, which Prisma reports differently (P2010).
+      const keyed = await broken.request('POST', PRODUCTS, { body: { name: 'x' }, headers: { 'idempotency-key': randomUUID() } });
+      await expectError(keyed, 503, 'service_unavailable');
+      const event = { id: `evt-${randomUUID()}`, event_type: 'api_calls', customer_id: randomUUID(), timestamp: new Date().toISOString() };
+      await expectError(await broken.request('POST', '/v1/events', { body: event }), 503, 'service_unavailable');
+    } finally {
+      await dead.db.$disconnect();
+      await dead.pool.end();
+      await broken.close();
+    }
+  });
+
+  it('answers 503 service_unavailable when Temporal cannot be reached', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db);
+    const subscription = await expectJson<{ id: string }>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }),
+      201,
+    );
+    const broken = await createHarness();
+    const healthy = broken.deps.temporal;
+    // One attempt instead of the SDK's retries, so the refused connection surfaces at once.
+    const connection = Connection.lazy({
+      address: `127.0.0.1:${await freePort()}`,
+      interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 1 }))],
+    });
+    broken.deps.temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
+    try {
+      await expectError(await broken.request('POST', `/admin/v1/subscriptions/${subscription.id}/resume`), 503, 'service_unavailable');
+    } finally {
+      broken.deps.temporal = healthy;
+      await connection.close();
+      await broken.close();
     }
   });
 });

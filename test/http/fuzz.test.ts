@@ -1,15 +1,20 @@
 /**
  * Malformed input at every route the app publishes in /openapi.json: whatever arrives, the answer is
- * never a 5xx, every error carries the envelope with the request id, and the service stays healthy.
+ * never a 5xx, every error carries the envelope with the request id and a registered code, and the
+ * service stays healthy.
  *
- * Bodies are built from each operation's own request schema (so most of them get past the JSON
- * parser and reach validation or the service) and then broken: one field replaced by a hostile
- * value, a required field dropped, an unknown field added, or the whole body replaced by random JSON,
- * non-JSON text, invalid UTF-8 or nothing. Runs are bounded and seeded, so failures reproduce.
+ * Real resources are created first (customer, product, two plans with SKUs, a subscription, its
+ * Draft invoice, a meter, a test clock), and path parameters and reference fields mostly name them,
+ * so requests get past the lookup into the service code. Bodies are built from each operation's own
+ * request schema, for each media type it takes (the CloudEvents ones included), and then broken: one
+ * field replaced by a hostile value, a required field dropped, an unknown field added, or the whole
+ * body replaced by random JSON, non-JSON text, invalid UTF-8 or nothing. Runs are bounded and seeded,
+ * so failures reproduce.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../support/harness.js';
+import { ERROR_CODES } from '../../src/http/error-codes.js';
+import { createHarness, expectJson, type Harness } from '../support/harness.js';
 
 interface Schema {
   $ref?: string;
@@ -49,10 +54,59 @@ interface OpenApiDoc {
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 30);
 const MUTATING = ['post', 'put', 'patch', 'delete'];
+const METER_EVENT_TYPE = 'fuzz_calls';
+
+/** The real resources requests name; `other_plan` lets a plan change get past "same plan". */
+interface Seeds {
+  customer: string;
+  product: string;
+  plan: string;
+  other_plan: string;
+  sku: string;
+  subscription: string;
+  invoice: string;
+  meter: string;
+  test_clock: string;
+}
 
 let h: Harness;
 let doc: OpenApiDoc;
 let operations: Operation[];
+let seeds: Seeds;
+
+async function create<T = { id: string }>(path: string, body: unknown): Promise<T> {
+  return expectJson<T>(await h.request('POST', path, { body }), 201);
+}
+
+/** Everything through the API, as a client would: the subscription starts its workflow, bill makes the Draft. */
+async function seed(): Promise<Seeds> {
+  const tag = Date.now().toString(36);
+  const test_clock = (await create('/admin/v1/test-clocks', { name: `fuzz ${tag}`, frozen_time: '2026-01-01T00:00:00Z' })).id;
+  const customer = (await create('/admin/v1/customers', { display_name: `Fuzz ${tag}`, email: `fuzz-${tag}@example.com`, currency: 'USD', account_type: 'Organization' })).id;
+  const product = (await create('/admin/v1/catalog/products', { name: `fuzz ${tag}` })).id;
+  const plans: string[] = [];
+  let sku = '';
+  for (const name of ['fuzz A', 'fuzz B']) {
+    const plan = (await create('/admin/v1/catalog/plans', { name: `${name} ${tag}`, billing_cadence: 'Monthly' })).id;
+    await create('/admin/v1/catalog/skus', { plan_id: plan, name: 'Base fee', pricing_model: 'Flat', unit_amount_nanos: '49000000000000', currency: 'USD' });
+    sku = (
+      await create('/admin/v1/catalog/skus', {
+        plan_id: plan,
+        name: 'Calls',
+        pricing_model: 'PerUnit',
+        unit_amount_nanos: '10000000000',
+        meter_event_type: METER_EVENT_TYPE,
+        currency: 'USD',
+      })
+    ).id;
+    plans.push(plan);
+  }
+  const meter = (await create('/admin/v1/meters', { name: `fuzz ${tag}`, event_type: METER_EVENT_TYPE, aggregation: 'Count' })).id;
+  const subscription = (await create('/v1/subscriptions', { customer_id: customer, plan_id: plans[0], currency: 'USD' })).id;
+  const invoice = await expectJson<{ id: string; status: string }>(await h.request('POST', `/admin/v1/subscriptions/${subscription}/bill`), 201);
+  expect(invoice.status).toBe('Draft');
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock };
+}
 
 beforeAll(async () => {
   h = await createHarness();
@@ -60,10 +114,48 @@ beforeAll(async () => {
   operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
   );
+  seeds = await seed();
 });
 afterAll(async () => {
   await h?.close();
 });
+
+/** The seeded resource a path's `{id}` names, by the collection before it. */
+const COLLECTIONS: Record<string, keyof Seeds> = {
+  customers: 'customer',
+  products: 'product',
+  plans: 'plan',
+  skus: 'sku',
+  subscriptions: 'subscription',
+  invoices: 'invoice',
+  meters: 'meter',
+  'test-clocks': 'test_clock',
+};
+
+/** Body fields that refer to a resource, and the seeds they may name. */
+const REFERENCES: Record<string, (keyof Seeds)[]> = {
+  customer_id: ['customer'],
+  parent_id: ['customer'],
+  bill_to_id: ['customer'],
+  subject: ['customer'],
+  product_id: ['product'],
+  plan_id: ['plan', 'other_plan'],
+  sku_id: ['sku'],
+  subscription_id: ['subscription'],
+  subscriptionid: ['subscription'],
+  invoice_id: ['invoice'],
+  test_clock_id: ['test_clock'],
+};
+
+/** Mostly a seeded resource (so the lookup succeeds), sometimes an id nothing has. */
+const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
+  fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names.map((name) => seeds[name])) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) });
+
+function pathFor(path: string): fc.Arbitrary<string> {
+  const match = /\/([a-z-]+)\/\{[^}]+\}/.exec(path);
+  const resource = match ? COLLECTIONS[match[1]!] : undefined;
+  return (resource ? seededId([resource]) : fc.uuid({ version: 7 })).map((id) => path.replace(/\{[^}]+\}/g, id));
+}
 
 function resolve(schema: Schema | undefined): Schema {
   let current = schema ?? {};
@@ -73,9 +165,28 @@ function resolve(schema: Schema | undefined): Schema {
   return current;
 }
 
-function bodySchema(op: Operation): Schema | undefined {
-  const content = op.requestBody?.content?.['application/json'];
-  return content ? resolve(content.schema) : undefined;
+/** The media types an operation takes, each with its body schema. */
+function bodySchemas(op: Operation): { mediaType: string; schema: Schema }[] {
+  return Object.entries(op.requestBody?.content ?? {}).map(([mediaType, content]) => ({ mediaType, schema: resolve(content.schema) }));
+}
+
+/** The fields of a body schema: an object's, or for an array body (a CloudEvents batch), its items'. */
+function fieldsOf(schema: Schema | undefined): string[] {
+  const resolved = resolve(schema);
+  return Object.keys((resolved.type === 'array' ? resolve(resolved.items) : resolved).properties ?? {});
+}
+
+/** Sets a field of the body: of the object, or of the first item of an array body. */
+function withField(body: unknown, key: string, value: unknown): unknown {
+  if (Array.isArray(body)) return body.length === 0 ? [{ [key]: value }] : [withField(body[0], key, value), ...body.slice(1)];
+  return { ...(body !== null && typeof body === 'object' ? body : {}), [key]: value };
+}
+
+function withoutField(body: unknown, key: string): unknown {
+  if (Array.isArray(body)) return body.length === 0 ? body : [withoutField(body[0], key), ...body.slice(1)];
+  if (body === null || typeof body !== 'object') return body;
+  const { [key]: _dropped, ...rest } = body as Record<string, unknown>;
+  return rest;
 }
 
 const nested = (depth: number, leaf: string) => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`;
@@ -95,7 +206,7 @@ function toJson(value: unknown): string {
 const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   fc.constantFrom(null, true, false, 0, -1, 1.5, -0, 1e308, Number.MAX_SAFE_INTEGER + 2, [], {}, ''),
-  fc.constantFrom('9'.repeat(39), '-'.concat('9'.repeat(39)), '00', '-0', '1e3', ' 1', '0x10', '١٢٣'),
+  fc.constantFrom('9'.repeat(39), '-'.concat('9'.repeat(39)), '9'.repeat(200_000), '00', '-0', '1e3', ' 1', '0x10', '١٢٣'),
   fc.constantFrom(
     '2026-02-30T00:00:00Z',
     '2026-13-01T00:00:00Z',
@@ -104,6 +215,9 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
     '1969-12-31T23:59:59.999999999Z',
     '2026-01-01',
     '2026-01-01T00:00:00+99:99',
+    '2026-01-01T00:00:00+23:59',
+    '2026-02-30',
+    '0000-01-01',
   ),
   fc.constantFrom('00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF', '{01900000-0000-7000-8000-000000000000}'),
   fc.string().map((s) => `${s}\u0000${s}`),
@@ -114,21 +228,29 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.string(), { minLength: 100, maxLength: 2_000 }),
 );
 
-/** A value the schema accepts, as far as a generator reasonably can tell. */
+const NOW_MS = Date.now();
+const DAY_MS = 86_400_000;
+
+/** A value the schema accepts, as far as a generator reasonably can tell, naming seeded resources. */
 function plausible(raw: Schema | undefined, name = '', depth = 0): fc.Arbitrary<unknown> {
   const schema = resolve(raw);
   if (depth > 4) return fc.constant(null);
   if (schema.enum) return fc.constantFrom(...schema.enum);
+  const references = REFERENCES[name];
+  if (references && schema.type === 'string') return seededId(references);
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives?.length) return fc.oneof(...alternatives.map((s) => plausible(s, name, depth + 1)));
   if (schema.allOf?.length) return plausible(schema.allOf[0], name, depth + 1);
   switch (schema.type) {
     case 'string':
       if (schema.format === 'uuid') return fc.uuid({ version: 7 });
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'email') return fc.emailAddress();
+      // Around now: far-future times only exercise "too far ahead", and test clocks then run to them.
+      if (schema.format === 'date-time') return fc.integer({ min: NOW_MS - 400 * DAY_MS, max: NOW_MS + 60 * DAY_MS }).map((ms) => new Date(ms).toISOString());
       if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (name.endsWith('_nanos')) return fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String);
       if (name === 'currency') return fc.constantFrom('USD', 'EUR', 'JPY');
+      if (name === 'event_type' || name === 'type' || name === 'meter_event_type') return fc.constantFrom(METER_EVENT_TYPE, 'api_calls');
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1_000, max: schema.maximum ?? 1_000 });
@@ -154,43 +276,46 @@ interface Attempt {
   contentType: string | undefined;
 }
 
-const jsonAttempt = (kind: string) => (value: unknown): Attempt => ({ kind, body: toJson(value), contentType: 'application/json' });
+const jsonAttempt = (kind: string, contentType = 'application/json') => (value: unknown): Attempt => ({ kind, body: toJson(value), contentType });
 
-/** Every way a request body can go wrong, built on the operation's schema. */
-function attempts(op: Operation): fc.Arbitrary<Attempt> {
-  const schema = bodySchema(op);
-  const fields = Object.keys(schema?.properties ?? {});
-  const base = plausible(schema).map((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}));
+/** Every way a request body of one media type can go wrong, built on its schema. */
+function attemptsFor(mediaType: string, schema: Schema): fc.Arbitrary<Attempt> {
+  const fields = fieldsOf(schema);
+  const base = plausible(schema);
+  const as = (kind: string) => jsonAttempt(`${kind} (${mediaType})`, mediaType);
   const shapes: fc.Arbitrary<Attempt>[] = [
-    base.map(jsonAttempt('plausible')),
-    fc.tuple(base, fc.string({ minLength: 1, maxLength: 30 }), hostile).map(([body, key, value]) => jsonAttempt('unknown field')({ ...body, [key]: value })),
-    fc.jsonValue().map(jsonAttempt('random JSON')),
-    fc.string().map((text) => ({ kind: 'non-JSON text', body: text, contentType: 'application/json' })),
+    base.map(as('plausible')),
+    fc.tuple(base, fc.string({ minLength: 1, maxLength: 30 }), hostile).map(([body, key, value]) => as('unknown field')(withField(body, key, value))),
+    fc.jsonValue().map(as('random JSON')),
+    fc.string().map((text) => ({ kind: 'non-JSON text', body: text, contentType: mediaType })),
     fc.constantFrom<Attempt>(
-      { kind: 'empty with JSON type', body: '', contentType: 'application/json' },
+      { kind: 'empty with JSON type', body: '', contentType: mediaType },
       { kind: 'no body', body: undefined, contentType: undefined },
-      { kind: 'truncated', body: '{"a":', contentType: 'application/json' },
+      { kind: 'truncated', body: '{"a":', contentType: mediaType },
       { kind: 'JSON with a text type', body: '{}', contentType: 'text/plain' },
       { kind: 'JSON without a type', body: '{}', contentType: undefined },
-      { kind: 'JSON with parameters', body: '{}', contentType: 'application/json; charset=utf-8; foo' },
-      { kind: 'deeply nested', body: nested(100_000, '0'), contentType: 'application/json' },
-      { kind: 'unicode escapes', body: '{"\\u0000":"\\ud800"}', contentType: 'application/json' },
+      { kind: 'JSON with parameters', body: '{}', contentType: `${mediaType}; charset=utf-8; foo` },
+      { kind: 'deeply nested', body: nested(100_000, '0'), contentType: mediaType },
+      { kind: 'unicode escapes', body: '{"\\u0000":"\\ud800"}', contentType: mediaType },
     ),
-    fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ kind: 'raw bytes', body: Uint8Array.from([0x7b, 0xff, ...bytes]), contentType: 'application/json' })),
+    fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ kind: 'raw bytes', body: Uint8Array.from([0x7b, 0xff, ...bytes]), contentType: mediaType })),
   ];
   if (fields.length > 0) {
     shapes.push(
-      fc.tuple(base, fc.constantFrom(...fields), hostile).map(([body, key, value]) => jsonAttempt(`hostile ${key}`)({ ...body, [key]: value })),
-      fc.tuple(base, fc.constantFrom(...fields)).map(([body, key]) => {
-        const { [key]: _dropped, ...rest } = body;
-        return jsonAttempt(`without ${key}`)(rest);
-      }),
+      // Twice: one broken field in an otherwise plausible body is what reaches deepest.
+      fc.tuple(base, fc.constantFrom(...fields), hostile).map(([body, key, value]) => as(`hostile ${key}`)(withField(body, key, value))),
+      fc.tuple(base, fc.constantFrom(...fields), hostile).map(([body, key, value]) => as(`hostile ${key}`)(withField(body, key, value))),
+      fc.tuple(base, fc.constantFrom(...fields)).map(([body, key]) => as(`without ${key}`)(withoutField(body, key))),
     );
   }
   return fc.oneof(...shapes);
 }
 
-const fillPath = (path: string, id: string) => path.replace(/\{[^}]+\}/g, id);
+/** An operation's attempts over every media type it takes (none: a body it does not expect). */
+function attempts(op: Operation): fc.Arbitrary<Attempt> {
+  const schemas = bodySchemas(op);
+  return schemas.length === 0 ? attemptsFor('application/json', {}) : fc.oneof(...schemas.map(({ mediaType, schema }) => attemptsFor(mediaType, schema)));
+}
 
 async function send(method: string, path: string, attempt: Attempt, idempotencyKey: string | null): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${h.adminToken}` };
@@ -204,6 +329,8 @@ async function expectHandled(res: Response, context: string): Promise<void> {
   if (res.status >= 400) {
     const body = (await res.json()) as { error?: { code?: unknown; message?: unknown; request_id?: unknown } };
     expect(body.error, context).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    // Every code answered is one the registry (and so the OpenAPI document) lists, with this status.
+    expect((ERROR_CODES as Record<string, { status: number }>)[String(body.error?.code)]?.status, `${context}: ${String(body.error?.code)}`).toBe(res.status);
     // A replay returns the stored body, whose request_id is the original request's.
     if (res.headers.get('x-idempotency-replayed') !== 'true') expect(body.error?.request_id, context).toBe(res.headers.get('x-request-id'));
   } else {
@@ -211,26 +338,38 @@ async function expectHandled(res: Response, context: string): Promise<void> {
   }
 }
 
+/** Statuses that mean the request stopped before the service's own rules: refused input or an unknown id. */
+const STOPPED_EARLY = new Set([400, 404, 413, 415]);
+
 describe('fuzzing every mutating route', () => {
-  it('publishes mutating routes to fuzz', () => {
-    expect(operations.filter((op) => MUTATING.includes(op.method.toLowerCase())).length).toBeGreaterThan(0);
+  it('publishes mutating routes to fuzz, the event routes with their CloudEvents media types', () => {
+    const mutating = operations.filter((op) => MUTATING.includes(op.method.toLowerCase()));
+    expect(mutating.length).toBeGreaterThan(0);
+    const mediaTypes = (path: string) => Object.keys(operations.find((op) => op.path === path && op.method === 'POST')?.requestBody?.content ?? {});
+    expect(mediaTypes('/v1/events')).toContain('application/cloudevents+json');
+    expect(mediaTypes('/v1/events/batch')).toContain('application/cloudevents-batch+json');
   });
 
-  it('answers malformed bodies with a 4xx envelope, never a 5xx', async () => {
+  it('answers malformed bodies with a 4xx envelope, never a 5xx, and gets past validation and lookup on every route with an id', async () => {
     const mutating = operations.filter((op) => MUTATING.includes(op.method.toLowerCase()));
     const failures: string[] = [];
+    const reached = new Map<string, number>();
     for (const op of mutating) {
+      const route = `${op.method} ${op.path}`;
+      if (op.path.includes('{')) reached.set(route, 0);
       const details = await fc.check(
-        fc.asyncProperty(attempts(op), fc.uuid({ version: 7 }), fc.option(fc.stringMatching(/^[!-~]{1,40}$/), { freq: 4 }), async (attempt, id, key) => {
-          const path = fillPath(op.path, id);
-          await expectHandled(await send(op.method, path, attempt, key), `${op.method} ${path} (${attempt.kind})`);
+        fc.asyncProperty(attempts(op), pathFor(op.path), fc.option(fc.stringMatching(/^[!-~]{1,40}$/), { freq: 4 }), async (attempt, path, key) => {
+          const res = await send(op.method, path, attempt, key);
+          if (!STOPPED_EARLY.has(res.status) && reached.has(route)) reached.set(route, reached.get(route)! + 1);
+          await expectHandled(res, `${op.method} ${path} (${attempt.kind})`);
         }),
         { seed: SEED, numRuns: RUNS_PER_ROUTE },
       );
-      if (details.failed) failures.push(`${op.method} ${op.path}: ${fc.defaultReportMessage(details) ?? 'failed'}`);
+      if (details.failed) failures.push(`${route}: ${fc.defaultReportMessage(details) ?? 'failed'}`);
     }
     // Every route is fuzzed before judging, so one report names all the routes that fail.
     expect(failures).toEqual([]);
+    expect([...reached].filter(([, count]) => count === 0).map(([route]) => route)).toEqual([]);
   });
 });
 
@@ -240,16 +379,16 @@ describe('every field of every mutating route with every wrong type', () => {
   it('answers each with a 4xx envelope or success, never a 5xx', async () => {
     const failures: string[] = [];
     for (const op of operations.filter((o) => MUTATING.includes(o.method.toLowerCase()))) {
-      const schema = bodySchema(op);
-      const base = fc.sample(plausible(schema), { seed: SEED, numRuns: 1 })[0];
-      const body = base !== null && typeof base === 'object' && !Array.isArray(base) ? (base as Record<string, unknown>) : {};
-      for (const field of Object.keys(schema?.properties ?? {})) {
-        for (const value of WRONG) {
-          const path = fillPath(op.path, '01900000-0000-7000-8000-000000000000');
-          const res = await send(op.method, path, jsonAttempt('wrong type')({ ...body, [field]: value }), null);
-          const context = `${op.method} ${op.path} ${field}=${JSON.stringify(value).slice(0, 40)}`;
-          if (res.status >= 500) failures.push(`${context}: ${res.status} ${await res.text()}`);
-          else await expectHandled(res, context);
+      const path = fc.sample(pathFor(op.path), { seed: SEED, numRuns: 1 })[0]!;
+      for (const { mediaType, schema } of bodySchemas(op)) {
+        const base = fc.sample(plausible(schema), { seed: SEED, numRuns: 1 })[0];
+        for (const field of fieldsOf(schema)) {
+          for (const value of WRONG) {
+            const res = await send(op.method, path, jsonAttempt('wrong type', mediaType)(withField(base, field, value)), null);
+            const context = `${op.method} ${op.path} (${mediaType}) ${field}=${JSON.stringify(value).slice(0, 40)}`;
+            if (res.status >= 500) failures.push(`${context}: ${res.status} ${await res.text()}`);
+            else await expectHandled(res, context);
+          }
         }
       }
     }
@@ -261,17 +400,27 @@ describe('fuzzing path and query parameters', () => {
   it('answers any path parameter and query string without a 5xx', async () => {
     const withParams = operations.filter((op) => op.path.includes('{') || (op.parameters ?? []).some((p) => p.in === 'query'));
     const segment = fc.oneof(
+      fc.constantFrom(...Object.values(seeds)),
       fc.uuid(),
       fc.string({ maxLength: 40 }),
       fc.constantFrom('%00', '%ZZ', '..', '%2e%2e', '%2F', '\u0000', "'; DROP TABLE products; --", 'x'.repeat(5_000)),
     );
-    const query = fc.dictionary(fc.constantFrom('limit', 'starting_after', 'status', 'customer_id', 'x'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('-1', '0', '1e9', 'NaN', '%00')), { maxKeys: 3 });
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom('-1', '0', '1e9', 'NaN', '%00', 'Draft', 'Active', seeds.customer, seeds.subscription, seeds.plan),
+      fc.constantFrom('2026-01-01T00:00:00Z', '0000-01-01T00:00:00Z', '2026-02-30T00:00:00Z', '9999-12-31T23:59:59Z', '2026-01-01T00:00:00+23:59'),
+    );
+    const query = fc.dictionary(
+      fc.constantFrom('limit', 'starting_after', 'status', 'customer_id', 'subscription_id', 'plan_id', 'parent_id', 'event_type', 'from', 'to', 'at', 'x'),
+      value,
+      { maxKeys: 3 },
+    );
     const failures: string[] = [];
     for (const op of withParams) {
       const details = await fc.check(
-        fc.asyncProperty(segment, query, async (value, params) => {
+        fc.asyncProperty(segment, query, async (id, params) => {
           const qs = new URLSearchParams(params).toString();
-          const path = `${fillPath(op.path, encodeURIComponent(value))}${qs ? `?${qs}` : ''}`;
+          const path = `${op.path.replace(/\{[^}]+\}/g, encodeURIComponent(id))}${qs ? `?${qs}` : ''}`;
           const body = op.method === 'GET' ? undefined : '{}';
           const res = await send(op.method, path, { kind: 'params', body, contentType: body ? 'application/json' : undefined }, null);
           await expectHandled(res, `${op.method} ${path}`);

@@ -92,6 +92,33 @@ describe('replay', () => {
     expect(await countProducts(body.name)).toBe(1);
   });
 
+  it('fingerprints the JSON, not its text: other spacing or key order is the same body, other values are not', async () => {
+    const name = `idem-${randomUUID()}`;
+    const key = randomUUID();
+    const post = (rawBody: string) =>
+      h.app.request(PRODUCTS, { method: 'POST', body: rawBody, headers: { ...admin(), 'content-type': 'application/json', 'idempotency-key': key } });
+    const first = await post(`{"name":"${name}","description":"d","tags":["a","b"]}`);
+    expect(first.status).toBe(201);
+    const firstText = await first.text();
+
+    const respaced = await post(`{ "tags" : [ "a", "b" ],\n  "description" : "d",\t"name": "${name}" }`);
+    expect(respaced.status).toBe(201);
+    expect(respaced.headers.get('x-idempotency-replayed')).toBe('true');
+    expect(await respaced.text()).toBe(firstText);
+    expect(await countProducts(name)).toBe(1);
+
+    const others = [
+      `{"name":"${name}","description":"d","tags":["b","a"]}`,
+      `{"name":"${name}","description":"d","tags":["a","b"],"x":null}`,
+      `{"name":"${name}","description":"d","tags":["a","b"],"__proto__":{"x":1}}`,
+    ];
+    for (const other of others) {
+      const res = await post(other);
+      expect(res.status, other).toBe(422);
+      expect(await errorCode(res)).toBe('idempotency_key_reused');
+    }
+  });
+
   it('ignores the key on reads', async () => {
     const send = sender(h.app, admin);
     const key = randomUUID();

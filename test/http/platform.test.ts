@@ -1,7 +1,9 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createDb } from '../../src/db/client.js';
+import { ERROR_CODES, ISSUE_CODES } from '../../src/http/error-codes.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -54,6 +56,34 @@ describe('API description', () => {
     expect(doc.openapi).toMatch(/^3\.0\.\d+$/);
     expect(Object.keys(doc.paths)).toContain('/health');
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerAuth']);
+  });
+
+  it('is a valid OpenAPI 3.0 document by the official schema, declaring its own routes', async () => {
+    const doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as Record<string, unknown> & { paths: Record<string, unknown> };
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toMatch(/^3\.0/);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/openapi.json', '/docs/api']));
+  });
+
+  it('lists every error code with its status and meaning, and every issue code', async () => {
+    const doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as {
+      info: { description: string };
+      'x-error-codes': unknown;
+      'x-issue-codes': unknown;
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+    };
+    expect(doc['x-error-codes']).toEqual(ERROR_CODES);
+    expect(doc['x-issue-codes']).toEqual(ISSUE_CODES);
+    for (const [code, { status }] of Object.entries(ERROR_CODES)) expect(doc.info.description).toContain(`| \`${code}\` | ${status} |`);
+    for (const code of Object.keys(ISSUE_CODES)) expect(doc.info.description).toContain(`| \`${code}\` |`);
+    // Each authenticated route's error responses name the codes of their status.
+    const products = doc.paths['/admin/v1/catalog/products']!.post!.responses;
+    expect(Object.keys(products)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']));
+    expect(products['415']!.description).toContain('`unsupported_media_type`');
+    expect(products['503']!.description).toContain('`service_unavailable`');
   });
 
   it('renders the reference at /docs/api from local assets only', async () => {

@@ -1,6 +1,7 @@
 /**
  * The rate limiter in the real app, with a frozen clock so refills happen only when the test moves
- * time: headers on every response, 429 with Retry-After and the envelope, one bucket per caller.
+ * time: headers on every response, 429 with Retry-After and the envelope, one bucket per caller, and
+ * one per client address for requests without valid credentials.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ const T0 = new Date();
 let h: Harness;
 let now = T0;
 beforeAll(async () => {
-  h = await createHarness({ rateLimit: { ratePerSecond: 1, burst: 5 } }, () => now);
+  h = await createHarness({ rateLimit: { ratePerSecond: 1, burst: 5 }, anonymousRateLimit: { ratePerSecond: 1, burst: 3 } }, () => now);
 });
 afterAll(async () => {
   await h?.close();
@@ -66,9 +67,52 @@ describe('rate limit', () => {
     expect(await h.deps.db.product.count({ where: { name: 'rate-limited product' } })).toBe(0);
   });
 
+  /** Moves the clock far enough for every bucket to be full again. */
+  const refillAll = () => {
+    now = new Date(now.getTime() + 60_000);
+  };
+
   it('limits anonymous callers of public routes by client address', async () => {
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await h.request('GET', '/openapi.json', { as: 'none' })).status);
-    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    refillAll();
+    const responses = [];
+    for (let i = 0; i < 4; i++) responses.push(await h.request('GET', '/openapi.json', { as: 'none' }));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(responses.map((r) => r.headers.get('ratelimit-limit'))).toEqual(['3', '3', '3', '3']);
+    expect(responses.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+  });
+
+  it('limits requests with refused credentials by client address, never a caller whose credentials verify', async () => {
+    refillAll();
+    const forged = await issueToken('another-secret-of-at-least-32-characters', { sub: 'guesser', scope: 'admin' }, 3600, T0);
+    const attempts = [];
+    for (let i = 0; i < 3; i++) attempts.push(await h.request('GET', PRODUCTS, { as: { token: forged } }));
+    expect(attempts.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect(attempts.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['2', '1', '0']);
+
+    // The address's bucket is empty: any further guess, by token, key or nothing at all, is refused.
+    const refused = [
+      await h.request('GET', PRODUCTS, { as: { token: forged } }),
+      await h.request('GET', PRODUCTS, { headers: { 'x-api-key': `bsk_test_${'Z'.repeat(32)}` }, as: 'none' }),
+      await h.request('GET', PRODUCTS, { as: 'none' }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toBe('1');
+      expect(res.headers.get('ratelimit-limit')).toBe('3');
+      expect(res.headers.get('ratelimit-remaining')).toBe('0');
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+    }
+
+    // From the same address, valid credentials still pass, counted in their own caller's bucket.
+    const valid = await h.request('GET', PRODUCTS, { as: { token: await token('rate-caller-4') } });
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get('ratelimit-limit')).toBe('5');
+    expect(valid.headers.get('ratelimit-remaining')).toBe('4');
+    expect((await h.request('GET', PRODUCTS, { as: 'api_key' })).status).toBe(200);
+    // Verified credentials without the scope are refused for the scope, not counted as a guess.
+    expect((await h.request('GET', PRODUCTS, { as: { customer: randomUUID() } })).status).toBe(403);
+
+    now = new Date(now.getTime() + 1_000);
+    expect((await h.request('GET', PRODUCTS, { as: { token: forged } })).status).toBe(401);
   });
 });

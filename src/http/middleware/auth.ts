@@ -33,7 +33,7 @@ export function routeAccess(path: string): RouteAccess {
 }
 
 const unauthenticated = (message: string) =>
-  new ApiError(401, 'unauthenticated', message, undefined, { 'WWW-Authenticate': 'Bearer' });
+  new ApiError('unauthenticated', message, undefined, { 'WWW-Authenticate': 'Bearer' });
 
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
@@ -95,10 +95,11 @@ export function authMiddleware(): MiddlewareHandler<AppEnv> {
     } else {
       throw unauthenticated('credentials required: Authorization: Bearer <JWT> or X-API-Key');
     }
-    if (access === 'admin' && principal.scope !== 'admin') {
-      throw new ApiError(403, 'forbidden', 'this route requires the admin scope');
-    }
+    // Set before the scope check: the credentials verified, so a 403 is not an anonymous request.
     c.set('principal', principal);
+    if (access === 'admin' && principal.scope !== 'admin') {
+      throw new ApiError('forbidden', 'this route requires the admin scope');
+    }
     return next();
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Idempotency-Key on mutating requests (SPEC §1 rule 4), backed by the idempotency_keys table.
  * - Scope: caller + method + path + key, stored as a SHA-256 (paths are unbounded and may hold any
- *   character). The request fingerprint is the SHA-256 of the raw body.
+ *   character). The request fingerprint is the SHA-256 of the body's canonical JSON (keys sorted,
+ *   no whitespace), so the same JSON sent with other spacing or key order is the same request.
  * - The first request claims the key (row in state in_flight, a unique constraint decides the race)
  *   and runs. Its response is stored unless it is a 5xx (a failure: released so a retry can run) or a
  *   400 (the request was refused as invalid before it ran: released so a corrected retry may reuse
@@ -22,6 +23,7 @@ import type { Db } from '../../db/client.js';
 import { newId } from '../../ids.js';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../context.js';
+import { BODY_METHODS } from './json-body.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'X-Idempotency-Replayed';
@@ -42,6 +44,24 @@ interface StoredKey {
 }
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * A parsed JSON value as text with object keys sorted and no whitespace. Built as text, never as
+ * objects, so keys such as "__proto__" stay plain keys; the JSON body middleware has already bounded
+ * the nesting depth.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, v]) => `${JSON.stringify(key)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** A request's fingerprint: the canonical JSON of bodies the JSON body middleware parsed and bounded, else the raw text. */
+const fingerprint = (method: string, body: string): string =>
+  sha256Hex(BODY_METHODS.has(method) && body.length > 0 ? canonicalJson(JSON.parse(body)) : body);
 
 /** The row key of one caller's use of one Idempotency-Key on one method + path. */
 function idempotencyScope(caller: string, method: string, path: string, key: string): string {
@@ -109,13 +129,13 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
     const key = c.req.header(IDEMPOTENCY_HEADER);
     if (key === undefined || !MUTATING.has(c.req.method)) return next();
     if (key.trim().length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new ApiError(400, 'invalid_idempotency_key', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`);
+      throw new ApiError('invalid_idempotency_key', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`);
     }
     const { db, settings, clock } = c.get('deps');
     const principal = c.get('principal');
     const caller = principal ? `${principal.kind}:${principal.subject}` : 'anonymous';
     const scope = idempotencyScope(caller, c.req.method, c.req.path, key);
-    const requestHash = sha256Hex(await c.req.text());
+    const requestHash = fingerprint(c.req.method, await c.req.text());
     const now = clock();
 
     let claimId = await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
@@ -126,7 +146,7 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
           ? await takeOver(db, scope, requestHash, now, settings.idempotencyTtlMs)
           : await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
       } else if (stored.request_hash !== requestHash) {
-        throw new ApiError(422, 'idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
+        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
       } else if (stored.state === 'completed' && stored.response_status !== null) {
         // Through c.body, so headers other middleware already set (rate limit) stay on the replay.
         const headers = { ...(stored.response_headers ?? {}), [REPLAYED_HEADER]: 'true' };
@@ -135,7 +155,7 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
           : c.body(stored.response_body ?? '', stored.response_status as ContentfulStatusCode, headers);
       }
       if (!claimId) {
-        throw new ApiError(409, 'idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed', undefined, {
+        throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed', undefined, {
           'Retry-After': '1',
         });
       }

@@ -14,7 +14,7 @@ import type { AppEnv } from '../context.js';
 
 /** Deeper bodies are refused: nothing in the API nests this far, and recursing over them overflows. */
 export const MAX_JSON_DEPTH = 32;
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -73,17 +73,17 @@ export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
       return next();
     }
     if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {
-      throw new ApiError(415, 'unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
+      throw new ApiError('unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new ApiError(400, 'malformed_json', 'request body is not valid JSON');
+      throw new ApiError('malformed_json', 'request body is not valid JSON');
     }
     const problem = findUnacceptable(parsed);
     if (problem) {
-      throw new ApiError(400, 'validation_failed', `invalid request: ${problem.path}: ${problem.message}`, { issues: [problem] });
+      throw new ApiError('validation_failed', `invalid request: ${problem.path}: ${problem.message}`, { issues: [problem] });
     }
     await next();
   };

@@ -1,13 +1,18 @@
 /**
- * Token-bucket rate limiter per caller (principal subject, else client address), in process memory
- * bounded by maxBuckets: each API instance enforces its own buckets. Every response carries
- * RateLimit-Limit and RateLimit-Remaining; a refused request gets 429 with Retry-After (seconds)
- * and RateLimit-Reset. Requests refused by authentication never reach it.
+ * Token-bucket rate limiting, in process memory bounded by maxBuckets: each API instance enforces
+ * its own buckets. Two stages:
+ * - before authentication, per client address (anonymousRateLimit): every request that ends up
+ *   without a principal, i.e. on a public or signature-authenticated route, without credentials, or
+ *   with credentials authentication refuses. So guessing credentials is limited too;
+ * - after authentication, per caller (rateLimit): every request with a principal.
+ * Every response carries RateLimit-Limit and RateLimit-Remaining of the bucket that counted it; a
+ * refused request gets 429 rate_limited with Retry-After (seconds) and RateLimit-Reset.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../context.js';
+import { routeAccess } from './auth.js';
 
 interface Bucket {
   tokens: number;
@@ -67,7 +72,7 @@ export class TokenBuckets {
   }
 }
 
-function clientAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+function clientAddress(c: Context<AppEnv>): string {
   try {
     return getConnInfo(c).remote.address ?? 'unknown';
   } catch {
@@ -75,23 +80,53 @@ function clientAddress(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   }
 }
 
+/** Takes a token of key's bucket: sets the RateLimit headers, or throws the 429. */
+function charge(c: Context<AppEnv>, buckets: TokenBuckets, burst: number, key: string): void {
+  const result = buckets.take(key, c.get('deps').clock().getTime());
+  c.header('RateLimit-Limit', String(burst));
+  if (!result.allowed) {
+    throw new ApiError('rate_limited', 'too many requests', { retry_after_seconds: result.retryAfterSeconds }, {
+      'Retry-After': String(result.retryAfterSeconds),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(result.retryAfterSeconds),
+    });
+  }
+  c.header('RateLimit-Remaining', String(result.remaining));
+}
+
+/**
+ * Runs before authentication. Requests that cannot get a principal (public and signature routes, no
+ * credentials) are counted up front, before any work; requests with credentials are counted once
+ * authentication has refused them, and once the address's bucket is empty they get 429 instead of
+ * 401. A caller whose credentials verify never touches this bucket, whatever others at its address do.
+ */
+export function anonymousRateLimitMiddleware(): MiddlewareHandler<AppEnv> {
+  let buckets: TokenBuckets | undefined;
+  return async (c, next) => {
+    const { ratePerSecond, burst } = c.get('deps').settings.anonymousRateLimit;
+    buckets ??= new TokenBuckets(ratePerSecond, burst);
+    const key = clientAddress(c);
+    const access = routeAccess(c.req.path);
+    const presentsCredentials = c.req.header('authorization') !== undefined || c.req.header('x-api-key') !== undefined;
+    if (access === 'public' || access === 'signature' || !presentsCredentials) {
+      charge(c, buckets, burst, key);
+      return next();
+    }
+    await next();
+    // Authentication sets the principal once the credentials verify; without one it refused them (and nothing else ran).
+    if (c.get('principal') === undefined) charge(c, buckets, burst, key);
+  };
+}
+
+/** Runs after authentication: one bucket per authenticated caller. */
 export function rateLimitMiddleware(): MiddlewareHandler<AppEnv> {
   let buckets: TokenBuckets | undefined;
   return async (c, next) => {
-    const { settings, clock } = c.get('deps');
-    buckets ??= new TokenBuckets(settings.rateLimit.ratePerSecond, settings.rateLimit.burst);
     const principal = c.get('principal');
-    const key = principal ? `${principal.kind}:${principal.subject}` : `ip:${clientAddress(c)}`;
-    const result = buckets.take(key, clock().getTime());
-    c.header('RateLimit-Limit', String(settings.rateLimit.burst));
-    if (!result.allowed) {
-      throw new ApiError(429, 'rate_limited', 'too many requests', { retry_after_seconds: result.retryAfterSeconds }, {
-        'Retry-After': String(result.retryAfterSeconds),
-        'RateLimit-Remaining': '0',
-        'RateLimit-Reset': String(result.retryAfterSeconds),
-      });
-    }
-    c.header('RateLimit-Remaining', String(result.remaining));
+    if (!principal) return next();
+    const { ratePerSecond, burst } = c.get('deps').settings.rateLimit;
+    buckets ??= new TokenBuckets(ratePerSecond, burst);
+    charge(c, buckets, burst, `${principal.kind}:${principal.subject}`);
     return next();
   };
 }

@@ -2,17 +2,15 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IdParamSchema, UuidSchema } from '../schemas.js';
+import { DateTimeSchema, IdParamSchema, UuidSchema } from '../schemas.js';
 import { AGGREGATIONS, WINDOW_TYPES } from '../../services/meters.js';
 import { getUsageSummary, usageQueryIssues, WEIGHTED_SUM_SCALE } from '../../services/usage.js';
 
-const InstantSchema = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' });
-
 const UsageQuerySchema = z
   .object({
-    from: InstantSchema.optional().openapi({ description: 'with `to`: one explicit window [from, to) for every meter' }),
-    to: InstantSchema.optional(),
-    at: InstantSchema.optional().openapi({
+    from: DateTimeSchema.optional().openapi({ description: 'with `to`: one explicit window [from, to) for every meter' }),
+    to: DateTimeSchema.optional(),
+    at: DateTimeSchema.optional().openapi({
       description: 'reference instant (default now, or the test clock\'s time): the billing period containing it, Sliding windows ending at it, the Tumbling window containing it',
     }),
   })
