@@ -2,7 +2,8 @@
  * Rating throughput: PerUnit and 10-tier Graduated ratings per second through the public rateSku
  * (validation, parsing and the full RatedLine included; Graduated quantities reach the last tier),
  * against a bare bigint multiply loop as the machine's ceiling. Each case warms up, then runs
- * batches until ~2 s have elapsed. Writes bench/results/rating.md.
+ * batches until ~2 s have elapsed. Writes bench/results/rating.md, then exits 1 if any target was
+ * missed (so CI or a script can act on it; the results file is written either way).
  *
  *   npx tsx bench/rating.ts
  */
@@ -110,3 +111,13 @@ const report = [
 writeFileSync(new URL('./results/rating.md', import.meta.url), report);
 console.log(report);
 if (sink === -1n) console.log('unreachable');
+
+// A target whose case was renamed away counts as missed too, so a rename cannot hide a regression.
+const missed = Object.entries(TARGETS).flatMap(([name, target]) => {
+  const result = results.find((r) => r.name === name);
+  return result === undefined || result.perSecond < target ? [`${name}: ${result === undefined ? 'not run' : format(result.perSecond)} < ${format(target)} ops/s`] : [];
+});
+if (missed.length > 0) {
+  console.error(`MISSED ${missed.length} target(s):\n  ${missed.join('\n  ')}`);
+  process.exitCode = 1;
+}

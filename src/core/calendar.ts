@@ -108,3 +108,26 @@ export function wholeMonthsBetween(from: CivilDate, to: CivilDate): number {
   if (!monthEnded) months -= 1;
   return months < 0 ? 0 : months;
 }
+
+/**
+ * The date `months` calendar months after `date` (before it when negative), on day `anchorDay` of
+ * the target month clamped to that month's length: the civil-date twin of periods.ts
+ * addMonthsAnchored, so stepping back from a date and forward again lands on the same days
+ * (anchor 31: 2024-03-31 → −1 → 2024-02-29 → +1 → 2024-03-31).
+ */
+export function addMonthsClamped(date: CivilDate, months: number, anchorDay: number): CivilDate {
+  if (!Number.isSafeInteger(months)) throw new CoreValidationError('invalid_months', 'months', 'months must be an integer');
+  if (!Number.isSafeInteger(anchorDay) || anchorDay < 1 || anchorDay > 31) {
+    throw new CoreValidationError('invalid_anchor_day', 'anchor_day', 'must be an integer 1-31');
+  }
+  const { year, month } = parseCivilParts(date);
+  const index = year * 12 + (month - 1) + months;
+  const targetYear = quotient(index, 12);
+  if (index < 12 || targetYear > 9999) {
+    throw new CoreValidationError('invalid_date', 'date', 'date out of the supported range 0001-01-01..9999-12-31');
+  }
+  const targetMonth = (index % 12) + 1;
+  const length = daysInMonth(targetYear, targetMonth);
+  const day = anchorDay < length ? anchorDay : length;
+  return `${String(targetYear).padStart(4, '0')}-${String(targetMonth).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

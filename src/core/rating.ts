@@ -10,19 +10,34 @@
  * - escalation steps = whole `interval_months` elapsed from the escalation schedule's start.
  * `service` (optional) is the part of the period actually served, for subscriptions that start or
  * end mid-period: recurring fees (Flat, Committed) are prorated by its days over the period's days.
+ *
+ * ratePlan applies the terms of one date to the whole period. A period that crosses a phase or
+ * escalation boundary needs ratePeriodAcrossPhases (below), which splits it there.
  */
-import { daysBetween, dayNumber, type CivilDate } from './calendar.js';
+import { addMonthsClamped, daysBetween, dayNumber, fromDayNumber, parseCivilParts, type CivilDate } from './calendar.js';
 import {
   escalationPeriodsAt,
   phaseAt,
+  validateTerms,
   type ContractTerm,
   type EscalationSchedule,
   type RateOverride,
   type TierOverride,
 } from './contracts.js';
-import { CoreValidationError } from './errors.js';
+import { addQuantity, formatQuantity, parseQuantity, subtractQuantity, ZERO_QUANTITY, type Quantity } from './decimal.js';
+import { CoreValidationError, type Problem } from './errors.js';
 import { formatMoney } from './money.js';
-import { rateSku, serializeRatedLine, type RatedLine, type RatedLineJson, type RateOptions, type SkuPrice } from './pricing.js';
+import {
+  rateSku,
+  serializeRatedLine,
+  type Adjustment,
+  type AdjustmentKind,
+  type RatedLine,
+  type RatedLineJson,
+  type RatedTier,
+  type RateOptions,
+  type SkuPrice,
+} from './pricing.js';
 
 export interface ContractPricing {
   readonly discount_bps?: number;
@@ -96,8 +111,7 @@ function tierOverridesBySku(overrides: readonly TierOverride[] | undefined, skus
   return bySku;
 }
 
-export function ratePlan(input: RatePlanInput): RatedPlan {
-  const { skus, usage, contract, asOf, period } = input;
+function assertPlanSkus(skus: readonly SkuPrice[]): SkuPrice {
   const first = skus[0];
   if (first === undefined) throw new CoreValidationError('no_skus', 'skus', 'a plan needs at least one SKU');
   const ids = new Set<string>();
@@ -111,26 +125,57 @@ export function ratePlan(input: RatePlanInput): RatedPlan {
       throw new CoreValidationError('meter_required', `skus[${index}].meter_event_type`, `${sku.pricing_model} pricing needs a meter_event_type`);
     }
   });
-  dayNumber(asOf, 'asOf');
-  const proration = prorationFor(period, input.service);
+  return first;
+}
 
-  const phase = contract?.terms === undefined ? undefined : phaseAt(contract.terms, asOf);
+/** The contract terms in force on one date, as rateSku options (without proration). */
+interface TermsAt {
+  readonly phase: ContractTerm | undefined;
+  readonly escalationPeriods: number;
+  readonly options: RateOptions;
+  readonly tierOverrides: ReadonlyMap<string, TierOverride['tiers']>;
+}
+
+function termsAt(contract: ContractPricing | undefined, skus: readonly SkuPrice[], date: CivilDate): TermsAt {
+  const phase = contract?.terms === undefined ? undefined : phaseAt(contract.terms, date);
   const discountBps = phase?.discount_bps ?? contract?.discount_bps;
   const rateOverrides = phase?.rate_overrides ?? contract?.rate_overrides;
   const tierOverrides = tierOverridesBySku(phase?.tier_overrides ?? contract?.tier_overrides, skus);
   const schedule = contract?.escalation;
-
-  const common: RateOptions = {
+  const escalationPeriods = schedule === undefined ? 0 : escalationPeriodsAt(schedule, date);
+  const options: RateOptions = {
     ...(discountBps === undefined ? {} : { discount_bps: discountBps }),
     ...(rateOverrides === undefined ? {} : { rate_overrides: rateOverrides }),
-    ...(proration === undefined ? {} : { proration }),
-    ...(schedule === undefined ? {} : { escalation: schedule.escalation, periods_elapsed: escalationPeriodsAt(schedule, asOf) }),
+    ...(schedule === undefined ? {} : { escalation: schedule.escalation, periods_elapsed: escalationPeriods }),
   };
+  return { phase, escalationPeriods, options, tierOverrides };
+}
+
+function optionsFor(terms: TermsAt, sku: SkuPrice, proration: RateOptions['proration']): RateOptions {
+  const override = terms.tierOverrides.get(sku.sku_id);
+  if (override === undefined && proration === undefined) return terms.options;
+  return {
+    ...terms.options,
+    ...(proration === undefined ? {} : { proration }),
+    ...(override === undefined ? {} : { tier_override: override }),
+  };
+}
+
+/**
+ * Rates the whole period under the terms in force on `asOf`. A period that crosses a ramp phase
+ * or escalation boundary is rated under one side of it only: use ratePeriodAcrossPhases for that.
+ */
+export function ratePlan(input: RatePlanInput): RatedPlan {
+  const { skus, usage, contract, asOf, period } = input;
+  const first = assertPlanSkus(skus);
+  dayNumber(asOf, 'asOf');
+  const proration = prorationFor(period, input.service);
+  const terms = termsAt(contract, skus, asOf);
+  const phase = terms.phase;
 
   const lines = skus.map((sku) => {
     const quantity = sku.pricing_model === 'Flat' ? '0' : (usageFor(usage, sku.meter_event_type as string) ?? '0');
-    const override = tierOverrides.get(sku.sku_id);
-    return rateSku(sku, quantity, override === undefined ? common : { ...common, tier_override: override });
+    return rateSku(sku, quantity, optionsFor(terms, sku, proration));
   });
 
   let subtotal = 0n;
@@ -172,5 +217,340 @@ export function serializeRatedPlan(plan: RatedPlan): RatedPlanJson {
     subtotal_nanos: formatMoney(plan.subtotal_nanos),
     discount_nanos: formatMoney(plan.discount_nanos),
     total_nanos: formatMoney(plan.total_nanos),
+  };
+}
+
+/*
+ * ---------------------------------------------------------------------------------------------
+ * Rating one period across ramp phases and escalation steps.
+ *
+ * The period (or the served part of it) is split at every date inside it where the terms change:
+ * a ContractTerm's start_date or end_date, or an escalation step date (schedule start +
+ * n × interval_months, on the start's day of month clamped to shorter months, which is exactly
+ * where escalationPeriodsAt steps up). Each piece is rated under the terms in force on its first
+ * day, constant over the piece by construction.
+ *
+ * - Recurring fees (Flat, and the commit of Committed) are prorated by days: piece days / period
+ *   days, the proration convention of ratePlan's `service` (exact, rounded once per line HalfEven).
+ * - Usage is priced under the terms of the piece in which it was consumed, with tiers counted over
+ *   the whole period: the caller gives period-to-date quantities at each inner boundary
+ *   (usage_to_date[date] = usage over [period.start, date)) and the whole period's quantities
+ *   (usage). With C_i the period-to-date quantity at the end of piece i (C_0 = 0) and R_i the
+ *   full-period rating under piece i's terms, the piece's usage line is R_i(C_i) − R_i(C_{i−1}):
+ *   the units of piece i occupy tier positions (C_{i−1}, C_i], so a free or cheap first tier is
+ *   granted once per period, not once per piece, and Graduated/PerUnit/Package units are priced at
+ *   exactly their marginal tier price. For Volume it is the piece's increase of the volume charge
+ *   (negative across a cheaper-tier cliff). It is the "rate to date, invoice the difference" rule
+ *   of invoicing.ts applied at term boundaries. Period-to-date quantities (not per-window ones)
+ *   keep Max and UniqueCount meters right, since those are not sums over windows.
+ * - Committed = the piece's prorated commit + the piece's usage line as above, where R_i values
+ *   usage against the period's whole commit (prorated by the service days when the subscription
+ *   only serves part of the period, as ratePlan does).
+ * With one piece the result equals ratePlan(asOf = the piece start); when every piece has the same
+ * terms the usage lines telescope to the whole-period rating.
+ * ---------------------------------------------------------------------------------------------
+ */
+
+/** Upper bound on pieces per period: a guard against absurd periods, far above real contracts. */
+export const MAX_PERIOD_PIECES = 1000;
+
+export interface PeriodPiece {
+  readonly start: CivilDate;
+  /** Exclusive. */
+  readonly end: CivilDate;
+  readonly days: number;
+  /** The ramp phase in force on the piece, or null (contract-level terms). */
+  readonly phase: number | null;
+  readonly escalation_periods: number;
+}
+
+function rangeOf(period: DateRange, service: DateRange | undefined): { start: number; end: number } {
+  prorationFor(period, service);
+  const range = service ?? period;
+  return { start: dayNumber(range.start), end: dayNumber(range.end) };
+}
+
+/** Escalation step dates strictly inside (start, end), as day numbers. */
+function escalationBoundaries(schedule: EscalationSchedule, start: number, end: number): number[] {
+  // Steps completed on the range's first and last day bound the loop (and validate the schedule).
+  const first = escalationPeriodsAt(schedule, fromDayNumber(start));
+  const last = escalationPeriodsAt(schedule, fromDayNumber(end));
+  const anchor = parseCivilParts(schedule.start_date, 'escalation.start_date').day;
+  const found: number[] = [];
+  for (let step = first < 1 ? 1 : first; step <= last; step += 1) {
+    const day = dayNumber(addMonthsClamped(schedule.start_date, step * schedule.interval_months, anchor));
+    if (day > start && day < end) found.push(day);
+    if (found.length >= MAX_PERIOD_PIECES) {
+      throw new CoreValidationError('too_many_pieces', 'period', `a period may cross at most ${MAX_PERIOD_PIECES - 1} phase or escalation boundaries`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The pieces of [period.start, period.end) — or of `service` when given — between which the
+ * contract terms change (see above). Without a contract, or with no boundary inside, one piece.
+ */
+export function periodPieces(period: DateRange, contract?: ContractPricing, service?: DateRange): PeriodPiece[] {
+  const { start, end } = rangeOf(period, service);
+  const cuts = new Set<number>();
+  if (contract?.terms !== undefined) {
+    const problems = validateTerms(contract.terms);
+    if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+    for (const term of contract.terms) {
+      for (const day of [dayNumber(term.start_date), dayNumber(term.end_date)]) if (day > start && day < end) cuts.add(day);
+    }
+  }
+  if (contract?.escalation !== undefined) for (const day of escalationBoundaries(contract.escalation, start, end)) cuts.add(day);
+  if (cuts.size >= MAX_PERIOD_PIECES) {
+    throw new CoreValidationError('too_many_pieces', 'period', `a period may cross at most ${MAX_PERIOD_PIECES - 1} phase or escalation boundaries`);
+  }
+  const days = [start, ...[...cuts].sort((a, b) => a - b), end];
+  const pieces: PeriodPiece[] = [];
+  for (let i = 1; i < days.length; i += 1) {
+    const from = fromDayNumber(days[i - 1] as number);
+    const phase = contract?.terms === undefined ? undefined : phaseAt(contract.terms, from);
+    pieces.push({
+      start: from,
+      end: fromDayNumber(days[i] as number),
+      days: (days[i] as number) - (days[i - 1] as number),
+      phase: phase === undefined ? null : phase.phase,
+      escalation_periods: contract?.escalation === undefined ? 0 : escalationPeriodsAt(contract.escalation, from),
+    });
+  }
+  return pieces;
+}
+
+export type UsageToDate = ReadonlyMap<CivilDate, UsageQuantities> | Readonly<Record<CivilDate, UsageQuantities>>;
+
+export interface RatePeriodInput {
+  readonly skus: readonly SkuPrice[];
+  /** meter_event_type → quantity over the whole period (as ratePlan's usage); missing meters count as 0. */
+  readonly usage: UsageQuantities;
+  /**
+   * Period-to-date usage at each inner boundary: date → meter → quantity over [period.start, date).
+   * Exactly the dates where periodPieces() starts a piece after the first; missing meters count as 0.
+   */
+  readonly usage_to_date?: UsageToDate;
+  readonly contract?: ContractPricing;
+  readonly period: DateRange;
+  readonly service?: DateRange;
+}
+
+export interface RatedPiece extends PeriodPiece {
+  /** One line per SKU, in the order of `skus`; quantity is the piece's share of the usage. */
+  readonly lines: readonly RatedLine[];
+  readonly subtotal_nanos: bigint;
+  readonly discount_nanos: bigint;
+  readonly total_nanos: bigint;
+}
+
+export interface RatedPeriod {
+  readonly currency: string;
+  readonly period: DateRange;
+  readonly pieces: readonly RatedPiece[];
+  /** One line per SKU: the sum of its piece lines (every amount, adjustment kind and tier summed). */
+  readonly lines: readonly RatedLine[];
+  readonly subtotal_nanos: bigint;
+  readonly discount_nanos: bigint;
+  readonly total_nanos: bigint;
+}
+
+const ADJUSTMENT_ORDER: readonly AdjustmentKind[] = ['TierOverride', 'Escalation', 'RateOverride', 'Proration', 'ContractDiscount'];
+
+/**
+ * Σ sign × part over lines of one SKU. Every figure of a RatedLine that is an amount is linear, so
+ * the line invariants (amount = list + Σ adjustments, subtotal − discount = amount, Σ tiers =
+ * list + TierOverride) hold for the result; catalog facts (unit prices, commit, package size) are
+ * copied from the SKU, not summed.
+ */
+function sumLines(sku: SkuPrice, quantity: string, parts: readonly (readonly [RatedLine, bigint])[]): RatedLine {
+  let list = 0n;
+  let subtotal = 0n;
+  let discount = 0n;
+  let amount = 0n;
+  const tiers = new Map<string, { tier: RatedTier; quantity: Quantity; amount: bigint }>();
+  const adjustments = new Map<AdjustmentKind, { amount: bigint; bps: Set<number | undefined>; descriptions: string[] }>();
+  let packages: bigint | undefined;
+  let commitment: { usage: bigint; excess: bigint; overage: bigint } | undefined;
+  for (const [line, sign] of parts) {
+    list += sign * line.list_amount_nanos;
+    subtotal += sign * line.subtotal_nanos;
+    discount += sign * line.discount_nanos;
+    amount += sign * line.amount_nanos;
+    for (const tier of line.tiers) {
+      const key = `${tier.tier}|${tier.from}|${tier.up_to}|${tier.unit_amount_nanos}|${tier.flat_amount_nanos}`;
+      const q = parseQuantity(tier.quantity);
+      const signed: Quantity = { coefficient: sign * q.coefficient, scale: q.scale };
+      const entry = tiers.get(key);
+      if (entry === undefined) tiers.set(key, { tier, quantity: signed, amount: sign * tier.amount_nanos });
+      else tiers.set(key, { tier, quantity: addQuantity(entry.quantity, signed), amount: entry.amount + sign * tier.amount_nanos });
+    }
+    for (const adjustment of line.adjustments) {
+      const entry = adjustments.get(adjustment.kind) ?? { amount: 0n, bps: new Set<number | undefined>(), descriptions: [] };
+      entry.amount += sign * adjustment.amount_nanos;
+      entry.bps.add(adjustment.basis_points);
+      if (!entry.descriptions.includes(adjustment.description)) entry.descriptions.push(adjustment.description);
+      adjustments.set(adjustment.kind, entry);
+    }
+    if (line.package !== undefined) packages = (packages ?? 0n) + sign * line.package.packages;
+    if (line.commitment !== undefined) {
+      const c = commitment ?? { usage: 0n, excess: 0n, overage: 0n };
+      commitment = {
+        usage: c.usage + sign * line.commitment.usage_value_nanos,
+        excess: c.excess + sign * line.commitment.excess_usage_value_nanos,
+        overage: c.overage + sign * line.commitment.overage_amount_nanos,
+      };
+    }
+  }
+  const summed: { -readonly [K in keyof RatedLine]: RatedLine[K] } = {
+    sku_id: sku.sku_id,
+    description: sku.name,
+    pricing_model: sku.pricing_model,
+    currency: sku.currency,
+    quantity,
+    unit_amount_nanos: sku.unit_amount_nanos,
+    list_amount_nanos: list,
+    tiers: [...tiers.values()]
+      .filter((entry) => entry.quantity.coefficient !== 0n || entry.amount !== 0n)
+      .sort((a, b) => a.tier.tier - b.tier.tier)
+      .map((entry) => ({ ...entry.tier, quantity: formatQuantity(entry.quantity), amount_nanos: entry.amount })),
+    adjustments: ADJUSTMENT_ORDER.flatMap((kind): Adjustment[] => {
+      const entry = adjustments.get(kind);
+      if (entry === undefined || entry.amount === 0n) return [];
+      const [bps] = [...entry.bps];
+      return [{ kind, ...(entry.bps.size === 1 && bps !== undefined ? { basis_points: bps } : {}), amount_nanos: entry.amount, description: entry.descriptions.join('; ') }];
+    }),
+    subtotal_nanos: subtotal,
+    discount_nanos: discount,
+    amount_nanos: amount,
+  };
+  if (packages !== undefined) {
+    summed.package = { package_size: sku.package_size as bigint, package_rounding: sku.package_rounding ?? 'Up', packages };
+  }
+  if (commitment !== undefined) {
+    summed.commitment = {
+      commit_amount_nanos: sku.commit_amount_nanos as bigint,
+      usage_value_nanos: commitment.usage,
+      excess_usage_value_nanos: commitment.excess,
+      overage_unit_amount_nanos: sku.overage_unit_amount_nanos as bigint,
+      overage_amount_nanos: commitment.overage,
+    };
+  }
+  return summed;
+}
+
+function usageAt(usageToDate: UsageToDate | undefined, date: CivilDate): UsageQuantities | undefined {
+  if (usageToDate === undefined) return undefined;
+  if (usageToDate instanceof Map) return usageToDate.get(date);
+  const record = usageToDate as Readonly<Record<CivilDate, UsageQuantities>>;
+  return Object.hasOwn(record, date) ? record[date] : undefined;
+}
+
+/** Rates one period split at ramp phase and escalation boundaries (rules above). */
+export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
+  const { skus, usage, contract, period, service } = input;
+  const first = assertPlanSkus(skus);
+  const serviceProration = prorationFor(period, service);
+  const periodDays = daysBetween(period.start, period.end);
+  const pieces = periodPieces(period, contract, service);
+
+  const inner = new Set(pieces.slice(1).map((piece) => piece.start));
+  const given = input.usage_to_date instanceof Map ? [...input.usage_to_date.keys()] : Object.keys(input.usage_to_date ?? {});
+  const problems: Problem[] = given
+    .filter((date) => !inner.has(date))
+    .map((date) => ({ code: 'not_a_boundary', field: `usage_to_date.${date}`, message: `${date} is not a phase or escalation boundary inside the period` }));
+  for (const date of inner) {
+    if (usageAt(input.usage_to_date, date) === undefined) {
+      problems.push({ code: 'usage_to_date_required', field: `usage_to_date.${date}`, message: `the terms change on ${date}: give the period-to-date usage at that date` });
+    }
+  }
+  if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+
+  // Period-to-date quantity of a meter at the end of each piece (the last one is the whole period's).
+  const toDate = (meter: string, index: number): Quantity => {
+    const quantities = index === pieces.length - 1 ? usage : (usageAt(input.usage_to_date, (pieces[index] as PeriodPiece).end) as UsageQuantities);
+    return parseQuantity(usageFor(quantities, meter) ?? '0');
+  };
+
+  const rated: RatedPiece[] = pieces.map((piece, index) => {
+    const terms = termsAt(contract, skus, piece.start);
+    const pieceProration = piece.days === periodDays ? undefined : { days_used: piece.days, days_in_period: periodDays };
+    const lines = skus.map((sku): RatedLine => {
+      if (sku.pricing_model === 'Flat') return rateSku(sku, '0', optionsFor(terms, sku, pieceProration));
+      const meter = sku.meter_event_type as string;
+      const upTo = toDate(meter, index);
+      const before = index === 0 ? ZERO_QUANTITY : toDate(meter, index - 1);
+      const quantity = formatQuantity(subtractQuantity(upTo, before));
+      const options = optionsFor(terms, sku, serviceProration);
+      const after = rateSku(sku, upTo, options);
+      if (sku.pricing_model !== 'Committed') {
+        // R(0) is a zero line for usage models, so the first piece needs no subtraction.
+        return before.coefficient === 0n ? after : sumLines(sku, quantity, [[after, 1n], [rateSku(sku, before, options), -1n]]);
+      }
+      const commit = rateSku(sku, '0', optionsFor(terms, sku, pieceProration));
+      return sumLines(sku, quantity, [[commit, 1n], [after, 1n], [rateSku(sku, before, options), -1n]]);
+    });
+    return { ...piece, lines, ...totals(lines) };
+  });
+
+  const lines = skus.map((sku, index) => {
+    const parts = rated.map((piece) => [piece.lines[index] as RatedLine, 1n] as const);
+    if (parts.length === 1) return (parts[0] as readonly [RatedLine, bigint])[0];
+    const quantity = sku.pricing_model === 'Flat' ? '1' : formatQuantity(parseQuantity(usageFor(usage, sku.meter_event_type as string) ?? '0'));
+    return sumLines(sku, quantity, parts);
+  });
+  return { currency: first.currency, period, pieces: rated, lines, ...totals(lines) };
+}
+
+function totals(lines: readonly RatedLine[]): { subtotal_nanos: bigint; discount_nanos: bigint; total_nanos: bigint } {
+  let subtotal = 0n;
+  let discount = 0n;
+  let total = 0n;
+  for (const line of lines) {
+    subtotal += line.subtotal_nanos;
+    discount += line.discount_nanos;
+    total += line.amount_nanos;
+  }
+  return { subtotal_nanos: subtotal, discount_nanos: discount, total_nanos: total };
+}
+
+export interface RatedPieceJson extends PeriodPiece {
+  readonly lines: readonly RatedLineJson[];
+  readonly subtotal_nanos: string;
+  readonly discount_nanos: string;
+  readonly total_nanos: string;
+}
+
+export interface RatedPeriodJson {
+  readonly currency: string;
+  readonly period: DateRange;
+  readonly pieces: readonly RatedPieceJson[];
+  readonly lines: readonly RatedLineJson[];
+  readonly subtotal_nanos: string;
+  readonly discount_nanos: string;
+  readonly total_nanos: string;
+}
+
+/** JSON-safe form of a RatedPeriod (money as decimal strings). */
+export function serializeRatedPeriod(rated: RatedPeriod): RatedPeriodJson {
+  return {
+    currency: rated.currency,
+    period: { start: rated.period.start, end: rated.period.end },
+    pieces: rated.pieces.map((piece) => ({
+      start: piece.start,
+      end: piece.end,
+      days: piece.days,
+      phase: piece.phase,
+      escalation_periods: piece.escalation_periods,
+      lines: piece.lines.map(serializeRatedLine),
+      subtotal_nanos: formatMoney(piece.subtotal_nanos),
+      discount_nanos: formatMoney(piece.discount_nanos),
+      total_nanos: formatMoney(piece.total_nanos),
+    })),
+    lines: rated.lines.map(serializeRatedLine),
+    subtotal_nanos: formatMoney(rated.subtotal_nanos),
+    discount_nanos: formatMoney(rated.discount_nanos),
+    total_nanos: formatMoney(rated.total_nanos),
   };
 }

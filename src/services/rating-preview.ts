@@ -1,20 +1,26 @@
 /**
  * Rating preview: what a plan would charge for given usage quantities and optional contract terms,
- * computed by the pure rating core (ratePlan) with no side effects: it only reads the catalog.
+ * computed by the pure rating core (ratePeriodAcrossPhases) with no side effects: it only reads the
+ * catalog.
  *
- * Defaults: as_of is period.start when a period is given, else today (UTC); the period is one
- * billing cadence of the plan starting at as_of. Quantities are keyed by meter_event_type; a key
- * that no usage SKU of the plan rates is refused (a typo would otherwise price as zero), and
- * missing meters count as 0. The one display rounding (SPEC global rule 2) is applied to the total
- * only, HalfEven, to the currency's minor unit.
+ * Defaults: the period is one billing cadence of the plan starting at as_of; as_of is period.start
+ * when a period is given (any other as_of is refused: the terms are resolved per day of the
+ * period, so it would be ignored), else today (UTC). The period is split where a ramp phase or an
+ * escalation step begins or ends inside it; each piece is rated under its own terms (recurring fees
+ * prorated by days, usage priced where it was consumed, tiers counted over the whole period), so
+ * a split period needs the period-to-date usage at each inner boundary (usage_to_date). Quantities
+ * are keyed by meter_event_type; a key that no usage SKU of the plan rates is refused (a typo would
+ * otherwise price as zero), and missing meters count as 0. The one display rounding (SPEC global
+ * rule 2) is applied to the total only, HalfEven, to the currency's minor unit.
  */
 import { findPlanPricing, missingReference, type TierRecord } from '../db/catalog.js';
 import {
+  addMonthsClamped,
+  CADENCE_MONTHS,
   CoreValidationError,
-  daysInMonth,
   parseCivilParts,
-  ratePlan,
-  serializeRatedPlan,
+  ratePeriodAcrossPhases,
+  serializeRatedPeriod,
   toDisplay,
   validateTiers,
   type CivilDate,
@@ -23,7 +29,7 @@ import {
   type EscalationSchedule,
   type PricingModel,
   type Problem,
-  type RatedPlanJson,
+  type RatedPeriodJson,
   type RateOverride,
   type Tier,
   type TierOverride,
@@ -65,27 +71,24 @@ export interface ContractInput extends PhasePricingInput {
 export interface RatingPreviewInput {
   plan_id: string;
   quantities: Record<string, string>;
+  /** Period-to-date quantities at each inner boundary: date → meter → quantity over [period.start, date). */
+  usage_to_date?: Record<CivilDate, Record<string, string>>;
   as_of?: CivilDate;
   period?: { start: CivilDate; end: CivilDate };
   contract?: ContractInput;
 }
 
-export interface RatingPreview extends RatedPlanJson {
+export interface RatingPreview extends RatedPeriodJson {
   plan_id: string;
   as_of: CivilDate;
+  /** The ramp phase applied when the period is one piece; null without one or when split (see pieces). */
+  phase: number | null;
   display: { currency: string; total: string; total_minor_units: string };
 }
 
-const CADENCE_MONTHS: Record<BillingCadence, number> = { Monthly: 1, Quarterly: 3, SemiAnnual: 6, Annual: 12 };
-
-/** `months` calendar months after `date`, on the same day clamped to the month's length. */
-function addMonths(date: CivilDate, months: number): CivilDate {
-  const { year, month, day } = parseCivilParts(date, 'as_of');
-  const index = year * 12 + month - 1 + months;
-  const targetMonth = (index % 12) + 1;
-  const targetYear = (index - (index % 12)) / 12;
-  const targetDay = Math.min(day, daysInMonth(targetYear, targetMonth));
-  return `${String(targetYear).padStart(4, '0')}-${String(targetMonth).padStart(2, '0')}-${String(targetDay).padStart(2, '0')}`;
+/** One billing cadence after `date`, on its day of month clamped to shorter months. */
+function addCadence(date: CivilDate, cadence: BillingCadence): CivilDate {
+  return addMonthsClamped(date, CADENCE_MONTHS[cadence], parseCivilParts(date, 'as_of').day);
 }
 
 /** Core fields name contract parts without the `contract.` prefix the request nests them under. */
@@ -171,9 +174,15 @@ export async function previewRating(deps: Pick<AppDeps, 'db' | 'clock'>, input: 
 
   const meters = new Set(prices.filter((price) => price.pricing_model !== 'Flat').map((price) => price.meter_event_type));
   const models = new Map(prices.map((price) => [price.sku_id, price.pricing_model]));
-  const problems: Problem[] = Object.keys(input.quantities)
-    .filter((meter) => !meters.has(meter))
-    .map((meter) => ({ code: 'unknown_meter', field: `quantities.${meter}`, message: `no usage SKU of this plan rates meter ${JSON.stringify(meter)}` }));
+  const unknownMeters = (quantities: Record<string, string>, field: string): Problem[] =>
+    Object.keys(quantities)
+      .filter((meter) => !meters.has(meter))
+      .map((meter) => ({ code: 'unknown_meter', field: `${field}.${meter}`, message: `no usage SKU of this plan rates meter ${JSON.stringify(meter)}` }));
+  const problems: Problem[] = unknownMeters(input.quantities, 'quantities');
+  for (const [date, quantities] of Object.entries(input.usage_to_date ?? {})) problems.push(...unknownMeters(quantities, `usage_to_date.${date}`));
+  if (input.as_of !== undefined && input.period !== undefined && input.as_of !== input.period.start) {
+    problems.push({ code: 'as_of_not_period_start', field: 'as_of', message: 'with a period, as_of must be period.start (or be left out): terms are taken from each day of the period' });
+  }
   problems.push(...tierOverrideProblems(input.contract?.tier_overrides, 'contract.tier_overrides', models));
   input.contract?.terms?.forEach((term, index) => {
     problems.push(...tierOverrideProblems(term.tier_overrides, `contract.terms[${index}].tier_overrides`, models));
@@ -182,19 +191,21 @@ export async function previewRating(deps: Pick<AppDeps, 'db' | 'clock'>, input: 
 
   const asOf = input.as_of ?? input.period?.start ?? deps.clock().toISOString().slice(0, 10);
   try {
-    const period = input.period ?? { start: asOf, end: addMonths(asOf, CADENCE_MONTHS[pricing.billing_cadence]) };
-    const rated = ratePlan({
+    const period = input.period ?? { start: asOf, end: addCadence(asOf, pricing.billing_cadence) };
+    const rated = ratePeriodAcrossPhases({
       skus: prices,
       usage: input.quantities,
-      asOf,
+      ...(input.usage_to_date === undefined ? {} : { usage_to_date: input.usage_to_date }),
       period,
       ...(input.contract === undefined ? {} : { contract: contractPricing(input.contract) }),
     });
     const display = toDisplay(rated.total_nanos, rated.currency);
+    const [only, ...more] = rated.pieces;
     return {
       plan_id: input.plan_id,
       as_of: asOf,
-      ...serializeRatedPlan(rated),
+      phase: only !== undefined && more.length === 0 ? only.phase : null,
+      ...serializeRatedPeriod(rated),
       display: { currency: rated.currency, total: display.text, total_minor_units: display.minor.toString() },
     };
   } catch (err) {

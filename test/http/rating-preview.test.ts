@@ -23,12 +23,25 @@ interface Line {
   amount_nanos: string;
 }
 
+interface Piece {
+  start: string;
+  end: string;
+  days: number;
+  phase: number | null;
+  escalation_periods: number;
+  lines: Line[];
+  subtotal_nanos: string;
+  discount_nanos: string;
+  total_nanos: string;
+}
+
 interface Preview {
   plan_id: string;
   as_of: string;
   currency: string;
   period: { start: string; end: string };
   phase: number | null;
+  pieces: Piece[];
   lines: Line[];
   subtotal_nanos: string;
   discount_nanos: string;
@@ -153,11 +166,83 @@ describe('POST /admin/v1/rating/preview', () => {
     // Phase 2 keeps the contract's 10% discount; both lines at 80%: base 39.20, API 12500 × 0.001 = 12.50 → 10.00.
     // Subtotal 49.20, discount 4.92, total 44.28.
     expect(res.body).toMatchObject({ phase: 2, subtotal_nanos: cents(4920), discount_nanos: cents(492), total_nanos: cents(4428) });
+    expect(res.body.pieces.map((p) => [p.start, p.end, p.phase])).toEqual([['2026-07-01', '2026-08-01', 2]]);
     expect(res.body.lines[1]!.adjustments.map((a) => [a.kind, a.amount_nanos])).toEqual([
       ['TierOverride', `-${cents(800)}`],
       ['RateOverride', `-${cents(250)}`],
       ['ContractDiscount', `-${cents(100)}`],
     ]);
+  });
+
+  describe('a period crossing a ramp phase boundary', () => {
+    // April 2026 (30 days); phase 1 (50% off) ends on 04-16, phase 2 has no discount.
+    const request = {
+      plan_id: '',
+      quantities: { api_calls: '12500' },
+      period: { start: '2026-04-01', end: '2026-05-01' },
+      contract: {
+        terms: [
+          { phase: 1, start_date: '2026-01-01', end_date: '2026-04-16', committed_amount_nanos: '0', description: 'ramp', discount_bps: 5000 },
+          { phase: 2, start_date: '2026-04-16', end_date: '2027-01-01', committed_amount_nanos: '0', description: 'full price' },
+        ],
+      },
+    };
+
+    it('rates each piece under its own phase: fees by days, usage where it was consumed', async () => {
+      const res = await preview({ ...request, plan_id: planId, usage_to_date: { '2026-04-16': { api_calls: '6000' } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.pieces.map((p) => [p.start, p.end, p.days, p.phase, p.escalation_periods])).toEqual([
+        ['2026-04-01', '2026-04-16', 15, 1, 0],
+        ['2026-04-16', '2026-05-01', 15, 2, 0],
+      ]);
+      const [first, second] = res.body.pieces;
+      // Phase 1: fee 49.00 × 15/30 = 24.50 → 50% = 12.25; calls 1..6000: 5000 × 0.002 = 10.00 → 5.00.
+      expect(first!.lines.map((l) => [l.quantity, l.subtotal_nanos, l.amount_nanos])).toEqual([
+        ['1', cents(2450), cents(1225)],
+        ['6000', cents(1000), cents(500)],
+      ]);
+      expect(first!.total_nanos).toBe(cents(1725));
+      // Phase 2: fee 24.50; calls 6001..12500 at their period tiers: 4000 × 0.002 + 2500 × 0.001 = 10.50
+      // (the free first 1000 were used up in phase 1, not granted again).
+      expect(second!.lines.map((l) => [l.quantity, l.amount_nanos])).toEqual([
+        ['1', cents(2450)],
+        ['6500', cents(1050)],
+      ]);
+      expect(second!.lines[1]!.tiers.map((t) => [t.tier, t.quantity, t.amount_nanos])).toEqual([
+        [1, '4000', cents(800)],
+        [2, '2500', cents(250)],
+      ]);
+      expect(second!.total_nanos).toBe(cents(3500));
+      // 17.25 + 35.00 = 52.25 (rated under phase 1 alone it would be 34.75, under phase 2 alone 69.50).
+      expect(res.body).toMatchObject({
+        phase: null,
+        subtotal_nanos: cents(6950),
+        discount_nanos: cents(1725),
+        total_nanos: cents(5225),
+        display: { total: '52.25', total_minor_units: '5225' },
+      });
+      expect(res.body.lines.map((l) => [l.sku_id, l.quantity, l.amount_nanos])).toEqual([
+        [baseSkuId, '1', cents(3675)],
+        [apiSkuId, '12500', cents(1550)],
+      ]);
+    });
+
+    it('needs the usage to date at the boundary, and only there', async () => {
+      const missing = await fail({ ...request, plan_id: planId });
+      expect(missing.status).toBe(400);
+      expect(missing.body.error.details?.issues).toEqual([{ path: 'usage_to_date.2026-04-16', code: 'usage_to_date_required', message: expect.any(String) }]);
+      const elsewhere = await fail({ ...request, plan_id: planId, usage_to_date: { '2026-04-16': {}, '2026-04-20': {} } });
+      expect(elsewhere.status).toBe(400);
+      expect(paths(elsewhere.body)).toEqual(['usage_to_date.2026-04-20']);
+      const typo = await fail({ ...request, plan_id: planId, usage_to_date: { '2026-04-16': { api_call: '1' } } });
+      expect(paths(typo.body)).toEqual(['usage_to_date.2026-04-16.api_call']);
+    });
+
+    it('refuses an as_of other than the period start', async () => {
+      const res = await fail({ ...request, plan_id: planId, as_of: '2026-04-20', usage_to_date: { '2026-04-16': {} } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.details?.issues).toEqual([{ path: 'as_of', code: 'as_of_not_period_start', message: expect.any(String) }]);
+    });
   });
 
   it('defaults the period to one billing cadence from as_of, clamped to the month end', async () => {

@@ -3,7 +3,6 @@
  * terms, with no side effects (nothing is written; see src/services/rating-preview.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { dayNumber } from '../../core/index.js';
 import { previewRating } from '../../services/rating-preview.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
@@ -11,16 +10,6 @@ import { CurrencySchema, IsoDateSchema, MoneySchema, NonNegativeMoneySchema, Uui
 import { PricingModelSchema, TierInputSchema } from './catalog.js';
 import { jsonResponse, mutationRequest } from './customers.js';
 
-function isCalendarDate(date: string): boolean {
-  try {
-    dayNumber(date);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const DateSchema = IsoDateSchema.refine(isCalendarDate, 'is not a calendar date');
 // Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
 const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
 const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
@@ -46,7 +35,7 @@ const phasePricing = {
 };
 
 const escalationTiming = {
-  start_date: DateSchema.openapi({ description: 'escalation steps are counted from this date' }),
+  start_date: IsoDateSchema.openapi({ description: 'escalation steps are counted from this date' }),
   interval_months: z.number().int().min(1).max(120).default(12).openapi({ description: 'months per escalation step (default 12)' }),
 };
 
@@ -60,8 +49,8 @@ const EscalationSchema = z
 const ContractTermSchema = z
   .strictObject({
     phase: z.number().int(),
-    start_date: DateSchema,
-    end_date: DateSchema.openapi({ description: 'exclusive: a term covers [start_date, end_date)' }),
+    start_date: IsoDateSchema,
+    end_date: IsoDateSchema.openapi({ description: 'exclusive: a term covers [start_date, end_date)' }),
     committed_amount_nanos: NonNegativeMoneySchema,
     description: z.string().max(500).default(''),
     ...phasePricing,
@@ -71,18 +60,32 @@ const ContractTermSchema = z
 const ContractSchema = z
   .strictObject({ ...phasePricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermSchema).max(50).optional() })
   .openapi('ContractPricing', {
-    description: 'contract-level pricing; the ramp phase (term) in force on as_of overrides each of discount_bps, tier_overrides and rate_overrides it sets',
+    description:
+      'contract-level pricing; on each day of the period, the ramp phase (term) in force overrides each of discount_bps, tier_overrides and rate_overrides it sets',
   });
+
+const MeterQuantitiesSchema = z.record(z.string().min(1).max(200), QuantitySchema);
 
 const PreviewRequestSchema = z
   .strictObject({
     plan_id: UuidSchema,
-    quantities: z
-      .record(z.string().min(1).max(200), QuantitySchema)
-      .openapi({ description: 'meter_event_type → aggregated quantity; meters left out count as 0', example: { api_calls: '12500' } }),
-    as_of: DateSchema.optional().openapi({ description: 'picks the contract phase and escalation steps; default period.start, else today (UTC)' }),
+    quantities: MeterQuantitiesSchema.openapi({
+      description: 'meter_event_type → quantity aggregated over the whole period; meters left out count as 0',
+      example: { api_calls: '12500' },
+    }),
+    usage_to_date: z
+      .record(IsoDateSchema, MeterQuantitiesSchema)
+      .optional()
+      .openapi({
+        description:
+          'for a period split by a phase or escalation boundary: boundary date → meter → quantity aggregated over [period.start, date). Required for every inner boundary, refused for any other date',
+        example: { '2026-04-16': { api_calls: '6000' } },
+      }),
+    as_of: IsoDateSchema.optional().openapi({
+      description: 'start of the default period (one billing cadence of the plan); default today (UTC). With a period it must equal period.start',
+    }),
     period: z
-      .strictObject({ start: DateSchema, end: DateSchema })
+      .strictObject({ start: IsoDateSchema, end: IsoDateSchema })
       .optional()
       .openapi({ description: '[start, end); default one billing cadence of the plan from as_of' }),
     contract: ContractSchema.optional(),
@@ -144,8 +147,27 @@ const RatingPreviewSchema = z
     as_of: IsoDateSchema,
     currency: CurrencySchema,
     period: z.object({ start: IsoDateSchema, end: IsoDateSchema }),
-    phase: z.number().int().nullable().openapi({ description: 'the contract ramp phase applied, if any' }),
-    lines: z.array(RatedLineSchema).readonly().openapi({ description: "one line per SKU of the plan, in the plan's order" }),
+    phase: z.number().int().nullable().openapi({ description: 'the contract ramp phase applied; null without one, or when the period is split (see pieces)' }),
+    pieces: z
+      .array(
+        z.object({
+          start: IsoDateSchema,
+          end: IsoDateSchema.openapi({ description: 'exclusive' }),
+          days: z.number().int(),
+          phase: z.number().int().nullable().openapi({ description: 'the ramp phase in force, or null (contract-level terms)' }),
+          escalation_periods: z.number().int().openapi({ description: 'escalation steps elapsed on this piece' }),
+          lines: z.array(RatedLineSchema).readonly().openapi({ description: "one line per SKU, in the plan's order; quantity is this piece's usage" }),
+          subtotal_nanos: MoneySchema,
+          discount_nanos: MoneySchema,
+          total_nanos: MoneySchema,
+        }),
+      )
+      .readonly()
+      .openapi({ description: 'the period split where the contract terms change; one piece when they do not' }),
+    lines: z
+      .array(RatedLineSchema)
+      .readonly()
+      .openapi({ description: "one line per SKU of the plan, in the plan's order; for a split period, the sum of the SKU's piece lines" }),
     subtotal_nanos: MoneySchema,
     discount_nanos: MoneySchema,
     total_nanos: MoneySchema,
@@ -166,6 +188,17 @@ const previewRoute = createRoute({
   summary: 'Preview the rating of usage against a plan (no side effects)',
   description: `Rates the given quantities with the plan's SKUs and optional contract terms exactly as billing would, and writes
 nothing. Lines follow the plan's SKUs in creation order; amounts are exact raw units, only \`display\` is rounded.
+
+Periods crossing a ramp phase or escalation boundary: the period is split at every date inside it where a
+contract term starts or ends or an escalation step falls (\`pieces\`), and each piece is rated under the terms in force
+on it. Recurring fees (Flat, the commit of Committed) are prorated by the piece's days over the period's days.
+Usage is priced under the terms of the piece in which it was consumed, with tiers counted over the whole period: give
+the whole period's \`quantities\` and, in \`usage_to_date\`, the period-to-date quantities at each inner boundary. A
+piece's usage charge is the full-period rating of the usage to its end minus that of the usage to its start, both under
+the piece's terms (so a free first tier is granted once per period, and tier entry fees fall in the piece that enters
+the tier). A split period without the usage to date at one of its boundaries is 400 \`usage_to_date_required\` naming
+\`usage_to_date.<date>\`.
+
 A quantity key that no usage SKU of the plan rates is 400 \`unknown_meter\`; every invalid input is one entry of
 details.issues naming its field (e.g. \`quantities.api_calls\`, \`contract.terms.0.end_date\`). Unknown plan: 404
 \`plan_not_found\`; a plan without SKUs: 422 \`plan_has_no_skus\`.`,

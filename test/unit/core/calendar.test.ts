@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
+  addMonthsAnchored,
+  addMonthsClamped,
   compareDates,
   CoreValidationError,
   dayNumber,
@@ -101,6 +103,41 @@ describe('calendar', () => {
               ? `${y}-${String(m + 1).padStart(2, '0')}-01`
               : `${y + 1}-01-01`;
         expect(next).toBe(expected);
+      }),
+    );
+  });
+
+  it.each([
+    ['2024-03-31', -1, 31, '2024-02-29'],
+    ['2024-02-29', 1, 31, '2024-03-31'],
+    ['2023-03-31', -1, 31, '2023-02-28'],
+    ['2025-01-31', -1, 31, '2024-12-31'],
+    ['2024-12-31', -10, 31, '2024-02-29'],
+    ['2025-01-01', -3, 1, '2024-10-01'],
+    ['2024-02-29', -12, 29, '2023-02-28'],
+    ['2024-02-29', 12, 29, '2025-02-28'],
+    ['2024-05-15', 0, 31, '2024-05-31'],
+  ])('addMonthsClamped(%s, %i, anchor %i) = %s', (from, months, anchor, expected) => {
+    expect(addMonthsClamped(from, months, anchor)).toBe(expected);
+  });
+
+  it('refuses a bad anchor or a date out of range', () => {
+    expect(() => addMonthsClamped('2024-01-01', 1, 0)).toThrow(CoreValidationError);
+    expect(() => addMonthsClamped('2024-01-01', 1, 32)).toThrow(CoreValidationError);
+    expect(() => addMonthsClamped('0001-01-31', -1, 31)).toThrow(CoreValidationError);
+    expect(() => addMonthsClamped('9999-12-01', 1, 1)).toThrow(CoreValidationError);
+  });
+
+  it('steps months like periods.ts addMonthsAnchored (property)', () => {
+    fc.assert(
+      fc.property(date, fc.integer({ min: 0, max: 48 }), fc.integer({ min: 1, max: 31 }), (d, months, anchor) => {
+        const ms = (dayNumber(d) - dayNumber('1970-01-01')) * 86_400_000;
+        // Midnight instants, so the quotient is a whole number of days.
+        const viaPeriods = fromDayNumber(dayNumber('1970-01-01') + addMonthsAnchored(ms, months, anchor) / 86_400_000);
+        expect(addMonthsClamped(d, months, anchor)).toBe(viaPeriods);
+        // Stepping back and forth again on the same anchor returns to an anchored date.
+        const anchored = addMonthsClamped(d, 0, anchor);
+        expect(addMonthsClamped(addMonthsClamped(anchored, -months, anchor), months, anchor)).toBe(anchored);
       }),
     );
   });

@@ -45,6 +45,11 @@ function errorCode(fn: () => unknown): string | undefined {
 
 const sum = (values: readonly bigint[]): bigint => values.reduce((a, b) => a + b, 0n);
 
+// 30-digit prices (about 1.2·10^17 and 9.9·10^17 currency units): bigint must keep every digit.
+const P30 = 123456789012345678901234567890n;
+const P30_EVEN = 987654321098765432109876543210n;
+const P30_ODD = 123456789012345678901234567891n;
+
 function checkInvariants(line: RatedLine): void {
   expect(line.amount_nanos).toBe(line.list_amount_nanos + sum(line.adjustments.map((a) => a.amount_nanos)));
   expect(line.subtotal_nanos - line.discount_nanos).toBe(line.amount_nanos);
@@ -123,6 +128,26 @@ describe('Graduated', () => {
     ]);
   });
 
+  it.each([
+    // tiers: up to 2 at P30, then P30_EVEN with a P30 entry fee
+    ['3', 1_358_024_688_135_802_468_813_580_246_880n], // 2·P30 + 1·P30_EVEN + P30 = 3·P30 + P30_EVEN
+    ['2.5', 864_197_527_586_419_752_758_641_975_275n], // 3·P30 + P30_EVEN/2 (even: exact)
+    ['2.1', 469_135_799_146_913_579_914_691_357_991n], // 3·P30 + P30_EVEN/10 (ends in 0: exact)
+    ['2', 246_913_578_024_691_357_802_469_135_780n], // 2·P30, the second tier not entered
+  ])('%s units at 30-digit tier prices', (q, amount) => {
+    const line = rateSku(sku({ pricing_model: 'Graduated', tiers: [{ up_to: 2n, unit_amount_nanos: P30 }, { up_to: null, unit_amount_nanos: P30_EVEN, flat_amount_nanos: P30 }] }), q);
+    expect(line.amount_nanos).toBe(amount);
+    checkInvariants(line);
+  });
+
+  it('rounds a 30-digit half raw unit once, HalfEven', () => {
+    const odd = sku({ pricing_model: 'Graduated', tiers: [{ up_to: 1n, unit_amount_nanos: P30_ODD }, { up_to: null, unit_amount_nanos: P30_EVEN }] });
+    // 0.5 × P30_ODD = 61728394506172839450617283945.5 → the even neighbour …946
+    expect(rateSku(odd, '0.5').amount_nanos).toBe(61_728_394_506_172_839_450_617_283_946n);
+    // P30_ODD + 0.5 × P30_EVEN = 123456789012345678901234567891 + 493827160549382716054938271605
+    expect(rateSku(odd, '1.5').amount_nanos).toBe(617_283_949_561_728_394_956_172_839_496n);
+  });
+
   it('rounds the line once, not tier by tier', () => {
     // 1.5 raw units: per-tier HalfEven would give 1 + round(0.5) = 1; the line rounds 1.5 → 2.
     const tiny = sku({ pricing_model: 'Graduated', tiers: [{ up_to: 1n, unit_amount_nanos: 1n }, { up_to: null, unit_amount_nanos: 1n }] });
@@ -144,6 +169,26 @@ describe('Volume', () => {
     ['1000.5', 10_002_500_000_000n], // 1000.5 × 0.005 + 5
   ])('%s units', (q, amount) => {
     const line = rateSku(volume, q);
+    expect(line.amount_nanos).toBe(amount);
+    checkInvariants(line);
+  });
+
+  it.each([
+    ['1000000000000000', 1_000_000_000_000_000_000_000_000n], // 10^15 × 0.001 = 10^12 currency units
+    ['12345678901234567890.5', 12_345_678_901_234_567_890_500_000_000n], // × 0.001 = 12345678901234567.8905
+  ])('huge quantity %s falls into the last tier', (q, amount) => {
+    const line = rateSku(volume, q);
+    expect(line.amount_nanos).toBe(amount);
+    expect(line.tiers.map((t) => t.tier)).toEqual([2]);
+  });
+
+  it.each([
+    ['1.5', 185_185_183_518_518_518_351_851_851_835n], // 1.5 × P30 = P30 + P30/2
+    ['10', 1_234_567_890_123_456_789_012_345_678_900n], // boundary: 10 × P30
+    ['10.5', 1_296_296_284_629_629_628_462_962_962_856n], // 10.5 × P30_ODD = …855.5 → even …856
+    ['11', 1_358_024_679_135_802_467_913_580_246_801n], // 11 × P30_ODD
+  ])('%s units at 30-digit tier prices', (q, amount) => {
+    const line = rateSku(sku({ pricing_model: 'Volume', tiers: [{ up_to: 10n, unit_amount_nanos: P30 }, { up_to: null, unit_amount_nanos: P30_ODD }] }), q);
     expect(line.amount_nanos).toBe(amount);
     checkInvariants(line);
   });
@@ -180,6 +225,16 @@ describe('Package', () => {
     expect(line.package?.packages).toBe(packages);
     expect(line.amount_nanos).toBe(amount);
   });
+
+  it.each([
+    ['Up', '100', 1n, P30],
+    ['Up', '101', 2n, 246_913_578_024_691_357_802_469_135_780n], // a partial bundle is a whole one: 2 × P30
+    ['Down', '199', 1n, P30],
+    ['Up', '250.5', 3n, 370_370_367_037_037_036_703_703_703_670n], // 3 × P30
+  ] as const)('30-digit bundle price, rounding %s: %s units', (rounding, q, packages, amount) => {
+    const line = rateSku(sku({ pricing_model: 'Package', unit_amount_nanos: P30, package_size: 100n, package_rounding: rounding }), q);
+    expect([line.package?.packages, line.amount_nanos]).toEqual([packages, amount]);
+  });
 });
 
 describe('Committed', () => {
@@ -193,6 +248,26 @@ describe('Committed', () => {
     ['500.5', 1_001_250_000_000_000n],
   ])('%s units', (q, amount) => {
     expect(rateSku(commit, q).amount_nanos).toBe(amount);
+  });
+
+  it.each([
+    // (10^15 − 500) × 2.50 + 1000.00 = 2,499,999,999,999,750 currency units
+    ['1000000000000000', 2_499_999_999_999_750_000_000_000_000n],
+    // plus 10^-6 unit of overage at 2.50 = 2.5·10^-6 currency units = 2,500,000 raw units
+    ['1000000000000000.000001', 2_499_999_999_999_750_000_002_500_000n],
+  ])('huge quantity %s', (q, amount) => {
+    expect(rateSku(commit, q).amount_nanos).toBe(amount);
+  });
+
+  it('handles a 30-digit commit and a 30-digit overage price exactly', () => {
+    // Commit P30 at 1.00/unit covers 123456789012345678.90123456789 units; 123456789012345679 units exceed it by
+    // 0.09876543211 units (98765432110 raw units of usage), billed at 2.00: P30 + 197530864220.
+    const bigCommit = sku({ pricing_model: 'Committed', unit_amount_nanos: U, commit_amount_nanos: P30, overage_unit_amount_nanos: 2n * U });
+    expect(rateSku(bigCommit, '123456789012345678').amount_nanos).toBe(P30);
+    expect(rateSku(bigCommit, '123456789012345679').amount_nanos).toBe(123_456_789_012_345_679_098_765_432_110n);
+    // Commit 1000.00 at 1.00/unit; the 1001st unit costs P30: 10^15 + P30.
+    const bigOverage = sku({ pricing_model: 'Committed', unit_amount_nanos: U, commit_amount_nanos: 1000n * U, overage_unit_amount_nanos: P30 });
+    expect(rateSku(bigOverage, '1001').amount_nanos).toBe(123_456_789_012_346_678_901_234_567_890n);
   });
 
   it('explains the commitment', () => {
