@@ -16,9 +16,13 @@
  *   npx tsx bench/metering.ts
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_EVENTS=1000000 BENCH_BATCH=1000 BENCH_CONCURRENCY=4 BENCH_SECONDS=20 BENCH_KEEP_DB=1
+ *   BENCH_RESULTS=<file> (where the report goes; default bench/results/metering.md, the recorded
+ *   results: point quick or smoke runs elsewhere)
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createDb } from '../src/db/client.js';
 import { issueToken } from '../src/dev/secrets.js';
@@ -46,6 +50,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENT_TYPE = 'tokens_used';
+const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/metering.md', import.meta.url));
 const TARGETS = { batchPerSecond: 25_000, batchVsRaw: 0.3, singlePerSecond: 2_000, singleP99Ms: 50, summaryP99Ms: 50 };
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -434,13 +439,14 @@ function writeReport(f: Figures): void {
     '',
     '```',
     'npx tsx bench/metering.ts                      # 1,000,000 events, ~4 minutes',
-    'BENCH_EVENTS=100000 BENCH_SECONDS=5 npx tsx bench/metering.ts   # a quick run',
+    'BENCH_EVENTS=100000 BENCH_SECONDS=5 BENCH_RESULTS="$(mktemp)" npx tsx bench/metering.ts   # a quick run; the recorded results stay untouched',
     '```',
     '',
     'It creates a fresh database on `BENCH_DATABASE_URL` (default: the machine PostgreSQL, `postgresql://postgres@127.0.0.1:5432/postgres`), migrates it, starts a Temporal dev server (the API checks Temporal at start) and the API process with `RATE_LIMIT_RPS`/`RATE_LIMIT_BURST` raised, runs the phases with progress lines, writes this file and tears everything down (`BENCH_KEEP_DB=1` keeps the database; `BENCH_API_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"` profiles the API). Only loopback traffic.',
     '',
   ];
-  writeFileSync(new URL('./results/metering.md', import.meta.url), `${lines.join('\n')}\n`);
+  writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
+  log(`report written to ${RESULTS_FILE}`);
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
 

@@ -4,21 +4,31 @@
  * - Deduplication is by event id, in the database: the row's unique constraint decides inside the
  *   INSERT that stores it, so a re-sent id, even 100 copies at once, is stored and counted once, and
  *   an event whose write failed was never "seen". The first copy wins; later copies (whatever their
- *   content) are reported as duplicates. Ids are global, not per customer: use UUIDs or prefix them.
+ *   content) are reported as duplicates. Ids are global, not per customer (the SPEC deduplicates by
+ *   event id): an id already stored for ANOTHER customer's event is not a duplicate but an
+ *   `event_id_conflict` (409 for a single event, a per-item issue of a batch), so the event is never
+ *   dropped silently; the error says only that the id is taken, nothing about the other event. Use
+ *   UUIDs, or prefix ids with something of your own.
  * - A batch is ALL OR NOTHING: if any event is invalid nothing is stored, and the error lists every
  *   invalid event (`details.issues[]`, path `events.<index>.<field>` and a message): 400
  *   validation_failed for malformed events, 422 invalid_events (with index, event_id and code) for
- *   unknown or foreign customers and subscriptions and future timestamps. Fix and resend the whole
- *   batch; resending is always safe, an id is never counted twice.
+ *   unknown or foreign customers and subscriptions, future timestamps and event_id_conflict. Fix
+ *   and resend the whole batch; resending is always safe, an id is never counted twice.
  * - Validation: the customer exists (a customer token may only send its own customer's events); a
  *   subscription_id names a subscription of that customer; the timestamp is an ISO 8601 date-time
- *   not more than MAX_FUTURE_SKEW_MS after the customer's current time (its test clock's for a
- *   sandbox customer); properties is an object; numbers beyond ±2^53 must be sent as decimal
- *   strings (JSON parsing would round them); `quantity`, read by the default meter, is numeric.
- * - Late events: an event whose timestamp is before its subscription's charged_through_date (that
- *   period was already invoiced) is stored with late = true and counted in the responses and the
- *   usage summary. Aggregations always include late events: a true-up recomputes the invoiced
- *   period and bills the difference.
+ *   (offset within ±15:59, not before 1970) not more than the configured skew
+ *   (EVENT_MAX_FUTURE_SKEW_SECONDS, default 300 s; settings.eventMaxFutureSkewMs) after the
+ *   customer's current time (its test clock's for a sandbox customer); properties is an object;
+ *   JSON numbers must be exact as doubles carry them (integers within ±2^53, other numbers with at
+ *   most 15 significant digits, finite): anything else is refused and must be sent as a decimal
+ *   string; `quantity`, read by the default meter, is numeric.
+ * - Late events: an event whose timestamp falls in an already invoiced period is stored with
+ *   late = true and counted in the responses (late, late_count) and the usage summary
+ *   (late_event_count). "Invoiced" means: before the subscription's charged_through_date, or inside
+ *   a closed period (one the subscription has moved past, or any period once it is Cancelled or
+ *   Expired) that has a finalized (Open or Paid) invoice. An event without subscription_id is late
+ *   when that holds for any subscription of its customer. Aggregations always include late events:
+ *   a true-up recomputes the invoiced period and bills the difference.
  * - Single events are coalesced: one statement of single events is in flight per process
  *   (SINGLE_EVENT_STATEMENTS), and events arriving meanwhile share the next statement (and
  *   commit), each event on its own so one event's problem never touches another. Under light load every event is its own
@@ -34,13 +44,24 @@ import { daysInMonth } from '../core/index.js';
 import type pg from 'pg';
 import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '../db/events.js';
 import type { AppDeps } from '../http/context.js';
-import { DomainError, notFound } from './errors.js';
+import { conflict, DomainError, notFound } from './errors.js';
 import { scheduleRollup } from './usage.js';
 
 /** Largest batch accepted by /v1/events/batch (also for CloudEvents batches). */
 export const MAX_BATCH_EVENTS = 1_000;
-/** How far after "now" an event's timestamp may be: clients' clocks drift, events do not come from the future. */
+/**
+ * Default of how far after "now" an event's timestamp may be: clients' clocks drift, events do not
+ * come from the future. Configurable with EVENT_MAX_FUTURE_SKEW_SECONDS (settings.eventMaxFutureSkewMs).
+ */
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
+export const maxFutureSkewMs = (deps: Pick<AppDeps, 'settings'>): number => deps.settings.eventMaxFutureSkewMs ?? MAX_FUTURE_SKEW_MS;
+
+/** "5 minutes", "90 seconds": a skew as people read it. */
+function describeSkew(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  return `${ms / 1000} seconds`;
+}
 export const MAX_EVENT_ID_LENGTH = 255;
 export const MAX_EVENT_TYPE_LENGTH = 200;
 
@@ -82,44 +103,67 @@ export function fromCloudEvent(event: CloudEventInput): UsageEventInput {
 /** Where a field of the event sits in the request, for error paths: plain JSON or CloudEvents names. */
 export interface FieldNames {
   prefix: (index: number) => string;
+  id: string;
   customer_id: string;
   subscription_id: string;
   timestamp: string;
 }
 
-export const JSON_FIELDS: FieldNames = { prefix: () => '', customer_id: 'customer_id', subscription_id: 'subscription_id', timestamp: 'timestamp' };
+export const JSON_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'customer_id', subscription_id: 'subscription_id', timestamp: 'timestamp' };
 export const JSON_BATCH_FIELDS: FieldNames = { ...JSON_FIELDS, prefix: (i) => `events.${i}.` };
-export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time' };
+export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time' };
 export const CLOUD_EVENT_BATCH_FIELDS: FieldNames = { ...CLOUD_EVENT_FIELDS, prefix: (i) => `${i}.` };
 
 const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
 
-/** A real instant since 1970: ISO 8601 with seconds and an offset, on a date that exists (no Feb 30). */
+/** Largest UTC offset in hours PostgreSQL accepts (±15:59); real ones stay within −12 and +14. */
+const MAX_OFFSET_HOURS = 15;
+
+/**
+ * A real instant since 1970: ISO 8601 with seconds and an offset PostgreSQL can store, on a date
+ * that exists (no Feb 30). Anything this accepts the database parses, so a timestamp never fails
+ * the insert (which, for coalesced single events, would fail its neighbours too).
+ */
 export function isValidTimestamp(text: string): boolean {
   const m = ISO_TIMESTAMP.exec(text);
   if (!m) return false;
   const year = Number(m[1]);
   const month = Number(m[2]);
   const day = Number(m[3]);
+  const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6])];
   const offset = m[8]!;
-  const offsetOk = offset.length === 1 || (Number(offset.slice(1, 3)) <= 23 && Number(offset.slice(4, 6)) <= 59);
-  return (
+  const offsetMinutes = offset.length === 1 ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
+  const offsetOk = offset.length === 1 || (Number(offset.slice(1, 3)) <= MAX_OFFSET_HOURS && Number(offset.slice(4, 6)) <= 59);
+  const valid =
     year >= 1970 &&
     month >= 1 &&
     month <= 12 &&
     day >= 1 &&
     (day <= 28 || day <= daysInMonth(year, month)) &&
-    Number(m[4]) <= 23 &&
-    Number(m[5]) <= 59 &&
-    Number(m[6]) <= 59 &&
-    offsetOk
-  );
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetOk;
+  // 1970-01-01T00:00:00+01:00 is still 1969 in UTC.
+  return valid && Date.UTC(year, month - 1, day, hour, minute - offsetMinutes, second) >= 0;
 }
 
+/** Significant digits of a finite number's shortest decimal form ("0.000123" → 3, "1.5e-7" → 2). */
+function significantDigits(value: number): number {
+  const mantissa = Math.abs(value).toExponential().split('e')[0]!;
+  return mantissa.replace('.', '').length;
+}
+
+/** Most significant digits a JSON number other than a safe integer may have and still be exactly the text sent. */
+export const MAX_NUMBER_DIGITS = 15;
+
 /**
- * Problems with a properties object: integers JSON parsing cannot keep exact, and a `quantity` the
- * default meter could not read.
+ * Problems with a properties object: numbers JSON parsing may have changed (JSON numbers become
+ * doubles: integers beyond ±2^53, more than MAX_NUMBER_DIGITS significant digits, overflow to
+ * infinity, which JSON would store as null), and a `quantity` the default meter could not read.
+ * Any decimal with at most 15 significant digits survives the double exactly, so what is accepted
+ * is stored as sent; exact quantities beyond that are decimal strings.
  */
 export function propertyIssues(properties: Record<string, unknown>): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
@@ -130,8 +174,12 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
   const stack: [string, unknown][] = Object.entries(properties);
   for (let entry = stack.pop(); entry; entry = stack.pop()) {
     const [path, value] = entry;
-    if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      issues.push({ path, message: 'is a number beyond the range of JSON numbers: send it as a decimal string' });
+    } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
       issues.push({ path, message: 'is an integer beyond ±2^53, which JSON numbers cannot carry exactly: send it as a decimal string' });
+    } else if (typeof value === 'number' && !Number.isInteger(value) && significantDigits(value) > MAX_NUMBER_DIGITS) {
+      issues.push({ path, message: `has more than ${MAX_NUMBER_DIGITS} significant digits, which JSON numbers cannot carry exactly: send it as a decimal string` });
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) stack.push([`${path}.${key}`, child]);
     }
@@ -145,14 +193,21 @@ export interface IngestContext {
   fields: FieldNames;
 }
 
+/** What error messages need besides the request. */
+interface Reporting extends IngestContext {
+  maxFutureSkewMs: number;
+}
+
 const PROBLEM_FIELD: Record<EventProblem['problem'], keyof Omit<FieldNames, 'prefix'>> = {
   customer_not_found: 'customer_id',
   subscription_not_found: 'subscription_id',
   subscription_customer_mismatch: 'subscription_id',
   timestamp_in_future: 'timestamp',
+  event_id_conflict: 'id',
 };
 
-function problemMessage(problem: EventProblem, event: UsageEventInput, asCustomer: boolean): { code: string; message: string } {
+function problemMessage(problem: EventProblem, event: UsageEventInput, context: Reporting): { code: string; message: string } {
+  const asCustomer = context.ownCustomerId !== undefined;
   switch (problem.problem) {
     case 'customer_not_found':
       return { code: 'customer_not_found', message: `customer ${event.customer_id} does not exist` };
@@ -166,17 +221,24 @@ function problemMessage(problem: EventProblem, event: UsageEventInput, asCustome
     case 'timestamp_in_future':
       return {
         code: 'timestamp_in_future',
-        message: `is more than ${MAX_FUTURE_SKEW_MS / 60_000} minutes after the customer's current time (${problem.now_at ?? 'unknown'})`,
+        message: `is more than ${describeSkew(context.maxFutureSkewMs)} after the customer's current time (${problem.now_at ?? 'unknown'})`,
+      };
+    case 'event_id_conflict':
+      // Says only that the id is taken: nothing of the other event or its customer.
+      return {
+        code: 'event_id_conflict',
+        message: `event id ${event.id} is already used by an event of another customer; event ids are global: use UUIDs or prefix them with something of your own`,
       };
   }
 }
 
-/** A single event's problem as the error its kind maps to (404 unknown references, 422, 400). */
-function singleEventError(problem: EventProblem, event: UsageEventInput, context: IngestContext): DomainError {
-  const { code, message } = problemMessage(problem, event, context.ownCustomerId !== undefined);
+/** A single event's problem as the error its kind maps to (404 unknown references, 409 id conflict, 422, 400). */
+function singleEventError(problem: EventProblem, event: UsageEventInput, context: Reporting): DomainError {
+  const { code, message } = problemMessage(problem, event, context);
   const field = context.fields[PROBLEM_FIELD[problem.problem]];
   if (code === 'customer_not_found') return notFound('customer', event.customer_id);
   if (code === 'subscription_not_found') return notFound('subscription', String(event.subscription_id));
+  if (code === 'event_id_conflict') return conflict('event_id_conflict', message, { event_id: event.id, field });
   if (code === 'timestamp_in_future') {
     return new DomainError('validation', 'validation_failed', `${field}: ${message}`, { issues: [{ path: field, code, message }] });
   }
@@ -184,10 +246,10 @@ function singleEventError(problem: EventProblem, event: UsageEventInput, context
 }
 
 /** Every invalid event of a batch in one 422, nothing stored. */
-function batchError(problems: EventProblem[], events: UsageEventInput[], context: IngestContext): DomainError {
+function batchError(problems: EventProblem[], events: UsageEventInput[], context: Reporting): DomainError {
   const issues = problems.map((problem) => {
     const event = events[problem.index]!;
-    const { code, message } = problemMessage(problem, event, context.ownCustomerId !== undefined);
+    const { code, message } = problemMessage(problem, event, context);
     return { path: `${context.fields.prefix(problem.index)}${context.fields[PROBLEM_FIELD[problem.problem]]}`, index: problem.index, event_id: event.id, code, message };
   });
   return new DomainError(
@@ -201,7 +263,8 @@ function batchError(problems: EventProblem[], events: UsageEventInput[], context
 /** Events of other customers, for a customer token: reported as unknown customers. */
 function foreignEvents(events: UsageEventInput[], context: IngestContext): EventProblem[] {
   if (context.ownCustomerId === undefined) return [];
-  return events.flatMap((event, index) => (event.customer_id === context.ownCustomerId ? [] : [{ index, id: event.id, problem: 'customer_not_found' as const, now_at: null }]));
+  const own = context.ownCustomerId.toLowerCase();
+  return events.flatMap((event, index) => (event.customer_id.toLowerCase() === own ? [] : [{ index, id: event.id, problem: 'customer_not_found' as const, now_at: null }]));
 }
 
 function toRow(event: UsageEventInput, idx: number): EventRow {
@@ -239,7 +302,7 @@ class EventWriter {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
 
-  constructor(private readonly deps: Pick<AppDeps, 'pool' | 'clock'>) {}
+  constructor(private readonly deps: Pick<AppDeps, 'pool' | 'clock' | 'settings'>) {}
 
   write(row: EventRow): Promise<SingleOutcome> {
     return new Promise((resolve, reject) => {
@@ -259,11 +322,20 @@ class EventWriter {
     }
   }
 
+  /**
+   * Stores a group in one statement. Should the statement fail on its data (SQLSTATE class 22 or
+   * 23: nothing validation lets through is meant to, but one request must never fail its
+   * neighbours), each event is retried in a statement of its own, so only the culprit fails.
+   */
   private async flush(batch: Pending[]): Promise<void> {
     let outcome;
     try {
-      outcome = await storeEachEvent(this.deps.pool, batch.map((p, idx) => ({ ...p.row, idx })), this.deps.clock(), MAX_FUTURE_SKEW_MS);
+      outcome = await storeEachEvent(this.deps.pool, batch.map((p, idx) => ({ ...p.row, idx })), this.deps.clock(), maxFutureSkewMs(this.deps));
     } catch (err) {
+      if (batch.length > 1 && isDataError(err)) {
+        await Promise.all(batch.map((pending) => this.flush([pending])));
+        return;
+      }
       for (const pending of batch) pending.reject(err);
       return;
     }
@@ -272,14 +344,18 @@ class EventWriter {
     batch.forEach((pending, idx) => {
       const problem = problems.get(idx);
       if (problem) return pending.resolve({ problem });
-      const late = outcome.stored.get(pending.row.id);
-      // Copies of one id in one statement: the first valid copy is the one stored.
-      const stored = late !== undefined && !claimed.has(pending.row.id);
+      const row = outcome.stored.get(pending.row.id);
+      // Copies of one id in one statement: the first valid copy of the customer it was stored for
+      // is the one stored; copies of other customers are event_id_conflict problems (above).
+      const stored = row !== undefined && row.customerId.toLowerCase() === pending.row.customer_id.toLowerCase() && !claimed.has(pending.row.id);
       if (stored) claimed.add(pending.row.id);
-      return pending.resolve({ stored, late: stored && late });
+      return pending.resolve({ stored, late: stored && row.late });
     });
   }
 }
+
+/** Data exceptions and integrity violations: failures caused by a statement's rows, not by the database. */
+const isDataError = (err: unknown): boolean => /^2[23]/.test(String((err as { code?: unknown }).code ?? ''));
 
 const writers = new WeakMap<pg.Pool, EventWriter>();
 
@@ -298,7 +374,8 @@ export interface IngestEventResult {
   late: boolean;
 }
 
-export async function ingestEvent(deps: AppDeps, event: UsageEventInput, context: IngestContext): Promise<IngestEventResult> {
+export async function ingestEvent(deps: AppDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
+  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
   const [foreign] = foreignEvents([event], context);
   if (foreign) throw singleEventError(foreign, event, context);
   const outcome = await writerFor(deps).write(toRow(event, 0));
@@ -313,10 +390,11 @@ export interface IngestBatchResult {
   late_count: number;
 }
 
-export async function ingestBatch(deps: AppDeps, events: UsageEventInput[], context: IngestContext): Promise<IngestBatchResult> {
+export async function ingestBatch(deps: AppDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
+  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
   const foreign = foreignEvents(events, context);
   if (foreign.length > 0) throw batchError(foreign, events, context);
-  const outcome = await storeEvents(deps.pool, events.map(toRow), deps.clock(), MAX_FUTURE_SKEW_MS);
+  const outcome = await storeEvents(deps.pool, events.map(toRow), deps.clock(), context.maxFutureSkewMs);
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
   if (outcome.accepted > 0) scheduleRollup(deps);
   return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late };

@@ -3,25 +3,57 @@
  * all-or-nothing batches, CloudEvents structured and batch modes, late events, and every invalid
  * input refused with a 4xx and nothing stored.
  */
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { MAX_BATCH_EVENTS } from '../../src/services/events.js';
+import { ingestEvent, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/events.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 let h: Harness;
+/** A second API instance (its own app, pool and single-event writer), as a second process would be. */
+let h2: Harness;
+/** Both instances listening on loopback: the concurrency tests go through real HTTP. */
+let servers: ServerType[] = [];
+let urls: [string, string];
 beforeAll(async () => {
   h = await createHarness();
+  h2 = await createHarness();
+  const listen = (harness: Harness) =>
+    new Promise<string>((resolve) => {
+      const server = serve({ fetch: harness.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+      servers.push(server);
+    });
+  urls = [await listen(h), await listen(h2)];
 });
 afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  servers = [];
+  await h2.close();
   await h.close();
 });
+
+/** POST over the network to API instance `instance` (0 or 1) with its admin credentials. */
+async function post(instance: 0 | 1, path: string, payload: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const token = instance === 0 ? h.adminToken : h2.adminToken;
+  const res = await fetch(`${urls[instance]}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const minutesAgo = (n: number) => iso(Date.now() - n * 60_000);
 
-/** A plan metering `eventType` and a subscription row on it (no workflow: metering needs none). */
-async function makeSubscription(customerId: string, options: { chargedThrough?: Date; eventType?: string } = {}): Promise<string> {
+/** A plan metering `eventType` and a subscription row on it (no workflow: metering needs none); its period began 10 days ago. */
+async function makeSubscription(
+  customerId: string,
+  options: { chargedThrough?: Date; eventType?: string; status?: 'Active' | 'Cancelled' } = {},
+): Promise<string> {
   const planId = newId();
   await h.deps.db.plan.create({ data: { id: planId, name: `Plan ${planId.slice(-6)}`, billingCadence: 'Monthly' } });
   await h.deps.db.sku.create({
@@ -35,7 +67,7 @@ async function makeSubscription(customerId: string, options: { chargedThrough?: 
       customerId,
       planId,
       currency: 'USD',
-      status: 'Active',
+      status: options.status ?? 'Active',
       periodStart: start,
       periodEnd: new Date(start.getTime() + 30 * 86_400_000),
       billingAnchor: start,
@@ -79,7 +111,20 @@ describe('POST /v1/events', () => {
     expect(rows[0]!.occurredAt.toISOString()).toBe(e.timestamp);
   });
 
-  it('counts 100 concurrent copies of one id once', async () => {
+  it('counts 100 concurrent copies of one id once, sent over HTTP to two API instances', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId, { properties: { quantity: '1.5' } });
+    // Two instances: their coalescing writers are independent, so the copies race in PostgreSQL and
+    // only the unique constraint can keep them apart.
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => post((i % 2) as 0 | 1, '/v1/events', e)));
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 100 }, () => 200));
+    expect(results.filter((r) => r.json.accepted === true)).toHaveLength(1);
+    expect(results.filter((r) => r.json.duplicate === true)).toHaveLength(99);
+    expect(await stored({ id: e.id })).toBe(1);
+    expect(await stored({ customerId })).toBe(1);
+  });
+
+  it('counts 100 concurrent copies of one id once (in process)', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const e = event(customerId);
     const results = await Promise.all(Array.from({ length: 100 }, () => h.request('POST', '/v1/events', { body: e }).then((r) => body<{ accepted: boolean }>(r, 200))));
@@ -122,6 +167,48 @@ describe('POST /v1/events', () => {
     expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(2);
   });
 
+  it('flags events in a closed period with a finalized invoice as late, paid or not', async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const customerId = await makeCustomer(h.deps.db);
+    const subscriptionId = await makeSubscription(customerId);
+    // Invoices as billing makes them: created as Draft with lines naming the subscription and period they
+    // bill (the invoice itself names no subscription, as a consolidated one does), then finalized.
+    const invoice = async (status: 'Draft' | 'Open' | 'Paid' | 'Void', from: number, to: number, subscription = subscriptionId) => {
+      const id = newId();
+      const period = { periodStart: new Date(from), periodEnd: new Date(to) };
+      await h.deps.db.invoice.create({ data: { id, customerId, subscriptionId: null, currency: 'USD', billingReason: 'test', ...period } });
+      await h.deps.db.invoiceLineItem.create({
+        data: { id: newId(), invoiceId: id, kind: 'usage', description: 'usage', subscriptionId: subscription, amountNanos: '1000', ...period },
+      });
+      if (status !== 'Draft') await h.deps.db.invoice.update({ where: { id }, data: { status: 'Open', finalizedAt: new Date() } });
+      if (status === 'Paid' || status === 'Void') await h.deps.db.invoice.update({ where: { id }, data: { status } });
+    };
+    // Its current period is [now − 10 d, now + 20 d): closed periods before it, one invoice each.
+    await invoice('Void', now - 70 * DAY, now - 40 * DAY);
+    await invoice('Open', now - 40 * DAY, now - 10 * DAY);
+    await invoice('Draft', now - 100 * DAY, now - 70 * DAY);
+    // A finalized progressive invoice of the open period does not make its later events late.
+    await invoice('Paid', now - 10 * DAY, now + 20 * DAY);
+    const late = async (at: number, withSubscription = true) =>
+      (await body<{ late: boolean }>(await h.request('POST', '/v1/events', { body: event(customerId, { timestamp: iso(at), ...(withSubscription ? { subscription_id: subscriptionId } : {}) }) }), 200)).late;
+    expect(await late(now - 80 * DAY)).toBe(false); // Draft only: not invoiced yet
+    expect(await late(now - 50 * DAY)).toBe(false); // its invoice was voided
+    expect(await late(now - 20 * DAY)).toBe(true); // Open: invoiced, not yet paid
+    expect(await late(now - 10 * DAY - 1)).toBe(true);
+    expect(await late(now - 10 * DAY)).toBe(false); // the open period
+    expect(await late(now - 5 * DAY)).toBe(false);
+    expect(await late(now - 20 * DAY, false)).toBe(true); // without subscription_id: any subscription of the customer
+    const batch = [now - 30 * DAY, now - 1 * DAY].map((at) => event(customerId, { subscription_id: subscriptionId, timestamp: iso(at) }));
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: batch } }), 200)).toEqual({ accepted_count: 2, duplicate_count: 0, late_count: 1 });
+
+    // Once a subscription has ended, its last period's finalized invoice closes that period too.
+    const ended = await makeSubscription(customerId, { status: 'Cancelled' });
+    await invoice('Open', now - 10 * DAY, now + 20 * DAY, ended);
+    expect((await body<{ late: boolean }>(await h.request('POST', '/v1/events', { body: event(customerId, { subscription_id: ended, timestamp: iso(now - DAY) }) }), 200)).late).toBe(true);
+    expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(5);
+  });
+
   it('lets a customer token send its own events only', async () => {
     const mine = await makeCustomer(h.deps.db);
     const theirs = await makeCustomer(h.deps.db);
@@ -135,6 +222,26 @@ describe('POST /v1/events', () => {
     expect((await body<{ error: { code: string } }>(borrowed, 404)).error.code).toBe('subscription_not_found');
     expect(await stored({ customerId: theirs })).toBe(0);
     expect(await stored({ customerId: mine })).toBe(1);
+  });
+
+  it('allows timestamps up to the configured skew ahead of now (default 5 minutes)', async () => {
+    const strict = await createHarness({ eventMaxFutureSkewMs: 60_000 });
+    try {
+      const customerId = await makeCustomer(h.deps.db);
+      const soon = event(customerId, { timestamp: iso(Date.now() + 2 * 60_000) });
+      const refused = await strict.request('POST', '/v1/events', { body: soon });
+      const error = (await body<{ error: { details: { issues: { path: string; code: string; message: string }[] } } }>(refused, 400)).error;
+      expect(error.details.issues).toEqual([{ path: 'timestamp', code: 'timestamp_in_future', message: expect.stringContaining('more than 1 minute after') }]);
+      const batch = await strict.request('POST', '/v1/events/batch', { body: { events: [event(customerId), { ...soon, id: `evt_${newId()}` }] } });
+      expect((await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(batch, 422)).error.details.issues.map((i) => [i.path, i.code])).toEqual([
+        ['events.1.timestamp', 'timestamp_in_future'],
+      ]);
+      expect(await stored({ customerId })).toBe(0);
+      // The default instance (5 minutes) takes the same event.
+      expect((await body(await h.request('POST', '/v1/events', { body: soon }), 200)).accepted).toBe(true);
+    } finally {
+      await strict.close();
+    }
   });
 
   it('takes event time from a test clock for sandbox customers', async () => {
@@ -209,6 +316,158 @@ describe('POST /v1/events/batch', () => {
   });
 });
 
+describe('event ids used by another customer', () => {
+  it('refuses a single event whose id another customer used: 409 event_id_conflict, nothing stored, nothing of the other event revealed', async () => {
+    const first = await makeCustomer(h.deps.db);
+    const second = await makeCustomer(h.deps.db);
+    const original = event(first, { event_type: 'secret_feature', properties: { quantity: '7', project: 'apollo' } });
+    expect((await body(await h.request('POST', '/v1/events', { body: original }), 200)).accepted).toBe(true);
+
+    for (const as of [{ customer: second }, undefined]) {
+      const res = await h.request('POST', '/v1/events', { ...(as ? { as } : {}), body: event(second, { id: original.id }) });
+      const text = await res.clone().text();
+      const error = (await body<{ error: { code: string; message: string; details: Record<string, unknown> } }>(res, 409)).error;
+      expect(error.code).toBe('event_id_conflict');
+      expect(error.details).toEqual({ event_id: original.id, field: 'id' });
+      for (const secret of [first, 'secret_feature', 'apollo', original.timestamp]) expect(text).not.toContain(secret);
+    }
+    expect(await stored({ customerId: second })).toBe(0);
+    const rows = await h.deps.db.usageEvent.findMany({ where: { id: original.id } });
+    expect(rows.map((r) => [r.customerId, r.eventType])).toEqual([[first, 'secret_feature']]);
+    // The same customer re-sending its own id is still a plain duplicate.
+    expect((await body(await h.request('POST', '/v1/events', { body: original }), 200)).duplicate).toBe(true);
+  });
+
+  it('refuses a whole batch holding an id another customer used, naming that item', async () => {
+    const first = await makeCustomer(h.deps.db);
+    const second = await makeCustomer(h.deps.db);
+    const taken = event(first);
+    await body(await h.request('POST', '/v1/events', { body: taken }), 200);
+    const events = [event(second), event(second, { id: taken.id }), event(second)];
+    const res = await h.request('POST', '/v1/events/batch', { as: { customer: second }, body: { events } });
+    const text = await res.clone().text();
+    const error = (await body<{ error: { code: string; details: { issues: Record<string, unknown>[] } } }>(res, 422)).error;
+    expect(error.code).toBe('invalid_events');
+    expect(error.details.issues).toEqual([
+      { path: 'events.1.id', index: 1, event_id: taken.id, code: 'event_id_conflict', message: expect.stringContaining('another customer') },
+    ]);
+    expect(text).not.toContain(first);
+    expect(await stored({ customerId: second })).toBe(0);
+    // Without the conflicting item the batch goes through.
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: [events[0], events[2]] } }), 200)).toMatchObject({ accepted_count: 2, duplicate_count: 0 });
+  });
+
+  it('treats copies of one id for two customers within one batch as a conflict, storing nothing', async () => {
+    const first = await makeCustomer(h.deps.db);
+    const second = await makeCustomer(h.deps.db);
+    const shared = `evt_${newId()}`;
+    const events = [event(first, { id: shared }), event(first), event(second, { id: shared })];
+    const error = (await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(await h.request('POST', '/v1/events/batch', { body: { events } }), 422)).error;
+    expect(error.details.issues.map((i) => [i.path, i.code])).toEqual([['events.2.id', 'event_id_conflict']]);
+    expect(await stored({ id: { in: events.map((e) => e.id) } })).toBe(0);
+  });
+
+  it('lists an id conflict together with the other invalid items of a batch', async () => {
+    const first = await makeCustomer(h.deps.db);
+    const second = await makeCustomer(h.deps.db);
+    const taken = event(first);
+    await body(await h.request('POST', '/v1/events', { body: taken }), 200);
+    const events = [event(second, { customer_id: newId() }), event(second, { id: taken.id })];
+    const error = (await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(await h.request('POST', '/v1/events/batch', { body: { events } }), 422)).error;
+    expect(error.details.issues.map((i) => [i.path, i.code])).toEqual([
+      ['events.0.customer_id', 'customer_not_found'],
+      ['events.1.id', 'event_id_conflict'],
+    ]);
+  });
+
+  it('gives each id to exactly one customer when two customers race for it on two API instances', async () => {
+    const [a, b] = [await makeCustomer(h.deps.db), await makeCustomer(h.deps.db)];
+    const ids = Array.from({ length: 30 }, () => `race_${newId()}`);
+    const results = await Promise.all(
+      ids.flatMap((id) => [post(0, '/v1/events', event(a, { id })).then((r) => ({ id, customer: a, ...r })), post(1, '/v1/events', event(b, { id })).then((r) => ({ id, customer: b, ...r }))]),
+    );
+    const rows = await h.deps.db.usageEvent.findMany({ where: { id: { in: ids } } });
+    expect(rows).toHaveLength(ids.length);
+    const owner = new Map(rows.map((r) => [r.id, r.customerId]));
+    for (const r of results) {
+      if (owner.get(r.id) === r.customer) expect([r.status, r.json.accepted]).toEqual([200, true]);
+      else expect([r.status, (r.json.error as { code: string }).code]).toEqual([409, 'event_id_conflict']);
+    }
+  });
+
+  it('keeps racing batches of two customers with shared ids all or nothing', async () => {
+    const [a, b] = [await makeCustomer(h.deps.db), await makeCustomer(h.deps.db)];
+    for (let round = 0; round < 5; round += 1) {
+      const shared = Array.from({ length: 100 }, () => `shared_${newId()}`);
+      const ownA = event(a);
+      const ownB = event(b);
+      const batchA = [ownA, ...shared.map((id) => event(a, { id }))];
+      const batchB = [...[...shared].reverse().map((id) => event(b, { id })), ownB];
+      const [ra, rb] = await Promise.all([post(0, '/v1/events/batch', { events: batchA }), post(1, '/v1/events/batch', { events: batchB })]);
+      // One batch wins whole; the other is refused whole, its own event included.
+      expect([ra.status, rb.status].sort()).toEqual([200, 422]);
+      const winner = ra.status === 200 ? a : b;
+      const loser = winner === a ? b : a;
+      expect(await stored({ id: { in: shared } })).toBe(100);
+      expect(await h.deps.db.usageEvent.count({ where: { id: { in: shared }, customerId: winner } })).toBe(100);
+      expect(await stored({ customerId: loser, id: { in: [ownA.id, ownB.id] } })).toBe(0);
+      const refused = ra.status === 422 ? ra : rb;
+      expect(((refused.json.error as { details: { issues: { code: string }[] } }).details.issues).every((i) => i.code === 'event_id_conflict')).toBe(true);
+    }
+  });
+});
+
+describe('concurrent ingestion', () => {
+  it('never deadlocks when overlapping batches arrive in opposite orders on two API instances', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    for (let round = 0; round < 5; round += 1) {
+      const events = Array.from({ length: 300 }, () => event(customerId));
+      const results = await Promise.all([
+        post(0, '/v1/events/batch', { events }),
+        post(1, '/v1/events/batch', { events: [...events].reverse() }),
+        post(0, '/v1/events/batch', { events: [...events.slice(150), ...events.slice(0, 150)] }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(results.reduce((n, r) => n + (r.json.accepted_count as number), 0)).toBe(300);
+      expect(results.reduce((n, r) => n + (r.json.duplicate_count as number), 0)).toBe(600);
+    }
+    expect(await stored({ customerId })).toBe(1500);
+  });
+
+  it('fails only the culprit when a coalesced statement of single events fails on its data', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const real = h.deps.pool;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let statements = 0;
+    // A pool whose single-event statement fails like PostgreSQL on bad data whenever it carries the
+    // culprit; the first statement waits at the gate so the others gather behind it into one group.
+    const pool = {
+      query: async (config: pg.QueryConfig | string, values?: unknown[]) => {
+        if (typeof config === 'object' && config.name === 'usage_events_store_each') {
+          statements += 1;
+          if (statements === 1) await gate;
+          const rows = JSON.parse(config.values![0] as string) as { id: string }[];
+          if (rows.some((r) => r.id.startsWith('culprit'))) throw Object.assign(new Error('invalid input syntax'), { code: '22007' });
+        }
+        return typeof config === 'string' ? real.query(config, values) : real.query(config);
+      },
+      connect: () => real.connect(),
+    } as unknown as pg.Pool;
+    const deps = { ...h.deps, pool };
+    const context = { fields: JSON_FIELDS };
+    const [leader, ...group] = [event(customerId), event(customerId), event(customerId, { id: `culprit_${newId()}` }), event(customerId)];
+    const first = ingestEvent(deps, leader!, context);
+    const rest = group.map((e) => ingestEvent(deps, e, context).then((r) => r.accepted, (err: { code?: string }) => err.code));
+    release();
+    expect((await first).accepted).toBe(true);
+    expect(await Promise.all(rest)).toEqual([true, '22007', true]);
+    // The group's statement, then one statement per event of the group.
+    expect(statements).toBe(1 + 1 + 3);
+    expect(await stored({ customerId })).toBe(3);
+  });
+});
+
 describe('CloudEvents structured mode', () => {
   const cloudEvent = (customerId: string, overrides: Record<string, unknown> = {}) => ({
     specversion: '1.0',
@@ -233,6 +492,22 @@ describe('CloudEvents structured mode', () => {
     expect(row).toMatchObject({ eventType: 'api_calls', customerId, subscriptionId, source: ce.source, properties: ce.data });
     expect(row.occurredAt.toISOString()).toBe(ce.time);
     expect((await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200)).duplicate).toBe(true);
+  });
+
+  it('refuses CloudEvents whose id another customer used (409 single, per-item in a batch), storing nothing', async () => {
+    const first = await makeCustomer(h.deps.db);
+    const second = await makeCustomer(h.deps.db);
+    const taken = cloudEvent(first);
+    await body(await h.request('POST', '/v1/events', { body: taken, headers: ceHeaders }), 200);
+    const single = await h.request('POST', '/v1/events', { body: cloudEvent(second, { id: taken.id }), headers: ceHeaders });
+    expect((await body<{ error: { code: string } }>(single, 409)).error.code).toBe('event_id_conflict');
+    const batch = [cloudEvent(second), cloudEvent(second, { id: taken.id })];
+    const error = (await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(
+      await h.request('POST', '/v1/events/batch', { body: batch, headers: ceBatchHeaders }),
+      422,
+    )).error;
+    expect(error.details.issues.map((i) => [i.path, i.code])).toEqual([['1.id', 'event_id_conflict']]);
+    expect(await stored({ customerId: second })).toBe(0);
   });
 
   it('uses the time of receipt when a CloudEvent has no time', async () => {
@@ -270,6 +545,7 @@ describe('CloudEvents structured mode', () => {
     expect(error.code).toBe('validation_failed');
     expect(error.details.issues.map((i) => i.path)).toContain(path);
     expect(await stored({ customerId })).toBe(0);
+    expect(await stored({ id: ce.id as string })).toBe(0);
   });
 
   it('reports CloudEvents batch errors by index and attribute, storing nothing', async () => {
@@ -279,6 +555,7 @@ describe('CloudEvents structured mode', () => {
     const error = (await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(res, 422)).error;
     expect(error.details.issues).toEqual([expect.objectContaining({ path: '1.subject', code: 'customer_not_found' })]);
     expect(await stored({ customerId })).toBe(0);
+    expect(await stored({ id: { in: events.map((e) => e.id) } })).toBe(0);
   });
 
   it('answers 415 for a CloudEvents media type on the wrong endpoint', async () => {
@@ -315,20 +592,42 @@ describe('invalid events are refused with nothing stored', () => {
     ['a date that does not exist', (c) => event(c, { timestamp: '2026-02-30T10:00:00Z' }), 400, 'validation_failed'],
     ['a timestamp without offset', (c) => event(c, { timestamp: '2026-01-10T10:00:00' }), 400, 'validation_failed'],
     ['a timestamp an hour in the future', (c) => event(c, { timestamp: iso(Date.now() + 3_600_000) }), 400, 'validation_failed'],
+    ['a UTC offset PostgreSQL cannot store (+23:00)', (c) => event(c, { timestamp: iso(Date.now() + 60_000).replace('Z', '+23:00') }), 400, 'validation_failed'],
+    ['an instant before 1970 written in a later local date', (c) => event(c, { timestamp: '1970-01-01T00:30:00+01:00' }), 400, 'validation_failed'],
     ['properties that are an array', (c) => event(c, { properties: [1] }), 400, 'validation_failed'],
     ['properties that are null', (c) => event(c, { properties: null }), 400, 'validation_failed'],
     ['properties that are a string', (c) => event(c, { properties: 'tokens=5' }), 400, 'validation_failed'],
     ['an integer beyond 2^53', (c) => event(c, { properties: { tokens: 2 ** 60 } }), 400, 'validation_failed'],
+    ['a decimal number with more digits than a JSON number keeps', (c) => event(c, { properties: { tokens: 0.30000000000000004 } }), 400, 'validation_failed'],
     ['a quantity that is not numeric', (c) => event(c, { properties: { quantity: 'five' } }), 400, 'validation_failed'],
     ['an unknown field', (c) => event(c, { customer: c }), 400, 'validation_failed'],
   ];
+
+  /** Nothing of the refused payload is stored: not under its id, not for its customer, not for the fixture customer. */
+  async function expectNothingStored(payload: unknown, customerId: string) {
+    const { id, customer_id: sentCustomer } = payload as { id?: unknown; customer_id?: unknown };
+    if (typeof id === 'string' && id !== '') expect(await stored({ id }), `events with id ${id}`).toBe(0);
+    if (typeof sentCustomer === 'string' && /^[0-9a-f-]{36}$/i.test(sentCustomer)) expect(await stored({ customerId: sentCustomer })).toBe(0);
+    expect(await stored({ customerId })).toBe(0);
+  }
 
   it.each(cases)('single event with %s', async (_name, make, status, code) => {
     const customerId = await makeCustomer(h.deps.db);
     const payload = make(customerId);
     const res = await h.request('POST', '/v1/events', { body: payload });
     expect((await body<{ error: { code: string } }>(res, status)).error.code).toBe(code);
-    expect(await stored({ customerId })).toBe(0);
+    await expectNothingStored(payload, customerId);
+  });
+
+  it('refuses a number beyond the range of JSON numbers (it would be stored as null)', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const e = event(customerId);
+    const rawBody = JSON.stringify(e).replace('"quantity":1', '"quantity":1,"tokens":1e400');
+    expect(rawBody).toContain('1e400');
+    const res = await h.request('POST', '/v1/events', { rawBody, headers: { 'content-type': 'application/json' } });
+    const error = (await body<{ error: { code: string; details: { issues: { path: string }[] } } }>(res, 400)).error;
+    expect(error.details.issues.map((i) => i.path)).toEqual(['properties.tokens']);
+    await expectNothingStored(e, customerId);
   });
 
   // A future timestamp depends on the customer's clock, read in the database: in a batch it is one of
@@ -336,11 +635,12 @@ describe('invalid events are refused with nothing stored', () => {
   const schemaCases = cases.filter(([name, , status]) => status === 400 && !name.includes('future'));
   it.each(schemaCases)('batch with %s among valid events (400, path names the item)', async (_name, make) => {
     const customerId = await makeCustomer(h.deps.db);
-    const res = await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId), make(customerId), event(customerId)] } });
+    const events = [event(customerId), make(customerId), event(customerId)];
+    const res = await h.request('POST', '/v1/events/batch', { body: { events } });
     const error = (await body<{ error: { code: string; details: { issues: { path: string }[] } } }>(res, 400)).error;
     expect(error.code).toBe('validation_failed');
     expect(error.details.issues.every((i) => i.path.startsWith('events.1'))).toBe(true);
-    expect(await stored({ customerId })).toBe(0);
+    for (const e of events) await expectNothingStored(e, customerId);
   });
 
   it('refuses an empty batch, a batch over the maximum size and a body over the size limit', async () => {

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DAY_MS, GRANULARITIES, rollupSpans, type Span } from '../../src/db/events.js';
-import { fromCloudEvent, isValidTimestamp, propertyIssues } from '../../src/services/events.js';
+import { fromCloudEvent, isValidTimestamp, MAX_NUMBER_DIGITS, propertyIssues } from '../../src/services/events.js';
 import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/meters.js';
 import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage } from '../../src/services/usage.js';
 
@@ -190,6 +190,15 @@ describe('event validation helpers', () => {
     ['2026-01-31 12:00:00Z', false],
     ['2026-01-31T12:00:00', false],
     ['1969-12-31T23:59:59Z', false],
+    // PostgreSQL refuses UTC offsets beyond ±15:59 ("time zone displacement out of range").
+    ['2026-01-31T12:00:00+15:59', true],
+    ['2026-01-31T12:00:00-15:59', true],
+    ['2026-01-31T12:00:00+16:00', false],
+    ['2026-01-31T12:00:00-23:00', false],
+    // The local date says 1970, the instant is 1969.
+    ['1970-01-01T00:30:00+01:00', false],
+    ['1970-01-01T00:30:00-01:00', true],
+    ['1970-01-01T00:00:00Z', true],
   ])('timestamp %s valid: %s', (text, valid) => {
     expect(isValidTimestamp(text)).toBe(valid);
   });
@@ -201,6 +210,27 @@ describe('event validation helpers', () => {
       'quantity',
     ]);
     expect(propertyIssues({ quantity: '-1.25', tokens: '123456789012345678901234567890', ratio: 0.1 })).toEqual([]);
+  });
+
+  it('refuses JSON numbers that may not be the text sent: overflow and more than 15 significant digits', () => {
+    expect(
+      propertyIssues({ overflow: Infinity, negative: -Infinity, imprecise: 0.30000000000000004, long: -1234567.891234567, ok15: 123456789.123456, tiny: 1.5e-7, tenth: 0.1 })
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(['imprecise', 'long', 'negative', 'overflow']);
+    expect(MAX_NUMBER_DIGITS).toBe(15);
+  });
+
+  it('accepts every decimal of at most 15 significant digits as a JSON number: the double holds it exactly', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), fc.integer({ min: 1, max: 20 }), fc.boolean(), (digits, scale, negative) => {
+        const text = `${negative ? '-' : ''}${digits}e-${scale}`;
+        const value = Number(text);
+        expect(propertyIssues({ value })).toEqual([]);
+        // Shortest round trip gives the same decimal back.
+        expect(Number(String(value))).toBe(value);
+      }),
+    );
   });
 
   it('maps a CloudEvent onto a usage event', () => {

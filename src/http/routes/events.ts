@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ownCustomerId } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
 import { ApiError, commonErrorResponses } from '../errors.js';
-import { IdempotencyHeaderSchema, UuidSchema } from '../schemas.js';
+import { DateTimeSchema, IdempotencyHeaderSchema, UuidSchema } from '../schemas.js';
 import {
   CLOUD_EVENT_BATCH_FIELDS,
   CLOUD_EVENT_FIELDS,
@@ -17,6 +17,7 @@ import {
   MAX_EVENT_ID_LENGTH,
   MAX_EVENT_TYPE_LENGTH,
   MAX_FUTURE_SKEW_MS,
+  MAX_NUMBER_DIGITS,
   propertyIssues,
   type CloudEventInput,
   type FieldNames,
@@ -41,10 +42,16 @@ const EventTypeSchema = z
   .refine((v) => !CONTROL_CHARACTERS.test(v) && v.trim() === v, 'must have no control characters and no surrounding spaces')
   .openapi({ description: 'matched against meters and SKU meter_event_type', example: 'api_calls' });
 
-const TimestampSchema = z
-  .string()
-  .refine(isValidTimestamp, 'must be an ISO 8601 date-time from 1970 on with seconds and an offset, e.g. "2026-01-31T12:00:00Z"')
-  .openapi({ format: 'date-time', example: '2026-01-31T12:00:00Z' });
+/**
+ * The shared date-time rules, plus the UTC offset PostgreSQL accepts (±15:59): an event's timestamp
+ * is parsed by the database inside the insert, where a bad one would fail the statement (a 500, and
+ * for coalesced single events the neighbours' statement too) instead of a 400 naming the field.
+ */
+const EventTimestampSchema = DateTimeSchema.refine(isValidTimestamp, 'must have a UTC offset within ±15:59').openapi({
+  format: 'date-time',
+  example: '2026-01-31T12:00:00Z',
+  description: 'ISO 8601 date-time with seconds and an offset (Z or ±hh:mm, within ±15:59), from 1970 on',
+});
 
 const PropertiesSchema = z
   .record(z.string(), z.unknown(), { message: 'must be an object' })
@@ -62,7 +69,7 @@ const UsageEventSchema = z
     event_type: EventTypeSchema,
     customer_id: UuidSchema,
     subscription_id: UuidSchema.nullish().openapi({ description: "attributes the event to this subscription (must be the customer's)" }),
-    timestamp: TimestampSchema,
+    timestamp: EventTimestampSchema,
     properties: PropertiesSchema.optional(),
   })
   .openapi('UsageEvent');
@@ -86,7 +93,7 @@ const CloudEventSchema = z
     source: z.string().min(1).max(1024).openapi({ description: 'stored with the event' }),
     type: EventTypeSchema.openapi({ description: 'becomes event_type' }),
     subject: UuidSchema.openapi({ description: 'the customer id' }),
-    time: TimestampSchema.optional().openapi({ description: 'becomes timestamp; the time of receipt when absent' }),
+    time: EventTimestampSchema.optional().openapi({ description: 'becomes timestamp; the time of receipt when absent' }),
     datacontenttype: z
       .string()
       .regex(/^application\/([\w.-]+\+)?json(;.*)?$/i, 'data must be JSON (datacontenttype application/json)')
@@ -143,10 +150,15 @@ function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schem
 
 const VALIDATION_RULES = `
 Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
-customer; the timestamp is an ISO 8601 date-time at most ${MAX_FUTURE_SKEW_MS / 60_000} minutes after the customer's current time (its
-test clock's for sandbox customers); properties is an object; integers beyond ±2^53 must be decimal strings; \`quantity\`, when present,
-is numeric (the default meter of an event_type without meters sums it, counting 1 for events without it).
-Late events (timestamp before the subscription's charged_through_date) are stored with late = true and reported.`;
+customer; the timestamp is an ISO 8601 date-time (UTC offset within ±15:59, not before 1970) at most EVENT_MAX_FUTURE_SKEW_SECONDS
+(default ${MAX_FUTURE_SKEW_MS / 1000} s) after the customer's current time (its test clock's for sandbox customers); properties is an
+object; JSON numbers must be exact as sent (integers within ±2^53, others at most ${MAX_NUMBER_DIGITS} significant digits): send exact
+quantities as decimal strings; \`quantity\`, when present, is numeric (the default meter of an event_type without meters sums it,
+counting 1 for events without it).
+Event ids are global (deduplication is by id across customers): an id already used by another customer's event is refused as
+\`event_id_conflict\` (it says only that the id is taken); use UUIDs or prefix ids with something of your own.
+Late events (timestamp in an already invoiced period: before the subscription's charged_through_date, or inside a closed period
+with a finalized Open or Paid invoice) are stored with late = true and reported.`;
 
 const single = createRoute({
   method: 'post',
@@ -157,7 +169,7 @@ const single = createRoute({
 Send \`application/cloudevents+json\` for a CloudEvents 1.0 event: type → event_type, id → id, time → timestamp (receipt time when
 absent), subject → customer_id, data → properties, extension \`subscriptionid\` → subscription_id.
 Errors: unknown customer or subscription 404; a subscription of another customer 422 subscription_customer_mismatch; a timestamp too far
-in the future 400.
+in the future 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
 ${VALIDATION_RULES}`,
   request: {
     headers: IdempotencyHeaderSchema,
@@ -173,8 +185,8 @@ const batch = createRoute({
   summary: `Ingest up to ${MAX_BATCH_EVENTS} usage events, all or nothing`,
   description: `All or nothing: when any event is invalid, nothing is stored and the error lists every invalid event
 (\`details.issues[]\`: path \`events.<index>.<field>\`, message; for reference problems also index, event_id and code). Schema
-problems answer 400 validation_failed; unknown customers or subscriptions, foreign subscriptions and future timestamps answer 422
-invalid_events. Fix and resend the whole batch: ids already stored are counted in duplicate_count, never twice.
+problems answer 400 validation_failed; unknown customers or subscriptions, foreign subscriptions, future timestamps and ids already
+used by another customer's event (code event_id_conflict, path \`events.<index>.id\`) answer 422 invalid_events. Fix and resend the whole batch: ids already stored are counted in duplicate_count, never twice.
 Send \`application/cloudevents-batch+json\` (a JSON array of CloudEvents) for a CloudEvents batch; its error paths are
 \`<index>.<attribute>\`.
 ${VALIDATION_RULES}`,
@@ -194,7 +206,7 @@ function validationError(error: z.ZodError): ApiError {
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
     return [{ path: path.join('.') || '(body)', message: issue.message }];
   });
-  return new ApiError(400, 'validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  return new ApiError('validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
 /**
@@ -206,11 +218,11 @@ function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, h
   return async (c, next) => {
     const mediaType = mediaTypeOf(c);
     if (mediaType === other) {
-      throw new ApiError(415, 'unsupported_media_type', `${c.req.path} takes ${accepted} (or application/json), not ${other}`);
+      throw new ApiError('unsupported_media_type', `${c.req.path} takes ${accepted} (or application/json), not ${other}`);
     }
     if (mediaType !== accepted) {
       // No media type at all is an empty body: the route's validator reports what is missing.
-      if (mediaType !== 'application/json' && mediaType !== '') throw new ApiError(415, 'unsupported_media_type', `${c.req.path} takes application/json or ${accepted}`);
+      if (mediaType !== 'application/json' && mediaType !== '') throw new ApiError('unsupported_media_type', `${c.req.path} takes application/json or ${accepted}`);
       return next();
     }
     const parsed = schema.safeParse(await c.req.json());
