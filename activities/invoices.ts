@@ -1,24 +1,39 @@
 /**
  * Invoice and billing activities. Domain errors become non-retryable Temporal failures (their type
- * names the kind) so workflows stop retrying moves that can never succeed.
+ * names the kind, their details carry the domain error) so workflows stop retrying moves that can
+ * never succeed and the API can answer with the original error.
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../src/db/client.js';
-import { SYSTEM_ACTOR } from '../src/services/audit.js';
+import type { Logger } from '../src/logger.js';
+import { recordAudit, SYSTEM_ACTOR } from '../src/services/audit.js';
 import { billSubscription, type BillingReason } from '../src/services/billing.js';
-import { DomainError } from '../src/services/errors.js';
+import { DomainError, type DomainFailureDetails } from '../src/services/errors.js';
 import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoice-workflows.js';
 import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../src/services/invoices.js';
-import { applyTax, type TaxAdapter } from '../src/services/tax.js';
 import { changeSubscriptionPlan } from '../src/services/plan-changes.js';
-import { INVALID_TRANSITION, type ChangePlanCommand, type InvoiceOutcome, type PayInvoiceCommand, type SubscriptionCommand } from '../workflows/messages.js';
+import { applyTax, type TaxAdapter } from '../src/services/tax.js';
+import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
+import {
+  INVALID_TRANSITION,
+  type BillNowResult,
+  type ChangePlanCommand,
+  type InvoiceOutcome,
+  type InvoiceStatus,
+  type PayInvoiceCommand,
+  type SubscriptionCommand,
+} from '../workflows/messages.js';
 
 export interface InvoiceActivityDeps {
   db: Db;
+  logger: Logger;
   tax: TaxAdapter;
   client: Client;
+  /** The subscription task queue; invoice workflows run on its invoice queue. */
   taskQueue: string;
+  /** How long a closed period's Draft waits before it is finalized (late usage, consolidation). */
+  invoiceGraceMs: number;
 }
 
 const FAILURE_TYPE: Record<DomainError['kind'], string> = {
@@ -29,11 +44,14 @@ const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   conflict: 'Unprocessable',
 };
 
-async function domain<T>(work: () => Promise<T>): Promise<T> {
+export async function domain<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof DomainError) throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPE[err.kind], { code: err.code, ...err.details });
+    if (err instanceof DomainError) {
+      const details: DomainFailureDetails = { domain: { kind: err.kind, code: err.code, ...(err.details ? { details: err.details } : {}) } };
+      throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPE[err.kind], details);
+    }
     throw err;
   }
 }
@@ -50,28 +68,71 @@ const outcome = (view: { status: InvoiceOutcome['status']; invoice_number: strin
   invoiceNumber: view.invoice_number,
 });
 
+export interface PeriodRef {
+  start: string;
+  end: string;
+}
+
+export interface PeriodFinalization {
+  invoiceId: string | null;
+  status: InvoiceStatus | null;
+  /** Why the Draft stays a Draft (the domain error code), when finalizing was refused. */
+  deferred: string | null;
+}
+
 export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   const { db } = deps;
-  const workflows = { db, client: deps.client, taskQueue: deps.taskQueue };
+  const workflows = { db, client: deps.client, taskQueue: invoiceTaskQueue(deps.taskQueue) };
+  const period = (ref: PeriodRef) => ({ start: new Date(ref.start), end: new Date(ref.end) });
 
-  /** Bills the subscription to `upTo`; starts the Draft's workflow; finalizes it when asked to. */
-  async function bill(input: { subscriptionId: string; upTo: string; reason: BillingReason; finalize: boolean }) {
-    const result = await billSubscription(db, { subscriptionId: input.subscriptionId, upTo: new Date(input.upTo), reason: input.reason });
-    if (!result.invoiceId) return { invoiceId: null, totalNanos: result.totalNanos };
-    if (input.finalize) {
-      await moveInvoice(workflows, result.invoiceId, 'finalize', { actor: SYSTEM_ACTOR });
-    } else {
-      await ensureInvoiceWorkflow(workflows, result.invoiceId);
-    }
-    return { invoiceId: result.invoiceId, totalNanos: result.totalNanos };
+  /** Bills into the billing group's Draft and makes sure the Draft's workflow runs. */
+  async function bill(subscriptionId: string, options: { period?: PeriodRef; upTo: string; reason: BillingReason | null }) {
+    const result = await billSubscription(db, {
+      subscriptionId,
+      ...(options.period ? { period: period(options.period) } : {}),
+      upTo: new Date(options.upTo),
+      reason: options.reason,
+    });
+    if (result.invoiceId) await ensureInvoiceWorkflow(workflows, result.invoiceId);
+    return result;
   }
+
+  /**
+   * Finalizes a Draft through its workflow unless someone else already moved it. A refusal (e.g. a
+   * credit the period cannot absorb) leaves the Draft for an operator, with an audit entry saying
+   * why, instead of failing the workflow that asked.
+   */
+  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand): Promise<PeriodFinalization> {
+    try {
+      return { invoiceId, status: (await moveInvoice(workflows, invoiceId, 'finalize', command)).status, deferred: null };
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      const current = await db.invoice.findUnique({ where: { id: invoiceId }, select: { status: true, customerId: true } });
+      if (err.kind === 'invalid_transition' && current && current.status !== 'Draft') return { invoiceId, status: current.status, deferred: null };
+      if (err.kind !== 'unprocessable' || !current) throw err;
+      deps.logger.warn({ invoiceId, code: err.code, err: err.message }, 'finalizing a Draft was refused; it stays a Draft');
+      await db.$transaction((tx) =>
+        recordAudit(tx, {
+          action: 'invoice.finalize_deferred',
+          actor: command.actor,
+          entityType: 'invoice',
+          entityId: invoiceId,
+          customerId: current.customerId,
+          after: { status: 'Draft', code: err.code, reason: err.message },
+        }),
+      );
+      return { invoiceId, status: 'Draft', deferred: err.code };
+    }
+  }
+
+  const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: SYSTEM_ACTOR, reason, at });
 
   return {
     finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
       domain(async () => {
         const result = await finalizeInvoice(db, invoiceId, {
           actor: command.actor,
-          at: await invoiceNow(db, invoiceId),
+          at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId),
           applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });
@@ -83,7 +144,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         outcome(
           await markInvoicePaid(db, invoiceId, {
             actor: command.actor,
-            actorName: command.actorName ?? null,
+            paidBy: command.paidBy,
             at: await invoiceNow(db, invoiceId),
             ...(command.requestId ? { requestId: command.requestId } : {}),
           }),
@@ -102,7 +163,30 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         ),
       ),
 
-    billSubscriptionPeriod: (input: { subscriptionId: string; upTo: string; reason: BillingReason; finalize: boolean }) => domain(() => bill(input)),
+    /** Bill on demand: the current period up to `upTo`, into its Draft. */
+    billSubscriptionNow: (input: { subscriptionId: string; upTo: string }): Promise<BillNowResult> =>
+      domain(async () => {
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual' });
+        return { invoiceId, created };
+      }),
+
+    /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
+    closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
+      domain(async () => {
+        const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason });
+        return { invoiceId, finalizeAt: new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString() };
+      }),
+
+    /**
+     * End of a closed period's grace: bills what arrived late for it, then finalizes its Draft (the
+     * billing group's, which other subscriptions may share), dated `at`.
+     */
+    finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
+      domain(async () => {
+        const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null });
+        if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
+        return finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'));
+      }),
 
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
     checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
@@ -110,16 +194,17 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         const subscription = await db.subscription.findUniqueOrThrow({ where: { id: input.subscriptionId }, select: { progressiveThresholdNanos: true } });
         if (subscription.progressiveThresholdNanos === null) return { invoiceId: null, finalized: false };
         const threshold = BigInt(subscription.progressiveThresholdNanos.toFixed(0));
-        const draft = await bill({ subscriptionId: input.subscriptionId, upTo: input.at, reason: 'threshold', finalize: false });
+        const draft = await bill(input.subscriptionId, { upTo: input.at, reason: 'threshold' });
         if (!draft.invoiceId || BigInt(draft.totalNanos) < threshold) return { invoiceId: draft.invoiceId, finalized: false };
-        await moveInvoice(workflows, draft.invoiceId, 'finalize', { actor: SYSTEM_ACTOR, reason: 'progressive_threshold' });
-        return { invoiceId: draft.invoiceId, finalized: true };
+        const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'));
+        return { invoiceId: draft.invoiceId, finalized: finalized.deferred === null };
       }),
 
-    changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }) =>
+    changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>
       domain(async () => {
         await changeSubscriptionPlan(db, { subscriptionId: input.subscriptionId, planId: input.command.planId, at: new Date(input.at), command: input.command });
-        return bill({ subscriptionId: input.subscriptionId, upTo: input.at, reason: 'plan_change', finalize: false });
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change' });
+        return { invoiceId, created };
       }),
   };
 }

@@ -5,15 +5,18 @@ import { createDb } from './db/client.js';
 import { createLogger } from './logger.js';
 import { createTaxAdapter } from './services/tax.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
-import { createWorker } from './temporal/worker.js';
+import { createWorkers } from './temporal/worker.js';
+
+/** Database connections of the worker process, shared by the activities of its two task queues. */
+const DB_POOL_SIZE = 20;
 
 runMain('worker', async () => {
   const config = loadWorkerConfig();
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   await checkDatabase(config.DATABASE_URL);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
-  const { db, pool } = createDb(config.DATABASE_URL);
-  const { worker, connection } = await createWorker({
+  const { db, pool } = createDb(config.DATABASE_URL, DB_POOL_SIZE);
+  const workers = await createWorkers({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
@@ -23,12 +26,14 @@ runMain('worker', async () => {
       tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
       client: temporal.client,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
+      invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
     }),
     logger,
+    maxConcurrentActivities: DB_POOL_SIZE / 2,
   });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
-  await worker.run();
-  await Promise.allSettled([connection.close(), temporal.connection.close(), db.$disconnect()]);
+  await workers.run();
+  await Promise.allSettled([workers.connection.close(), temporal.connection.close(), db.$disconnect()]);
   await pool.end().catch(() => {});
   logger.info('worker stopped');
 });

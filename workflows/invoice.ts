@@ -1,8 +1,9 @@
 /**
- * One workflow per invoice (id `invoice:<uuid>`): Draft → Open → Paid | Void (SPEC §3). Finalize,
- * pay and void are updates; their validators reject moves the state machine does not allow before
- * anything is recorded, and each accepted move is one activity transaction (row, gapless number,
- * outbox event, audit entry). The workflow ends when the invoice is Paid or Void.
+ * One workflow per invoice (id `invoice:<uuid>`, on the invoice task queue): Draft → Open →
+ * Paid | Void (SPEC §3). Finalize, pay and void are updates; their validators reject moves the
+ * state machine does not allow before anything is recorded, and each accepted move is one activity
+ * transaction (row, gapless number, outbox event, audit entry). Concurrent moves are serialised and
+ * each is re-checked when its turn comes. The workflow ends when the invoice is Paid or Void.
  */
 import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -17,6 +18,7 @@ import {
   type InvoiceWorkflowInput,
   type SubscriptionCommand,
 } from './messages.js';
+import { Mutex } from './mutex.js';
 
 const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -31,10 +33,10 @@ const ALLOWED: Record<'finalize' | 'pay' | 'void', InvoiceStatus> = { finalize: 
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
-  let busy = false;
+  const mutex = new Mutex();
 
   const assertAllowed = (move: keyof typeof ALLOWED) => {
-    if (state.status !== ALLOWED[move] || busy) {
+    if (state.status !== ALLOWED[move]) {
       throw ApplicationFailure.nonRetryable(`cannot ${move} an invoice in state ${state.status}`, INVALID_TRANSITION, {
         move,
         status: state.status,
@@ -42,17 +44,13 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     }
   };
   const guard = (move: keyof typeof ALLOWED) => (_command: SubscriptionCommand) => assertAllowed(move);
-  const run = async (move: keyof typeof ALLOWED, persist: () => Promise<InvoiceOutcome>) => {
-    // Re-checked: another update may have moved the invoice since this one was validated.
-    assertAllowed(move);
-    busy = true;
-    try {
+  const run = (move: keyof typeof ALLOWED, persist: () => Promise<InvoiceOutcome>) =>
+    mutex.run(async () => {
+      // Re-checked: another update may have moved the invoice while this one waited its turn.
+      assertAllowed(move);
       state = await persist();
       return state;
-    } finally {
-      busy = false;
-    }
-  };
+    });
 
   setHandler(finalizeInvoiceUpdate, (command) => run('finalize', () => finalizeInvoiceRecord(input.invoiceId, command)), {
     validator: guard('finalize'),

@@ -15,6 +15,8 @@ export interface SubscriptionCommand {
   actor: ActorRef;
   reason?: string;
   requestId?: string;
+  /** Business time of a command the system issues (e.g. a period close), ISO; else the entity's now. */
+  at?: string;
 }
 
 export interface SubscriptionSnapshot {
@@ -24,14 +26,21 @@ export interface SubscriptionSnapshot {
   trialEnd: string | null;
 }
 
+/** A billed period whose invoice is finalized once its grace period is over. */
+export interface PendingClose {
+  periodStart: string;
+  periodEnd: string;
+  finalizeAt: string;
+}
+
 export interface SubscriptionWorkflowInput extends SubscriptionSnapshot {
   subscriptionId: string;
   /** Present for subscriptions on a test clock: their time only moves when the clock advances. */
   testClock: { id: string; now: string } | null;
   /** Progressive billing: how often (ms of subscription time) accrued charges are checked; null = never. */
   progressiveCheckEveryMs: number | null;
-  /** Whether ending the current period bills it (false once a Paused subscription was cancelled). */
-  billsAtPeriodEnd: boolean;
+  /** Closed periods waiting for their grace period to end (carried across continue-as-new). */
+  pendingCloses: PendingClose[];
 }
 
 /** Answer of the clock-advance update: caughtUp=false means the run continued as new; ask again. */
@@ -48,6 +57,8 @@ export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [Subs
 export const cancelSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('cancelSubscription');
 export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [string]>('advanceTestClock');
 export const subscriptionStateQuery = defineQuery<SubscriptionSnapshot>('subscriptionState');
+/** When the workflow next has something to do on its own (ISO), or null: test clocks advance in these steps. */
+export const nextWakeQuery = defineQuery<string | null>('nextWakeAt');
 
 export const subscriptionWorkflowId = (subscriptionId: string): string => `subscription:${subscriptionId}`;
 
@@ -64,7 +75,8 @@ export interface InvoiceOutcome {
 }
 
 export interface PayInvoiceCommand extends SubscriptionCommand {
-  actorName?: string;
+  /** Who paid, as the caller reports it (SPEC: actor_id, actor_name); the audit actor is the caller. */
+  paidBy: { actorId: string; actorName: string | null };
 }
 
 export const finalizeInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('finalizeInvoice');
@@ -77,6 +89,8 @@ export const invoiceWorkflowId = (invoiceId: string): string => `invoice:${invoi
 /** Subscription-level billing commands (bill now, change plan). */
 export interface BillNowResult {
   invoiceId: string | null;
+  /** True when this call opened the Draft, false when it refreshed one. */
+  created: boolean;
 }
 
 export interface ChangePlanCommand extends SubscriptionCommand {

@@ -7,20 +7,24 @@
  *
  *   Trialing ─trial end─▶ Active ─period end─▶ Active (next period)
  *   Active|PastDue ─pause─▶ Paused ─resume─▶ Active;  Paused ─period end─▶ Cancelled
- *   Trialing|Active|PastDue|Paused ─cancel─▶ Cancelled ─period end─▶ Expired (workflow ends)
+ *   Trialing|Active|PastDue|Paused ─cancel─▶ Cancelled ─period end─▶ Expired
  *
- * Billing: each period end of an Active/PastDue subscription bills the period and finalizes its
- * invoice (through the invoice's own workflow) before the next period begins; a cancelled
- * subscription's last period is billed when it expires (not when it was cancelled while Paused).
- * `billSubscription` bills on demand into the period's Draft; `changePlan` switches plans with
- * proration; with a progressive threshold, accrued charges are checked every
- * progressiveCheckEveryMs and a Draft that reaches it is finalized.
+ * Billing: every period end closes the period: its charges are billed into the Draft of its billing
+ * group (core of the rule in src/services/billing.ts; a trial bills nothing), the subscription moves
+ * on, and the Draft is finalized once the invoice grace period has passed (late usage and the other
+ * subscriptions of the group still land on it meanwhile). A Paused subscription's period is billed
+ * when it is cancelled at that period end; a Cancelled one's when it expires. The workflow ends once
+ * Expired and its last invoice is finalized. `billSubscription` bills on demand into the current
+ * period's Draft; `changePlan` switches plans with proration; with a progressive threshold, accrued
+ * charges are checked every progressiveCheckEveryMs and a Draft that reaches it is finalized.
  */
 import {
+  ActivityFailure,
   ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
+  log,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -33,19 +37,32 @@ import {
   cancelSubscriptionUpdate,
   changePlanUpdate,
   INVALID_TRANSITION,
+  nextWakeQuery,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
   subscriptionStateQuery,
+  type PendingClose,
   type SubscriptionCommand,
   type SubscriptionSnapshot,
   type SubscriptionStatus,
   type SubscriptionWorkflowInput,
 } from './messages.js';
+import { Mutex } from './mutex.js';
 
-const { transitionSubscription, rollSubscriptionPeriod, billSubscriptionPeriod, checkProgressiveThreshold, changeSubscriptionPlan } =
+export const NOT_FOUND = 'NotFound';
+
+const {
+  transitionSubscription,
+  rollSubscriptionPeriod,
+  closeSubscriptionPeriod,
+  billSubscriptionNow,
+  finalizePeriodInvoice,
+  checkProgressiveThreshold,
+  changeSubscriptionPlan,
+} =
   proxyActivities<Activities>({
     startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, 'NotFound', 'Unprocessable'] },
+    retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, 'Unprocessable'] },
   });
 
 type Move = 'pause' | 'resume' | 'cancel';
@@ -56,6 +73,9 @@ const ALLOWED: Record<Move, { from: readonly SubscriptionStatus[]; to: Subscript
   cancel: { from: ['Trialing', 'Active', 'PastDue', 'Paused'], to: 'Cancelled' },
 };
 
+const BILLABLE: readonly SubscriptionStatus[] = ['Active', 'PastDue', 'Paused', 'Cancelled'];
+const PLAN_CHANGEABLE: readonly SubscriptionStatus[] = ['Trialing', 'Active', 'PastDue'];
+
 export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Promise<SubscriptionSnapshot> {
   const { subscriptionId } = input;
   const clock = new WorkflowClock(input.testClock?.now ?? null);
@@ -65,29 +85,20 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     periodEnd: input.periodEnd,
     trialEnd: input.trialEnd,
   };
-  let billsAtPeriodEnd = input.billsAtPeriodEnd;
+  const pending: PendingClose[] = [...input.pendingCloses];
   let nextCheckMs = input.progressiveCheckEveryMs === null ? null : clock.nowMs() + input.progressiveCheckEveryMs;
   let finished = false;
   let continuing = false;
   // Moves are serialised: a handler and the main loop never persist concurrently.
-  let busy = false;
-  const exclusively = async <T>(fn: () => Promise<T>): Promise<T> => {
-    await condition(() => !busy);
-    busy = true;
-    try {
-      return await fn();
-    } finally {
-      busy = false;
-    }
-  };
+  const mutex = new Mutex();
+  const nowIso = () => new Date(clock.nowMs()).toISOString();
 
   const move = async (to: SubscriptionStatus, reason: string, command?: SubscriptionCommand) => {
-    const from = state.status;
     state = await transitionSubscription({
       subscriptionId,
-      from,
+      from: state.status,
       to,
-      at: new Date(clock.nowMs()).toISOString(),
+      at: nowIso(),
       reason,
       actor: command?.actor ?? { type: 'system', id: 'subscription-workflow' },
       requestId: command?.requestId,
@@ -95,118 +106,150 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
     clock.touch();
   };
 
-  const register = (move_: Move, update: typeof pauseSubscriptionUpdate) => {
-    const rule = ALLOWED[move_];
+  /** Bills the current period to its end; its invoice is finalized when the grace period is over. */
+  const closePeriod = async (reason: 'subscription_cycle' | 'subscription_final') => {
+    const period = { start: state.periodStart, end: state.periodEnd };
+    const { finalizeAt } = await closeSubscriptionPeriod({ subscriptionId, period, reason });
+    pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt });
+  };
+
+  const guard = (action: string, statuses: readonly SubscriptionStatus[]) => (_command: SubscriptionCommand) => {
+    if (!statuses.includes(state.status)) throw invalidMove(action, state.status);
+  };
+  const register = (name: Move, update: typeof pauseSubscriptionUpdate) => {
+    const rule = ALLOWED[name];
+    const allowed = guard(name, rule.from);
     setHandler(
       update,
       (command) =>
-        exclusively(async () => {
+        mutex.run(async () => {
           // Re-checked under the lock: the state may have moved since the validator ran.
-          if (!rule.from.includes(state.status)) throw invalidMove(move_, state.status);
-          await move(rule.to, command.reason ?? move_, command);
+          allowed(command);
+          await move(rule.to, command.reason ?? name, command);
           return state;
         }),
-      {
-        validator: (_command: SubscriptionCommand) => {
-          if (!rule.from.includes(state.status)) throw invalidMove(move_, state.status);
-        },
-      },
+      { validator: allowed },
     );
   };
-  const nowIso = () => new Date(clock.nowMs()).toISOString();
-  const billing = (statuses: readonly SubscriptionStatus[], action: string) => (_command: SubscriptionCommand) => {
-    if (!statuses.includes(state.status)) throw invalidMove(action, state.status);
-  };
-  setHandler(
-    billSubscriptionUpdate,
-    (command) =>
-      exclusively(async () => {
-        billing(BILLABLE, 'bill')(command);
-        const { invoiceId } = await billSubscriptionPeriod({ subscriptionId, upTo: nowIso(), reason: 'manual', finalize: false });
-        return { invoiceId };
-      }),
-    { validator: billing(BILLABLE, 'bill') },
-  );
-  setHandler(
-    changePlanUpdate,
-    (command) =>
-      exclusively(async () => {
-        billing(PLAN_CHANGEABLE, 'change the plan of')(command);
-        const { invoiceId } = await changeSubscriptionPlan({ subscriptionId, at: nowIso(), command });
-        return { invoiceId };
-      }),
-    { validator: billing(PLAN_CHANGEABLE, 'change the plan of') },
-  );
-
   register('pause', pauseSubscriptionUpdate);
   register('resume', resumeSubscriptionUpdate);
   register('cancel', cancelSubscriptionUpdate);
 
+  const billable = guard('bill', BILLABLE);
+  setHandler(
+    billSubscriptionUpdate,
+    (command) =>
+      mutex.run(async () => {
+        billable(command);
+        return billSubscriptionNow({ subscriptionId, upTo: nowIso() });
+      }),
+    { validator: billable },
+  );
+  const changeable = guard('change the plan of', PLAN_CHANGEABLE);
+  setHandler(
+    changePlanUpdate,
+    (command) =>
+      mutex.run(async () => {
+        changeable(command);
+        return changeSubscriptionPlan({ subscriptionId, at: nowIso(), command });
+      }),
+    { validator: changeable },
+  );
+
+  /** What the main loop waits for next: the earliest of the state deadline, a close's finalization and a progressive check. */
+  const nextWake = (): { atMs: number; what: 'state' | 'finalize' | 'check' } | null => {
+    const candidates: { atMs: number; what: 'state' | 'finalize' | 'check' }[] = [];
+    if (state.status !== 'Expired') {
+      candidates.push({ atMs: Date.parse(state.status === 'Trialing' && state.trialEnd ? state.trialEnd : state.periodEnd), what: 'state' });
+      if (nextCheckMs !== null && BILLABLE.includes(state.status)) candidates.push({ atMs: nextCheckMs, what: 'check' });
+    }
+    for (const close of pending) candidates.push({ atMs: Date.parse(close.finalizeAt), what: 'finalize' });
+    // Ties go to finalizations first, then the state deadline: a period's invoice is finalized
+    // before the next period closes, and a close never waits behind a check at the same instant.
+    const rank = { finalize: 0, state: 1, check: 2 };
+    candidates.sort((a, b) => a.atMs - b.atMs || rank[a.what] - rank[b.what]);
+    return candidates[0] ?? null;
+  };
+
   setHandler(subscriptionStateQuery, () => state);
+  setHandler(nextWakeQuery, () => {
+    const wake = nextWake();
+    return wake === null ? null : new Date(wake.atMs).toISOString();
+  });
   setHandler(
     advanceClockUpdate,
-    async (nowIso) => {
-      clock.advanceTo(nowIso);
-      await condition(() => finished || continuing || (clock.caughtUp() && !busy));
+    async (to) => {
+      clock.advanceTo(to);
+      await condition(() => finished || continuing || (clock.caughtUp() && mutex.idle));
       return { caughtUp: !continuing, status: state.status };
     },
     {
-      validator: (_nowIso: string) => {
+      validator: (_to: string) => {
         if (!clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
       },
     },
   );
 
-  while (state.status !== 'Expired') {
-    const stateDeadline = Date.parse(state.status === 'Trialing' && state.trialEnd ? state.trialEnd : state.periodEnd);
-    const checkDue = nextCheckMs !== null && nextCheckMs < stateDeadline && BILLABLE.includes(state.status);
-    if (!(await clock.until(checkDue ? nextCheckMs! : stateDeadline))) continue;
-    await exclusively(async () => {
-      if (checkDue) {
-        await checkProgressiveThreshold({ subscriptionId, at: nowIso() });
-        nextCheckMs = clock.nowMs() + input.progressiveCheckEveryMs!;
-        return;
+  const step = async (what: 'state' | 'finalize' | 'check') => {
+    if (what === 'finalize') {
+      const due = pending.filter((close) => Date.parse(close.finalizeAt) <= clock.nowMs());
+      for (const close of due) {
+        await finalizePeriodInvoice({ subscriptionId, period: { start: close.periodStart, end: close.periodEnd }, at: close.finalizeAt });
+        pending.splice(pending.indexOf(close), 1);
       }
-      const periodEndIso = state.periodEnd;
-      switch (state.status) {
-        case 'Trialing':
-          await move('Active', 'trial_ended');
-          break;
-        case 'Paused':
-          billsAtPeriodEnd = false;
-          await move('Cancelled', 'paused_at_period_end');
-          break;
-        case 'Cancelled':
-          if (billsAtPeriodEnd) {
-            await billSubscriptionPeriod({ subscriptionId, upTo: periodEndIso, reason: 'subscription_final', finalize: true });
-          }
-          await move('Expired', 'period_ended');
-          break;
-        default:
-          await billSubscriptionPeriod({ subscriptionId, upTo: periodEndIso, reason: 'subscription_cycle', finalize: true });
-          state = await rollSubscriptionPeriod({ subscriptionId, expectedPeriodEnd: periodEndIso });
-          clock.touch();
-      }
-    });
-    if (workflowInfo().continueAsNewSuggested) {
-      continuing = true;
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof subscriptionWorkflow>({
-        subscriptionId,
-        ...state,
-        testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null,
-        progressiveCheckEveryMs: input.progressiveCheckEveryMs,
-        billsAtPeriodEnd,
-      });
+      return;
     }
+    if (what === 'check') {
+      await checkProgressiveThreshold({ subscriptionId, at: nowIso() });
+      nextCheckMs = clock.nowMs() + input.progressiveCheckEveryMs!;
+      return;
+    }
+    switch (state.status) {
+      case 'Trialing':
+        await move('Active', 'trial_ended');
+        break;
+      case 'Paused':
+        await move('Cancelled', 'paused_at_period_end');
+        break;
+      case 'Cancelled':
+        await closePeriod('subscription_final');
+        await move('Expired', 'period_ended');
+        break;
+      default: {
+        await closePeriod('subscription_cycle');
+        state = await rollSubscriptionPeriod({ subscriptionId, expectedPeriodEnd: state.periodEnd });
+        clock.touch();
+      }
+    }
+  };
+
+  try {
+    for (let wake = nextWake(); wake !== null; wake = nextWake()) {
+      const { atMs, what } = wake;
+      if (!(await clock.until(atMs))) continue;
+      await mutex.run(() => step(what));
+      if (workflowInfo().continueAsNewSuggested) {
+        continuing = true;
+        await condition(allHandlersFinished);
+        await continueAsNew<typeof subscriptionWorkflow>({
+          subscriptionId,
+          ...state,
+          testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null,
+          progressiveCheckEveryMs: input.progressiveCheckEveryMs,
+          pendingCloses: pending,
+        });
+      }
+    }
+  } catch (err) {
+    // A subscription whose row never committed (its creation failed after this run started) has
+    // nothing to run: end quietly instead of failing.
+    if (!(err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === NOT_FOUND)) throw err;
+    log.warn('subscription row does not exist; ending its workflow', { subscriptionId });
   }
   finished = true;
   await condition(allHandlersFinished);
   return state;
 }
-
-const BILLABLE: readonly SubscriptionStatus[] = ['Active', 'PastDue', 'Paused', 'Cancelled'];
-const PLAN_CHANGEABLE: readonly SubscriptionStatus[] = ['Trialing', 'Active', 'PastDue'];
 
 function invalidMove(move: string, status: SubscriptionStatus): ApplicationFailure {
   return ApplicationFailure.nonRetryable(`cannot ${move} a subscription in state ${status}`, INVALID_TRANSITION, { move, status });

@@ -9,7 +9,7 @@
  * the audit entry.
  */
 import { toDisplay } from '../core/index.js';
-import type { CreditNote } from '../generated/prisma/client.js';
+import type { CreditNote, Prisma } from '../generated/prisma/client.js';
 import type { Db } from '../db/client.js';
 import { fromDecimal, toDecimal } from '../db/money.js';
 import { newId } from '../ids.js';
@@ -32,6 +32,8 @@ export interface CreditNoteView {
   amount: string;
   reason: CreditNoteReason;
   memo: string | null;
+  /** The credit invoice this note applies (a downgrade's proration credit), or null. */
+  source_invoice_id: string | null;
   created_at: string;
 }
 
@@ -39,6 +41,8 @@ export interface IssueCreditNoteInput {
   amountNanos: bigint;
   reason: CreditNoteReason;
   memo?: string | null;
+  /** The credit invoice (negative total) whose credit this note applies, when there is one. */
+  sourceInvoiceId?: string;
 }
 
 export interface IssueContext {
@@ -62,6 +66,7 @@ export function toCreditNoteView(note: CreditNote): CreditNoteView {
     // Only issueCreditNote writes credit notes, and it takes the reason from CREDIT_NOTE_REASONS.
     reason: note.reason as CreditNoteReason,
     memo: note.memo,
+    source_invoice_id: note.sourceInvoiceId,
     created_at: note.createdAt.toISOString(),
   };
 }
@@ -69,6 +74,16 @@ export function toCreditNoteView(note: CreditNote): CreditNoteView {
 export async function issueCreditNote(db: Db, invoiceId: string, input: IssueCreditNoteInput, context: IssueContext): Promise<CreditNoteView> {
   if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
   return db.$transaction(async (tx) => {
+    // An invoice on a test clock lives on the clock's time.
+    const invoice = await tx.invoice.findUnique({ where: { id: invoiceId }, select: { testClockId: true } });
+    const clock = invoice?.testClockId ? await tx.testClock.findUnique({ where: { id: invoice.testClockId } }) : null;
+    return creditInvoice(tx, invoiceId, input, { ...context, at: clock?.frozenTime ?? context.at });
+  });
+}
+
+/** Issues a credit note inside the caller's transaction (see issueCreditNote). */
+export async function creditInvoice(tx: Prisma.TransactionClient, invoiceId: string, input: IssueCreditNoteInput, context: IssueContext): Promise<CreditNoteView> {
+  {
     const invoice = await lockInvoice(tx, invoiceId);
     if (invoice.status !== 'Open' && invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'issue a credit note for');
     const credited = fromDecimal(invoice.creditedNanos);
@@ -89,6 +104,7 @@ export async function issueCreditNote(db: Db, invoiceId: string, input: IssueCre
         amountNanos: toDecimal(input.amountNanos),
         reason: input.reason,
         memo: input.memo ?? null,
+        sourceInvoiceId: input.sourceInvoiceId ?? null,
         createdAt: context.at,
       },
     });
@@ -127,7 +143,7 @@ export async function issueCreditNote(db: Db, invoiceId: string, input: IssueCre
       ...(context.requestId ? { requestId: context.requestId } : {}),
     });
     return toCreditNoteView(note);
-  });
+  }
 }
 
 /** The invoice's credit notes in issue order (UUIDv7 ids), paged like every list. */

@@ -21,6 +21,14 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * Details of a Temporal failure raised from a domain error inside an activity, so the API can
+ * rebuild the same error when an update that awaited the activity fails (src/temporal/updates.ts).
+ */
+export interface DomainFailureDetails {
+  domain: { kind: DomainErrorKind; code: string; details?: Record<string, unknown> };
+}
+
 export const notFound = (entity: string, id: string): DomainError =>
   new DomainError('not_found', `${entity}_not_found`, `${entity} ${id} does not exist`, { id });
 

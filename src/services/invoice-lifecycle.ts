@@ -3,6 +3,7 @@
  * plan changes, the invoice's for finalize/pay/void) and answers with the resulting invoice.
  */
 import type { AppDeps } from '../http/context.js';
+import { invoiceTaskQueue } from '../temporal/task-queues.js';
 import { runUpdate } from '../temporal/updates.js';
 import {
   billSubscriptionUpdate,
@@ -16,19 +17,17 @@ import { moveInvoice, type InvoiceMove } from './invoice-workflows.js';
 import { loadInvoiceView, type InvoiceView } from './invoices.js';
 import { getSubscription, type SubscriptionView } from './subscriptions.js';
 
-const workflowDeps = (deps: AppDeps) => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue });
+const workflowDeps = (deps: AppDeps) => ({ db: deps.db, client: deps.temporal.client, taskQueue: invoiceTaskQueue(deps.settings.temporalTaskQueue) });
 
 /** Bills the subscription's current period to now into its Draft (created or refreshed). */
 export async function billNow(deps: AppDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
   await getSubscription(deps, subscriptionId);
-  const draftsBefore = await deps.db.invoice.count({ where: { subscriptionId, status: 'Draft' } });
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [command] }));
+  const { invoiceId, created } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [command] }));
   if (!invoiceId) {
     throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
   }
-  const invoice = await loadInvoiceView(deps.db, invoiceId);
-  return { invoice, created: draftsBefore === 0 };
+  return { invoice: await loadInvoiceView(deps.db, invoiceId), created };
 }
 
 export async function changePlan(

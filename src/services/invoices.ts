@@ -13,7 +13,8 @@ import type { Db } from '../db/client.js';
 import { fromDecimal, toDecimal } from '../db/money.js';
 import { newId } from '../ids.js';
 import { toPage } from './pagination.js';
-import { recordAudit, type Actor } from './audit.js';
+import { recordAudit, SYSTEM_ACTOR, type Actor } from './audit.js';
+import { creditInvoice } from './credit-notes.js';
 import { DomainError, invalidTransition, notFound } from './errors.js';
 import { enqueueEvent } from './outbox.js';
 
@@ -139,7 +140,8 @@ export async function listInvoices(
     where: {
       ...(filter.customer_id ? { customerId: filter.customer_id } : {}),
       ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.subscription_id ? { subscriptionId: filter.subscription_id } : {}),
+      // A consolidated invoice carries several subscriptions' lines: match any of them.
+      ...(filter.subscription_id ? { lines: { some: { subscriptionId: filter.subscription_id } } } : {}),
       ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
     },
     orderBy: { id: 'asc' },
@@ -242,6 +244,12 @@ export interface FinalizeResult {
 /**
  * Draft → Open in one transaction: tax by the configured adapter, totals, the next gapless
  * INV-###### number, the outbox event and the audit entry. Idempotent for a retried activity.
+ *
+ * A Draft with a negative total (a downgrade after the period's fee was invoiced) is a credit
+ * invoice: it is finalized like any other, so its lines count as billed, and its credit is applied
+ * in the same transaction as credit notes on its billing group's earlier finalized invoices, newest
+ * first; with nothing left to pay it is then Paid. When those invoices cannot absorb the credit, or
+ * it has no billing period, finalizing is refused (422 negative_invoice_total).
  */
 export async function finalizeInvoice(
   db: Db,
@@ -254,9 +262,6 @@ export async function finalizeInvoice(
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
     await options.applyTax(tx, current);
     const totals = await recomputeTotals(tx, id);
-    if (fromDecimal(totals.totalNanos) < 0n) {
-      throw new DomainError('unprocessable', 'negative_invoice_total', 'credits exceed the invoice amount; issue a credit note instead');
-    }
     const customer = await tx.customer.findUniqueOrThrow({ where: { id: current.customerId }, select: { paymentTermsDays: true } });
     const number = invoiceNumber(await nextDocumentNumber(tx, 'invoice'));
     const finalized = await tx.invoice.update({
@@ -285,47 +290,109 @@ export async function finalizeInvoice(
       after: { status: 'Open', invoice_number: number, total_nanos: finalized.totalNanos.toFixed(0) },
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
+    const total = fromDecimal(totals.totalNanos);
+    if (total < 0n) {
+      await applyCredit(tx, finalized, -total, options);
+      // Nothing is charged, so no subscription's charged_through_date moves (and this transaction
+      // never waits for a subscription row that a concurrent billing holds while it waits for this Draft).
+      await settle(tx, finalized, { actor: SYSTEM_ACTOR, paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit applied' }, at: options.at }, false);
+    }
     return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: false };
   });
 }
 
-/** Open → Paid (manual or collected payment); advances the subscription's charged_through_date. */
-export async function markInvoicePaid(
-  db: Db,
-  id: string,
-  options: { actor: Actor; actorName?: string | null; at: Date; requestId?: string },
-): Promise<InvoiceView> {
+/** Applies a credit invoice's credit to its billing group's earlier finalized invoices as credit notes. */
+async function applyCredit(tx: Tx, source: Invoice, credit: bigint, options: { actor: Actor; at: Date; requestId?: string }): Promise<void> {
+  const refuse = (why: string) =>
+    new DomainError('unprocessable', 'negative_invoice_total', `the invoice total is negative and ${why}; issue a credit note instead`, {
+      total_nanos: (-credit).toString(),
+    });
+  if (!source.periodStart || !source.periodEnd) throw refuse('it belongs to no billing period');
+  const earlier = await tx.invoice.findMany({
+    where: {
+      id: { not: source.id },
+      customerId: source.customerId,
+      currency: source.currency,
+      periodStart: source.periodStart,
+      periodEnd: source.periodEnd,
+      status: { in: ['Open', 'Paid'] },
+    },
+    orderBy: { id: 'desc' },
+  });
+  const plan: { invoiceId: string; amount: bigint }[] = [];
+  let left = credit;
+  for (const invoice of earlier) {
+    const remaining = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+    if (left === 0n || remaining <= 0n) continue;
+    const amount = remaining < left ? remaining : left;
+    plan.push({ invoiceId: invoice.id, amount });
+    left -= amount;
+  }
+  if (left > 0n) throw refuse("the period's earlier invoices cannot absorb its credit");
+  for (const { invoiceId, amount } of plan) {
+    await creditInvoice(tx, invoiceId, {
+      amountNanos: amount,
+      reason: 'order_change',
+      memo: `credit of ${source.invoiceNumber ?? source.id}`,
+      sourceInvoiceId: source.id,
+    }, options);
+  }
+}
+
+export interface PaymentRecord {
+  /** Who records the payment (the audit actor). */
+  actor: Actor;
+  /** Who paid, as reported (SPEC: actor_id, actor_name). */
+  paidBy: { actorId: string; actorName: string | null };
+  at: Date;
+  requestId?: string;
+}
+
+/** Open → Paid (manual or collected payment). */
+export async function markInvoicePaid(db: Db, id: string, payment: PaymentRecord): Promise<InvoiceView> {
   return db.$transaction(async (tx) => {
     const current = await lockInvoice(tx, id);
     if (current.status === 'Paid') return loadInvoiceView(tx, id);
     if (current.status !== 'Open') throw invalidTransition('invoice', current.status, 'pay');
-    const paid = await tx.invoice.update({
-      where: { id },
-      data: { status: 'Paid', paidAt: options.at, paidByActorId: options.actor.id, paidByActorName: options.actorName ?? null },
-    });
-    if (paid.subscriptionId && paid.periodEnd) {
-      await tx.$executeRaw`
-        UPDATE subscriptions SET charged_through_date = ${paid.periodEnd}, updated_at = now()
-        WHERE id = ${paid.subscriptionId}::uuid AND (charged_through_date IS NULL OR charged_through_date < ${paid.periodEnd})`;
-    }
-    await enqueueEvent(tx, 'invoice.paid', id, {
-      invoice_id: id,
-      customer_id: paid.customerId,
-      invoice_number: paid.invoiceNumber,
-      amount_nanos: (fromDecimal(paid.totalNanos) - fromDecimal(paid.creditedNanos)).toString(),
-      currency: paid.currency,
-    }, options.at);
-    await recordAudit(tx, {
-      action: 'invoice.paid',
-      actor: options.actor,
-      entityType: 'invoice',
-      entityId: id,
-      customerId: paid.customerId,
-      before: { status: 'Open' },
-      after: { status: 'Paid', paid_by: options.actorName ?? options.actor.id },
-      ...(options.requestId ? { requestId: options.requestId } : {}),
-    });
+    await settle(tx, current, payment, true);
     return loadInvoiceView(tx, id);
+  });
+}
+
+/**
+ * Marks a locked Open invoice Paid, with its outbox event and audit entry; a charge also advances
+ * the charged_through_date of every subscription it bills to the end of the period billed.
+ */
+async function settle(tx: Tx, invoice: Invoice, payment: PaymentRecord, charged: boolean): Promise<void> {
+  const paid = await tx.invoice.update({
+    where: { id: invoice.id },
+    data: { status: 'Paid', paidAt: payment.at, paidByActorId: payment.paidBy.actorId, paidByActorName: payment.paidBy.actorName },
+  });
+  if (charged) {
+    await tx.$executeRaw`
+      UPDATE subscriptions s SET charged_through_date = billed.period_end, updated_at = now()
+      FROM (SELECT subscription_id, max(period_end) AS period_end FROM invoice_line_items
+            WHERE invoice_id = ${invoice.id}::uuid AND subscription_id IS NOT NULL AND period_end IS NOT NULL
+            GROUP BY subscription_id) billed
+      WHERE s.id = billed.subscription_id AND (s.charged_through_date IS NULL OR s.charged_through_date < billed.period_end)`;
+  }
+  const due = fromDecimal(paid.totalNanos) - fromDecimal(paid.creditedNanos);
+  await enqueueEvent(tx, 'invoice.paid', invoice.id, {
+    invoice_id: invoice.id,
+    customer_id: paid.customerId,
+    invoice_number: paid.invoiceNumber,
+    amount_nanos: (due > 0n ? due : 0n).toString(),
+    currency: paid.currency,
+  }, payment.at);
+  await recordAudit(tx, {
+    action: 'invoice.paid',
+    actor: payment.actor,
+    entityType: 'invoice',
+    entityId: invoice.id,
+    customerId: paid.customerId,
+    before: { status: 'Open' },
+    after: { status: 'Paid', paid_by: { actor_id: payment.paidBy.actorId, actor_name: payment.paidBy.actorName } },
+    ...(payment.requestId ? { requestId: payment.requestId } : {}),
   });
 }
 

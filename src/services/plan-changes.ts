@@ -22,6 +22,13 @@ export async function changeSubscriptionPlan(
     if (!subscription) throw notFound('subscription', input.subscriptionId);
     if (!CHANGEABLE.has(subscription.status)) throw invalidTransition('subscription', subscription.status, 'change the plan of');
     if (subscription.planId === input.planId) {
+      // A retried activity whose first attempt committed finds its own change (a phase of this plan
+      // opened at this instant, closing another one): nothing to do.
+      const [opened, closed] = await Promise.all([
+        tx.subscriptionPhase.count({ where: { subscriptionId: subscription.id, planId: input.planId, startsAt: input.at, endsAt: null } }),
+        tx.subscriptionPhase.count({ where: { subscriptionId: subscription.id, endsAt: input.at } }),
+      ]);
+      if (opened > 0 && closed > 0) return;
       throw new DomainError('unprocessable', 'same_plan', 'the subscription is already on this plan', { field: 'plan_id' });
     }
     const plan = await tx.plan.findUnique({ where: { id: input.planId }, include: { skus: { select: { currency: true } } } });

@@ -5,7 +5,7 @@
 import { addDaysMs, anchorDayOf, periodEnd } from '../core/index.js';
 import type { Subscription } from '../generated/prisma/client.js';
 import type { AppDeps } from '../http/context.js';
-import { newId } from '../ids.js';
+import { newId, UUID_PATTERN } from '../ids.js';
 import { toDecimal } from '../db/money.js';
 import { runUpdate } from '../temporal/updates.js';
 import {
@@ -19,6 +19,7 @@ import {
 import { recordAudit, type Actor } from './audit.js';
 import { DomainError, notFound } from './errors.js';
 import { enqueueEvent } from './outbox.js';
+import { toPage, type Page } from './pagination.js';
 
 export interface CreateSubscriptionInput {
   customer_id: string;
@@ -94,7 +95,7 @@ export async function createSubscription(
 ): Promise<SubscriptionView> {
   if (ownCustomerId !== undefined && input.customer_id !== ownCustomerId) throw notFound('customer', input.customer_id);
   const { db } = deps;
-  const customer = await db.customer.findUnique({ where: { id: input.customer_id }, include: { testClock: true } });
+  const customer = await db.customer.findUnique({ where: { id: input.customer_id } });
   if (!customer) throw notFound('customer', input.customer_id);
   if (customer.status !== 'Active') {
     throw unprocessable('customer_not_active', `customer ${customer.id} is ${customer.status}; only Active customers can subscribe`);
@@ -111,76 +112,106 @@ export async function createSubscription(
   }
 
   const trialDays = input.trial_days ?? plan.trialDays;
-  const startMs = (customer.testClock?.frozenTime ?? deps.clock()).getTime();
-  const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
-  const paidStartMs = trialEndMs ?? startMs;
   const id = newId();
-  const row = {
-    id,
-    customerId: customer.id,
-    planId: plan.id,
-    currency: input.currency,
-    status: trialEndMs !== null ? ('Trialing' as const) : ('Active' as const),
-    trialDays,
-    trialEnd: trialEndMs === null ? null : new Date(trialEndMs),
-    periodStart: new Date(startMs),
-    // A trial is the first period; paid periods are anchored on the day the trial ends.
-    periodEnd: new Date(trialEndMs ?? periodEnd(startMs, plan.billingCadence, anchorDayOf(startMs))),
-    billingAnchor: new Date(paidStartMs),
-    testClockId: customer.testClockId,
-    progressiveThresholdNanos: input.progressive_threshold_nanos === undefined ? null : toDecimal(BigInt(input.progressive_threshold_nanos)),
-  };
-
-  // Start the workflow first (its id is derived from ours), then commit the row; if the commit
-  // fails the workflow is terminated, so there is never a row without its workflow.
-  const workflowInput: SubscriptionWorkflowInput = {
-    subscriptionId: id,
-    status: row.status,
-    periodStart: row.periodStart.toISOString(),
-    periodEnd: row.periodEnd.toISOString(),
-    trialEnd: row.trialEnd?.toISOString() ?? null,
-    testClock: customer.testClock ? { id: customer.testClock.id, now: customer.testClock.frozenTime.toISOString() } : null,
-    progressiveCheckEveryMs: row.progressiveThresholdNanos === null ? null : PROGRESSIVE_CHECK_EVERY_MS,
-    billsAtPeriodEnd: true,
-  };
-  const handle = await deps.temporal.client.workflow.start('subscriptionWorkflow', {
-    workflowId: subscriptionWorkflowId(id),
-    taskQueue: deps.settings.temporalTaskQueue,
-    args: [workflowInput],
-    memo: { customer_id: customer.id, plan_id: plan.id },
-  });
-  try {
-    const created = await db.$transaction(async (tx) => {
-      // Holds off a concurrent close of the customer until this subscription is committed.
-      const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM customers WHERE id = ${customer.id}::uuid FOR SHARE`;
-      if (locked?.status !== 'Active') {
-        throw unprocessable('customer_not_active', `customer ${customer.id} is ${locked?.status ?? 'gone'}; only Active customers can subscribe`);
-      }
-      const subscription = await tx.subscription.create({ data: row });
-      await tx.subscriptionPhase.create({ data: { id: newId(), subscriptionId: id, planId: plan.id, startsAt: row.periodStart } });
-      await recordAudit(tx, {
-        action: 'subscription.created',
-        actor,
-        entityType: 'subscription',
-        entityId: id,
+  let started = false;
+  const created = await db.$transaction(async (tx) => {
+    // Holds off a concurrent close of the customer until this subscription is committed.
+    const [locked] = await tx.$queryRaw<{ status: string }[]>`SELECT status::text FROM customers WHERE id = ${customer.id}::uuid FOR SHARE`;
+    if (locked?.status !== 'Active') {
+      throw unprocessable('customer_not_active', `customer ${customer.id} is ${locked?.status ?? 'gone'}; only Active customers can subscribe`);
+    }
+    // On a test clock, "now" is the clock's time, read under a share lock: an advance of the clock
+    // (which takes it exclusively) either waits for this subscription or happened before it.
+    const [clock] = customer.testClockId
+      ? await tx.$queryRaw<{ frozen_time: Date }[]>`SELECT frozen_time FROM test_clocks WHERE id = ${customer.testClockId}::uuid FOR SHARE`
+      : [];
+    const startMs = (clock?.frozen_time ?? deps.clock()).getTime();
+    const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
+    const subscription = await tx.subscription.create({
+      data: {
+        id,
         customerId: customer.id,
-        after: toSubscriptionView(subscription),
-        requestId,
-      });
-      await enqueueEvent(tx, 'subscription.created', id, {
-        subscription_id: id,
-        customer_id: customer.id,
-        plan_id: plan.id,
-        status: subscription.status,
-        currency: subscription.currency,
-      }, row.periodStart);
-      return subscription;
+        planId: plan.id,
+        currency: input.currency,
+        status: trialEndMs !== null ? 'Trialing' : 'Active',
+        trialDays,
+        trialEnd: trialEndMs === null ? null : new Date(trialEndMs),
+        periodStart: new Date(startMs),
+        // A trial is the first period; paid periods are anchored on the day the trial ends.
+        periodEnd: new Date(trialEndMs ?? periodEnd(startMs, plan.billingCadence, anchorDayOf(startMs))),
+        billingAnchor: new Date(trialEndMs ?? startMs),
+        testClockId: customer.testClockId,
+        progressiveThresholdNanos: input.progressive_threshold_nanos === undefined ? null : toDecimal(BigInt(input.progressive_threshold_nanos)),
+      },
     });
-    return toSubscriptionView(created);
-  } catch (err) {
-    await handle.terminate('subscription row was not committed').catch(() => {});
+    await tx.subscriptionPhase.create({ data: { id: newId(), subscriptionId: id, planId: plan.id, startsAt: subscription.periodStart } });
+    await recordAudit(tx, {
+      action: 'subscription.created',
+      actor,
+      entityType: 'subscription',
+      entityId: id,
+      customerId: customer.id,
+      after: toSubscriptionView(subscription),
+      requestId,
+    });
+    await enqueueEvent(tx, 'subscription.created', id, {
+      subscription_id: id,
+      customer_id: customer.id,
+      plan_id: plan.id,
+      status: subscription.status,
+      currency: subscription.currency,
+    }, subscription.periodStart);
+    // The workflow starts inside the transaction, so a committed row always has its workflow. Should
+    // the commit fail after this, the run is terminated, or (if this process dies first) finds no
+    // row at its first step and ends quietly.
+    const workflowInput: SubscriptionWorkflowInput = {
+      subscriptionId: id,
+      status: subscription.status,
+      periodStart: subscription.periodStart.toISOString(),
+      periodEnd: subscription.periodEnd.toISOString(),
+      trialEnd: subscription.trialEnd?.toISOString() ?? null,
+      testClock: clock ? { id: customer.testClockId!, now: clock.frozen_time.toISOString() } : null,
+      progressiveCheckEveryMs: subscription.progressiveThresholdNanos === null ? null : PROGRESSIVE_CHECK_EVERY_MS,
+      pendingCloses: [],
+    };
+    await deps.temporal.client.workflow.start('subscriptionWorkflow', {
+      workflowId: subscriptionWorkflowId(id),
+      taskQueue: deps.settings.temporalTaskQueue,
+      args: [workflowInput],
+      memo: { customer_id: customer.id, plan_id: plan.id },
+    });
+    started = true;
+    return subscription;
+  }).catch(async (err: unknown) => {
+    if (started) await deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('subscription row was not committed').catch(() => {});
     throw err;
-  }
+  });
+  return toSubscriptionView(created);
+}
+
+export interface SubscriptionListQuery {
+  customer_id?: string | undefined;
+  status?: Subscription['status'] | undefined;
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+/** Subscriptions in creation order; a customer token lists only its own customer's. */
+export async function listSubscriptions(deps: AppDeps, query: SubscriptionListQuery, ownCustomerId?: string): Promise<Page<SubscriptionView>> {
+  if (ownCustomerId !== undefined && query.customer_id !== undefined && query.customer_id !== ownCustomerId) throw notFound('customer', query.customer_id);
+  // A customer token whose subject is not a customer id owns nothing.
+  if (ownCustomerId !== undefined && !UUID_PATTERN.test(ownCustomerId)) return { data: [], has_more: false, next_cursor: null };
+  const customerId = ownCustomerId ?? query.customer_id;
+  const rows = await deps.db.subscription.findMany({
+    where: {
+      ...(customerId !== undefined ? { customerId } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.starting_after !== undefined ? { id: { gt: query.starting_after } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take: query.limit + 1,
+  });
+  return toPage(rows, query.limit, toSubscriptionView);
 }
 
 type Move = 'pause' | 'resume' | 'cancel';

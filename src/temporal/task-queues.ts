@@ -1,1 +1,6 @@
-export const DEFAULT_TASK_QUEUE = 'billing';
+/**
+ * Task queues. Invoice workflows and their activities run on a queue of their own: activities of the
+ * subscription queue call updates on invoice workflows and wait for them, so sharing one queue's
+ * slots could leave every slot waiting on work that has no slot to run in.
+ */
+export const invoiceTaskQueue = (taskQueue: string): string => `${taskQueue}-invoices`;

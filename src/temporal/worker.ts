@@ -1,28 +1,58 @@
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
+import { invoiceTaskQueue } from './task-queues.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
 export interface WorkerParams {
   address: string;
   namespace: string;
+  /** The subscription task queue; invoice workflows get its invoice queue (task-queues.ts). */
   taskQueue: string;
   activities: object;
   logger: Logger;
-  /** A prebuilt bundle (tests reuse one); when absent the worker bundles workflows/ itself. */
+  /**
+   * Activities run at once per task queue. Each holds at most one database connection, so the two
+   * queues together should not exceed the process's pool, or activities wait for connections.
+   */
+  maxConcurrentActivities: number;
+  /** A prebuilt bundle (tests reuse one); when absent the workflows are bundled once here. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-export async function createWorker(params: WorkerParams): Promise<{ worker: Worker; connection: NativeConnection }> {
+/** The workers of one process: one per task queue, sharing a connection, a bundle and the activities. */
+export interface BillingWorkers {
+  connection: NativeConnection;
+  /** Resolves once every worker has stopped (after shutdown(), or SIGINT/SIGTERM through the runtime). */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+export async function createWorkers(params: WorkerParams): Promise<BillingWorkers> {
   const connection = await NativeConnection.connect({ address: params.address });
-  const worker = await Worker.create({
+  const workflowBundle = params.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }));
+  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue)];
+  const workers = await Promise.all(
+    queues.map((taskQueue) =>
+      Worker.create({
+        connection,
+        namespace: params.namespace,
+        taskQueue,
+        activities: params.activities,
+        workflowBundle,
+        maxConcurrentActivityTaskExecutions: params.maxConcurrentActivities,
+      }),
+    ),
+  );
+  params.logger.info({ taskQueues: queues, namespace: params.namespace }, 'worker ready');
+  return {
     connection,
-    namespace: params.namespace,
-    taskQueue: params.taskQueue,
-    activities: params.activities,
-    ...(params.workflowBundle ? { workflowBundle: params.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-  });
-  params.logger.info({ taskQueue: params.taskQueue, namespace: params.namespace }, 'worker ready');
-  return { worker, connection };
+    run: async () => {
+      await Promise.all(workers.map((worker) => worker.run()));
+    },
+    shutdown: () => {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
 }

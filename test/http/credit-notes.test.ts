@@ -137,7 +137,7 @@ describe('POST /admin/v1/invoices/:id/credit-notes', () => {
 
   it('credits a Paid invoice', async () => {
     const { id } = await makeOpenInvoice(40n * UNIT);
-    await markInvoicePaid(h.deps.db, id, { actor: ADMIN, at: new Date() });
+    await markInvoicePaid(h.deps.db, id, { actor: ADMIN, paidBy: { actorId: 'ops-1', actorName: 'Ops' }, at: new Date() });
     const note = await expectJson<CreditNoteBody>(await issue(id, { amount_nanos: '15000000000000', reason: 'product_unsatisfactory' }), 201);
     expect(note.amount).toBe('15.00');
     expect(await credited(id)).toBe('15000000000000');

@@ -20,15 +20,18 @@ import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { createLogger } from '../../src/logger.js';
 import { zeroTax } from '../../src/services/tax.js';
 import { connectTemporal } from '../../src/temporal/client.js';
-import { createWorker, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
+import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
 export const TEST_TASK_QUEUE = 'billing-test';
+/** The default grace period, so tests bill exactly as production does. */
+export const TEST_INVOICE_GRACE_MS = 3_600_000;
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     temporalAddress: string;
     taskQueue: string;
+    invoiceGraceMs: number;
     stripeMockUrl: string;
   }
 }
@@ -80,7 +83,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     Runtime.install({ logger: new DefaultLogger('WARN') });
     const logger = createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-worker');
-    const { db, pool } = createDb(databaseUrl, 5);
+    const { db, pool } = createDb(databaseUrl, 10);
     teardown.push(async () => {
       await db.$disconnect();
       await pool.end();
@@ -88,24 +91,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const temporalClient = await connectTemporal(temporal.address, 'default');
     teardown.push(() => temporalClient.connection.close());
     const workflowBundle = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('WARN') });
-    const { worker, connection } = await createWorker({
+    const workers = await createWorkers({
       address: temporal.address,
       namespace: 'default',
       taskQueue: TEST_TASK_QUEUE,
-      activities: createActivities({ db, logger, tax: zeroTax, client: temporalClient.client, taskQueue: TEST_TASK_QUEUE }),
+      activities: createActivities({ db, logger, tax: zeroTax, client: temporalClient.client, taskQueue: TEST_TASK_QUEUE, invoiceGraceMs: TEST_INVOICE_GRACE_MS }),
       logger,
       workflowBundle,
+      maxConcurrentActivities: 5,
     });
-    const running = worker.run();
+    const running = workers.run();
     teardown.push(async () => {
-      worker.shutdown();
+      workers.shutdown();
       await running;
-      await connection.close();
+      await workers.connection.close();
     });
 
     project.provide('databaseUrl', databaseUrl);
     project.provide('temporalAddress', temporal.address);
     project.provide('taskQueue', TEST_TASK_QUEUE);
+    project.provide('invoiceGraceMs', TEST_INVOICE_GRACE_MS);
     project.provide('stripeMockUrl', stripeMock.url);
     log(`ready in ${Date.now() - started} ms (postgres, temporal ${temporal.address}, stripe-mock ${stripeMock.url}, worker)`);
   } catch (err) {

@@ -39,6 +39,7 @@ export async function makeCustomer(db: Db, options: CustomerOptions = {}): Promi
 
 export interface PlanOptions {
   currency?: string;
+  cadence?: 'Monthly' | 'Quarterly' | 'SemiAnnual' | 'Annual';
   trialDays?: number;
   skus?: boolean;
   /** Flat base fee in raw units (default 49.00); null for a usage-only plan. */
@@ -47,10 +48,10 @@ export interface PlanOptions {
   meterEventType?: string;
 }
 
-/** A Monthly plan with a Flat base fee (49.00 by default) and a PerUnit 0.01 SKU on `api_calls`. */
+/** A plan (Monthly by default) with a Flat base fee (49.00 by default) and a PerUnit 0.01 SKU on `api_calls`. */
 export async function makePlan(db: Db, options: PlanOptions = {}): Promise<string> {
   const id = newId();
-  await db.plan.create({ data: { id, name: `Plan ${id.slice(-6)}`, billingCadence: 'Monthly', trialDays: options.trialDays ?? 0 } });
+  await db.plan.create({ data: { id, name: `Plan ${id.slice(-6)}`, billingCadence: options.cadence ?? 'Monthly', trialDays: options.trialDays ?? 0 } });
   if (options.skus !== false) {
     const currency = options.currency ?? 'USD';
     const flat = options.flatNanos === undefined ? 49_000_000_000_000n : options.flatNanos;

@@ -35,6 +35,8 @@ interface Invoice {
   total: string;
   billing_reason: string;
   period_start: string;
+  finalized_at: string | null;
+  subscription_id: string | null;
   line_items: Line[];
 }
 
@@ -86,12 +88,16 @@ describe('billing periods on a test clock', () => {
       await sendUsage(customerId, subscriptionId, period.calls, period.at);
       await advance(clockId, period.close);
     }
+    // Each period's invoice stays a Draft for the grace period (an hour) after its period ends.
+    expect((await invoicesOf(subscriptionId)).map((i) => i.status)).toEqual(['Open', 'Open', 'Draft']);
+    await advance(clockId, '2026-04-01T01:00:00.000Z');
 
     const invoices = await invoicesOf(subscriptionId);
     expect(invoices.map((i) => [i.status, i.total_nanos, i.billing_reason])).toEqual(
       usage.map((p) => ['Open', p.total.toString(), 'subscription_cycle']),
     );
     expect(invoices.map((i) => i.total)).toEqual(['59.00', '74.00', '52.33']);
+    expect(invoices.map((i) => i.finalized_at)).toEqual(['2026-02-01T01:00:00.000Z', '2026-03-01T01:00:00.000Z', '2026-04-01T01:00:00.000Z']);
     const numbers = invoices.map(invoiceNumber);
     expect(numbers).toEqual([numbers[0], numbers[0]! + 1, numbers[0]! + 2]);
     expect(invoices[1]!.line_items.map((l) => [l.kind, l.quantity, l.amount_nanos])).toEqual([
@@ -107,11 +113,15 @@ describe('billing periods on a test clock', () => {
     expect(subscription.chargedThroughDate?.toISOString()).toBe('2026-04-01T00:00:00.000Z');
     expect(subscription.periodStart.toISOString()).toBe('2026-04-01T00:00:00.000Z');
 
-    const creditNote = await expectJson<{ number: string; amount_nanos: string }>(
+    const creditNote = await expectJson<{ id: string; number: string; amount_nanos: string; created_at: string }>(
       await h.request('POST', `/admin/v1/invoices/${invoices[2]!.id}/credit-notes`, { body: { amount_nanos: (233n * (UNIT / 100n)).toString(), reason: 'product_unsatisfactory' } }),
       201,
     );
-    expect(creditNote.number).toMatch(/^CN-\d{6}$/);
+    expect(creditNote).toMatchObject({ number: expect.stringMatching(/^CN-\d{6}$/), amount_nanos: (233n * (UNIT / 100n)).toString(), created_at: '2026-04-01T01:00:00.000Z' });
+    const credited = await expectJson<Invoice & { credited_nanos: string }>(await h.request('GET', `/admin/v1/invoices/${invoices[2]!.id}`));
+    expect(credited).toMatchObject({ status: 'Paid', total: '52.33', credited_nanos: (233n * (UNIT / 100n)).toString() });
+    const issued = await h.deps.db.outboxEvent.findMany({ where: { aggregateId: invoices[2]!.id, type: 'credit_note.issued' } });
+    expect(issued.map((e) => e.payload)).toMatchObject([{ data: { credit_note_id: creditNote.id, amount_nanos: creditNote.amount_nanos } }]);
 
     // April: the 49.00 fee is invoiced on day 1, then on April 11 the customer moves to a 99.00 plan:
     // 10 of 30 days were used on the old plan, 20 remain on the new one.
@@ -135,8 +145,10 @@ describe('billing periods on a test clock', () => {
     await advance(clockId, '2026-05-01T00:00:00.000Z');
     const subscriptionHandle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
     await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/cancel`));
-    await advance(clockId, '2026-06-01T00:00:00.000Z');
+    await advance(clockId, '2026-06-01T01:00:00.000Z');
     await subscriptionHandle.result();
+    const may = (await invoicesOf(subscriptionId)).find((i) => i.period_start === '2026-05-01T00:00:00.000Z');
+    expect(may).toMatchObject({ status: 'Open', billing_reason: 'subscription_final', total: '99.00' });
     await captureHistory(subscriptionHandle, 'four-periods-billed-plan-change-cancelled');
 
     const events = await h.deps.db.outboxEvent.findMany({ where: { aggregateId: { in: invoices.map((i) => i.id) } }, orderBy: { id: 'asc' } });
@@ -198,58 +210,229 @@ describe('billing periods on a test clock', () => {
 
     await advance(clockId, '2026-01-20T10:00:00.000Z');
     await sendUsage(customerId, subscriptionId, 100, '2026-01-20T10:00:00.000Z');
-    await advance(clockId, '2026-02-01T00:00:00.000Z');
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
     invoices = (await invoicesOf(subscriptionId)).filter((i) => i.period_start === '2026-01-01T00:00:00.000Z');
     expect(invoices.map((i) => [i.status, i.total_nanos])).toEqual([
       ['Open', (6n * UNIT).toString()],
       ['Open', (1n * UNIT).toString()],
     ]);
     expect(invoices[1]!.line_items.map((l) => l.quantity)).toEqual(['100']);
-    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+    await captureHistory(handle, 'progressive-threshold-then-period-close');
+    await handle.terminate('test done');
   });
 });
 
+const subscribe = async (customerId: string, planId: string, currency = 'USD') =>
+  (await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency } }), 201)).id;
+const stop = (...subscriptionIds: string[]) =>
+  Promise.all(subscriptionIds.map((id) => h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('test done')));
+
 describe('who receives the invoice', () => {
-  it('puts a consolidating subsidiary\'s charges on its parent\'s invoice, naming the subsidiary on each line', async () => {
+  it("consolidates a parent's and its consolidating subsidiaries' charges on one invoice per currency, naming the subsidiary on its lines", async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const parentId = await makeCustomer(h.deps.db, { testClockId: clockId });
     const childId = await makeCustomer(h.deps.db, { testClockId: clockId, parentId, consolidateToParent: true });
-    const planId = await makePlan(h.deps.db);
-    const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: childId, plan_id: planId, currency: 'USD' } }), 201);
-    await advance(clockId, '2026-02-01T00:00:00.000Z');
-    const [invoice] = await invoicesOf(sub.id);
-    expect(invoice!.customer_id).toBe(parentId);
-    expect(new Set(invoice!.line_items.map((l) => l.customer_id))).toEqual(new Set([childId]));
-    expect(invoice!.line_items[0]!.customer_name).toMatch(/^Customer /);
-    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(sub.id)).terminate('test done');
+    const grandchildId = await makeCustomer(h.deps.db, { testClockId: clockId, parentId: childId, consolidateToParent: true });
+    const standaloneChildId = await makeCustomer(h.deps.db, { testClockId: clockId, parentId });
+    const usd = await makePlan(h.deps.db);
+    const eur = await makePlan(h.deps.db, { currency: 'EUR', flatNanos: 20n * UNIT });
+    const subs = [
+      await subscribe(parentId, usd),
+      await subscribe(childId, usd),
+      await subscribe(grandchildId, usd),
+      await subscribe(childId, eur, 'EUR'),
+      await subscribe(standaloneChildId, usd),
+    ];
+    await advance(clockId, '2026-01-10T00:00:00.000Z');
+    await sendUsage(childId, subs[1]!, 200, '2026-01-10T00:00:00.000Z');
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
+
+    const toParent = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${parentId}`))).data;
+    expect(toParent.map((i) => [i.currency, i.status, i.total]).sort()).toEqual([
+      ['EUR', 'Open', '20.00'],
+      ['USD', 'Open', '149.00'],
+    ]);
+    const usdInvoice = toParent.find((i) => i.currency === 'USD')!;
+    // One invoice for three subscriptions: it belongs to none of them alone.
+    expect(usdInvoice.subscription_id).toBeNull();
+    const byCustomer = (customerId: string | null) => usdInvoice.line_items.filter((l) => l.customer_id === customerId).map((l) => [l.kind, l.amount_nanos]);
+    expect(byCustomer(null)).toEqual([['fee', (49n * UNIT).toString()], ['usage', '0']]);
+    expect(byCustomer(childId)).toEqual([['fee', (49n * UNIT).toString()], ['usage', (2n * UNIT).toString()]]);
+    expect(byCustomer(grandchildId)).toEqual([['fee', (49n * UNIT).toString()], ['usage', '0']]);
+    expect(usdInvoice.line_items.filter((l) => l.customer_id === childId).every((l) => l.customer_name?.startsWith('Customer '))).toBe(true);
+    // Listing by subscription finds the consolidated invoice through its lines.
+    expect((await invoicesOf(subs[2]!)).map((i) => i.id)).toEqual([usdInvoice.id]);
+    // A standalone subsidiary gets its own invoice.
+    const own = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${standaloneChildId}`))).data;
+    expect(own.map((i) => [i.subscription_id, i.total])).toEqual([[subs[4], '49.00']]);
+    await stop(...subs);
   });
 
-  it('sends the invoice to bill_to and keeps one invoice per currency', async () => {
+  it('sends the invoice to bill_to', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const payerId = await makeCustomer(h.deps.db, { testClockId: clockId });
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId, billToId: payerId });
-    const subs = [];
-    for (const currency of ['USD', 'EUR']) {
-      const planId = await makePlan(h.deps.db, { currency });
-      subs.push(await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency } }), 201));
-    }
-    await advance(clockId, '2026-02-01T00:00:00.000Z');
+    const sub = await subscribe(customerId, await makePlan(h.deps.db));
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
     const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${payerId}`))).data;
-    expect(invoices.map((i) => i.currency).sort()).toEqual(['EUR', 'USD']);
-    expect(invoices.every((i) => i.line_items.every((l) => l.customer_id === customerId))).toBe(true);
-    for (const sub of subs) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(sub.id)).terminate('test done');
+    expect(invoices.map((i) => [i.status, i.subscription_id, i.total])).toEqual([['Open', sub, '49.00']]);
+    expect(invoices[0]!.line_items.every((l) => l.customer_id === customerId)).toBe(true);
+    expect((await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}`))).data).toEqual([]);
+    await stop(sub);
+  });
+});
+
+describe('grace period, late usage and timestamps', () => {
+  it('bills usage that arrives late but within the grace period on the closed period\'s invoice', async () => {
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(clockId, '2026-02-01T00:30:00.000Z');
+    // Sent after the period closed, stamped inside it.
+    await sendUsage(customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
+    const [invoice] = await invoicesOf(subscriptionId);
+    expect(invoice).toMatchObject({ status: 'Open', total: '52.00' });
+    await stop(subscriptionId);
+  });
+
+  it('dates each invoice by its own period when one advance crosses several periods', async () => {
+    const { clockId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(clockId, '2026-05-15T00:00:00.000Z');
+    const invoices = await invoicesOf(subscriptionId);
+    expect(invoices.map((i) => [i.period_start, i.finalized_at])).toEqual([
+      ['2026-01-01T00:00:00.000Z', '2026-02-01T01:00:00.000Z'],
+      ['2026-02-01T00:00:00.000Z', '2026-03-01T01:00:00.000Z'],
+      ['2026-03-01T00:00:00.000Z', '2026-04-01T01:00:00.000Z'],
+      ['2026-04-01T00:00:00.000Z', '2026-05-01T01:00:00.000Z'],
+    ]);
+    const numbers = invoices.map(invoiceNumber);
+    expect(numbers).toEqual([numbers[0], numbers[0]! + 1, numbers[0]! + 2, numbers[0]! + 3]);
+    await stop(subscriptionId);
+  });
+});
+
+describe('plan changes', () => {
+  it('turns a downgrade after the fee was invoiced into a credit invoice applied as a credit note', async () => {
+    const { clockId, subscriptionId } = await subscribeOnClock('2026-04-01T00:00:00.000Z');
+    const april = await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/bill`), 201);
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${april.id}/finalize`));
+    await advance(clockId, '2026-04-11T00:00:00.000Z');
+    const basic = await makePlan(h.deps.db, { flatNanos: 19n * UNIT });
+    const change = await expectJson<{ invoice: Invoice }>(
+      await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/change-plan`, { body: { plan_id: basic } }),
+    );
+    // 20 of 30 days come back on the old plan (32.67) and 20 days of the new one are charged (12.67).
+    expect(change.invoice.line_items.filter((l) => l.kind === 'fee').map((l) => l.amount_nanos)).toEqual(['-32666666666667', '12666666666667']);
+    expect(change.invoice.total_nanos).toBe('-20000000000000');
+    const credit = await expectJson<Invoice & { amount_due: string }>(await h.request('POST', `/admin/v1/invoices/${change.invoice.id}/finalize`));
+    expect(credit).toMatchObject({ status: 'Paid', total: '-20.00', amount_due: '0.00' });
+    expect(credit.invoice_number).toMatch(/^INV-\d{6}$/);
+    const notes = await expectPage<{ amount_nanos: string; reason: string; source_invoice_id: string }>(
+      await h.request('GET', `/admin/v1/invoices/${april.id}/credit-notes`),
+    );
+    expect(notes.data).toMatchObject([{ amount_nanos: '20000000000000', reason: 'order_change', source_invoice_id: change.invoice.id }]);
+    const reread = await expectJson<Invoice & { amount_due: string }>(await h.request('GET', `/admin/v1/invoices/${april.id}`));
+    expect(reread).toMatchObject({ status: 'Open', total: '49.00', amount_due: '29.00' });
+    // Closing April bills nothing more: the credit and the new plan's days already count as billed.
+    await advance(clockId, '2026-05-01T01:00:00.000Z');
+    const april30 = (await invoicesOf(subscriptionId)).filter((i) => i.period_start === '2026-04-01T00:00:00.000Z');
+    expect(april30.map((i) => i.id).sort()).toEqual([april.id, change.invoice.id].sort());
+    await stop(subscriptionId);
+  });
+
+  it('answers a refused plan change with the domain error, not a 5xx, and changes nothing', async () => {
+    const { subscriptionId, planId } = await subscribeOnClock('2026-04-01T00:00:00.000Z');
+    const changeTo = (plan_id: string) => h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/change-plan`, { body: { plan_id } });
+    const cases: [string, number, string][] = [
+      ['01900000-0000-7000-8000-00000000beef', 404, 'plan_not_found'],
+      [planId, 422, 'same_plan'],
+      [await makePlan(h.deps.db, { currency: 'EUR' }), 422, 'currency_mismatch'],
+    ];
+    for (const [plan, status, code] of cases) {
+      const res = await changeTo(plan);
+      expect(res.status, code).toBe(status);
+      expect(await res.json()).toMatchObject({ error: { code } });
+    }
+    expect((await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).planId).toBe(planId);
+    expect(await h.deps.db.subscriptionPhase.count({ where: { subscriptionId } })).toBe(1);
+    await stop(subscriptionId);
+  });
+});
+
+describe('test clocks through the API', () => {
+  it('creates a clock, attaches a customer, advances, re-drives, refuses going back and a concurrent advance', async () => {
+    const clock = await expectJson<{ id: string; status: string; frozen_time: string }>(
+      await h.request('POST', '/admin/v1/test-clocks', { body: { name: 'sandbox', frozen_time: '2026-01-01T00:00:00Z' } }),
+      201,
+    );
+    expect(clock).toMatchObject({ status: 'ready', frozen_time: '2026-01-01T00:00:00.000Z' });
+    const customer = await expectJson<{ id: string; test_clock_id: string }>(
+      await h.request('POST', '/admin/v1/customers', {
+        body: { display_name: 'Sandbox Co', email: 'ops@sandbox.test', currency: 'USD', account_type: 'Organization', test_clock_id: clock.id },
+      }),
+      201,
+    );
+    expect(customer.test_clock_id).toBe(clock.id);
+    const sub = await expectJson<{ id: string; period_start: string; test_clock_id: string }>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customer.id, plan_id: await makePlan(h.deps.db), currency: 'USD' } }),
+      201,
+    );
+    expect(sub).toMatchObject({ period_start: '2026-01-01T00:00:00.000Z', test_clock_id: clock.id });
+
+    const advanced = await advance(clock.id, '2026-02-01T01:00:00Z');
+    expect(advanced).toMatchObject({ frozen_time: '2026-02-01T01:00:00.000Z', status: 'ready' });
+    expect((await invoicesOf(sub.id)).map((i) => i.status)).toEqual(['Open']);
+    // The same time again re-drives the subscriptions and changes nothing.
+    expect(await advance(clock.id, '2026-02-01T01:00:00Z')).toMatchObject({ frozen_time: '2026-02-01T01:00:00.000Z' });
+    expect(await invoicesOf(sub.id)).toHaveLength(1);
+    const back = await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-01-15T00:00:00Z' } });
+    expect(back.status).toBe(422);
+    expect(await back.json()).toMatchObject({ error: { code: 'test_clock_cannot_go_back' } });
+
+    // Another request holds the clock's advance lock: a second advance is refused, not interleaved.
+    const holder = await h.deps.pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`test-clock-advance:${clock.id}`]);
+      const busy = await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-03-01T00:00:00Z' } });
+      expect(busy.status).toBe(409);
+      expect(await busy.json()).toMatchObject({ error: { code: 'test_clock_advancing' } });
+      expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clock.id}`))).toMatchObject({ status: 'advancing', frozen_time: '2026-02-01T01:00:00.000Z' });
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      holder.release();
+    }
+    expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clock.id}`))).toMatchObject({ status: 'ready' });
+    await stop(sub.id);
+  });
+});
+
+describe('paying', () => {
+  it("records who paid as reported, and the authenticated caller as the audit actor", async () => {
+    const { clockId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
+    const [invoice] = await invoicesOf(subscriptionId);
+    const paid = await expectJson<Invoice & { paid_by: unknown; paid_at: string }>(
+      await h.request('POST', `/admin/v1/invoices/${invoice!.id}/pay`, { body: { actor_id: 'cashier-7', actor_name: 'Front desk' } }),
+    );
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'cashier-7', actor_name: 'Front desk' }, paid_at: '2026-02-01T01:00:00.000Z' });
+    const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: invoice!.id, action: 'invoice.paid' } });
+    expect([audit.actorType, audit.actorId]).toEqual(['admin', 'test-admin']);
+    expect(audit.after).toMatchObject({ paid_by: { actor_id: 'cashier-7', actor_name: 'Front desk' } });
+    await stop(subscriptionId);
   });
 });
 
 describe('finalize concurrency', () => {
   it('gives 50 concurrently finalized Drafts 50 distinct consecutive numbers', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
-    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const planId = await makePlan(h.deps.db);
     const ids: string[] = [];
+    const subscriptions: string[] = [];
+    // One customer each: subscriptions of one customer and period would share one Draft.
     for (let i = 0; i < 50; i += 1) {
-      const planId = await makePlan(h.deps.db);
-      const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
-      ids.push((await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201)).id);
+      const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+      subscriptions.push(await subscribe(customerId, planId));
+      ids.push((await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscriptions[i]}/bill`), 201)).id);
     }
     const results = await Promise.all(ids.map((id) => h.request('POST', `/admin/v1/invoices/${id}/finalize`)));
     const bodies = await Promise.all(results.map((r) => r.json() as Promise<Invoice>));
@@ -260,7 +443,6 @@ describe('finalize concurrency', () => {
     const counter = await h.deps.db.documentCounter.findUniqueOrThrow({ where: { name: 'invoice' } });
     const highest = await h.deps.db.invoice.count({ where: { invoiceNumber: { not: null } } });
     expect(Number(counter.value)).toBe(highest);
-    const subs = await h.deps.db.subscription.findMany({ where: { customerId }, select: { id: true } });
-    await Promise.all(subs.map((s) => h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(s.id)).terminate('test done')));
+    await stop(...subscriptions);
   });
 });

@@ -3,10 +3,10 @@
  * server, on test clocks so months pass in seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -15,6 +15,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
+
+interface InvoiceBody {
+  id: string;
+  status: string;
+  billing_reason: string;
+  total: string;
+  finalized_at: string | null;
+  period_start: string;
+  line_items: { kind: string; amount_nanos: string; subscription_id: string | null }[];
+}
+
+const invoicesOf = async (subscriptionId: string) =>
+  (await expectPage<InvoiceBody>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}`))).data;
 
 interface SubscriptionBody {
   id: string;
@@ -69,8 +82,17 @@ describe('subscription lifecycle', () => {
     await expectJson(await advance(clockId, '2026-03-14T09:00:00.000Z'));
     expect((await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Expired');
 
+    // The cancelled period is billed when it ends (the whole fee: a cancellation takes effect at
+    // the period end) and its invoice is finalized once the grace period is over; then the
+    // workflow ends.
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    const [draft] = await invoicesOf(subscription.id);
+    expect(draft).toMatchObject({ status: 'Draft', billing_reason: 'subscription_final', total: '49.00' });
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    await expectJson(await advance(clockId, '2026-03-14T10:00:00.000Z'));
     expect(await handle.result()).toMatchObject({ status: 'Expired' });
+    const [final] = await invoicesOf(subscription.id);
+    expect(final).toMatchObject({ id: draft!.id, status: 'Open', finalized_at: '2026-03-14T10:00:00.000Z', total: '49.00' });
     await captureHistory(handle, 'trial-active-paused-active-cancelled-expired');
 
     const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } });
@@ -118,6 +140,75 @@ describe('subscription lifecycle', () => {
     expect(row.status).toBe('Expired');
     const actions = (await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } })).map((a) => a.action);
     expect(actions).toEqual(['subscription.created', 'subscription.paused', 'subscription.cancelled', 'subscription.expired']);
+    // The paused period is billed like any other: usage to date and the fee charged in advance.
+    const [invoice] = await invoicesOf(subscription.id);
+    expect(invoice).toMatchObject({ status: 'Draft', billing_reason: 'subscription_final', total: '49.00' });
+    await expectJson(await advance(clockId, '2026-04-01T01:00:00.000Z'));
+    expect((await invoicesOf(subscription.id)).map((i) => i.status)).toEqual(['Open']);
+  });
+
+  it('bills nothing for a trial cancelled before it ends', async () => {
+    const { clockId, subscription } = await onClock('2026-06-01T00:00:00.000Z', { trialDays: 10 });
+    expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
+    await expectJson(await advance(clockId, '2026-06-11T01:00:00.000Z'));
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect(await handle.result()).toMatchObject({ status: 'Expired' });
+    expect(await invoicesOf(subscription.id)).toEqual([]);
+  });
+
+  it('refuses every move the state machine does not allow, in every state, with nothing recorded', async () => {
+    const { clockId, subscription } = await onClock('2026-08-01T00:00:00.000Z');
+    const refused = async (action: 'pause' | 'resume' | 'cancel', from: string) => {
+      const before = await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id } });
+      const res = await move(subscription.id, action);
+      expect(res.status, `${action} from ${from}`).toBe(409);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_state_transition' } });
+      expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id } })).toBe(before);
+    };
+    await refused('resume', 'Active');
+    await expectJson(await move(subscription.id, 'pause'));
+    await refused('pause', 'Paused');
+    await expectJson(await move(subscription.id, 'cancel'));
+    for (const action of ['pause', 'resume', 'cancel'] as const) await refused(action, 'Cancelled');
+    await expectJson(await advance(clockId, '2026-09-01T01:00:00.000Z'));
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).result();
+    // The workflow of an Expired subscription has ended: every move is refused the same way.
+    for (const action of ['pause', 'resume', 'cancel'] as const) await refused(action, 'Expired');
+    expect((await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`)).status).toBe(409);
+  });
+
+  it('serialises concurrent moves: each one either applies to the state it finds or is refused', async () => {
+    const { subscription } = await onClock('2026-10-01T00:00:00.000Z');
+    const actions = ['pause', 'resume', 'pause', 'cancel', 'resume', 'pause', 'cancel', 'resume'] as const;
+    const responses = await Promise.all(actions.map((action) => move(subscription.id, action)));
+    expect(responses.every((r) => r.status === 200 || r.status === 409), JSON.stringify(responses.map((r) => r.status))).toBe(true);
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } });
+    // Every recorded move starts from the state the previous one left.
+    let status = 'Active';
+    for (const entry of audit.slice(1)) {
+      expect((entry.before as { status: string }).status).toBe(status);
+      status = (entry.after as { status: string }).status;
+    }
+    expect(audit.length - 1).toBe(responses.filter((r) => r.status === 200).length);
+    const row = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
+    expect(row.status).toBe(status);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).terminate('test done');
+  });
+
+  it.each([
+    ['Quarterly', '2026-04-15T08:00:00.000Z'],
+    ['SemiAnnual', '2026-07-15T08:00:00.000Z'],
+    ['Annual', '2027-01-15T08:00:00.000Z'],
+  ] as const)('runs %s periods from the plan cadence', async (cadence, end) => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-15T08:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const planId = await makePlan(h.deps.db, { cadence });
+    const subscription = await expectJson<SubscriptionBody>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }),
+      201,
+    );
+    expect(subscription).toMatchObject({ status: 'Active', period_start: '2026-01-15T08:00:00.000Z', period_end: end });
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).terminate('test done');
   });
 
   it('runs real-time subscriptions on Temporal timers and cancels them at once', async () => {
@@ -130,6 +221,7 @@ describe('subscription lifecycle', () => {
     expect(subscription.status).toBe('Active');
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect(await handle.query(nextWakeQuery)).toBe(subscription.period_end);
     expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
     const clockless = await advance(subscription.id, '2030-01-01T00:00:00Z');
     expect(clockless.status).toBe(404);
@@ -138,6 +230,35 @@ describe('subscription lifecycle', () => {
 });
 
 describe('POST /v1/subscriptions validation', () => {
+  it.each(['Suspended', 'Closed'] as const)('refuses a %s customer and stores nothing', async (status) => {
+    const customerId = await makeCustomer(h.deps.db);
+    await h.deps.db.customer.update({ where: { id: customerId }, data: { status } });
+    const res = await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ error: { code: 'customer_not_active' } });
+    expect(await h.deps.db.subscription.count({ where: { customerId } })).toBe(0);
+  });
+
+  it('replays a create sent twice with one Idempotency-Key: one subscription, one workflow', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const body = { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' };
+    const headers = { 'idempotency-key': `create-${customerId}` };
+    const first = await h.request('POST', '/v1/subscriptions', { body, headers });
+    const again = await Promise.all([1, 2, 3].map(() => h.request('POST', '/v1/subscriptions', { body, headers })));
+    const created = await expectJson<SubscriptionBody>(first, 201);
+    for (const res of again) {
+      expect(res.status).toBe(201);
+      expect(res.headers.get('x-idempotency-replayed')).toBe('true');
+      expect(((await res.json()) as SubscriptionBody).id).toBe(created.id);
+    }
+    expect(await h.deps.db.subscription.count({ where: { customerId } })).toBe(1);
+    const runs = h.deps.temporal.client.workflow.list({ query: `WorkflowId = '${subscriptionWorkflowId(created.id)}'` });
+    let count = 0;
+    for await (const _run of runs) count += 1;
+    expect(count).toBe(1);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(created.id)).terminate('test done');
+  });
+
   it.each([
     ['an unknown customer', async () => ({ customer_id: '01900000-0000-7000-8000-00000000dead', plan_id: await makePlan(h.deps.db), currency: 'USD' }), 404, 'customer_not_found'],
     ['an unknown plan', async () => ({ customer_id: await makeCustomer(h.deps.db), plan_id: '01900000-0000-7000-8000-00000000beef', currency: 'USD' }), 404, 'plan_not_found'],
@@ -167,5 +288,32 @@ describe('POST /v1/subscriptions validation', () => {
     expect((await h.request('GET', `/v1/subscriptions/${own.id}`, { as: { customer: theirs } })).status).toBe(404);
     expect((await h.request('POST', `/admin/v1/subscriptions/${own.id}/cancel`, { as: { customer: mine } })).status).toBe(403);
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(own.id)).terminate('test done');
+  });
+});
+
+describe('GET /v1/subscriptions', () => {
+  it('lists in creation order with customer and status filters; a customer token sees only its own', async () => {
+    const mine = await makeCustomer(h.deps.db);
+    const theirs = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db);
+    const subscribe = async (customerId: string) =>
+      (await expectJson<SubscriptionBody>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201)).id;
+    const own = [await subscribe(mine), await subscribe(mine), await subscribe(mine)];
+    const other = await subscribe(theirs);
+    await expectJson(await move(own[1]!, 'cancel'));
+
+    const first = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&limit=2`));
+    expect(first.data.map((sub) => sub.id)).toEqual(own.slice(0, 2));
+    const rest = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&limit=2&starting_after=${first.next_cursor}`));
+    expect(rest).toMatchObject({ has_more: false });
+    expect(rest.data.map((sub) => sub.id)).toEqual([own[2]]);
+    const cancelled = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&status=Cancelled`));
+    expect(cancelled.data.map((sub) => sub.id)).toEqual([own[1]]);
+
+    const asCustomer = await expectPage<SubscriptionBody>(await h.request('GET', '/v1/subscriptions', { as: { customer: mine } }));
+    expect(asCustomer.data.map((sub) => sub.id)).toEqual(own);
+    expect((await h.request('GET', `/v1/subscriptions?customer_id=${theirs}`, { as: { customer: mine } })).status).toBe(404);
+    expect((await h.request('GET', '/v1/subscriptions?status=Gone')).status).toBe(400);
+    for (const id of [...own, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('test done');
   });
 });

@@ -59,7 +59,9 @@ const pay = createRoute({
   path: '/admin/v1/invoices/{id}/pay',
   tags: ['Invoices'],
   summary: 'Record a manual payment of an Open invoice',
-  description: "Open → Paid; writes invoice.paid and advances the subscription's charged_through_date to the invoice's period end.",
+  description:
+    "Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid " +
+    "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.",
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(PaySchema) },
   responses: { 200: json(InvoiceSchema, 'The Paid invoice'), ...commonErrorResponses },
 });
@@ -92,8 +94,8 @@ export function registerInvoiceLifecycle(app: App): void {
   );
   app.openapi(pay, async (c) => {
     const { actor_id, actor_name } = c.req.valid('json');
-    const actor = { type: actorOf(c).type, id: actor_id };
-    return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', { actor, actorName: actor_name, requestId: c.get('requestId') }), 200);
+    const command = { actor: actorOf(c), paidBy: { actorId: actor_id, actorName: actor_name }, requestId: c.get('requestId') };
+    return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command), 200);
   });
   app.openapi(voidRoute, async (c) => {
     const { reason } = (c.req.valid('json') as z.infer<typeof VoidSchema> | undefined) ?? {};

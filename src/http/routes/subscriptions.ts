@@ -2,8 +2,8 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { actorOf, ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, NonNegativeMoneySchema, UuidSchema } from '../schemas.js';
-import { createSubscription, getSubscription, moveSubscription } from '../../services/subscriptions.js';
+import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, NonNegativeMoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+import { createSubscription, getSubscription, listSubscriptions, moveSubscription } from '../../services/subscriptions.js';
 
 const SubscriptionStatusSchema = z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']);
 
@@ -67,10 +67,27 @@ const get = createRoute({
   responses: { 200: json(SubscriptionSchema, 'The subscription'), ...commonErrorResponses },
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/v1/subscriptions',
+  tags: ['Subscriptions'],
+  summary: 'List subscriptions',
+  description:
+    'In creation order, filtered by customer_id and status. A customer token lists only its own customer\'s subscriptions ' +
+    '(another customer_id is 404). A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
+  request: {
+    query: PaginationQuerySchema.extend({
+      customer_id: UuidSchema.optional().openapi({ description: 'only this customer\'s subscriptions' }),
+      status: SubscriptionStatusSchema.optional().openapi({ description: 'only subscriptions in this state' }),
+    }),
+  },
+  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
+});
+
 const MOVES = {
   pause: 'Pause an Active or PastDue subscription',
   resume: 'Resume a Paused subscription (any other state is 409 invalid_state_transition)',
-  cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; it expires at the end of its period',
+  cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends',
 } as const;
 
 export function registerSubscriptions(app: App): void {
@@ -78,6 +95,7 @@ export function registerSubscriptions(app: App): void {
     const subscription = await createSubscription(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId'), ownCustomerId(c));
     return c.json(subscription, 201);
   });
+  app.openapi(list, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'), ownCustomerId(c))));
   app.openapi(get, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));
 
   for (const [move, summary] of Object.entries(MOVES) as [keyof typeof MOVES, string][]) {

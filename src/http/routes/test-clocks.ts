@@ -2,13 +2,11 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IdempotencyHeaderSchema, IdParamSchema, UuidSchema } from '../schemas.js';
+import { DateTimeSchema, IdempotencyHeaderSchema, IdParamSchema, UuidSchema } from '../schemas.js';
 import { advanceTestClock, createTestClock, getTestClock } from '../../services/test-clocks.js';
 
-const InstantSchema = z.string().datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).openapi({ example: '2026-01-01T00:00:00Z' });
-
 const TestClockSchema = z
-  .object({ id: UuidSchema, name: z.string(), frozen_time: z.string(), status: z.enum(['ready']), created_at: z.string() })
+  .object({ id: UuidSchema, name: z.string(), frozen_time: z.string(), status: z.enum(['ready', 'advancing']).openapi({ description: 'advancing while an advance request is running' }), created_at: z.string() })
   .openapi('TestClock');
 
 const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
@@ -21,7 +19,7 @@ const create = createRoute({
   description: 'Customers created with this test_clock_id, and their subscriptions, follow the clock instead of real time.',
   request: {
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ name: z.string().min(1).max(200), frozen_time: InstantSchema }) } } },
+    body: { required: true, content: { 'application/json': { schema: z.strictObject({ name: z.string().min(1).max(200), frozen_time: DateTimeSchema }) } } },
   },
   responses: { 201: json(TestClockSchema, 'The test clock'), ...commonErrorResponses },
 });
@@ -42,11 +40,14 @@ const advance = createRoute({
   summary: 'Advance a test clock',
   description:
     'Moves the clock forward (never back: 422 test_clock_cannot_go_back) and answers once every subscription on it has ' +
-    'processed what became due: trial ends, period ends, expirations.',
+    'processed what became due: trial ends, period ends and their invoices, expirations. Subscriptions are stepped together ' +
+    'from one instant where any of them has work to the next, as real time would order them. Advancing to the current ' +
+    'time again re-drives the subscriptions (resuming an interrupted advance); while an advance runs, another is 409 ' +
+    'test_clock_advancing.',
   request: {
     params: IdParamSchema,
     headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ frozen_time: InstantSchema }) } } },
+    body: { required: true, content: { 'application/json': { schema: z.strictObject({ frozen_time: DateTimeSchema }) } } },
   },
   responses: { 200: json(TestClockSchema, 'The advanced test clock'), ...commonErrorResponses },
 });
