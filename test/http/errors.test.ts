@@ -123,17 +123,11 @@ describe('money fields', () => {
   it('refuses an oversize digit string by its length, without converting it', async () => {
     const big = await createHarness({ bodyLimitBytes: 3 * 1024 * 1024 });
     try {
-      const digits = '9'.repeat(2_000_000);
-      let started = performance.now();
-      BigInt(digits);
-      const conversionMs = performance.now() - started;
-      started = performance.now();
-      const res = await big.request('POST', '/admin/v1/catalog/skus', { body: sku(digits) });
-      const elapsedMs = performance.now() - started;
+      const res = await big.request('POST', '/admin/v1/catalog/skus', { body: sku('9'.repeat(2_000_000)) });
       const error = await expectError(res, 400, 'validation_failed');
+      // The length check's own message, and no other issue: it stopped the field before the digit
+      // pattern and the BigInt() range check, whose cost grows with the length.
       expect(error.details?.issues).toEqual([{ path: 'unit_amount_nanos', message: 'is out of range (a sign and at most 38 digits)' }]);
-      // Parsing and checking the 2 MB body is cheap; converting its digits is what a bound avoids.
-      expect(elapsedMs).toBeLessThan(conversionMs / 2);
     } finally {
       await big.close();
     }
