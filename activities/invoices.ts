@@ -17,6 +17,8 @@ import { applyTax, type TaxAdapter } from '../src/services/tax.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   INVALID_TRANSITION,
+  NOT_FOUND,
+  UNPROCESSABLE,
   type BillNowResult,
   type ChangePlanCommand,
   type InvoiceOutcome,
@@ -38,10 +40,10 @@ export interface InvoiceActivityDeps {
 
 const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   invalid_transition: INVALID_TRANSITION,
-  not_found: 'NotFound',
-  unprocessable: 'Unprocessable',
-  validation: 'Unprocessable',
-  conflict: 'Unprocessable',
+  not_found: NOT_FOUND,
+  unprocessable: UNPROCESSABLE,
+  validation: UNPROCESSABLE,
+  conflict: UNPROCESSABLE,
 };
 
 export async function domain<T>(work: () => Promise<T>): Promise<T> {

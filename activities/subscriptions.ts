@@ -8,7 +8,7 @@ import type { Db } from '../src/db/client.js';
 import type { Subscription } from '../src/generated/prisma/client.js';
 import { recordAudit } from '../src/services/audit.js';
 import { enqueueEvent } from '../src/services/outbox.js';
-import { INVALID_TRANSITION, type ActorRef, type SubscriptionSnapshot, type SubscriptionStatus } from '../workflows/messages.js';
+import { INVALID_TRANSITION, NOT_FOUND, type ActorRef, type SubscriptionSnapshot, type SubscriptionStatus } from '../workflows/messages.js';
 
 export interface TransitionInput {
   subscriptionId: string;
@@ -36,7 +36,7 @@ function followingPeriod(endMs: number, cadence: BillingCadence, anchor: Date): 
 export function createSubscriptionActivities(db: Db) {
   async function load(subscriptionId: string) {
     const row = await db.subscription.findUnique({ where: { id: subscriptionId }, include: { plan: { select: { billingCadence: true } } } });
-    if (!row) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} does not exist`, 'NotFound');
+    if (!row) throw ApplicationFailure.nonRetryable(`subscription ${subscriptionId} does not exist`, NOT_FOUND);
     return row;
   }
 
@@ -45,7 +45,7 @@ export function createSubscriptionActivities(db: Db) {
       const at = new Date(input.at);
       return db.$transaction(async (tx) => {
         const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM subscriptions WHERE id = ${input.subscriptionId}::uuid FOR UPDATE`;
-        if (rows.length === 0) throw ApplicationFailure.nonRetryable(`subscription ${input.subscriptionId} does not exist`, 'NotFound');
+        if (rows.length === 0) throw ApplicationFailure.nonRetryable(`subscription ${input.subscriptionId} does not exist`, NOT_FOUND);
         const current = await tx.subscription.findUniqueOrThrow({ where: { id: input.subscriptionId }, include: { plan: true } });
         if (current.status === input.to) return snapshotOf(current);
         if (current.status !== input.from) {

@@ -11,7 +11,9 @@ import {
   finalizeInvoiceUpdate,
   INVALID_TRANSITION,
   invoiceStateQuery,
+  NOT_FOUND,
   payInvoiceUpdate,
+  UNPROCESSABLE,
   voidInvoiceUpdate,
   type InvoiceOutcome,
   type InvoiceStatus,
@@ -25,7 +27,7 @@ const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord } = proxyActi
   retry: {
     initialInterval: '1 second',
     maximumInterval: '1 minute',
-    nonRetryableErrorTypes: [INVALID_TRANSITION, 'NotFound', 'Unprocessable'],
+    nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE],
   },
 });
 

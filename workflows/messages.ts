@@ -51,6 +51,9 @@ export interface ClockAdvanceResult {
 
 /** Failure type of an update rejected because the state machine does not allow it. */
 export const INVALID_TRANSITION = 'InvalidTransition';
+/** Failure types of activities refused by a domain rule: retrying them can never succeed. */
+export const NOT_FOUND = 'NotFound';
+export const UNPROCESSABLE = 'Unprocessable';
 
 export const pauseSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('pauseSubscription');
 export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('resumeSubscription');

@@ -38,9 +38,11 @@ import {
   changePlanUpdate,
   INVALID_TRANSITION,
   nextWakeQuery,
+  NOT_FOUND,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
   subscriptionStateQuery,
+  UNPROCESSABLE,
   type PendingClose,
   type SubscriptionCommand,
   type SubscriptionSnapshot,
@@ -48,8 +50,6 @@ import {
   type SubscriptionWorkflowInput,
 } from './messages.js';
 import { Mutex } from './mutex.js';
-
-export const NOT_FOUND = 'NotFound';
 
 const {
   transitionSubscription,
@@ -59,11 +59,10 @@ const {
   finalizePeriodInvoice,
   checkProgressiveThreshold,
   changeSubscriptionPlan,
-} =
-  proxyActivities<Activities>({
-    startToCloseTimeout: '30 seconds',
-    retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, 'Unprocessable'] },
-  });
+} = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+});
 
 type Move = 'pause' | 'resume' | 'cancel';
 
