@@ -37,6 +37,8 @@ const apiSchema = baseSchema.extend({
   RATE_LIMIT_ANON_BURST: z.coerce.number().int().positive().default(40),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
   /** Usage events: how many seconds after the customer's current time a timestamp may be. */
+  /** API processes sharing the port (Node cluster); 1 runs the API in this process alone. */
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
 });
 

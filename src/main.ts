@@ -1,4 +1,9 @@
-/** API process: HTTP only; long work happens in workflows run by the worker process. */
+/**
+ * API process: HTTP only; long work happens in workflows run by the worker process. With
+ * API_PROCESSES > 1 this process forks that many API processes sharing the port (Node cluster):
+ * they share nothing but PostgreSQL and Temporal, so each gets 1/N of the rate limits.
+ */
+import cluster from 'node:cluster';
 import { serve } from '@hono/node-server';
 import { loadApiConfig } from './config.js';
 import { createDb } from './db/client.js';
@@ -6,15 +11,44 @@ import { createApp } from './http/app.js';
 import type { AppDeps } from './http/context.js';
 import { purgeExpiredIdempotencyKeys } from './http/middleware/idempotency.js';
 import { ROUTES } from './http/routes/index.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { createTaxAdapter } from './services/tax.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
+/** Runs `count` API processes and stops them together: on SIGINT/SIGTERM, or when one exits on its own. */
+function superviseApiProcesses(count: number, logger: Logger): void {
+  let exitCode: number | null = null;
+  const stopAll = (code: number) => {
+    if (exitCode !== null) return;
+    exitCode = code;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  cluster.on('exit', (worker, code, signal) => {
+    if (exitCode === null) {
+      logger.error({ pid: worker.process.pid, code, signal }, 'an API process exited; stopping the others');
+      stopAll(1);
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(exitCode ?? 1);
+  });
+  process.on('SIGTERM', () => stopAll(0));
+  process.on('SIGINT', () => stopAll(0));
+  for (let i = 0; i < count; i += 1) cluster.fork();
+  logger.info({ processes: count }, 'api processes started');
+}
+
 runMain('api', async () => {
   const config = loadApiConfig();
   const logger = createLogger(config.LOG_LEVEL, 'api');
+  if (config.API_PROCESSES > 1 && cluster.isPrimary) {
+    superviseApiProcesses(config.API_PROCESSES, logger);
+    return;
+  }
+  const share = (limit: { ratePerSecond: number; burst: number }) => ({
+    ratePerSecond: limit.ratePerSecond / config.API_PROCESSES,
+    burst: Math.max(1, Math.ceil(limit.burst / config.API_PROCESSES)),
+  });
   await checkDatabase(config.DATABASE_URL);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const { db, pool } = createDb(config.DATABASE_URL);
@@ -33,8 +67,8 @@ runMain('api', async () => {
       temporalTaskQueue: config.TEMPORAL_TASK_QUEUE,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
-      rateLimit: { ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST },
-      anonymousRateLimit: { ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST },
+      rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),
+      anonymousRateLimit: share({ ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST }),
       idempotencyTtlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       eventMaxFutureSkewMs: config.EVENT_MAX_FUTURE_SKEW_SECONDS * 1000,
     },

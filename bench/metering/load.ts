@@ -225,15 +225,23 @@ function stat(pid: number): { ppid: number; ticks: number } | undefined {
 }
 
 /** CPU ticks of the postmaster and its children, by pid. */
-function postgresTicks(postmasterPid: number): Map<number, number> {
+/** CPU ticks of a process and its children (PostgreSQL's backends, the API's cluster processes). */
+function familyTicks(parentPid: number): Map<number, number> {
   const ticks = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
     const s = stat(pid);
-    if (s && (pid === postmasterPid || s.ppid === postmasterPid)) ticks.set(pid, s.ticks);
+    if (s && (pid === parentPid || s.ppid === parentPid)) ticks.set(pid, s.ticks);
   }
   return ticks;
+}
+
+/** Ticks a family used since `before` (processes that exited meanwhile are missed). */
+function ticksSince(parentPid: number, before: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, ticks] of familyTicks(parentPid)) used += ticks - (before.get(pid) ?? 0);
+  return used;
 }
 
 function machineTicks(): { busy: number; total: number } {
@@ -249,20 +257,18 @@ function machineTicks(): { busy: number; total: number } {
  */
 export function sampleCpu(apiPid: number, postmasterPid: number): () => CpuShare {
   const started = performance.now();
-  const api0 = stat(apiPid)?.ticks ?? 0;
-  const pg0 = postgresTicks(postmasterPid);
+  const api0 = familyTicks(apiPid);
+  const pg0 = familyTicks(postmasterPid);
   const self0 = process.cpuUsage();
   const machine0 = machineTicks();
   return () => {
     const seconds = (performance.now() - started) / 1000;
     const self = process.cpuUsage(self0);
     const machine = machineTicks();
-    let pgTicks = 0;
-    for (const [pid, ticks] of postgresTicks(postmasterPid)) pgTicks += ticks - (pg0.get(pid) ?? 0);
     const cores = os.cpus().length;
     return {
-      api: ((stat(apiPid)?.ticks ?? api0) - api0) / CLOCK_TICKS / seconds,
-      postgres: pgTicks / CLOCK_TICKS / seconds,
+      api: ticksSince(apiPid, api0) / CLOCK_TICKS / seconds,
+      postgres: ticksSince(postmasterPid, pg0) / CLOCK_TICKS / seconds,
       loadGenerator: (self.user + self.system) / 1e6 / seconds,
       machine: ((machine.busy - machine0.busy) / (machine.total - machine0.total)) * cores,
     };

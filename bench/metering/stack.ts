@@ -75,6 +75,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         RATE_LIMIT_RPS: '1000000000',
         RATE_LIMIT_BURST: '1000000000',
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+        API_PROCESSES: process.env.BENCH_API_PROCESSES ?? '1',
       },
       // Request logs are written as in production, to a sink nobody reads.
       stdio: ['ignore', 'ignore', 'pipe'],

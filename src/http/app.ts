@@ -46,6 +46,9 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.set('requestId', requestId);
     c.set('logger', logger);
     c.set('deps', deps);
+    // Set before the response exists, it goes out with whatever response is built; set after, it
+    // would rebuild the finished response (its body stream included) for one header.
+    c.header('X-Request-Id', requestId);
     const started = performance.now();
     try {
       await next();
@@ -53,7 +56,7 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       // Hono's onError only sees thrown Errors; anything else thrown still gets the envelope.
       c.res = renderError(c, err);
     }
-    c.header('X-Request-Id', requestId);
+    if (c.res.headers.get('X-Request-Id') === null) c.header('X-Request-Id', requestId);
     logger.info(
       {
         method: c.req.method,
@@ -67,6 +70,26 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
+/**
+ * 413 above the body limit. A declared Content-Length is checked without touching the body, which is
+ * then read once, straight from the socket, by the JSON body check; only a body of unknown length
+ * (chunked) is counted as it streams in (Hono's bodyLimit), so it is cut off at the limit.
+ */
+function bodyLimitMiddleware(maxSize: number): MiddlewareHandler<AppEnv> {
+  const tooLarge = (): never => {
+    throw new ApiError('payload_too_large', `request body exceeds ${maxSize} bytes`);
+  };
+  const streamed = bodyLimit({ maxSize, onError: tooLarge });
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      return Number(declared) > maxSize ? tooLarge() : next();
+    }
+    return streamed(c, next);
+  };
+}
+
 export interface RouteModule {
   (app: App): void;
 }
@@ -74,15 +97,7 @@ export interface RouteModule {
 export function createApp(deps: AppDeps, routes: RouteModule[] = []): App {
   const app = newApp();
   app.use('*', requestContext(deps));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.settings.bodyLimitBytes,
-      onError: () => {
-        throw new ApiError('payload_too_large', `request body exceeds ${deps.settings.bodyLimitBytes} bytes`);
-      },
-    }),
-  );
+  app.use('*', bodyLimitMiddleware(deps.settings.bodyLimitBytes));
   app.use('*', anonymousRateLimitMiddleware());
   app.use('*', authMiddleware());
   app.use('*', rateLimitMiddleware());
