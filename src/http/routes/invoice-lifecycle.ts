@@ -48,9 +48,11 @@ const finalize = createRoute({
   description:
     'An update on the invoice workflow: applies the configured tax adapter, assigns the next gapless INV-###### number in the ' +
     'same transaction as the invoice.finalized outbox event, and freezes the invoice (enforced by the database). ' +
-    'Finalizing anything but a Draft is 409 invalid_state_transition.',
+    'Finalizing anything but a Draft is 409 invalid_state_transition. A Draft with a negative total (a downgrade after the ' +
+    "period's fee was invoiced) becomes a credit invoice: its credit is applied as credit notes to the period's earlier " +
+    'invoices (newest first) and it is answered Paid; when they cannot absorb it, 422 negative_invoice_total.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: json(InvoiceSchema, 'The Open invoice'), ...commonErrorResponses },
+  responses: { 200: json(InvoiceSchema, 'The Open invoice (Paid for a credit invoice)'), ...commonErrorResponses },
 });
 
 const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
