@@ -5,9 +5,10 @@
  *   (storeEachEvent): it checks every event's references, computes its late flag and inserts with
  *   ON CONFLICT (id) DO NOTHING. The unique constraint is the deduplication: concurrent copies of
  *   one id store exactly one row, and an insert that fails leaves nothing behind that could later
- *   count as "seen". Only when some id was not stored does a second statement ask whether it
- *   belongs to another customer (event_id_conflict); a batch runs both in one transaction so a
- *   conflict leaves nothing stored.
+ *   count as "seen". An id skipped as stored already may belong to another customer
+ *   (event_id_conflict). A batch's statement commits on its own when it can show every skipped id
+ *   is the same customer's event; otherwise it aborts itself and the batch re-runs in a transaction
+ *   whose second statement looks at the skipped ids (a conflict leaves nothing stored).
  * - Rollups: partial aggregates per aggregator (a meter, or the default of an event type),
  *   customer, subscription and 5-minute, hourly and daily UTC bucket, advanced incrementally along
  *   usage_events.seq by rollUpUsage. Each aggregator's cursor says how far its rollups reach.
@@ -81,9 +82,10 @@ export interface StoreOutcome {
  * late when that holds for any of them. The invoiced periods are looked at only for timestamps
  * before the end of the latest one, so events of the open period (the hot path) skip them.
  * `insertWhen` decides between all-or-nothing (a batch request) and each event on its own
- * (coalesced single-event requests).
+ * (coalesced single-event requests). `guarded` adds the check that lets a batch commit in this one
+ * statement (see storeEvents).
  */
-const storeEventsSql = (insertWhen: string, result: string) => `
+const storeEventsSql = (insertWhen: string, result: string, guarded = false) => `
 -- $1 the events (JSON), $2 now, $3 the future skew in ms; the distinct ids as arrays, so each
 -- lookup is an index scan whatever the planner guesses of $1: $4 customers, $5 subscriptions,
 -- $6 customers of events without a subscription_id.
@@ -154,15 +156,40 @@ stored AS (
   ORDER BY id COLLATE "C", idx
   ON CONFLICT (id) DO NOTHING
   RETURNING id, late, customer_id
-)
+)${guarded ? SKIPPED_CTE(insertWhen) : ''}
 SELECT ${result},
        (SELECT json_agg(json_build_object('index', idx, 'id', id, 'problem', problem, 'now_at', now_at) ORDER BY idx)
-          FROM checked WHERE problem IS NOT NULL) AS problems`;
+          FROM checked WHERE problem IS NOT NULL) AS problems${guarded ? UNPROVEN_GUARD : ''}`;
 
-const STORE_ALL_OR_NOTHING_SQL = storeEventsSql(
-  'NOT EXISTS (SELECT 1 FROM checked WHERE problem IS NOT NULL)',
-  '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late',
-);
+/**
+ * The rows meant to be inserted that this statement did not store for their own customer: ids
+ * stored already, and copies of one id for several customers. Looked for only when fewer rows were
+ * stored than meant to be (never on the hot path); materialized, so the lookups below stay index
+ * probes for these few rows.
+ */
+const SKIPPED_CTE = (insertWhen: string) => `,
+skipped AS MATERIALIZED (
+  SELECT k.id, k.customer_id FROM checked k
+  WHERE (SELECT count(*) FROM stored) < (SELECT count(*) FROM checked WHERE ${insertWhen})
+    AND ${insertWhen} AND NOT EXISTS (SELECT 1 FROM stored s WHERE s.id = k.id AND s.customer_id = k.customer_id)
+)`;
+
+/**
+ * Aborts the statement (SQLSTATE UE001, nothing stored) unless every skipped row is the same
+ * customer's event in this statement's snapshot. A row committed while the insert waited on it is
+ * not in that snapshot, so it is never taken for a duplicate here.
+ */
+const UNPROVEN_GUARD = `,
+       usage_events_abort_unproven((SELECT count(*) FROM skipped k
+         WHERE NOT EXISTS (SELECT 1 FROM usage_events e WHERE e.id = k.id AND e.customer_id = k.customer_id))) AS unproven`;
+
+/** SQLSTATE raised by usage_events_abort_unproven (its migration says why). */
+const UNPROVEN_SKIPS = 'UE001';
+
+const ALL_OR_NOTHING = 'NOT EXISTS (SELECT 1 FROM checked WHERE problem IS NOT NULL)';
+const ACCEPTED_AND_LATE = '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late';
+const STORE_ALL_OR_NOTHING_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE, true);
+const STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE);
 const STORE_EACH_SQL = storeEventsSql(
   'problem IS NULL',
   "(SELECT COALESCE(json_agg(json_build_array(id, late, customer_id)), '[]') FROM stored) AS stored",
@@ -223,18 +250,58 @@ function byIndex(problems: EventProblem[]): EventProblem[] {
   return [...seen.values()].sort((a, b) => a.index - b.index);
 }
 
+/** What the batch statement answers. */
+interface StoreRow {
+  accepted: number;
+  late: number;
+  problems: EventProblem[] | null;
+}
+
+/** Every problem of a refused batch, ids stored for other customers included, in request order. */
+async function batchProblems(client: pg.Pool | pg.PoolClient, rows: EventRow[], found: EventProblem[]): Promise<EventProblem[]> {
+  const problems = [...found, ...copiesOfOtherCustomers(rows, found)];
+  const refused = new Set(problems.map((p) => p.index));
+  problems.push(...(await storedForOtherCustomers(client, rows.filter((r) => !refused.has(r.idx)))));
+  return byIndex(problems);
+}
+
 /**
  * Stores the events unless one of them has a problem (all or nothing); duplicates of ids the same
- * customer already stored are skipped. One transaction: the insert, then, only when some id was not
- * stored, the check that no skipped id belongs to another customer (a conflict rolls everything back).
+ * customer already stored are skipped. Usually ONE autocommitted statement: a batch of new ids (the
+ * hot path) or of ids this customer stored before commits in the round trip that inserts it, with
+ * no transaction held open across the API's event loop. A statement that cannot show every skipped
+ * id to be the customer's own aborts itself, and the batch re-runs in storeEventsInTransaction.
  */
 export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+  let row: StoreRow;
+  try {
+    const result = await pool.query<StoreRow>({
+      name: 'usage_events_store',
+      text: STORE_ALL_OR_NOTHING_SQL,
+      values: storeValues(rows, now, maxFutureSkewMs),
+    });
+    row = result.rows[0]!;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === UNPROVEN_SKIPS) return storeEventsInTransaction(pool, rows, now, maxFutureSkewMs);
+    throw err;
+  }
+  if (row.problems === null) return { accepted: row.accepted, late: row.late, problems: [] };
+  // Refused: the statement stored nothing, so the rest of the report needs no transaction.
+  return { accepted: 0, late: 0, problems: await batchProblems(pool, rows, row.problems) };
+}
+
+/**
+ * storeEvents when some skipped id is not provably the customer's own: the insert, then, when some
+ * id was not stored, the check that no skipped id belongs to another customer, in one transaction
+ * (a conflict rolls everything back).
+ */
+async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const result = await client.query<{ accepted: number; late: number; problems: EventProblem[] | null }>({
-      name: 'usage_events_store',
-      text: STORE_ALL_OR_NOTHING_SQL,
+    const result = await client.query<StoreRow>({
+      name: 'usage_events_store_in_transaction',
+      text: STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL,
       values: storeValues(rows, now, maxFutureSkewMs),
     });
     const row = result.rows[0]!;

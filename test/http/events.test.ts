@@ -8,7 +8,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { ingestEvent, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/events.js';
+import type { DomainError } from '../../src/services/errors.js';
+import { ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/events.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
@@ -432,6 +433,60 @@ describe('concurrent ingestion', () => {
       expect(results.reduce((n, r) => n + (r.json.duplicate_count as number), 0)).toBe(600);
     }
     expect(await stored({ customerId })).toBe(1500);
+  });
+
+  it('stores a batch in one statement without a transaction, and judges ids committed while it waited in one', async () => {
+    const [a, b] = [await makeCustomer(h.deps.db), await makeCustomer(h.deps.db)];
+    const real = h.deps.pool;
+    let transactions = 0;
+    const pool = {
+      query: (config: pg.QueryConfig | string, values?: unknown[]) => (typeof config === 'string' ? real.query(config, values) : real.query(config)),
+      connect: () => {
+        transactions += 1;
+        return real.connect();
+      },
+    } as unknown as pg.Pool;
+    const deps = { ...h.deps, pool };
+    const context = { fields: JSON_BATCH_FIELDS };
+    const ingest = (events: ReturnType<typeof event>[]) =>
+      ingestBatch(deps, events, context).then(
+        (result) => ({ result, issues: undefined, transactions }),
+        (err: DomainError) => ({ result: undefined, issues: (err.details as { issues: { index: number; code: string }[] }).issues, transactions }),
+      );
+
+    // The hot path: new ids, and ids this customer stored before, each one autocommitted statement.
+    const first = [event(a), event(a)];
+    expect(await ingest(first)).toEqual({ result: { accepted_count: 2, duplicate_count: 0, late_count: 0 }, issues: undefined, transactions: 0 });
+    expect(await ingest([...first, event(a)])).toEqual({ result: { accepted_count: 1, duplicate_count: 2, late_count: 0 }, issues: undefined, transactions: 0 });
+
+    // Another writer's row for one of the batch's ids, committed only once the batch waits on it: the
+    // batch's snapshot does not show it, so its statement aborts and the batch re-runs in a transaction.
+    for (const holder of [a, b]) {
+      transactions = 0;
+      const own = event(a);
+      const contested = event(a);
+      const writer = await real.connect();
+      try {
+        await writer.query('BEGIN');
+        await writer.query(`INSERT INTO usage_events (id, event_type, customer_id, occurred_at) VALUES ($1, 'api_calls', $2, now())`, [contested.id, holder]);
+        const xid = (await writer.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0]!.xid;
+        const outcome = ingest([own, contested]);
+        for (let waiting = false; !waiting; ) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          waiting = (await real.query(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND transactionid::text = $1 AND NOT granted) AS w`, [xid])).rows[0].w;
+        }
+        await writer.query('COMMIT');
+        if (holder === a) {
+          expect(await outcome).toEqual({ result: { accepted_count: 1, duplicate_count: 1, late_count: 0 }, issues: undefined, transactions: 1 });
+          expect(await stored({ id: { in: [own.id, contested.id] } })).toBe(2);
+        } else {
+          expect(await outcome).toMatchObject({ result: undefined, issues: [{ index: 1, code: 'event_id_conflict' }], transactions: 1 });
+          expect(await stored({ id: own.id })).toBe(0);
+        }
+      } finally {
+        writer.release();
+      }
+    }
   });
 
   it('fails only the culprit when a coalesced statement of single events fails on its data', async () => {
