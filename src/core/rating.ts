@@ -178,23 +178,7 @@ export function ratePlan(input: RatePlanInput): RatedPlan {
     return rateSku(sku, quantity, optionsFor(terms, sku, proration));
   });
 
-  let subtotal = 0n;
-  let discount = 0n;
-  let total = 0n;
-  for (const line of lines) {
-    subtotal += line.subtotal_nanos;
-    discount += line.discount_nanos;
-    total += line.amount_nanos;
-  }
-  return {
-    currency: first.currency,
-    period,
-    phase: phase === undefined ? null : phase.phase,
-    lines,
-    subtotal_nanos: subtotal,
-    discount_nanos: discount,
-    total_nanos: total,
-  };
+  return { currency: first.currency, period, phase: phase === undefined ? null : phase.phase, lines, ...totals(lines) };
 }
 
 export interface RatedPlanJson {
@@ -503,6 +487,7 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
   return { currency: first.currency, period, pieces: rated, lines, ...totals(lines) };
 }
 
+/** Subtotal, discount and total of rated lines. */
 function totals(lines: readonly RatedLine[]): { subtotal_nanos: bigint; discount_nanos: bigint; total_nanos: bigint } {
   let subtotal = 0n;
   let discount = 0n;
