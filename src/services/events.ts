@@ -40,7 +40,6 @@
  *   `subscriptionid` → subscription_id, `source` is stored. Other extension attributes are accepted
  *   and ignored, as the CloudEvents spec asks of consumers.
  */
-import { daysInMonth } from '../core/index.js';
 import type pg from 'pg';
 import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '../db/events.js';
 import type { AppDeps } from '../http/context.js';
@@ -114,40 +113,7 @@ export const JSON_BATCH_FIELDS: FieldNames = { ...JSON_FIELDS, prefix: (i) => `e
 export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time' };
 export const CLOUD_EVENT_BATCH_FIELDS: FieldNames = { ...CLOUD_EVENT_FIELDS, prefix: (i) => `${i}.` };
 
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/i;
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
-
-/** Largest UTC offset in hours PostgreSQL accepts (±15:59); real ones stay within −12 and +14. */
-const MAX_OFFSET_HOURS = 15;
-
-/**
- * A real instant since 1970: ISO 8601 with seconds and an offset PostgreSQL can store, on a date
- * that exists (no Feb 30). Anything this accepts the database parses, so a timestamp never fails
- * the insert (which, for coalesced single events, would fail its neighbours too).
- */
-export function isValidTimestamp(text: string): boolean {
-  const m = ISO_TIMESTAMP.exec(text);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6])];
-  const offset = m[8]!;
-  const offsetMinutes = offset.length === 1 ? 0 : (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
-  const offsetOk = offset.length === 1 || (Number(offset.slice(1, 3)) <= MAX_OFFSET_HOURS && Number(offset.slice(4, 6)) <= 59);
-  const valid =
-    year >= 1970 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    (day <= 28 || day <= daysInMonth(year, month)) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59 &&
-    offsetOk;
-  // 1970-01-01T00:00:00+01:00 is still 1969 in UTC.
-  return valid && Date.UTC(year, month - 1, day, hour, minute - offsetMinutes, second) >= 0;
-}
 
 /** Significant digits of a finite number's shortest decimal form ("0.000123" → 3, "1.5e-7" → 2). */
 function significantDigits(value: number): number {
