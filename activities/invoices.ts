@@ -11,7 +11,7 @@ import { recordAudit, SYSTEM_ACTOR } from '../src/services/audit.js';
 import { billSubscription, type BillingReason } from '../src/services/billing.js';
 import { DomainError, type DomainFailureDetails } from '../src/services/errors.js';
 import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoice-workflows.js';
-import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../src/services/invoices.js';
+import { finalizeInvoice, invoiceNow, markInvoicePaid, voidInvoice } from '../src/services/invoices.js';
 import { changeSubscriptionPlan } from '../src/services/plan-changes.js';
 import { applyTax, type TaxAdapter } from '../src/services/tax.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
@@ -56,13 +56,6 @@ export async function domain<T>(work: () => Promise<T>): Promise<T> {
     }
     throw err;
   }
-}
-
-/** The invoice's own "now": its test clock's time when it has one. */
-async function invoiceNow(db: Db, invoiceId: string): Promise<Date> {
-  const invoice = await db.invoice.findUnique({ where: { id: invoiceId }, select: { testClockId: true } });
-  if (!invoice?.testClockId) return new Date();
-  return (await db.testClock.findUniqueOrThrow({ where: { id: invoice.testClockId } })).frozenTime;
 }
 
 const outcome = (view: { status: InvoiceOutcome['status']; invoice_number: string | null }): InvoiceOutcome => ({
@@ -134,7 +127,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       domain(async () => {
         const result = await finalizeInvoice(db, invoiceId, {
           actor: command.actor,
-          at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId),
+          at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
           applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });
@@ -147,7 +140,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
           await markInvoicePaid(db, invoiceId, {
             actor: command.actor,
             paidBy: command.paidBy,
-            at: await invoiceNow(db, invoiceId),
+            at: await invoiceNow(db, invoiceId, new Date()),
             ...(command.requestId ? { requestId: command.requestId } : {}),
           }),
         ),
@@ -158,7 +151,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         outcome(
           await voidInvoice(db, invoiceId, {
             actor: command.actor,
-            at: await invoiceNow(db, invoiceId),
+            at: await invoiceNow(db, invoiceId, new Date()),
             ...(command.reason ? { reason: command.reason } : {}),
             ...(command.requestId ? { requestId: command.requestId } : {}),
           }),

@@ -15,7 +15,7 @@ import { fromDecimal, toDecimal } from '../db/money.js';
 import { newId } from '../ids.js';
 import { recordAudit, type Actor } from './audit.js';
 import { DomainError, invalidTransition, notFound, validation } from './errors.js';
-import { lockInvoice, nextDocumentNumber } from './invoices.js';
+import { invoiceNow, lockInvoice, nextDocumentNumber } from './invoices.js';
 import { enqueueEvent } from './outbox.js';
 
 export const CREDIT_NOTE_REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory', 'other'] as const;
@@ -75,9 +75,7 @@ export async function issueCreditNote(db: Db, invoiceId: string, input: IssueCre
   if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
   return db.$transaction(async (tx) => {
     // An invoice on a test clock lives on the clock's time.
-    const invoice = await tx.invoice.findUnique({ where: { id: invoiceId }, select: { testClockId: true } });
-    const clock = invoice?.testClockId ? await tx.testClock.findUnique({ where: { id: invoice.testClockId } }) : null;
-    return creditInvoice(tx, invoiceId, input, { ...context, at: clock?.frozenTime ?? context.at });
+    return creditInvoice(tx, invoiceId, input, { ...context, at: await invoiceNow(tx, invoiceId, context.at) });
   });
 }
 

@@ -151,6 +151,13 @@ export async function listInvoices(
   return toPage(rows, page.limit, (r) => toInvoiceView(r, r.lines));
 }
 
+/** The invoice's own "now": its test clock's time when it is on one, else `realNow`. */
+export async function invoiceNow(db: Db | Tx, invoiceId: string, realNow: Date): Promise<Date> {
+  const invoice = await db.invoice.findUnique({ where: { id: invoiceId }, select: { testClockId: true } });
+  const clock = invoice?.testClockId ? await db.testClock.findUnique({ where: { id: invoice.testClockId } }) : null;
+  return clock?.frozenTime ?? realNow;
+}
+
 /** Locks the invoice row for the rest of the transaction and returns it. */
 export async function lockInvoice(tx: Tx, id: string): Promise<Invoice> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
