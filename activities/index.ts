@@ -2,16 +2,25 @@
  * Activities: the I/O side of workflows. createActivities receives real dependencies from the
  * worker's composition root; workflows import only the *type* of what it returns.
  */
+import { createContractActivities } from './contracts.js';
 import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
+import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
+import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
-/** The database, logger, tax adapter, a Temporal client (activities drive invoice workflows) and settings. */
-export type ActivityDeps = InvoiceActivityDeps;
+/**
+ * The database, logger, tax adapter, payment processor, a Temporal client (activities drive invoice
+ * workflows) and settings.
+ */
+export type ActivityDeps = InvoiceActivityDeps & WebhookActivityDeps & PaymentActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createSubscriptionActivities(deps.db),
     ...createInvoiceActivities(deps),
+    ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue }),
+    ...createWebhookActivities(deps),
+    ...createPaymentActivities(deps),
   };
 }
 

@@ -5,19 +5,28 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
-import type { Db } from '../src/db/client.js';
 import type { Logger } from '../src/logger.js';
-import { recordAudit, SYSTEM_ACTOR } from '../src/services/audit.js';
-import { billSubscription, type BillingReason } from '../src/services/billing.js';
-import { DomainError, type DomainFailureDetails } from '../src/services/errors.js';
-import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoice-workflows.js';
-import { finalizeInvoice, invoiceNow, markInvoicePaid, voidInvoice } from '../src/services/invoices.js';
-import { changeSubscriptionPlan } from '../src/services/plan-changes.js';
-import { applyTax, type TaxAdapter } from '../src/services/tax.js';
+import { SYSTEM_ACTOR } from '../src/services/audit.js';
+import { billSubscription, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
+import type { ServiceDeps } from '../src/services/deps.js';
+import { DomainError, type DomainFailureDetails } from '../src/errors.js';
+import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
+import {
+  finalizeInvoice,
+  invoiceNow,
+  invoiceStatus,
+  markInvoicePaid,
+  recordFinalizeDeferred,
+  voidInvoice,
+} from '../src/services/invoicing/invoices.js';
+import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
+import { closeDunning } from '../src/services/payments/collection.js';
+import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   INVALID_TRANSITION,
   NOT_FOUND,
+  UNAVAILABLE,
   UNPROCESSABLE,
   type BillNowResult,
   type ChangePlanCommand,
@@ -28,7 +37,7 @@ import {
 } from '../workflows/messages.js';
 
 export interface InvoiceActivityDeps {
-  db: Db;
+  db: ServiceDeps['db'];
   logger: Logger;
   tax: TaxAdapter;
   client: Client;
@@ -44,13 +53,15 @@ const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   unprocessable: UNPROCESSABLE,
   validation: UNPROCESSABLE,
   conflict: UNPROCESSABLE,
+  unavailable: UNAVAILABLE,
 };
 
 export async function domain<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof DomainError) {
+    // A dependency that is down may answer a retry: only the other domain errors are final.
+    if (err instanceof DomainError && err.kind !== 'unavailable') {
       const details: DomainFailureDetails = { domain: { kind: err.kind, code: err.code, ...(err.details ? { details: err.details } : {}) } };
       throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPE[err.kind], details);
     }
@@ -102,20 +113,11 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       return { invoiceId, status: (await moveInvoice(workflows, invoiceId, 'finalize', command)).status, deferred: null };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      const current = await db.invoice.findUnique({ where: { id: invoiceId }, select: { status: true, customerId: true } });
+      const current = await invoiceStatus(db, invoiceId);
       if (err.kind === 'invalid_transition' && current && current.status !== 'Draft') return { invoiceId, status: current.status, deferred: null };
       if (err.kind !== 'unprocessable' || !current) throw err;
       deps.logger.warn({ invoiceId, code: err.code, err: err.message }, 'finalizing a Draft was refused; it stays a Draft');
-      await db.$transaction((tx) =>
-        recordAudit(tx, {
-          action: 'invoice.finalize_deferred',
-          actor: command.actor,
-          entityType: 'invoice',
-          entityId: invoiceId,
-          customerId: current.customerId,
-          after: { status: 'Draft', code: err.code, reason: err.message },
-        }),
-      );
+      await recordFinalizeDeferred(db, { invoiceId, customerId: current.customerId, actor: command.actor, code: err.code, reason: err.message });
       return { invoiceId, status: 'Draft', deferred: err.code };
     }
   }
@@ -135,28 +137,31 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
-      domain(async () =>
-        outcome(
-          await markInvoicePaid(db, invoiceId, {
-            actor: command.actor,
-            paidBy: command.paidBy,
-            at: await invoiceNow(db, invoiceId, new Date()),
-            ...(command.requestId ? { requestId: command.requestId } : {}),
-          }),
-        ),
-      ),
+      domain(async () => {
+        const at = await invoiceNow(db, invoiceId, new Date());
+        const paid = await markInvoicePaid(db, invoiceId, {
+          actor: command.actor,
+          paidBy: command.paidBy,
+          at,
+          ...(command.requestId ? { requestId: command.requestId } : {}),
+        });
+        // An invoice in dunning paid by hand closes its schedule (its subscriptions back to Active).
+        await closeDunning(deps, invoiceId, 'paid_manually', at);
+        return outcome(paid);
+      }),
 
     voidInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      domain(async () =>
-        outcome(
-          await voidInvoice(db, invoiceId, {
-            actor: command.actor,
-            at: await invoiceNow(db, invoiceId, new Date()),
-            ...(command.reason ? { reason: command.reason } : {}),
-            ...(command.requestId ? { requestId: command.requestId } : {}),
-          }),
-        ),
-      ),
+      domain(async () => {
+        const at = await invoiceNow(db, invoiceId, new Date());
+        const voided = await voidInvoice(db, invoiceId, {
+          actor: command.actor,
+          at,
+          ...(command.reason ? { reason: command.reason } : {}),
+          ...(command.requestId ? { requestId: command.requestId } : {}),
+        });
+        await closeDunning(deps, invoiceId, 'voided', at);
+        return outcome(voided);
+      }),
 
     /** Bill on demand: the current period up to `upTo`, into its Draft. */
     billSubscriptionNow: (input: { subscriptionId: string; upTo: string }): Promise<BillNowResult> =>
@@ -186,9 +191,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
     checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
       domain(async () => {
-        const subscription = await db.subscription.findUniqueOrThrow({ where: { id: input.subscriptionId }, select: { progressiveThresholdNanos: true } });
-        if (subscription.progressiveThresholdNanos === null) return { invoiceId: null, finalized: false };
-        const threshold = BigInt(subscription.progressiveThresholdNanos.toFixed(0));
+        const threshold = await progressiveThresholdOf(db, input.subscriptionId);
+        if (threshold === null) return { invoiceId: null, finalized: false };
         const draft = await bill(input.subscriptionId, { upTo: input.at, reason: 'threshold' });
         if (!draft.invoiceId || BigInt(draft.totalNanos) < threshold) return { invoiceId: draft.invoiceId, finalized: false };
         const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'));

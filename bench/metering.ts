@@ -27,7 +27,7 @@ import pg from 'pg';
 import { createDb } from '../src/db/client.js';
 import { issueToken } from '../src/dev/secrets.js';
 import { newId } from '../src/ids.js';
-import { runRollupPass } from '../src/services/usage.js';
+import { runRollupPass } from '../src/services/metering/usage.js';
 import {
   cannon,
   openLoop,

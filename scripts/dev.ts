@@ -6,25 +6,38 @@
  *   processes  the worker and the API (PORT, default 3000) as child processes
  * Local ports and folders can be moved with EMBEDDED_PG_PORT (54329), TEMPORAL_DEV_PORT (7233),
  * TEMPORAL_UI_PORT (8233) and BILLING_DATA_DIR (.data).
- * Local mode generates dev secrets once into .data/ and prints how to call the API;
- * NODE_ENV=production requires every secret. SIGINT/SIGTERM stop every child, then Temporal and
- * the embedded database.
+ * Local mode generates dev secrets once into .data/ and prints how to call the API; without
+ * PROCESSOR_SECRET_KEY it also runs stripe-mock and points the payment processor at it;
+ * NODE_ENV=production requires every secret.
+ *
+ * Supervision: the worker, the API and the Temporal dev server are restarted with backoff when they
+ * exit on their own (src/dev/supervisor.ts); repeated fast failure stops everything with exit code 1.
+ * Stopping: SIGINT, SIGTERM or SIGHUP (to this process alone or to its whole process group), or the
+ * exit of whoever started it (src/dev/lifeline.ts), stops the API, the worker, Temporal and the
+ * embedded database in that order. If this process itself is killed outright, a reaper in its own
+ * session (src/dev/reaper.ts) stops them. Children's JSON log lines pass through to stdout unchanged;
+ * anything else they print (webpack, the Temporal SDK core) goes to stderr tagged with the child's name.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { ConfigError, SECRET_VARIABLES, validatePresent } from '../src/config.js';
 import { EmbeddedPostgres, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
 import { DATA_DIR, PROJECT_ROOT } from '../src/dev/paths.js';
-import { portInUse, stopProcess, waitFor } from '../src/dev/processes.js';
+import { onAncestorExit } from '../src/dev/lifeline.js';
+import { freePort, portInUse, waitFor } from '../src/dev/processes.js';
+import { startReaper } from '../src/dev/reaper.js';
 import { apiKeyHash, issueToken, loadOrCreateDevSecrets } from '../src/dev/secrets.js';
-import { startTemporalDevServer, type TemporalDevServer } from '../src/dev/temporal-dev-server.js';
-import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
+import { Supervised } from '../src/dev/supervisor.js';
+import { startStripeMock } from '../src/dev/stripe-mock.js';
+import { startTemporalDevServer } from '../src/dev/temporal-dev-server.js';
+import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { checkDatabase, connectTemporalOrFail, StartupError } from '../src/startup.js';
 
 const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
 const TEMPORAL_UI_PORT = Number(process.env.TEMPORAL_UI_PORT ?? 8233);
-const TSX = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+const STRIPE_MOCK_PORT = Number(process.env.STRIPE_MOCK_PORT ?? 12111);
 const PRISMA = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'prisma');
 
 const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
@@ -44,14 +57,49 @@ class Stack {
 }
 
 const stack = new Stack();
+const reaper = startReaper();
 let shuttingDown = false;
+let stopped: Promise<never> | undefined;
 
-async function shutdown(code: number): Promise<never> {
-  if (!shuttingDown) {
-    shuttingDown = true;
+/** Stops the stack once; later calls (a second signal, the parent's exit) wait for the same stop. */
+function shutdown(code: number): Promise<never> {
+  shuttingDown = true;
+  stopped ??= (async () => {
     await stack.unwind();
-  }
-  process.exit(code);
+    reaper.release();
+    process.exit(code);
+  })();
+  return stopped;
+}
+
+/** JSON log lines pass through to stdout; other output is tagged with the child's name on stderr. */
+function relayOutput(name: string, child: ChildProcess): void {
+  const relay = (stream: NodeJS.ReadableStream | null) => {
+    if (!stream) return;
+    createInterface({ input: stream }).on('line', (line) => {
+      if (line.startsWith('{')) process.stdout.write(`${line}\n`);
+      else if (line.trim() !== '') process.stderr.write(`[${name}] ${line}\n`);
+    });
+  };
+  relay(child.stdout);
+  relay(child.stderr);
+}
+
+function supervise(name: string, start: () => Promise<ChildProcess>): Supervised {
+  const supervised = new Supervised({
+    name,
+    start,
+    onStarted: (child) => {
+      if (child.pid !== undefined) reaper.watch({ name, pid: child.pid });
+    },
+    log: say,
+    onGiveUp: (reason) => {
+      say(`${reason}; stopping everything`);
+      void shutdown(1);
+    },
+  });
+  stack.push(name, () => supervised.stop());
+  return supervised;
 }
 
 function runPrismaMigrate(databaseUrl: string): Promise<void> {
@@ -76,21 +124,26 @@ function runPrismaMigrate(databaseUrl: string): Promise<void> {
   });
 }
 
-function startChild(name: string, entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(TSX, [entry], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (!shuttingDown) {
-      say(`${name} exited unexpectedly (${signal ?? code}); stopping everything`);
-      void shutdown(1);
-    }
+/** A Node entry point of the project (worker, API) under the tsx loader, supervised. */
+function startNodeChild(name: string, entry: string, env: NodeJS.ProcessEnv): Supervised {
+  return supervise(name, async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    relayOutput(name, child);
+    return child;
   });
-  stack.push(name, () => stopProcess(child));
-  return child;
 }
 
 async function main(): Promise<void> {
-  process.on('SIGINT', () => void shutdown(0));
-  process.on('SIGTERM', () => void shutdown(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (!shuttingDown) say(`${signal} received; stopping`);
+      void shutdown(0);
+    });
+  }
+  onAncestorExit((why) => {
+    say(`${why}; stopping`);
+    void shutdown(0);
+  });
 
   const production = process.env.NODE_ENV === 'production';
   validatePresent(process.env);
@@ -115,6 +168,7 @@ async function main(): Promise<void> {
   } else {
     if (production) throw new ConfigError('NODE_ENV=production requires DATABASE_URL');
     const embedded = new EmbeddedPostgres({ dataDir: path.join(DATA_DIR, 'postgres'), port: EMBEDDED_PG_PORT, log: say });
+    reaper.watch({ name: 'embedded PostgreSQL', postgresDataDir: path.join(DATA_DIR, 'postgres') });
     const serverUrl = await embedded.start();
     stack.push('embedded PostgreSQL', () => embedded.stop());
     env.DATABASE_URL = withDatabase(serverUrl, 'billing');
@@ -134,26 +188,28 @@ async function main(): Promise<void> {
     }
     const binary = await ensureTool(TEMPORAL_CLI, say);
     say('starting Temporal dev server');
-    const server: TemporalDevServer = await startTemporalDevServer({
-      binary,
-      port: TEMPORAL_PORT,
-      uiPort: TEMPORAL_UI_PORT,
-      namespace,
-      dbFile: path.join(DATA_DIR, 'temporal.db'),
-    });
-    stack.push('Temporal dev server', server.stop);
-    server.process.on('exit', () => {
-      if (!shuttingDown) {
-        say('Temporal dev server exited unexpectedly; stopping everything');
-        void shutdown(1);
-      }
-    });
-    env.TEMPORAL_ADDRESS = server.address;
-    temporalUi = server.uiUrl;
+    const options = { binary, port: TEMPORAL_PORT, uiPort: TEMPORAL_UI_PORT, namespace, dbFile: path.join(DATA_DIR, 'temporal.db') };
+    await supervise('Temporal dev server', async () => (await startTemporalDevServer(options)).process).start();
+    env.TEMPORAL_ADDRESS = `127.0.0.1:${TEMPORAL_PORT}`;
+    temporalUi = `http://127.0.0.1:${TEMPORAL_UI_PORT}`;
   }
 
-  startChild('worker', 'src/worker.ts', env);
-  startChild('api', 'src/main.ts', env);
+  let processorNote = `payment processor at ${env.PROCESSOR_API_BASE ?? 'https://api.stripe.com'}`;
+  if (!env.PROCESSOR_SECRET_KEY) {
+    if (production) throw new ConfigError('NODE_ENV=production requires PROCESSOR_SECRET_KEY');
+    // No processor account configured: collection runs against stripe-mock with the default test key.
+    if (await portInUse(STRIPE_MOCK_PORT)) {
+      throw new StartupError(`port ${STRIPE_MOCK_PORT} is taken: stop what runs there, set STRIPE_MOCK_PORT, or set PROCESSOR_SECRET_KEY to use a real processor`);
+    }
+    const mock = await startStripeMock(await ensureTool(STRIPE_MOCK, say), STRIPE_MOCK_PORT, await freePort());
+    stack.push('stripe-mock', mock.stop);
+    reaper.watch({ name: 'stripe-mock', pid: mock.pid });
+    env.PROCESSOR_API_BASE = mock.url;
+    processorNote = `payment processor: stripe-mock at ${mock.url} (set PROCESSOR_SECRET_KEY for a real one)`;
+  }
+
+  await startNodeChild('worker', 'src/worker.ts', env).start();
+  await startNodeChild('api', 'src/main.ts', env).start();
   const port = Number(env.PORT ?? 3000);
   const base = `http://127.0.0.1:${port}`;
   await waitFor('API', async () => {
@@ -168,6 +224,7 @@ async function main(): Promise<void> {
     `  API reference  ${base}/docs/api   (OpenAPI: ${base}/openapi.json)`,
     `  Health         ${base}/health`,
     `  Temporal UI    ${temporalUi ?? '(external cluster: see its own UI)'}`,
+    `  Payments       ${processorNote}`,
   ];
   if (devSecrets) {
     const adminToken = await issueToken(env.JWT_SECRET!, { sub: 'local-admin', scope: 'admin' }, 8 * 3600);

@@ -1,7 +1,17 @@
 /** Environment parsed once, at start, into a typed configuration. */
 import { z } from 'zod';
+import {
+  DEFAULT_WEBHOOK_BREAKER_OPEN_SECONDS,
+  DEFAULT_WEBHOOK_BREAKER_THRESHOLD,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  retryScheduleProblems,
+} from './core/webhooks.js';
+import { CoreValidationError, DEFAULT_DUNNING_SCHEDULE_DAYS, parseDunningSchedule } from './core/index.js';
 
 const HEX_64 = /^[0-9a-f]{64}$/;
+/** The payment processor's production API (PROCESSOR_API_BASE's default). */
+export const STRIPE_API_BASE = 'https://api.stripe.com';
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
@@ -20,10 +30,43 @@ const baseSchema = z.object({
   TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** How long a closed period's Draft stays open for late usage and consolidation before it is finalized. */
   INVOICE_GRACE_PERIOD_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(3600),
+  /** Webhook attempts: seconds before each, counted from the previous attempt (the first is normally 0). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS.join(','))
+    .refine((v) => /^\s*\d{1,7}(\s*,\s*\d{1,7})*\s*$/.test(v), 'must be comma-separated whole seconds, e.g. "0,30,300,1800,14400"')
+    .transform((v) => v.split(',').map((s) => Number(s.trim())))
+    .refine((seconds) => retryScheduleProblems(seconds).length === 0, 'must list 1 to 20 attempts'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
+  WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(DEFAULT_WEBHOOK_BREAKER_THRESHOLD),
+  WEBHOOK_BREAKER_OPEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(DEFAULT_WEBHOOK_BREAKER_OPEN_SECONDS),
+  /** Production mode refuses webhook URLs on loopback, link-local and private addresses unless this is true. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** The payment processor's API (Stripe's, or stripe-mock locally and in tests). */
+  PROCESSOR_API_BASE: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default(STRIPE_API_BASE),
+  /** The processor's secret API key; outside production it defaults to one stripe-mock accepts. */
+  PROCESSOR_SECRET_KEY: z.string().min(1).optional(),
+  /** Days after a failed payment when dunning retries it (SPEC default 3,7,14,21). */
+  DUNNING_SCHEDULE_DAYS: z
+    .string()
+    .default(DEFAULT_DUNNING_SCHEDULE_DAYS.join(','))
+    .transform((text, ctx) => {
+      try {
+        return parseDunningSchedule(text);
+      } catch (err) {
+        ctx.addIssue({ message: err instanceof CoreValidationError ? err.message : 'is not a list of days', code: 'custom' });
+        return z.NEVER;
+      }
+    }),
 });
 
 const apiSchema = baseSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Listen address; unset, 127.0.0.1 in local mode and 0.0.0.0 with NODE_ENV=production (containers). */
+  HOST: z.string().min(1).optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters (HS256 key)'),
   API_KEY_HASH: z
     .string()
@@ -36,13 +79,24 @@ const apiSchema = baseSchema.extend({
   RATE_LIMIT_ANON_RPS: z.coerce.number().positive().default(20),
   RATE_LIMIT_ANON_BURST: z.coerce.number().int().positive().default(40),
   IDEMPOTENCY_TTL_HOURS: z.coerce.number().positive().default(24),
-  /** Usage events: how many seconds after the customer's current time a timestamp may be. */
   /** API processes sharing the port (Node cluster); 1 runs the API in this process alone. */
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
+  /** Usage events: how many seconds after the customer's current time a timestamp may be. */
   EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
 });
 
 export type WorkerConfig = z.infer<typeof baseSchema>;
+
+/** The processor's API key used against stripe-mock (which accepts any sk_test_ key) when none is configured. */
+export const LOCAL_PROCESSOR_SECRET_KEY = 'sk_test_localstripemock';
+
+/** The processor settings: NODE_ENV=production requires a real key, elsewhere the local default applies. */
+export function processorSettings(config: WorkerConfig): { apiBase: string; secretKey: string } {
+  if (config.PROCESSOR_SECRET_KEY === undefined && config.NODE_ENV === 'production') {
+    throw new ConfigError('invalid configuration: NODE_ENV=production requires PROCESSOR_SECRET_KEY');
+  }
+  return { apiBase: config.PROCESSOR_API_BASE, secretKey: config.PROCESSOR_SECRET_KEY ?? LOCAL_PROCESSOR_SECRET_KEY };
+}
 export type ApiConfig = z.infer<typeof apiSchema>;
 
 /** The secrets the API needs; NODE_ENV=production refuses to start without them. */

@@ -5,14 +5,16 @@
  */
 import cluster from 'node:cluster';
 import { serve } from '@hono/node-server';
-import { loadApiConfig } from './config.js';
+import { loadApiConfig, processorSettings } from './config.js';
+import { webhookSettingsOf } from './services/webhooks/settings.js';
 import { createDb } from './db/client.js';
 import { createApp } from './http/app.js';
 import type { AppDeps } from './http/context.js';
-import { purgeExpiredIdempotencyKeys } from './http/middleware/idempotency.js';
 import { ROUTES } from './http/routes/index.js';
 import { createLogger, type Logger } from './logger.js';
-import { createTaxAdapter } from './services/tax.js';
+import { createStripeProcessor } from './processor/stripe.js';
+import { createTaxAdapter } from './services/billing/tax.js';
+import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -60,6 +62,7 @@ runMain('api', async () => {
     logger,
     clock: () => new Date(),
     tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
+    processor: createStripeProcessor(processorSettings(config)),
     settings: {
       jwtSecret: config.JWT_SECRET,
       apiKeyHash: config.API_KEY_HASH,
@@ -71,6 +74,9 @@ runMain('api', async () => {
       anonymousRateLimit: share({ ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST }),
       idempotencyTtlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       eventMaxFutureSkewMs: config.EVENT_MAX_FUTURE_SKEW_SECONDS * 1000,
+      webhooks: webhookSettingsOf(config),
+      dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
+      processorWebhookSecret: config.PROCESSOR_WEBHOOK_SECRET,
     },
   };
   const app = createApp(deps, ROUTES);
@@ -83,8 +89,9 @@ runMain('api', async () => {
   }, PURGE_INTERVAL_MS);
   purge.unref();
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: '0.0.0.0' }, (info) => {
-    logger.info({ port: info.port }, 'api listening');
+  const hostname = config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname }, (info) => {
+    logger.info({ host: hostname, port: info.port }, 'api listening');
   });
 
   let stopping = false;

@@ -1,9 +1,14 @@
 /** Worker process: runs workflows (bundled from workflows/) and the activities that do their I/O. */
 import { createActivities } from '../activities/index.js';
-import { loadWorkerConfig } from './config.js';
+import { loadWorkerConfig, processorSettings } from './config.js';
+import { webhookSettingsOf } from './services/webhooks/settings.js';
 import { createDb } from './db/client.js';
 import { createLogger } from './logger.js';
-import { createTaxAdapter } from './services/tax.js';
+import { createStripeProcessor } from './processor/stripe.js';
+import { createTaxAdapter } from './services/billing/tax.js';
+import { startOutboxRelay } from './services/webhooks/relay.js';
+import { deliveryPolicyOf } from './services/webhooks/settings.js';
+import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 import { createWorkers } from './temporal/worker.js';
 
@@ -16,6 +21,8 @@ runMain('worker', async () => {
   await checkDatabase(config.DATABASE_URL);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const { db, pool } = createDb(config.DATABASE_URL, DB_POOL_SIZE);
+  const webhooks = webhookSettingsOf(config);
+  const processor = createStripeProcessor(processorSettings(config));
   const workers = await createWorkers({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
@@ -27,12 +34,19 @@ runMain('worker', async () => {
       client: temporal.client,
       taskQueue: config.TEMPORAL_TASK_QUEUE,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
+      webhookAllowPrivateUrls: webhooks.allowPrivateUrls,
+      processor,
+      dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
     }),
     logger,
     maxConcurrentActivities: DB_POOL_SIZE / 2,
   });
+  // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
+  const relay = startOutboxRelay({ db, pool, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, policy: deliveryPolicyOf(webhooks), logger });
+  await ensureDunningCheckSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
+  await relay.stop();
   await Promise.allSettled([workers.connection.close(), temporal.connection.close(), db.$disconnect()]);
   await pool.end().catch(() => {});
   logger.info('worker stopped');

@@ -1,3 +1,8 @@
 /** Bundle entry of the worker: every workflow type the worker runs is exported here. */
+export { contractWorkflow } from './contract.js';
 export { invoiceWorkflow } from './invoice.js';
-export { subscriptionWorkflow } from './subscription.js';
+export { subscriptionWorkflow } from './subscription/index.js';
+export { webhookDeliveryWorkflow } from './webhook-delivery.js';
+export { dunningWorkflow } from './dunning.js';
+export { processorEventWorkflow } from './processor-event.js';
+export { dunningCheckWorkflow } from './dunning-check.js';

@@ -4,25 +4,33 @@
  * state machine does not allow before anything is recorded, and each accepted move is one activity
  * transaction (row, gapless number, outbox event, audit entry). Concurrent moves are serialised and
  * each is re-checked when its turn comes. The workflow ends when the invoice is Paid or Void.
+ *
+ * Collection (SPEC §4 rule 4): once finalized, an invoice whose payer has a default payment method is
+ * charged in the same update, so finalize answers Paid when the charge succeeded. `invoicePayment`
+ * charges an Open invoice again (a dunning retry, a charge on demand), captures an authorised
+ * payment, or applies a processor notification; each is one activity under the same lock.
  */
-import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   finalizeInvoiceUpdate,
   INVALID_TRANSITION,
+  invoicePaymentUpdate,
   invoiceStateQuery,
   NOT_FOUND,
   payInvoiceUpdate,
   UNPROCESSABLE,
   voidInvoiceUpdate,
   type InvoiceOutcome,
+  type InvoicePaymentCommand,
+  type InvoicePaymentResult,
   type InvoiceStatus,
   type InvoiceWorkflowInput,
   type SubscriptionCommand,
 } from './messages.js';
 import { Mutex } from './mutex.js';
 
-const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord } = proxyActivities<Activities>({
+const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -31,7 +39,10 @@ const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord } = proxyActi
   },
 });
 
-const ALLOWED: Record<'finalize' | 'pay' | 'void', InvoiceStatus> = { finalize: 'Draft', pay: 'Open', void: 'Open' };
+const ALLOWED: Record<'finalize' | 'pay' | 'void' | 'collect', InvoiceStatus> = { finalize: 'Draft', pay: 'Open', void: 'Open', collect: 'Open' };
+
+/** Auto-charge after finalization: invoices finalized before it existed replay without it. */
+export const AUTO_CHARGE_PATCH = 'invoice-auto-charge';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
@@ -46,6 +57,20 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     }
   };
   const guard = (move: keyof typeof ALLOWED) => (_command: SubscriptionCommand) => assertAllowed(move);
+  const collect = (command: InvoicePaymentCommand): Promise<InvoicePaymentResult> => {
+    switch (command.kind) {
+      case 'charge':
+        return chargeInvoice(input.invoiceId, command);
+      case 'capture':
+        return captureInvoicePayment(input.invoiceId, command);
+      case 'notification':
+        return applyPaymentNotification(input.invoiceId, command.eventId);
+    }
+  };
+  // A notification applies whatever the state (it may concern a Draft's earlier payment); charges need an Open invoice.
+  const collectable = (command: InvoicePaymentCommand) => {
+    if (command.kind !== 'notification') assertAllowed('collect');
+  };
   const run = (move: keyof typeof ALLOWED, persist: () => Promise<InvoiceOutcome>) =>
     mutex.run(async () => {
       // Re-checked: another update may have moved the invoice while this one waited its turn.
@@ -54,9 +79,29 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       return state;
     });
 
-  setHandler(finalizeInvoiceUpdate, (command) => run('finalize', () => finalizeInvoiceRecord(input.invoiceId, command)), {
-    validator: guard('finalize'),
-  });
+  setHandler(
+    finalizeInvoiceUpdate,
+    (command) =>
+      run('finalize', async () => {
+        const finalized = await finalizeInvoiceRecord(input.invoiceId, command);
+        if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
+        const charged = await chargeInvoice(input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
+        return charged.invoice;
+      }),
+    { validator: guard('finalize') },
+  );
+  setHandler(
+    invoicePaymentUpdate,
+    (command) =>
+      mutex.run(async () => {
+        // Re-checked: the invoice may have been paid or voided while this waited its turn.
+        collectable(command);
+        const result = await collect(command);
+        state = result.invoice;
+        return result;
+      }),
+    { validator: collectable },
+  );
   setHandler(payInvoiceUpdate, (command) => run('pay', () => payInvoiceRecord(input.invoiceId, command)), { validator: guard('pay') });
   setHandler(voidInvoiceUpdate, (command) => run('void', () => voidInvoiceRecord(input.invoiceId, command)), { validator: guard('void') });
   setHandler(invoiceStateQuery, () => state);

@@ -2,7 +2,7 @@
  * Message definitions shared by workflows and the API (which must never import workflow code).
  * Timestamps cross the boundary as ISO strings; money as decimal strings.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export type SubscriptionStatus = 'Trialing' | 'Active' | 'PastDue' | 'Paused' | 'Cancelled' | 'Expired';
 
@@ -51,9 +51,17 @@ export interface ClockAdvanceResult {
 
 /** Failure type of an update rejected because the state machine does not allow it. */
 export const INVALID_TRANSITION = 'InvalidTransition';
+/**
+ * Failure type of an update refused because its run is about to continue as new (a run accepts no
+ * more commands then, or a steady stream of them would keep it from ever continuing): send it again,
+ * the next run takes it.
+ */
+export const CONTINUING_AS_NEW = 'ContinuingAsNew';
 /** Failure types of activities refused by a domain rule: retrying them can never succeed. */
 export const NOT_FOUND = 'NotFound';
 export const UNPROCESSABLE = 'Unprocessable';
+/** Failure type of an activity whose dependency (the payment processor) is down: retried. */
+export const UNAVAILABLE = 'Unavailable';
 
 export const pauseSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('pauseSubscription');
 export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('resumeSubscription');
@@ -102,3 +110,138 @@ export interface ChangePlanCommand extends SubscriptionCommand {
 
 export const billSubscriptionUpdate = defineUpdate<BillNowResult, [SubscriptionCommand]>('billSubscription');
 export const changePlanUpdate = defineUpdate<BillNowResult, [ChangePlanCommand]>('changePlan');
+
+// ── Contracts ──
+
+export type ContractStatus = 'Draft' | 'Active' | 'Amended' | 'Expired' | 'Terminated';
+
+export interface ContractWorkflowInput {
+  contractId: string;
+  /** Present for contracts of a customer on a test clock: their time only moves when the clock advances. */
+  testClock: { id: string; now: string } | null;
+}
+
+export interface ContractSnapshot {
+  status: ContractStatus;
+  /** When the contract next has something due (ISO), or null once it left Active. */
+  nextWakeAt: string | null;
+}
+
+/** The contract changed outside its workflow (amended, terminated): look at it again. */
+export const contractChangedSignal = defineSignal('contractChanged');
+export const contractStateQuery = defineQuery<ContractSnapshot>('contractState');
+/** The test-clock advance of contract workflows: the same update name as subscriptions', so one advance drives both. */
+export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; status: ContractStatus }, [string]>('advanceTestClock');
+
+export const contractWorkflowId = (contractId: string): string => `contract:${contractId}`;
+
+/** Webhook delivery: one outbox event to one endpoint (SPEC §6). */
+export interface WebhookDeliveryPolicy {
+  /** Delay before each attempt, counted from the end of the previous one; its length is the attempt budget. */
+  retryScheduleMs: number[];
+  /** How long the receiver has to answer one attempt. */
+  timeoutMs: number;
+  /** Consecutive failed attempts that open the endpoint's circuit. */
+  breakerThreshold: number;
+  /** How long an open circuit suspends deliveries to the endpoint. */
+  breakerOpenMs: number;
+}
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  eventId: string;
+  endpointId: string;
+  eventType: string;
+  policy: WebhookDeliveryPolicy;
+}
+
+export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed';
+
+/** What one call of the attempt activity did. */
+export type WebhookAttemptResult =
+  /** Sent: `delivered` when the receiver answered 2xx. */
+  | { kind: 'attempted'; delivered: boolean; attempt: number }
+  /** Not sent: the endpoint's circuit is open (or another delivery holds its probe) until retryAt (ISO). */
+  | { kind: 'suspended'; retryAt: string }
+  /** Not sent, and never will be: the endpoint was deleted or disabled, or the delivery is gone. */
+  | { kind: 'gone' };
+
+export interface WebhookDeliveryOutcome {
+  status: WebhookDeliveryStatus | 'Cancelled';
+  /** Attempts this run made. */
+  attempts: number;
+}
+
+/** Readable in the Temporal UI, and unique per (event, endpoint): a relay restart never sends twice. */
+export const webhookDeliveryWorkflowId = (eventId: string, endpointId: string): string => `webhook:${eventId}:${endpointId}`;
+
+// ── Payments and dunning ──
+
+export type PaymentStatus = 'Pending' | 'RequiresCapture' | 'Succeeded' | 'Failed' | 'Canceled';
+export type DunningStatus = 'Active' | 'Resolved' | 'Exhausted';
+
+/** Charge an Open invoice through the processor (auto-charge, dunning retry or on demand). */
+export interface ChargeInvoiceCommand extends SubscriptionCommand {
+  kind: 'charge';
+  /** What asks for the charge, once per invoice: a retried request finds its first payment. */
+  requestKey: string;
+  source: 'auto_charge' | 'dunning' | 'on_demand';
+  dunningAttempt?: number;
+  /** A payment method of the payer (its id); the payer's default when absent. */
+  paymentMethodId?: string;
+  captureMethod?: 'automatic' | 'manual';
+}
+
+export interface CaptureInvoicePaymentCommand extends SubscriptionCommand {
+  kind: 'capture';
+}
+
+/** Apply a stored processor notification about one of the invoice's payments. */
+export interface PaymentNotificationCommand {
+  kind: 'notification';
+  eventId: string;
+}
+
+export type InvoicePaymentCommand = ChargeInvoiceCommand | CaptureInvoicePaymentCommand | PaymentNotificationCommand;
+
+export interface InvoicePaymentResult {
+  invoice: InvoiceOutcome;
+  paymentId: string | null;
+  paymentStatus: PaymentStatus | null;
+}
+
+export const invoicePaymentUpdate = defineUpdate<InvoicePaymentResult, [InvoicePaymentCommand]>('invoicePayment');
+
+/** To a subscription workflow: one of its invoices' payment failed, or its arrears were settled. */
+export interface PaymentOutcomeSignal {
+  invoiceId: string;
+  outcome: 'failed' | 'settled';
+}
+
+export const paymentOutcomeSignal = defineSignal<[PaymentOutcomeSignal]>('paymentOutcome');
+
+export interface DunningWorkflowInput {
+  invoiceId: string;
+  /** When the payment failed (ISO): retries are due the schedule's days after it. */
+  failedAt: string;
+  scheduleDays: number[];
+  /** Retries already made (a re-driven schedule continues where it stopped). */
+  attemptCount: number;
+  testClock: { id: string; now: string } | null;
+}
+
+export interface DunningState {
+  status: DunningStatus;
+  attemptCount: number;
+}
+
+/** The schedule was closed from outside its workflow (payment collected, invoice paid or voided). */
+export const dunningClosedSignal = defineSignal<[DunningState]>('dunningClosed');
+export const dunningStateQuery = defineQuery<DunningState>('dunningState');
+/** The test-clock advance of a dunning workflow: the same update name the test clock sends to subscriptions. */
+export const advanceDunningClockUpdate = defineUpdate<{ caughtUp: boolean }, [string]>('advanceTestClock');
+
+export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoiceId}`;
+export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;
+/** The Temporal Schedule that runs the daily dunning check (check_due_attempts). */
+export const DUNNING_CHECK_SCHEDULE_ID = 'dunning-check-due-attempts';

@@ -1,5 +1,6 @@
 /**
- * Public API of the pure core: money, quantities, calendar dates, pricing/rating and contract math.
+ * Public API of the pure core: money, quantities, calendar dates, pricing/rating, contract and
+ * metering math.
  * No I/O, no clock, no Node built-ins, so workflow code can import it as well as activities.
  */
 export * from './errors.js';
@@ -15,3 +16,6 @@ export * from './drawdown.js';
 export * from './rating.js';
 export * from './periods.js';
 export * from './invoicing.js';
+export * from './metering.js';
+export * from './webhooks.js';
+export * from './dunning.js';

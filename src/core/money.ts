@@ -192,3 +192,17 @@ export function allocate(total: bigint, weights: readonly bigint[]): bigint[] {
   }
   return negative ? parts.map((part) => -part) : parts;
 }
+
+/**
+ * Raw units → the whole minor units a payment processor charges (cents for USD, yen for JPY, fils
+ * for KWD): the same single rounding as the invoice's display (HalfEven to the currency's minor
+ * unit), so a customer is charged exactly the amount the invoice shows.
+ */
+export function toMinorUnits(raw: bigint, currency: string): bigint {
+  return toDisplay(raw, currency).minor;
+}
+
+/** Whole minor units → raw units (exact: a minor unit is a whole number of raw units). */
+export function minorUnitsToRaw(minor: bigint, currency: string): bigint {
+  return minor * 10n ** BigInt(SCALE - currencyExponent(currency));
+}

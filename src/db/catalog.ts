@@ -5,10 +5,9 @@
  */
 import type { PackageRounding, SkuPrice, Tier } from '../core/index.js';
 import { Prisma, type BillingCadence, type PricingModel, type Product as ProductRow, type Sku as SkuRow } from '../generated/prisma/client.js';
-import { DomainError } from '../services/errors.js';
+import { DomainError } from '../errors.js';
+import type { DbClient } from './client.js';
 import { fromDecimal, fromDecimalOrNull, toDecimal } from './money.js';
-
-type DbClient = Prisma.TransactionClient;
 
 export function isPrismaError(err: unknown, code: 'P2002' | 'P2003' | 'P2025'): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === code;
@@ -268,17 +267,25 @@ export async function listSkus(tx: DbClient, query: PageQuery & { plan_id?: stri
 }
 
 export interface PlanPricing {
+  name: string;
   billing_cadence: BillingCadence;
   /** The plan's SKUs in id order, tagged with the product's tags. */
   prices: SkuPrice[];
 }
 
-export async function findPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing | null> {
-  const plan = await tx.plan.findUnique({
-    where: { id: planId },
-    include: { ...SKUS_IN_ORDER, product: { select: { tags: true } } },
-  });
-  if (plan === null) return null;
+const PRICING = { ...SKUS_IN_ORDER, product: { select: { tags: true } } } as const;
+
+function toPlanPricing(plan: Prisma.PlanGetPayload<{ include: typeof PRICING }>): PlanPricing {
   const tags = plan.product?.tags ?? [];
-  return { billing_cadence: plan.billingCadence, prices: plan.skus.map((row) => toSkuPrice(row, tags)) };
+  return { name: plan.name, billing_cadence: plan.billingCadence, prices: plan.skus.map((row) => toSkuPrice(row, tags)) };
+}
+
+export async function findPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing | null> {
+  const plan = await tx.plan.findUnique({ where: { id: planId }, include: PRICING });
+  return plan === null ? null : toPlanPricing(plan);
+}
+
+/** The pricing of a plan known to exist (a subscription phase's). */
+export async function getPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing> {
+  return toPlanPricing(await tx.plan.findUniqueOrThrow({ where: { id: planId }, include: PRICING }));
 }

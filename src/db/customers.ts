@@ -9,15 +9,13 @@ import type {
   Customer as CustomerRow,
   CustomerStatus,
   InvoiceStatus,
-  Prisma,
   SubscriptionStatus,
 } from '../generated/prisma/client.js';
-import { notFound } from '../services/errors.js';
+import { notFound } from '../errors.js';
+import type { DbClient } from './client.js';
 import { afterCursor, isPrismaError, missingReference, type PageQuery } from './catalog.js';
 import { fromDecimal } from './money.js';
 
-/** Either the client or an interactive transaction; reads and writes work on both. */
-export type DbClient = Prisma.TransactionClient;
 
 export interface CustomerRecord {
   id: string;
@@ -126,6 +124,25 @@ export async function lockCustomerGraph(tx: DbClient): Promise<void> {
 export async function findCustomer(tx: DbClient, id: string): Promise<CustomerRecord | null> {
   const row = await tx.customer.findUnique({ where: { id } });
   return row === null ? null : toCustomerRecord(row);
+}
+
+/** A customer known to exist (referenced by a subscription or an invoice). */
+export async function getCustomer(tx: DbClient, id: string): Promise<CustomerRecord> {
+  return toCustomerRecord(await tx.customer.findUniqueOrThrow({ where: { id } }));
+}
+
+/** Locks the customer row for the rest of the transaction; a concurrent status change waits for it. */
+export async function lockCustomerForUpdate(tx: DbClient, id: string): Promise<void> {
+  await tx.$executeRaw`SELECT id FROM customers WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
+/**
+ * Share-locks the customer row for the rest of the transaction (a status change, which locks it
+ * FOR UPDATE, waits) and returns its status; undefined when it does not exist.
+ */
+export async function lockCustomerShared(tx: DbClient, id: string): Promise<CustomerStatus | undefined> {
+  const [locked] = await tx.$queryRaw<{ status: CustomerStatus }[]>`SELECT status::text FROM customers WHERE id = ${id}::uuid FOR SHARE`;
+  return locked?.status;
 }
 
 export async function insertCustomer(tx: DbClient, customer: NewCustomer): Promise<CustomerRecord> {

@@ -13,6 +13,8 @@ export interface TemporalDevServerOptions {
   /** SQLite file for persistent state; in-memory when absent. */
   dbFile?: string;
   headless?: boolean;
+  /** Server dynamic configuration (`--dynamic-config-value`), e.g. lower history limits in tests. */
+  dynamicConfig?: Record<string, string | number | boolean>;
   log?: (line: string) => void;
 }
 
@@ -37,6 +39,7 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     'error',
     ...(options.headless ? ['--headless'] : ['--ui-port', String(options.uiPort)]),
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
+    ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
   ];
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -2,12 +2,13 @@
  * The app factory: one Hono app with the middleware stack every route shares, the error envelope,
  * the generated OpenAPI 3.0 document and the offline API reference.
  */
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { newId } from '../ids.js';
 import { ApiError, envelope, renderError } from './errors.js';
 import type { App, AppDeps, AppEnv } from './context.js';
+import { validationError } from './helpers.js';
 import { authMiddleware } from './middleware/auth.js';
 import { idempotencyMiddleware } from './middleware/idempotency.js';
 import { jsonBodyMiddleware } from './middleware/json-body.js';
@@ -18,24 +19,28 @@ import { registerHealth } from './routes/health.js';
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * zod failures of any route become the envelope with one issue per offending field; an unknown
- * field is reported under its own name, not as an issue of the enclosing object.
+ * Query strings are as strict as bodies: a parameter a route does not declare is a 400 naming it
+ * (`?customer=` for `?customer_id=` must not silently list everything). Routes declaring no query
+ * accept none.
  */
+function withStrictQuery<R extends RouteConfig>(route: R): R {
+  const query = route.request?.query;
+  if (query !== undefined && !(query instanceof z.ZodObject)) return route;
+  return { ...route, request: { ...route.request, query: (query ?? z.object({})).strict() } };
+}
+
+/** zod failures of any route become the envelope with one issue per offending field (validationError). */
 export function newApp(): App {
-  return new OpenAPIHono<AppEnv>({
+  const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      const issues = result.error.issues.flatMap((issue) => {
-        const path = issue.path.map(String);
-        if (issue.code === 'unrecognized_keys') {
-          return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
-        }
-        return [{ path: path.join('.') || '(body)', message: issue.message }];
-      });
-      const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-      return c.json(envelope(c, 'validation_failed', `invalid request: ${summary}`, { issues }), 400);
+      const failure = validationError(result.error);
+      return c.json(envelope(c, failure.code, failure.message, failure.details), 400);
     },
   });
+  const register = app.openapi.bind(app);
+  app.openapi = ((route, handler, hook) => register(withStrictQuery(route), handler, hook)) as App['openapi'];
+  return app;
 }
 
 function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {

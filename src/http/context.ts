@@ -1,9 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type pg from 'pg';
-import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
-import type { TaxAdapter } from '../services/tax.js';
-import type { TemporalHandle } from '../temporal/client.js';
+import type { ServiceDeps, ServiceSettings } from '../services/deps.js';
 
 /** Who is calling, as established by the auth middleware. */
 export interface Principal {
@@ -13,32 +10,23 @@ export interface Principal {
   subject: string;
 }
 
-export interface HttpSettings {
+export interface HttpSettings extends ServiceSettings {
   jwtSecret: string;
   apiKeyHash: string;
   temporalNamespace: string;
-  temporalTaskQueue: string;
-  /** The worker's invoice grace period (INVOICE_GRACE_PERIOD_SECONDS): test clocks drive closed periods through it. */
-  invoiceGraceMs: number;
   bodyLimitBytes: number;
   /** Per authenticated caller. */
   rateLimit: { ratePerSecond: number; burst: number };
   /** Per client address, for requests without valid credentials. */
   anonymousRateLimit: { ratePerSecond: number; burst: number };
   idempotencyTtlMs: number;
-  /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
-  eventMaxFutureSkewMs?: number;
+  /** Signing secret of the processor's notifications (PROCESSOR_WEBHOOK_SECRET). */
+  processorWebhookSecret: string;
 }
 
-/** Everything a handler may use, set once per app. */
-export interface AppDeps {
-  db: Db;
-  pool: pg.Pool;
-  temporal: TemporalHandle;
-  logger: Logger;
+/** Everything a handler may use, set once per app: the services' dependencies plus the HTTP settings. */
+export interface AppDeps extends ServiceDeps {
   settings: HttpSettings;
-  tax: TaxAdapter;
-  clock: () => Date;
 }
 
 export interface AppEnv {

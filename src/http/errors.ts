@@ -5,11 +5,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { isGrpcServiceError } from '@temporalio/client';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { Prisma } from '../generated/prisma/client.js';
-import { DomainError, type DomainErrorKind } from '../services/errors.js';
+import { DomainError, type DomainErrorKind } from '../errors.js';
+import { isDependencyUnavailable } from '../services/availability.js';
 import { ERROR_CODES, type ErrorCode, type ErrorCodeEntry } from './error-codes.js';
 
 /** Errors raised by the HTTP layer itself (auth, idempotency, limits, parsing); the status is the code's. */
@@ -35,6 +34,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   invalid_transition: 409,
+  unavailable: 503,
 };
 
 export const ErrorEnvelopeSchema = z
@@ -66,43 +66,6 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = {
   415: 'unsupported_media_type',
   429: 'rate_limited',
 };
-
-/** Prisma's codes for a database it cannot reach, that dropped the connection, or whose pool is exhausted. */
-const PRISMA_UNAVAILABLE = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-/** The pg driver adapter's kinds for the same failures (raw queries report them under P2010). */
-const ADAPTER_UNAVAILABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections). */
-const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
-/** node-postgres reports these connection failures without a code. */
-const PG_CONNECTION_LOST = /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/;
-const GRPC_UNAVAILABLE = 14;
-
-/**
- * Whether a failure means a dependency could not be reached (rather than a bug): Prisma and pg
- * connection errors, Temporal's gRPC UNAVAILABLE, socket errors, found on the error or its causes.
- */
-export function isDependencyUnavailable(err: unknown): boolean {
-  const pending: unknown[] = [err];
-  for (let seen = 0; pending.length > 0 && seen < 10; seen++) {
-    const node = pending.shift();
-    if (node === null || typeof node !== 'object') continue;
-    if (node instanceof Prisma.PrismaClientInitializationError) return true;
-    if (node instanceof Prisma.PrismaClientKnownRequestError) {
-      if (PRISMA_UNAVAILABLE.has(node.code)) return true;
-      pending.push(node.meta?.driverAdapterError);
-    }
-    if (isGrpcServiceError(node) && node.code === GRPC_UNAVAILABLE) return true;
-    const { code, kind, originalCode, message, cause } = node as Record<string, unknown>;
-    if (typeof kind === 'string' && ADAPTER_UNAVAILABLE.has(kind)) return true;
-    for (const value of [code, originalCode]) {
-      if (typeof value === 'string' && (SOCKET_UNAVAILABLE.has(value) || UNAVAILABLE_SQLSTATE.test(value))) return true;
-    }
-    if (node instanceof Error && PG_CONNECTION_LOST.test(String(message))) return true;
-    pending.push(cause);
-  }
-  return false;
-}
 
 /**
  * Maps any thrown value to the envelope and the status ERROR_CODES gives its code. A database or

@@ -1,123 +1,15 @@
 /**
- * Schemas shared by every route: ids, money, currencies, dates and list pagination.
+ * Request parameters every route shares: path ids, list pagination and the Idempotency-Key header.
+ * Resource schemas (what responses carry) live in src/schemas, shared with the services.
  * Request bodies are strict objects: an unknown field is a 400 naming it (no silent typos).
  */
 import { z } from '@hono/zod-openapi';
-import type { Context, Env } from 'hono';
-import type { Page } from '../services/pagination.js';
-import { daysInMonth, isCurrency, MONEY_LIMIT } from '../core/index.js';
-
-export const UuidSchema = z.string().uuid({ message: 'must be a UUID' }).openapi({ example: '01900000-0000-7000-8000-000000000000' });
-
-/** Money: raw units at scale 12 as a decimal-integer string within DECIMAL(38,0). */
-export const MoneySchema = z
-  .string({ message: 'must be a decimal-integer string (raw units, scale 12), not a number' })
-  // abort on each: zod 4 runs later checks after a failed one. The length bound comes first so an
-  // oversize string never reaches the regex or BigInt(), whose cost grows with the length.
-  .max(39, { message: 'is out of range (a sign and at most 38 digits)', abort: true })
-  .regex(/^-?(0|[1-9][0-9]*)$/, { message: 'must be a decimal-integer string of raw units (scale 12), e.g. "1500000000000" for 1.50', abort: true })
-  .refine((v) => {
-    const abs = v.startsWith('-') ? v.slice(1) : v;
-    return BigInt(abs) < MONEY_LIMIT;
-  }, 'is out of range (at most 38 digits)')
-  .openapi({ example: '1500000000000', description: 'raw units at scale 12 (1 unit = 1000000000000)' });
-
-export const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
-
-export const CurrencySchema = z
-  .string()
-  .regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code')
-  .refine(isCurrency, 'is not an ISO 4217 currency code')
-  .openapi({ example: 'USD' });
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** Whether year-month-day names a day of the (proleptic Gregorian) calendar from year 1 on. */
-const isCalendarDay = (year: number, month: number, day: number): boolean =>
-  year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-
-export const IsoDateSchema = z
-  .string()
-  .regex(ISO_DATE, { message: 'must be an ISO 8601 date (YYYY-MM-DD)', abort: true })
-  .refine((v) => {
-    const [, year, month, day] = ISO_DATE.exec(v)!;
-    return isCalendarDay(Number(year), Number(month), Number(day));
-  }, { message: 'is not a calendar date', abort: true })
-  .openapi({ example: '2026-01-31', description: 'ISO 8601 calendar date (YYYY-MM-DD) that exists' });
-
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(Z|([+-])(\d{2}):(\d{2}))$/i;
-/** Accepted instants: [1970-01-01T00:00:00Z, 10000-01-01T00:00:00Z), which PostgreSQL and JS Date both hold. */
-const MIN_INSTANT_MS = Date.UTC(1970, 0, 1);
-const END_INSTANT_MS = Date.UTC(10000, 0, 1);
-
-/**
- * Whether text is an ISO 8601 date-time with seconds and an offset naming a real instant of the
- * years 1970-9999 (UTC). Offsets stop at ±15:59, the most PostgreSQL accepts when it parses the text.
- */
-export function isBoundedInstant(text: string): boolean {
-  const m = ISO_DATE_TIME.exec(text);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const offsetHours = Number(m[10] ?? 0);
-  const offsetMinutes = Number(m[11] ?? 0);
-  // year >= 1970 also keeps Date.UTC from reading years 0-99 as 1900-1999.
-  if (year < 1970 || !isCalendarDay(year, month, day) || hour > 23 || minute > 59 || second > 59 || offsetHours > 15 || offsetMinutes > 59) {
-    return false;
-  }
-  const offsetMs = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
-  const instant = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMs;
-  return instant >= MIN_INSTANT_MS && instant < END_INSTANT_MS;
-}
-
-/**
- * Every date-time a request carries (body field or query parameter): a real instant PostgreSQL can
- * store, so an impossible date or an absurd year is a 400 naming the field, never a database error.
- */
-export const DateTimeSchema = z
-  .string()
-  // abort: refinements a route chains on would only repeat the complaint about the same field.
-  .refine(isBoundedInstant, {
-    message: 'must be an ISO 8601 date-time with seconds and an offset (Z or ±hh:mm up to ±15:59) from 1970 to 9999, e.g. "2026-01-31T12:00:00Z"',
-    abort: true,
-  })
-  .openapi({
-    format: 'date-time',
-    example: '2026-01-31T12:00:00Z',
-    description: 'ISO 8601 date-time with seconds and an offset (Z or ±hh:mm up to ±15:59): an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z',
-  });
+import { UuidSchema } from '../schemas/common.js';
 
 export const PaginationQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'page size, 1-200 (default 50)' }),
   starting_after: UuidSchema.optional().openapi({ description: 'id of the last item of the previous page' }),
 });
-
-export type Pagination = z.infer<typeof PaginationQuerySchema>;
-
-const PageHeadersSchema = z.object({
-  'X-Has-More': z.enum(['true', 'false']).openapi({ description: '"true" when more items follow this page' }),
-  'X-Next-Cursor': z.string().optional().openapi({ description: 'id to pass as starting_after for the next page (only when X-Has-More is true)' }),
-  Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page, rel="next" (only when X-Has-More is true)' }),
-});
-
-/**
- * A list response: the body is a JSON array of the page's items (SPEC §4: "array of ..."), and
- * the pagination travels in headers (X-Has-More, X-Next-Cursor, Link rel="next").
- */
-export function pageResponse<T extends z.ZodType>(description: string, item: T, name: string) {
-  return { description, headers: PageHeadersSchema, content: { 'application/json': { schema: z.array(item).openapi(name) } } };
-}
-
-/** Answers a page: its items as the body, its position in the pagination headers. */
-export function sendPage<E extends Env, U>(c: Context<E>, page: Page<U>) {
-  c.header('X-Has-More', String(page.has_more));
-  if (page.next_cursor !== null) {
-    const next = new URL(c.req.url);
-    next.searchParams.set('starting_after', page.next_cursor);
-    c.header('X-Next-Cursor', page.next_cursor);
-    c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
-  }
-  return c.json(page.data, 200);
-}
 
 export const IdParamSchema = z.object({ id: UuidSchema });
 

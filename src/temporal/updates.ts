@@ -1,8 +1,9 @@
 /** Maps failures of workflow updates to domain errors the API renders. */
+import { setTimeout } from 'node:timers/promises';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { INVALID_TRANSITION } from '../../workflows/messages.js';
-import { DomainError, type DomainFailureDetails } from '../services/errors.js';
+import { CONTINUING_AS_NEW, INVALID_TRANSITION } from '../../workflows/messages.js';
+import { DomainError, type DomainFailureDetails } from '../errors.js';
 
 /** The ApplicationFailure at the root of an update's failure: the handler's own, or an activity's it awaited. */
 function applicationFailure(err: unknown): ApplicationFailure | undefined {
@@ -14,26 +15,45 @@ function applicationFailure(err: unknown): ApplicationFailure | undefined {
   return undefined;
 }
 
+/**
+ * Delays between attempts of an update refused by a run that is continuing as new: the next run
+ * takes updates within a workflow task or two, so the last attempt (about 10 s after the first)
+ * only fails when no worker is running the workflow.
+ */
+const CONTINUING_RETRY_DELAYS_MS = [10, 20, 50, 100, 200, 400, ...Array<number>(23).fill(400)];
+
+/** Runs an update (`call` addresses the workflow's latest run), mapping its failures to domain errors. */
 export async function runUpdate<T>(entity: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    const failure = applicationFailure(err);
-    const details = failure?.details?.[0] as Partial<DomainFailureDetails> & { move?: string; status?: string } | undefined;
-    if (failure && details?.domain) {
-      // An activity refused with a domain error: the same error, as if the service had thrown it here.
-      throw new DomainError(details.domain.kind, details.domain.code, failure.message, details.domain.details);
+  for (const delayMs of CONTINUING_RETRY_DELAYS_MS) {
+    try {
+      return await call();
+    } catch (err) {
+      if (applicationFailure(err)?.type !== CONTINUING_AS_NEW) throw updateError(entity, err);
+      await setTimeout(delayMs);
     }
-    if (failure?.type === INVALID_TRANSITION) {
-      throw new DomainError('invalid_transition', 'invalid_state_transition', failure.message, {
-        entity,
-        from: details?.status,
-        action: details?.move,
-      });
-    }
-    if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
-      throw new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });
-    }
-    throw err;
   }
+  return call().catch((err: unknown) => {
+    throw updateError(entity, err);
+  });
+}
+
+/** The domain error an update's failure means, or the failure itself when it means none. */
+function updateError(entity: string, err: unknown): unknown {
+  const failure = applicationFailure(err);
+  const details = failure?.details?.[0] as Partial<DomainFailureDetails> & { move?: string; status?: string } | undefined;
+  if (failure && details?.domain) {
+    // An activity refused with a domain error: the same error, as if the service had thrown it here.
+    return new DomainError(details.domain.kind, details.domain.code, failure.message, details.domain.details);
+  }
+  if (failure?.type === INVALID_TRANSITION) {
+    return new DomainError('invalid_transition', 'invalid_state_transition', failure.message, {
+      entity,
+      from: details?.status,
+      action: details?.move,
+    });
+  }
+  if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
+    return new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });
+  }
+  return err;
 }

@@ -1,9 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
-import { invoiceTaskQueue } from './task-queues.js';
+import { invoiceTaskQueue, webhookTaskQueue } from './task-queues.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+
+/** Webhook attempts in flight per worker process, by default. */
+const DEFAULT_WEBHOOK_ATTEMPTS = 32;
 
 export interface WorkerParams {
   address: string;
@@ -17,11 +20,16 @@ export interface WorkerParams {
    * queues together should not exceed the process's pool, or activities wait for connections.
    */
   maxConcurrentActivities: number;
+  /**
+   * Webhook attempts (local activities) run at once on the webhooks queue. An attempt holds a
+   * database connection only to read the delivery and record the outcome, not while it waits.
+   */
+  maxConcurrentWebhookAttempts?: number;
   /** A prebuilt bundle (tests reuse one); when absent the workflows are bundled once here. */
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-/** The workers of one process: one per task queue, sharing a connection, a bundle and the activities. */
+/** The workers of one process: one per task queue (subscriptions, invoices, webhooks), sharing a connection, a bundle and the activities. */
 export interface BillingWorkers {
   connection: NativeConnection;
   /** Resolves once every worker has stopped (after shutdown(), or SIGINT/SIGTERM through the runtime). */
@@ -32,7 +40,8 @@ export interface BillingWorkers {
 export async function createWorkers(params: WorkerParams): Promise<BillingWorkers> {
   const connection = await NativeConnection.connect({ address: params.address });
   const workflowBundle = params.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }));
-  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue)];
+  const webhooks = webhookTaskQueue(params.taskQueue);
+  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue), webhooks];
   const workers = await Promise.all(
     queues.map((taskQueue) =>
       Worker.create({
@@ -42,6 +51,7 @@ export async function createWorkers(params: WorkerParams): Promise<BillingWorker
         activities: params.activities,
         workflowBundle,
         maxConcurrentActivityTaskExecutions: params.maxConcurrentActivities,
+        ...(taskQueue === webhooks ? { maxConcurrentLocalActivityExecutions: params.maxConcurrentWebhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS } : {}),
       }),
     ),
   );

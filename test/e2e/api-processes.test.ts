@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { freePort, waitFor } from '../../src/dev/processes.js';
@@ -53,6 +54,9 @@ async function startApi(processes: number) {
       JWT_SECRET: secrets.jwt_secret,
       API_KEY_HASH: apiKeyHash(secrets.api_key),
       PROCESSOR_WEBHOOK_SECRET: secrets.processor_webhook_secret,
+      // Production requires a processor key; stripe-mock stands in for the processor.
+      PROCESSOR_SECRET_KEY: LOCAL_PROCESSOR_SECRET_KEY,
+      PROCESSOR_API_BASE: inject('stripeMockUrl'),
       PORT: String(port),
       API_PROCESSES: String(processes),
       LOG_LEVEL: 'warn',

@@ -54,13 +54,14 @@ describe('npm start (scripts/dev.ts)', () => {
   it('starts everything, keeps data across restarts and leaves nothing running after SIGTERM', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'billing-run-'));
     scratch.push(dataDir);
-    const ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort() };
+    const ports = { api: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort(), stripeMock: await freePort() };
     const env = {
       BILLING_DATA_DIR: dataDir,
       PORT: String(ports.api),
       EMBEDDED_PG_PORT: String(ports.pg),
       TEMPORAL_DEV_PORT: String(ports.temporal),
       TEMPORAL_UI_PORT: String(ports.ui),
+      STRIPE_MOCK_PORT: String(ports.stripeMock),
     };
     const databaseUrl = `postgresql://postgres@127.0.0.1:${ports.pg}/billing`;
 
@@ -72,6 +73,8 @@ describe('npm start (scripts/dev.ts)', () => {
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', checks: { database: { status: 'ok' }, temporal: { status: 'ok' } } });
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+    // Without PROCESSOR_SECRET_KEY the processor is a stripe-mock the run command started.
+    expect(first.output()).toContain(`stripe-mock at http://127.0.0.1:${ports.stripeMock}`);
 
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();

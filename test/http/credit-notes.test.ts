@@ -6,8 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
-import { finalizeInvoice, insertLines, markInvoicePaid, recomputeTotals, voidInvoice } from '../../src/services/invoices.js';
-import { applyTax, zeroTax } from '../../src/services/tax.js';
+import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
+import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../../src/services/invoicing/invoices.js';
+import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 

@@ -459,7 +459,15 @@ describe('POST /admin/v1/customers/:id/status', () => {
 describe('GET /admin/v1/customers/:id (360 view)', () => {
   it('returns the customer, its subscriptions, invoices, balances and recent audit', async () => {
     const org = await organization();
-    const contractId = newId();
+    const contract = await call<{ id: string }>('POST', '/admin/v1/contracts', {
+      customer_id: org.id,
+      name: '360 view',
+      start_date: '2030-01-01',
+      end_date: '2031-01-01',
+      terms: [{ phase: 1, start_date: '2030-01-01', end_date: '2031-01-01', committed_amount_nanos: '0', description: 'all year' }],
+    });
+    expect(contract.status).toBe(201);
+    const contractId = contract.body.id;
     const subscription = await addSubscription(org.id, 'Active', contractId);
     const invoice = await addDraftInvoice(org.id, subscription.id);
     await call('PATCH', `/admin/v1/customers/${org.id}`, { tax_id: 'US-EIN-1' });
@@ -498,9 +506,9 @@ describe('GET /admin/v1/customers/:id (360 view)', () => {
       },
     ]);
     expect(res.body.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
-    expect(res.body.recent_audit.map((entry) => entry.action)).toEqual(['customer.status_changed', 'customer.updated', 'customer.created']);
+    expect(res.body.recent_audit.map((entry) => entry.action)).toEqual(['customer.status_changed', 'customer.updated', 'contract.created', 'customer.created']);
     expect(res.body.recent_audit[0]).toMatchObject({ actor_type: 'admin', actor_id: 'test-admin', before: { status: 'Active' }, after: { status: 'Suspended' } });
-    expect(res.body.recent_audit[2]!.before).toBeNull();
+    expect(res.body.recent_audit[3]!.before).toBeNull();
   });
 
   it('keeps only the 20 newest audit entries', async () => {

@@ -96,6 +96,32 @@ describe('validation', () => {
     const fine = `{"name":"x","tags":${'['.repeat(MAX_JSON_DEPTH - 1)}${']'.repeat(MAX_JSON_DEPTH - 1)}}`;
     await expectError(await h.request('POST', PRODUCTS, { rawBody: fine }), 400, 'validation_failed');
   });
+
+  it('refuses excessive depth before parsing: an unterminated 1 MB [[[… is a depth error, not a parse', async () => {
+    const error = await expectError(await h.request('POST', PRODUCTS, { rawBody: '['.repeat(1_000_000) }), 400, 'validation_failed');
+    expect(error.message).toContain('deeper');
+  });
+
+  it('does not count brackets inside strings (escaped quotes included) as nesting', async () => {
+    const name = '\\"['.repeat(MAX_JSON_DEPTH + 5);
+    const res = await h.request('POST', PRODUCTS, { rawBody: `{"name":"${name}"}` });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { name: string }).name).toBe('"['.repeat(MAX_JSON_DEPTH + 5));
+  });
+
+  it('refuses bytes that are not UTF-8 instead of storing U+FFFD, and non-UTF-8 charsets', async () => {
+    const invalid = new Uint8Array([...Buffer.from('{"name":"caf'), 0xe9, ...Buffer.from('"}')]);
+    const error = await expectError(await h.request('POST', PRODUCTS, { rawBody: invalid }), 400, 'malformed_json');
+    expect(error.message).toContain('UTF-8');
+    await expectError(
+      await h.request('POST', PRODUCTS, { rawBody: '{"name":"x"}', headers: { 'content-type': 'application/json; charset=iso-8859-1' } }),
+      415,
+      'unsupported_media_type',
+    );
+    const utf8 = await h.request('POST', PRODUCTS, { rawBody: '{"name":"café ✓"}', headers: { 'content-type': 'application/json; charset=UTF-8' } });
+    expect(utf8.status).toBe(201);
+    expect(((await utf8.json()) as { name: string }).name).toBe('café ✓');
+  });
 });
 
 describe('money fields', () => {

@@ -8,8 +8,8 @@ import { serve, type ServerType } from '@hono/node-server';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import type { DomainError } from '../../src/services/errors.js';
-import { ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/events.js';
+import type { DomainError } from '../../src/errors.js';
+import { ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/metering/events.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

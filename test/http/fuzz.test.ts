@@ -4,7 +4,7 @@
  * service stays healthy.
  *
  * Real resources are created first (customer, product, two plans with SKUs, a subscription, its
- * Draft invoice, a meter, a test clock), and path parameters and reference fields mostly name them,
+ * Draft invoice, a meter, a test clock, a webhook endpoint, a payment method), and path parameters and reference fields mostly name them,
  * so requests get past the lookup into the service code. Bodies are built from each operation's own
  * request schema, for each media type it takes (the CloudEvents ones included), and then broken: one
  * field replaced by a hostile value, a required field dropped, an unknown field added, or the whole
@@ -67,6 +67,9 @@ interface Seeds {
   invoice: string;
   meter: string;
   test_clock: string;
+  contract: string;
+  webhook: string;
+  payment_method: string;
 }
 
 let h: Harness;
@@ -102,10 +105,21 @@ async function seed(): Promise<Seeds> {
     plans.push(plan);
   }
   const meter = (await create('/admin/v1/meters', { name: `fuzz ${tag}`, event_type: METER_EVENT_TYPE, aggregation: 'Count' })).id;
+  const webhook = (await create('/admin/v1/webhooks', { url: 'http://127.0.0.1:9/fuzz', events: ['*'] })).id;
   const subscription = (await create('/v1/subscriptions', { customer_id: customer, plan_id: plans[0], currency: 'USD' })).id;
   const invoice = await expectJson<{ id: string; status: string }>(await h.request('POST', `/admin/v1/subscriptions/${subscription}/bill`), 201);
   expect(invoice.status).toBe('Draft');
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock };
+  const payment_method = (await create(`/admin/v1/customers/${customer}/payment-methods`, { processor_payment_method_id: 'pm_card_visa' })).id;
+  const contract = (
+    await create('/admin/v1/contracts', {
+      customer_id: customer,
+      name: `fuzz ${tag}`,
+      start_date: '2030-01-01',
+      end_date: '2031-01-01',
+      terms: [{ phase: 1, start_date: '2030-01-01', end_date: '2031-01-01', committed_amount_nanos: '0', description: 'fuzz' }],
+    })
+  ).id;
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method };
 }
 
 beforeAll(async () => {
@@ -130,6 +144,9 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   invoices: 'invoice',
   meters: 'meter',
   'test-clocks': 'test_clock',
+  contracts: 'contract',
+  webhooks: 'webhook',
+  'payment-methods': 'payment_method',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */
@@ -145,6 +162,7 @@ const REFERENCES: Record<string, (keyof Seeds)[]> = {
   subscriptionid: ['subscription'],
   invoice_id: ['invoice'],
   test_clock_id: ['test_clock'],
+  payment_method_id: ['payment_method'],
 };
 
 /** Mostly a seeded resource (so the lookup succeeds), sometimes an id nothing has. */
@@ -393,6 +411,33 @@ describe('every field of every mutating route with every wrong type', () => {
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+describe('query strings are strict', () => {
+  it('refuses a query parameter a route does not declare, naming it, on every documented route', async () => {
+    const wrong: string[] = [];
+    // The reference page and the document itself are not API calls.
+    for (const op of operations.filter((o) => !o.path.startsWith('/docs') && o.path !== '/openapi.json')) {
+      const id = (collection: string) => seeds[COLLECTIONS[collection] ?? 'customer'];
+      const path = op.path.replace(/([a-z-]+)\/\{[^}]+\}/g, (_m, collection: string) => `${collection}/${id(collection)}`);
+      const declared = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      // A typo of a declared filter where there is one (`customer` for `customer_id`), else any name.
+      const typo = declared.includes('customer_id') ? 'customer' : 'unknown_param';
+      const res = await send(op.method, `${path}?${typo}=x`, { kind: 'params', body: op.method === 'GET' ? undefined : '{}', contentType: op.method === 'GET' ? undefined : 'application/json' }, null);
+      const text = await res.text();
+      const body = (text.startsWith('{') ? JSON.parse(text) : {}) as { error?: { code?: string; details?: { issues?: { path: string }[] } } };
+      const named = body.error?.details?.issues?.some((issue) => issue.path === typo) ?? false;
+      if (res.status !== 400 || body.error?.code !== 'validation_failed' || !named) wrong.push(`${op.method} ${op.path} → ${res.status} ${text.slice(0, 200)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('still accepts the declared parameters', async () => {
+    const res = await h.request('GET', `/admin/v1/invoices?customer_id=${seeds.customer}&limit=100`);
+    const invoices = await expectJson<{ id: string; customer_id: string }[]>(res, 200);
+    expect(invoices.map((invoice) => invoice.id)).toContain(seeds.invoice);
+    expect(new Set(invoices.map((invoice) => invoice.customer_id))).toEqual(new Set([seeds.customer]));
   });
 });
 

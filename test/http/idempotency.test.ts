@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { issueToken } from '../../src/dev/secrets.js';
 import { createApp, type RouteModule } from '../../src/http/app.js';
 import type { AppEnv } from '../../src/http/context.js';
-import { purgeExpiredIdempotencyKeys } from '../../src/http/middleware/idempotency.js';
+import { purgeExpiredIdempotencyKeys } from '../../src/services/idempotency.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

@@ -1,13 +1,14 @@
 /**
  * Invoices over HTTP: listing and reading them, Draft edits (manual lines, credits, tax) and the one
- * display rounding. Invoices are built directly with the invoice service (insertLines,
- * recomputeTotals, finalizeInvoice), so these tests do not depend on billing.
+ * display rounding. Invoices are built directly with the invoice repository (insertLines,
+ * recomputeTotals) and service (finalizeInvoice), so these tests do not depend on billing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
-import { finalizeInvoice, insertLines, recomputeTotals } from '../../src/services/invoices.js';
-import { applyTax, flatRateTax, zeroTax } from '../../src/services/tax.js';
+import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
+import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
+import { applyTax, flatRateTax, zeroTax } from '../../src/services/billing/tax.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 

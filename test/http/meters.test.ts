@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { runRollupPass } from '../../src/services/usage.js';
+import { runRollupPass } from '../../src/services/metering/usage.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { createHarness, expectPage, type Harness } from '../support/harness.js';
 

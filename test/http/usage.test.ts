@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { quantitiesForPeriod, runRollupPass } from '../../src/services/usage.js';
+import { quantitiesForPeriod, runRollupPass } from '../../src/services/metering/usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, type Harness } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 /**
  * One global setup for the integration tests: a throwaway embedded PostgreSQL cluster with the
- * migrated schema, a headless Temporal dev server (CLI binary, in-memory), stripe-mock, and one
+ * migrated schema, a headless Temporal dev server (CLI binary, in-memory, suggesting continue-as-new early), stripe-mock, and one
  * worker running the real workflows and activities. Torn down after the run; unit tests skip it.
  */
 import { spawnSync } from 'node:child_process';
@@ -18,13 +18,37 @@ import { startStripeMock } from '../../src/dev/stripe-mock.js';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { createLogger } from '../../src/logger.js';
-import { zeroTax } from '../../src/services/tax.js';
+import { DEFAULT_DUNNING_SCHEDULE_DAYS } from '../../src/core/index.js';
+import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
+import { createStripeProcessor } from '../../src/processor/stripe.js';
+import { zeroTax } from '../../src/services/billing/tax.js';
+import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
+import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
 export const TEST_TASK_QUEUE = 'billing-test';
 /** The default grace period, so tests bill exactly as production does. */
 export const TEST_INVOICE_GRACE_MS = 3_600_000;
+/**
+ * History length at which the test server suggests continue-as-new (the server's default is 4,096
+ * events): low enough that a test drives subscriptions through several runs in seconds, above the
+ * longest history the other workflow tests record (under 400 events).
+ */
+export const TEST_SUGGEST_CONTINUE_AS_NEW_EVENTS = 500;
+
+/**
+ * Webhook deliveries on a scaled-down schedule (the SPEC's 0 s, 30 s, 5 min, 30 min, 4 h and a 60 s
+ * breaker are the configuration defaults): tests check receipts against these figures. Receivers run
+ * on 127.0.0.1, as local mode allows.
+ */
+export const TEST_WEBHOOK_SETTINGS: WebhookSettings = {
+  retryScheduleMs: [0, 1000, 2000, 3000, 4000],
+  timeoutMs: 1500,
+  breakerThreshold: 5,
+  breakerOpenMs: 3000,
+  allowPrivateUrls: true,
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,6 +57,8 @@ declare module 'vitest' {
     taskQueue: string;
     invoiceGraceMs: number;
     stripeMockUrl: string;
+    suggestContinueAsNewEvents: number;
+    webhookSettings: WebhookSettings;
   }
 }
 
@@ -76,7 +102,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
 
     const [temporal, stripeMock] = await Promise.all([
-      startTemporalDevServer({ binary: temporalBinary, port: await freePort(), uiPort: 0, namespace: 'default', headless: true }),
+      startTemporalDevServer({
+        binary: temporalBinary,
+        port: await freePort(),
+        uiPort: 0,
+        namespace: 'default',
+        headless: true,
+        dynamicConfig: { 'limit.historyCount.suggestContinueAsNew': TEST_SUGGEST_CONTINUE_AS_NEW_EVENTS },
+      }),
       startStripeMock(stripeMockBinary, await freePort(), await freePort()),
     ]);
     teardown.push(temporal.stop, stripeMock.stop);
@@ -95,11 +128,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
       address: temporal.address,
       namespace: 'default',
       taskQueue: TEST_TASK_QUEUE,
-      activities: createActivities({ db, logger, tax: zeroTax, client: temporalClient.client, taskQueue: TEST_TASK_QUEUE, invoiceGraceMs: TEST_INVOICE_GRACE_MS }),
+      activities: createActivities({
+        db,
+        logger,
+        tax: zeroTax,
+        client: temporalClient.client,
+        taskQueue: TEST_TASK_QUEUE,
+        invoiceGraceMs: TEST_INVOICE_GRACE_MS,
+        webhookAllowPrivateUrls: TEST_WEBHOOK_SETTINGS.allowPrivateUrls,
+        processor: createStripeProcessor({ apiBase: stripeMock.url, secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
+        dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
+      }),
       logger,
       workflowBundle,
       maxConcurrentActivities: 5,
     });
+    await ensureDunningCheckSchedule(temporalClient.client, TEST_TASK_QUEUE);
     const running = workers.run();
     teardown.push(async () => {
       workers.shutdown();
@@ -112,6 +156,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('taskQueue', TEST_TASK_QUEUE);
     project.provide('invoiceGraceMs', TEST_INVOICE_GRACE_MS);
     project.provide('stripeMockUrl', stripeMock.url);
+    project.provide('suggestContinueAsNewEvents', TEST_SUGGEST_CONTINUE_AS_NEW_EVENTS);
+    project.provide('webhookSettings', TEST_WEBHOOK_SETTINGS);
     log(`ready in ${Date.now() - started} ms (postgres, temporal ${temporal.address}, stripe-mock ${stripeMock.url}, worker)`);
   } catch (err) {
     await unwind();

@@ -11,7 +11,9 @@ import type { AppDeps, AppEnv, HttpSettings } from '../../src/http/context.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { createLogger } from '../../src/logger.js';
 import { connectTemporal } from '../../src/temporal/client.js';
-import { zeroTax, type TaxAdapter } from '../../src/services/tax.js';
+import { zeroTax, type TaxAdapter } from '../../src/services/billing/tax.js';
+import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
+import { createStripeProcessor } from '../../src/processor/stripe.js';
 
 export interface Harness {
   app: Hono<AppEnv>;
@@ -26,7 +28,7 @@ export interface Harness {
 
 export interface RequestOptions {
   body?: unknown;
-  rawBody?: string;
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
   as?: 'admin' | 'api_key' | 'none' | { customer: string } | { token: string };
 }
@@ -46,16 +48,19 @@ export async function createHarness(
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-api'),
     clock,
     tax,
+    processor: createStripeProcessor({ apiBase: inject('stripeMockUrl'), secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
     settings: {
       jwtSecret: secrets.jwt_secret,
       apiKeyHash: apiKeyHash(secrets.api_key),
       temporalNamespace: 'default',
       temporalTaskQueue: inject('taskQueue'),
       invoiceGraceMs: inject('invoiceGraceMs'),
+      webhooks: inject('webhookSettings'),
       bodyLimitBytes: 1024 * 1024,
       rateLimit: { ratePerSecond: 10_000, burst: 10_000 },
       anonymousRateLimit: { ratePerSecond: 10_000, burst: 10_000 },
       idempotencyTtlMs: 24 * 3_600_000,
+      processorWebhookSecret: secrets.processor_webhook_secret,
       ...overrides,
     },
   };
@@ -83,7 +88,7 @@ export async function createHarness(
       if (as === 'admin') headers.authorization = `Bearer ${adminToken}`;
       else if (as === 'api_key') headers['x-api-key'] = secrets.api_key;
       else if (as !== 'none') headers.authorization = `Bearer ${'customer' in as ? await customerToken(as.customer) : as.token}`;
-      let body: string | undefined = options.rawBody;
+      let body: string | Uint8Array | undefined = options.rawBody;
       if (options.body !== undefined) body = JSON.stringify(options.body);
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
         headers['content-type'] = 'application/json';

@@ -17,14 +17,23 @@ export interface CommittedHistory {
   history: unknown;
 }
 
-/** Writes the workflow's full history when CAPTURE_HISTORIES=1 (file name: <type>--<name>.json). */
+/**
+ * Writes the history of the handle's run (the latest run when the handle names none) when
+ * CAPTURE_HISTORIES=1, as <type>--<name>.json. An existing file is kept: a committed history is the
+ * proof that later workflow code still replays what earlier code recorded, so re-capturing one is
+ * deliberate (delete its file first).
+ */
 export async function captureHistory(handle: WorkflowHandle, name: string): Promise<void> {
   if (process.env.CAPTURE_HISTORIES !== '1') return;
   const description = await handle.describe();
   const history = await handle.fetchHistory();
   await mkdir(HISTORIES_DIR, { recursive: true });
   const file = path.join(HISTORIES_DIR, `${description.type}--${name}.json`);
-  await writeFile(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`);
+  try {
+    await writeFile(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }
 
 export async function loadCommittedHistories(): Promise<CommittedHistory[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadApiConfig, loadWorkerConfig } from '../../src/config.js';
+import { ConfigError, loadApiConfig, loadWorkerConfig, LOCAL_PROCESSOR_SECRET_KEY, processorSettings } from '../../src/config.js';
 
 const valid = {
   DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/billing',
@@ -31,5 +31,18 @@ describe('configuration', () => {
 
   it('lets the worker start without API secrets', () => {
     expect(loadWorkerConfig({ DATABASE_URL: valid.DATABASE_URL, TEMPORAL_ADDRESS: valid.TEMPORAL_ADDRESS }).TEMPORAL_TASK_QUEUE).toBe('billing');
+  });
+
+  it('reads the processor settings: Stripe by default, a stripe-mock key outside production, a real key required in production', () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, TEMPORAL_ADDRESS: valid.TEMPORAL_ADDRESS };
+    const config = loadWorkerConfig(worker);
+    expect(config.DUNNING_SCHEDULE_DAYS).toEqual([3, 7, 14, 21]);
+    expect(processorSettings(config)).toEqual({ apiBase: 'https://api.stripe.com', secretKey: LOCAL_PROCESSOR_SECRET_KEY });
+    const custom = loadWorkerConfig({ ...worker, PROCESSOR_API_BASE: 'http://127.0.0.1:12111', PROCESSOR_SECRET_KEY: 'sk_live_x', DUNNING_SCHEDULE_DAYS: '1,2' });
+    expect(processorSettings(custom)).toEqual({ apiBase: 'http://127.0.0.1:12111', secretKey: 'sk_live_x' });
+    expect(custom.DUNNING_SCHEDULE_DAYS).toEqual([1, 2]);
+    expect(() => processorSettings(loadWorkerConfig({ ...worker, NODE_ENV: 'production' }))).toThrow(/PROCESSOR_SECRET_KEY/);
+    expect(() => loadWorkerConfig({ ...worker, DUNNING_SCHEDULE_DAYS: '7,3' })).toThrow(/DUNNING_SCHEDULE_DAYS/);
+    expect(() => loadWorkerConfig({ ...worker, PROCESSOR_API_BASE: 'ftp://x' })).toThrow(/PROCESSOR_API_BASE/);
   });
 });

@@ -1,17 +1,12 @@
 /**
- * The pure parts of metering: window sizes and windows, billing periods by instant, the exact
- * WeightedSum division, hour alignment of rollup reads, and event validation helpers.
+ * The pure parts of the metering services: window sizes, meter definitions and event validation
+ * helpers. Windows, periods, WeightedSum and rollup spans are the core's (test/unit/core/metering.test.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, GRANULARITIES, rollupSpans, type Span } from '../../src/db/events.js';
-import { isBoundedInstant } from '../../src/http/schemas.js';
-import { fromCloudEvent, MAX_NUMBER_DIGITS, propertyIssues } from '../../src/services/events.js';
-import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/meters.js';
-import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage } from '../../src/services/usage.js';
-
-const at = (iso: string) => new Date(iso);
-const iso = (d: Date) => d.toISOString();
+import { isBoundedInstant } from '../../src/schemas/common.js';
+import { fromCloudEvent, MAX_NUMBER_DIGITS, propertyIssues } from '../../src/services/metering/events.js';
+import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/metering/meters.js';
 
 describe('window sizes', () => {
   it.each([
@@ -37,144 +32,6 @@ describe('window sizes', () => {
         expect(parseWindowSize(text)).toBe(seconds);
       }),
     );
-  });
-});
-
-describe('meter windows', () => {
-  const period = { start: at('2026-09-01T00:00:00Z'), end: at('2026-10-01T00:00:00Z') };
-  const when = at('2026-09-10T15:20:00Z');
-
-  it('BillingPeriod is the period, Sliding ends at the instant, Tumbling contains it (epoch-aligned)', () => {
-    expect(meterWindow({ windowType: 'BillingPeriod', windowSizeSeconds: null }, { period, at: when })).toEqual(period);
-    const sliding = meterWindow({ windowType: 'Sliding', windowSizeSeconds: 3600 }, { period, at: when });
-    expect([iso(sliding.start), iso(sliding.end)]).toEqual(['2026-09-10T14:20:00.000Z', '2026-09-10T15:20:00.000Z']);
-    const daily = meterWindow({ windowType: 'Tumbling', windowSizeSeconds: 86_400 }, { period, at: when });
-    expect([iso(daily.start), iso(daily.end)]).toEqual(['2026-09-10T00:00:00.000Z', '2026-09-11T00:00:00.000Z']);
-  });
-
-  it('tumbling windows tile time: each instant is in exactly one, and they do not overlap', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 60, max: 7 * 86_400 }), fc.integer({ min: 0, max: 4_000_000_000_000 }), (size, ms) => {
-        const window = meterWindow({ windowType: 'Tumbling', windowSizeSeconds: size }, { period, at: new Date(ms) });
-        expect(window.start.getTime()).toBeLessThanOrEqual(ms);
-        expect(window.end.getTime()).toBeGreaterThan(ms);
-        expect(window.end.getTime() - window.start.getTime()).toBe(size * 1000);
-        const next = meterWindow({ windowType: 'Tumbling', windowSizeSeconds: size }, { period, at: window.end });
-        expect(next.start).toEqual(window.end);
-      }),
-    );
-  });
-});
-
-describe('billing period at an instant', () => {
-  const subscription = { trialDays: 14, trialEnd: at('2024-02-14T09:00:00Z'), billingAnchor: at('2024-02-14T09:00:00Z') };
-
-  it('is the trial before it ends, then anchored periods, and undefined before the start', () => {
-    expect(billingPeriodAt(subscription, 'Monthly', at('2024-02-01T00:00:00Z'))).toEqual({ start: at('2024-01-31T09:00:00Z'), end: subscription.trialEnd });
-    expect(billingPeriodAt(subscription, 'Monthly', at('2024-01-31T08:59:59Z'))).toBeUndefined();
-    expect(billingPeriodAt(subscription, 'Monthly', at('2024-02-14T09:00:00Z'))).toEqual({ start: at('2024-02-14T09:00:00Z'), end: at('2024-03-14T09:00:00Z') });
-    expect(billingPeriodAt(subscription, 'Quarterly', at('2025-01-01T00:00:00Z'))).toEqual({ start: at('2024-11-14T09:00:00Z'), end: at('2025-02-14T09:00:00Z') });
-  });
-
-  it('keeps a 31st anchor through short months', () => {
-    const end31 = { trialDays: 0, trialEnd: null, billingAnchor: at('2024-01-31T00:00:00Z') };
-    expect(billingPeriodAt(end31, 'Monthly', at('2024-03-15T00:00:00Z'))).toEqual({ start: at('2024-02-29T00:00:00Z'), end: at('2024-03-31T00:00:00Z') });
-  });
-
-  it('always returns the period containing the instant, consecutive with its neighbours', () => {
-    const anchorArb = fc.integer({ min: Date.parse('2000-01-01'), max: Date.parse('2040-01-01') });
-    fc.assert(
-      fc.property(anchorArb, fc.integer({ min: 0, max: 20 * 365 * 86_400_000 }), fc.constantFrom('Monthly', 'Quarterly', 'SemiAnnual', 'Annual' as const), (anchor, offset, cadence) => {
-        const sub = { trialDays: 0, trialEnd: null, billingAnchor: new Date(anchor) };
-        const period = billingPeriodAt(sub, cadence, new Date(anchor + offset))!;
-        expect(period.start.getTime()).toBeLessThanOrEqual(anchor + offset);
-        expect(period.end.getTime()).toBeGreaterThan(anchor + offset);
-        expect(billingPeriodAt(sub, cadence, period.end)!.start).toEqual(period.end);
-      }),
-    );
-  });
-});
-
-describe('WeightedSum', () => {
-  const day = 86_400_000;
-
-  it('is the time-weighted average level, rounded once to 12 places', () => {
-    // Level 12 before the window; +5 halfway through a 30-day window → 14.5.
-    expect(weightedAverage('12', '5', String(5 * 15 * day), 0, 30 * day)).toBe('14.5');
-    expect(weightedAverage('0', '1', '0', 0, 3)).toBe('1');
-    expect(weightedAverage('0', '1', '1', 0, 3)).toBe('0.666666666667');
-    expect(weightedAverage('0', '0', '0', 0, 10)).toBe('0');
-    expect(weightedAverage('-2.5', '0', '0', 0, 10)).toBe('-2.5');
-  });
-
-  it('equals the level when nothing changes in the window, at any scale up to 12 places', () => {
-    const decimalText = fc
-      .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.stringMatching(/^[0-9]{0,12}$/))
-      .map(([negative, whole, fraction]) => canonicalDecimal(`${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`));
-    fc.assert(
-      fc.property(decimalText, fc.integer({ min: 1, max: 10 ** 10 }), (level, length) => {
-        expect(weightedAverage(level, '0', '0', 1_000, 1_000 + length)).toBe(level);
-      }),
-    );
-  });
-});
-
-describe('decimal text', () => {
-  it.each([
-    ['1.500', '1.5'],
-    ['2.000', '2'],
-    ['-0.00', '0'],
-    ['0', '0'],
-    ['100', '100'],
-    ['-12.340', '-12.34'],
-  ])('%s is %s', (text, canonical) => {
-    expect(canonicalDecimal(text)).toBe(canonical);
-  });
-});
-
-describe('rollup spans', () => {
-  const MINUTE = 60_000;
-  const width = (span: Span, lowest: number) => span.to.getTime() - (span.from?.getTime() ?? lowest);
-
-  it('cover a range exactly once with raw edges under 5 minutes and aligned rollup buckets, coarsest inside', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 4_000_000_000_000 }), fc.integer({ min: 1, max: 90 * DAY_MS }), (from, length) => {
-        const { edges, rolled, spans } = rollupSpans({ from: new Date(from), to: new Date(from + length) });
-        const pieces = [...edges, ...spans].sort((x, y) => x.from!.getTime() - y.from!.getTime());
-        let cursor = from;
-        for (const piece of pieces) {
-          expect(piece.from!.getTime()).toBe(cursor);
-          cursor = piece.to.getTime();
-        }
-        expect(cursor).toBe(from + length);
-        for (const edge of edges) expect(width(edge, from)).toBeLessThan(5 * MINUTE);
-        for (const span of spans) {
-          expect(GRANULARITIES).toContain(span.granularity);
-          expect([span.from!.getTime() % (span.granularity * MINUTE), span.to.getTime() % (span.granularity * MINUTE)]).toEqual([0, 0]);
-        }
-        // At most two spans per finer granularity (one at each end), one of the coarsest.
-        expect(spans.length).toBeLessThanOrEqual(2 * GRANULARITIES.length - 1);
-        if (rolled) expect(width(rolled, from)).toBe(spans.reduce((n, s) => n + width(s, from), 0));
-        else expect(spans).toEqual([]);
-      }),
-    );
-  });
-
-  it('reads the history before a WeightedSum window from days, then hours, then 5-minute buckets, then raw events', () => {
-    expect(rollupSpans({ from: null, to: at('2026-09-10T15:22:30Z') })).toEqual({
-      edges: [{ from: at('2026-09-10T15:20:00Z'), to: at('2026-09-10T15:22:30Z') }],
-      rolled: { from: null, to: at('2026-09-10T15:20:00Z') },
-      spans: [
-        { granularity: 5, from: at('2026-09-10T15:00:00Z'), to: at('2026-09-10T15:20:00Z') },
-        { granularity: 60, from: at('2026-09-10T00:00:00Z'), to: at('2026-09-10T15:00:00Z') },
-        { granularity: 1440, from: null, to: at('2026-09-10T00:00:00Z') },
-      ],
-    });
-  });
-
-  it('reads a window inside one 5-minute bucket from raw events only', () => {
-    const range = { from: at('2026-09-10T15:21:00Z'), to: at('2026-09-10T15:24:00Z') };
-    expect(rollupSpans(range)).toEqual({ edges: [range], rolled: null, spans: [] });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTaxAdapter, flatRateTax, zeroTax, type TaxContext } from '../../src/services/tax.js';
+import { createTaxAdapter, flatRateTax, zeroTax, type TaxContext } from '../../src/services/billing/tax.js';
 
 const UNIT = 1_000_000_000_000n;
 

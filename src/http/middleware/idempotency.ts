@@ -11,16 +11,18 @@
  *   `X-Idempotency-Replayed: true` (its X-Request-Id is the replay's own).
  * - The same key with another body → 422 idempotency_key_reused; while the first request is still
  *   running → 409 idempotency_key_in_use with Retry-After (never two executions).
- * - While a request runs, its claim's lock is renewed every IN_FLIGHT_LOCK_MS / 3, so only a claim
- *   whose process died lets its lock expire; such a claim may be taken over. The claim id is a
- *   fencing token, so a late original owner can no longer overwrite or release the new claim.
- *   Expired rows are purged by purgeExpiredIdempotencyKeys.
+ * - Claims, their lock renewal, take-overs of dead claims and the purge of expired rows are the
+ *   idempotency service's (src/services/idempotency.ts).
  */
 import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode, StatusCode } from 'hono/utils/http-status';
-import type { Db } from '../../db/client.js';
-import { newId } from '../../ids.js';
+import {
+  claimIdempotencyKey,
+  keepClaimLocked,
+  releaseIdempotencyKey,
+  storeIdempotentResponse,
+} from '../../services/idempotency.js';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../context.js';
 import { BODY_METHODS } from './json-body.js';
@@ -28,20 +30,9 @@ import { BODY_METHODS } from './json-body.js';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'X-Idempotency-Replayed';
 const MAX_KEY_LENGTH = 255;
-const IN_FLIGHT_LOCK_MS = 60_000;
 const STORED_HEADERS = ['content-type', 'location'];
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const NULL_BODY_STATUSES = new Set([204, 205, 304]);
-
-interface StoredKey {
-  request_hash: string;
-  state: string;
-  response_status: number | null;
-  response_body: string | null;
-  response_headers: Record<string, string> | null;
-  expired: boolean;
-  lock_expired: boolean;
-}
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -71,59 +62,6 @@ function idempotencyScope(caller: string, method: string, path: string, key: str
 /** Whether a response is kept for replay (see the module comment). */
 const isStored = (status: number): boolean => status < 500 && status !== 400;
 
-/** Inserts a fresh claim; returns its id, or undefined when the scope is already taken. */
-async function claim(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
-  const id = newId();
-  const inserted = await db.$executeRaw`
-    INSERT INTO idempotency_keys (id, scope, request_hash, state, created_at, locked_until, expires_at)
-    VALUES (${id}::uuid, ${scope}, ${requestHash}, 'in_flight', ${now}, ${new Date(now.getTime() + IN_FLIGHT_LOCK_MS)},
-            ${new Date(now.getTime() + ttlMs)})
-    ON CONFLICT (scope) DO NOTHING`;
-  return inserted === 1 ? id : undefined;
-}
-
-async function load(db: Db, scope: string, now: Date): Promise<StoredKey | undefined> {
-  const rows = await db.$queryRaw<StoredKey[]>`
-    SELECT request_hash, state, response_status, response_body, response_headers,
-           expires_at <= ${now} AS expired, (state = 'in_flight' AND locked_until <= ${now}) AS lock_expired
-    FROM idempotency_keys WHERE scope = ${scope}`;
-  return rows[0];
-}
-
-/** Takes over a key whose stored response expired or whose in-flight owner died, under a new claim id. */
-async function takeOver(db: Db, scope: string, requestHash: string, now: Date, ttlMs: number): Promise<string | undefined> {
-  const id = newId();
-  const updated = await db.$executeRaw`
-    UPDATE idempotency_keys
-    SET id = ${id}::uuid, request_hash = ${requestHash}, state = 'in_flight', response_status = NULL, response_body = NULL,
-        response_headers = NULL, created_at = ${now}, locked_until = ${new Date(now.getTime() + IN_FLIGHT_LOCK_MS)},
-        expires_at = ${new Date(now.getTime() + ttlMs)}
-    WHERE scope = ${scope} AND (expires_at <= ${now} OR (state = 'in_flight' AND locked_until <= ${now}))`;
-  return updated === 1 ? id : undefined;
-}
-
-/** Keeps a running request's claim locked; returns the function that stops renewing. */
-function renewLock(db: Db, claimId: string, clock: () => Date, logger: { warn: (o: object, m: string) => void }): () => void {
-  const timer = setInterval(() => {
-    db.$executeRaw`
-      UPDATE idempotency_keys SET locked_until = ${new Date(clock().getTime() + IN_FLIGHT_LOCK_MS)}
-      WHERE id = ${claimId}::uuid AND state = 'in_flight'`.catch((err: unknown) => logger.warn({ err }, 'idempotency lock renewal failed'));
-  }, IN_FLIGHT_LOCK_MS / 3);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-async function release(db: Db, claimId: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM idempotency_keys WHERE id = ${claimId}::uuid AND state = 'in_flight'`;
-}
-
-/** Deletes expired rows: completed ones, and in-flight ones whose owner is gone. */
-export async function purgeExpiredIdempotencyKeys(db: Db, now: Date): Promise<number> {
-  return db.$executeRaw`
-    DELETE FROM idempotency_keys
-    WHERE expires_at <= ${now} AND (state = 'completed' OR locked_until <= ${now})`;
-}
-
 export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_HEADER);
@@ -136,43 +74,38 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
     const caller = principal ? `${principal.kind}:${principal.subject}` : 'anonymous';
     const scope = idempotencyScope(caller, c.req.method, c.req.path, key);
     const requestHash = fingerprint(c.req.method, await c.req.text());
-    const now = clock();
 
-    let claimId = await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
-    if (!claimId) {
-      const stored = await load(db, scope, now);
-      if (!stored || stored.expired || stored.lock_expired) {
-        claimId = stored
-          ? await takeOver(db, scope, requestHash, now, settings.idempotencyTtlMs)
-          : await claim(db, scope, requestHash, now, settings.idempotencyTtlMs);
-      } else if (stored.request_hash !== requestHash) {
-        throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
-      } else if (stored.state === 'completed' && stored.response_status !== null) {
-        // Through c.body, so headers other middleware already set (rate limit) stay on the replay.
-        const headers = { ...(stored.response_headers ?? {}), [REPLAYED_HEADER]: 'true' };
-        return NULL_BODY_STATUSES.has(stored.response_status)
-          ? c.body(null, stored.response_status as StatusCode, headers)
-          : c.body(stored.response_body ?? '', stored.response_status as ContentfulStatusCode, headers);
-      }
-      if (!claimId) {
-        throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed', undefined, {
-          'Retry-After': '1',
-        });
-      }
+    const claim = await claimIdempotencyKey(db, { scope, requestHash, now: clock(), ttlMs: settings.idempotencyTtlMs });
+    if (claim.kind === 'reused') {
+      throw new ApiError('idempotency_key_reused', 'this Idempotency-Key was already used with a different request body');
     }
+    if (claim.kind === 'completed') {
+      const { status, body, headers: storedHeaders } = claim.response;
+      // Through c.body, so headers other middleware already set (rate limit) stay on the replay.
+      const headers = { ...(storedHeaders ?? {}), [REPLAYED_HEADER]: 'true' };
+      return NULL_BODY_STATUSES.has(status)
+        ? c.body(null, status as StatusCode, headers)
+        : c.body(body ?? '', status as ContentfulStatusCode, headers);
+    }
+    if (claim.kind === 'in_use') {
+      throw new ApiError('idempotency_key_in_use', 'a request with this Idempotency-Key is still being processed', undefined, {
+        'Retry-After': '1',
+      });
+    }
+    const { claimId } = claim;
 
-    const stopRenewing = renewLock(db, claimId, clock, c.get('logger'));
+    const stopRenewing = keepClaimLocked(db, claimId, clock, c.get('logger'));
     try {
       await next();
     } catch (err) {
-      await release(db, claimId);
+      await releaseIdempotencyKey(db, claimId);
       throw err;
     } finally {
       stopRenewing();
     }
     const res = c.res;
     if (!isStored(res.status)) {
-      await release(db, claimId);
+      await releaseIdempotencyKey(db, claimId);
       return;
     }
     const responseBody = await res.clone().text();
@@ -181,11 +114,7 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
       const value = res.headers.get(name);
       if (value !== null) headers[name] = value;
     }
-    const stored = await db.$executeRaw`
-      UPDATE idempotency_keys
-      SET state = 'completed', response_status = ${res.status}, response_body = ${responseBody},
-          response_headers = ${JSON.stringify(headers)}::jsonb, locked_until = NULL
-      WHERE id = ${claimId}::uuid AND state = 'in_flight'`;
-    if (stored === 0) c.get('logger').warn({ status: res.status }, 'idempotency claim was taken over while the request ran; response not stored');
+    const stored = await storeIdempotentResponse(db, claimId, { status: res.status, body: responseBody, headers });
+    if (!stored) c.get('logger').warn({ status: res.status }, 'idempotency claim was taken over while the request ran; response not stored');
   };
 }

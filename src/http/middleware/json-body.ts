@@ -4,9 +4,13 @@
  * - an empty body is no body: its Content-Type is dropped, so an optional body is simply absent and
  *   a required one fails validation naming the missing fields;
  * - any other body must be sent as JSON (415 unsupported_media_type) and parse (400 malformed_json);
- * - strings PostgreSQL cannot store (U+0000, unpaired surrogates) and nesting deeper than
- *   MAX_JSON_DEPTH are 400 validation_failed naming the field, instead of failing in the database
- *   or overflowing the stack of whatever recurses over the value later.
+ * - bytes that are not UTF-8 are 400 malformed_json (JSON is UTF-8, RFC 8259): they would otherwise be
+ *   stored as U+FFFD; a declared charset other than UTF-8 is 415;
+ * - nesting deeper than MAX_JSON_DEPTH is refused by a linear pre-scan of the text before JSON.parse,
+ *   so a huge `[[[…]]]` costs one pass over its bytes instead of building millions of nested values on
+ *   the event loop;
+ * - strings PostgreSQL cannot store (U+0000, unpaired surrogates) are 400 validation_failed naming the
+ *   field, instead of failing in the database.
  */
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
@@ -16,6 +20,10 @@ import type { AppEnv } from '../context.js';
 export const MAX_JSON_DEPTH = 32;
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const OPEN_BRACKET = new Set([0x5b, 0x7b]);
+const CLOSE_BRACKET = new Set([0x5d, 0x7d]);
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 interface JsonNode {
@@ -35,6 +43,30 @@ function unstorableString(text: string): string | undefined {
   if (text.includes('\u0000')) return 'must not contain U+0000';
   if (UNPAIRED_SURROGATE.test(text)) return 'must be valid Unicode (unpaired surrogate)';
   return undefined;
+}
+
+/**
+ * True when arrays/objects in the JSON text nest deeper than `max`: counts brackets outside strings in
+ * one pass (escaped quotes inside strings included), without parsing.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i += 1;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (OPEN_BRACKET.has(code)) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (CLOSE_BRACKET.has(code)) {
+      depth -= 1;
+    }
+  }
+  return false;
 }
 
 /** The first value PostgreSQL could not store or the API would not handle, walked without recursion. */
@@ -63,8 +95,8 @@ export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!BODY_METHODS.has(c.req.method)) return next();
     const contentType = c.req.header('content-type');
-    const text = await c.req.text();
-    if (text.length === 0) {
+    const bytes = await c.req.arrayBuffer();
+    if (bytes.byteLength === 0) {
       if (contentType !== undefined) {
         const headers = new Headers(c.req.raw.headers);
         headers.delete('content-type');
@@ -74,6 +106,21 @@ export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
     }
     if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {
       throw new ApiError('unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
+    }
+    const charset = CHARSET.exec(contentType ?? '')?.[1]?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      throw new ApiError('unsupported_media_type', `request bodies must be UTF-8 JSON (charset ${charset} is not accepted)`);
+    }
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new ApiError('malformed_json', 'request body is not valid UTF-8');
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      throw new ApiError('validation_failed', `invalid request: (body): nests deeper than ${MAX_JSON_DEPTH} levels`, {
+        issues: [{ path: '(body)', message: `nests deeper than ${MAX_JSON_DEPTH} levels` }],
+      });
     }
     let parsed: unknown;
     try {

@@ -14,34 +14,25 @@ import {
   listPlans,
   listProducts,
   listSkus,
-} from '../../services/catalog.js';
+} from '../../services/catalog/catalog.js';
+import { toPage } from '../../services/pagination.js';
+import {
+  BillingCadenceSchema,
+  PackageRoundingSchema,
+  PlanSchema,
+  PricingModelSchema,
+  ProductSchema,
+  SkuSchema,
+  TierInputSchema,
+} from '../../schemas/catalog.js';
+import { CurrencySchema, MoneySchema, UuidSchema } from '../../schemas/common.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
-import { toPage } from '../../services/pagination.js';
-import { asIs, jsonResponse, mutationRequest, requestContext, TimestampSchema } from './customers.js';
-
-export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed']).openapi('PricingModel');
-const BillingCadenceSchema = z.enum(['Monthly', 'Quarterly', 'SemiAnnual', 'Annual']).openapi('BillingCadence');
-const PackageRoundingSchema = z.enum(['Up', 'Down']).openapi('PackageRounding');
+import { asIs, jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 const DescriptionSchema = z.string().max(2000).optional().openapi({ description: 'default ""' });
-
-const tierFields = {
-  up_to: z.number().int().nullable().openapi({ description: 'inclusive upper bound in whole units; null for the last, unbounded tier' }),
-  unit_amount_nanos: MoneySchema,
-  flat_amount_nanos: MoneySchema.optional().openapi({ description: 'charged once when the quantity enters (Graduated) or falls into (Volume) the tier' }),
-};
-
-/** A tier as a request sends it (strict) … */
-export const TierInputSchema = z.strictObject(tierFields).openapi('TierInput');
-/** … and as a response returns it. */
-const TierSchema = z.object(tierFields).openapi('Tier');
-
-const ProductSchema = z
-  .object({ id: UuidSchema, name: z.string(), description: z.string(), tags: z.array(z.string()), created_at: TimestampSchema })
-  .openapi('Product');
 
 const CreateProductSchema = z
   .strictObject({
@@ -55,24 +46,6 @@ const CreateProductSchema = z
       .openapi({ description: 'matched by contract rate overrides (product_tag); default []' }),
   })
   .openapi('CreateProductRequest');
-
-const SkuSchema = z
-  .object({
-    id: UuidSchema,
-    plan_id: UuidSchema,
-    name: z.string(),
-    pricing_model: PricingModelSchema,
-    unit_amount_nanos: MoneySchema,
-    meter_event_type: z.string().nullable(),
-    currency: CurrencySchema,
-    tiers: z.array(TierSchema).nullable(),
-    package_size: z.string().nullable().openapi({ description: 'units per package, decimal-integer string' }),
-    package_rounding: PackageRoundingSchema.nullable(),
-    commit_amount_nanos: MoneySchema.nullable(),
-    overage_unit_amount_nanos: MoneySchema.nullable(),
-    created_at: TimestampSchema,
-  })
-  .openapi('Sku');
 
 const CreateSkuSchema = z
   .strictObject({
@@ -99,19 +72,6 @@ const CreateSkuSchema = z
     overage_unit_amount_nanos: MoneySchema.optional().openapi({ description: 'Committed only: price per unit beyond the commit' }),
   })
   .openapi('CreateSkuRequest');
-
-const PlanSchema = z
-  .object({
-    id: UuidSchema,
-    product_id: UuidSchema.nullable(),
-    name: z.string(),
-    description: z.string(),
-    billing_cadence: BillingCadenceSchema,
-    trial_days: z.number().int(),
-    created_at: TimestampSchema,
-    skus: z.array(SkuSchema).openapi({ description: 'the SKUs of the plan in creation order' }),
-  })
-  .openapi('Plan');
 
 const CreatePlanSchema = z
   .strictObject({

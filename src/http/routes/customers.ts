@@ -1,9 +1,8 @@
 /**
  * /admin/v1/customers: accounts, their status, the 360 view and the entity hierarchy (SPEC §2, §4).
- * The rules themselves live in src/services/customers.ts; the descriptions below publish them.
+ * The rules themselves live in src/services/accounts/customers.ts; the descriptions below publish them.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import {
   changeCustomerStatus,
   createCustomer,
@@ -14,58 +13,26 @@ import {
   RECENT_AUDIT_ENTRIES,
   RECENT_DOCUMENTS,
   updateCustomer,
-  type HierarchyNode,
-  type RequestContext,
-} from '../../services/customers.js';
-import { actorOf } from '../actor.js';
-import type { App, AppEnv } from '../context.js';
-import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+} from '../../services/accounts/customers.js';
 import { toPage } from '../../services/pagination.js';
-
-/** The request of a mutation: a required JSON body, and the Idempotency-Key every mutation accepts. */
-export const mutationRequest = <T extends z.ZodType>(schema: T) =>
-  ({ headers: IdempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema } } } }) as const;
-
-/** A JSON success response. */
-export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
-
-/** Actor and request id of the caller, for the audit entry a mutation writes. */
-export const requestContext = (c: Context<AppEnv>): RequestContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
-
-/** Records are already API-shaped; pages pass them through. */
-export const asIs = <T>(record: T): T => record;
-
-export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
-
-const AccountTypeSchema = z.enum(['Organization', 'Individual', 'Subsidiary']).openapi('AccountType');
-const CustomerStatusSchema = z.enum(['Active', 'Suspended', 'Closed']).openapi('CustomerStatus');
-const ConsolidationSchema = z.enum(['Standalone', 'ConsolidateToParent']).openapi('Consolidation');
+import {
+  AccountTypeSchema,
+  ConsolidationSchema,
+  CustomerOverviewSchema,
+  CustomerSchema,
+  CustomerStatusSchema,
+  HierarchyNodeSchema,
+} from '../../schemas/accounts.js';
+import { CurrencySchema, UuidSchema } from '../../schemas/common.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { asIs, jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
 const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
 const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
-
-const CustomerSchema = z
-  .object({
-    id: UuidSchema,
-    display_name: z.string(),
-    legal_name: z.string().nullable(),
-    email: z.string(),
-    account_type: AccountTypeSchema,
-    status: CustomerStatusSchema,
-    parent_id: UuidSchema.nullable(),
-    bill_to_id: UuidSchema.nullable(),
-    consolidation: ConsolidationSchema,
-    billing_currency: CurrencySchema,
-    payment_terms_days: z.number().int(),
-    tax_id: z.string().nullable(),
-    test_clock_id: UuidSchema.nullable(),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('Customer');
 
 const CreateCustomerSchema = z
   .strictObject({
@@ -103,63 +70,6 @@ const ListCustomersQuerySchema = PaginationQuerySchema.extend({
   parent_id: UuidSchema.optional().openapi({ description: 'only the direct children of this customer' }),
   status: CustomerStatusSchema.optional(),
 });
-
-const CustomerOverviewSchema = z
-  .object({
-    customer: CustomerSchema,
-    subscriptions: z.array(
-      z.object({
-        id: UuidSchema,
-        plan_id: UuidSchema,
-        status: z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']),
-        currency: CurrencySchema,
-        period_start: TimestampSchema,
-        period_end: TimestampSchema,
-        charged_through_date: TimestampSchema.nullable(),
-        contract_id: UuidSchema.nullable(),
-      }),
-    ),
-    invoices: z.array(
-      z.object({
-        id: UuidSchema,
-        subscription_id: UuidSchema.nullable(),
-        status: z.enum(['Draft', 'Open', 'Paid', 'Void']),
-        invoice_number: z.string().nullable().openapi({ description: 'assigned at finalization' }),
-        currency: CurrencySchema,
-        total_nanos: MoneySchema,
-        created_at: TimestampSchema,
-      }),
-    ),
-    ledger_balances: z.object({
-      accounts_receivable_nanos: MoneySchema,
-      prepaid_credit_nanos: MoneySchema,
-      deferred_revenue_nanos: MoneySchema,
-    }),
-    recent_audit: z.array(
-      z.object({
-        id: UuidSchema,
-        action: z.string(),
-        actor_type: z.string(),
-        actor_id: z.string(),
-        created_at: TimestampSchema,
-        before: z.unknown(),
-        after: z.unknown(),
-      }),
-    ),
-  })
-  .openapi('CustomerOverview');
-
-const HierarchyNodeSchema: z.ZodType<HierarchyNode> = z
-  .object({
-    id: UuidSchema,
-    display_name: z.string(),
-    account_type: AccountTypeSchema,
-    status: CustomerStatusSchema,
-    consolidation: ConsolidationSchema,
-    billing_currency: CurrencySchema,
-    children: z.array(z.lazy(() => HierarchyNodeSchema)),
-  })
-  .openapi('CustomerHierarchyNode');
 
 const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
 - Organization and Individual are top-level accounts: parent_id must be null (\`parent_not_allowed\`).
@@ -201,7 +111,7 @@ const getCustomerRoute = createRoute({
   tags,
   summary: 'Customer 360 view',
   description: `The customer with its ${RECENT_DOCUMENTS} newest subscriptions, its ${RECENT_DOCUMENTS} newest invoices (those addressed to it),
-its ledger balances and its ${RECENT_AUDIT_ENTRIES} newest audit entries, each list newest first. The ledger is not released yet:
+its ledger balances, its ${RECENT_AUDIT_ENTRIES} newest audit entries, each list newest first, and its attached payment methods. The ledger is not released yet:
 until it is, every balance is "0".`,
   request: IdParams,
   responses: { 200: jsonResponse('The 360 view', CustomerOverviewSchema), ...commonErrorResponses },

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { ownCustomerId } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
 import { ApiError, commonErrorResponses } from '../errors.js';
-import { DateTimeSchema, IdempotencyHeaderSchema, UuidSchema } from '../schemas.js';
+import { jsonResponse, mutationRequest, validationError } from '../helpers.js';
 import {
   CLOUD_EVENT_BATCH_FIELDS,
   CLOUD_EVENT_FIELDS,
@@ -20,7 +20,9 @@ import {
   propertyIssues,
   type CloudEventInput,
   type FieldNames,
-} from '../../services/events.js';
+} from '../../services/metering/events.js';
+import { DateTimeSchema, UuidSchema } from '../../schemas/common.js';
+import { BatchResultSchema, IngestResultSchema } from '../../schemas/metering.js';
 
 const CLOUD_EVENT_MEDIA_TYPE = 'application/cloudevents+json';
 const CLOUD_EVENT_BATCH_MEDIA_TYPE = 'application/cloudevents-batch+json';
@@ -117,25 +119,6 @@ const CloudEventBatchSchema = z
   .max(MAX_BATCH_EVENTS, `must hold at most ${MAX_BATCH_EVENTS} events per batch`)
   .openapi('CloudEventBatch');
 
-const IngestResultSchema = z
-  .object({
-    accepted: z.boolean().openapi({ description: 'true when this request stored the event; false for an id already seen' }),
-    event_id: z.string(),
-    duplicate: z.boolean(),
-    late: z.boolean().openapi({ description: "the stored event falls before its subscription's charged_through_date" }),
-  })
-  .openapi('IngestEventResult');
-
-const BatchResultSchema = z
-  .object({
-    accepted_count: z.number().int().openapi({ description: 'events stored by this request' }),
-    duplicate_count: z.number().int().openapi({ description: 'events whose id was already stored (earlier, or earlier in this batch)' }),
-    late_count: z.number().int().openapi({ description: 'stored events that fall in an already invoiced period' }),
-  })
-  .openapi('IngestBatchResult');
-
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-
 /**
  * The route with one more documented request media type, handled by its CloudEvents middleware.
  * Documented by reference (not a zod schema) so the framework does not validate every body against
@@ -170,11 +153,8 @@ absent), subject → customer_id, data → properties, extension \`subscriptioni
 Errors: unknown customer or subscription 404; a subscription of another customer 422 subscription_customer_mismatch; a timestamp too far
 in the future 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
 ${VALIDATION_RULES}`,
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: UsageEventSchema } } },
-  },
-  responses: { 200: json(IngestResultSchema, 'Stored, or already stored (duplicate)'), ...commonErrorResponses },
+  request: mutationRequest(UsageEventSchema),
+  responses: { 200: jsonResponse('Stored, or already stored (duplicate)', IngestResultSchema), ...commonErrorResponses },
 });
 
 const batch = createRoute({
@@ -189,24 +169,11 @@ used by another customer's event (code event_id_conflict, path \`events.<index>.
 Send \`application/cloudevents-batch+json\` (a JSON array of CloudEvents) for a CloudEvents batch; its error paths are
 \`<index>.<attribute>\`.
 ${VALIDATION_RULES}`,
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: BatchSchema } } },
-  },
-  responses: { 200: json(BatchResultSchema, 'Counts of stored and duplicate events'), ...commonErrorResponses },
+  request: mutationRequest(BatchSchema),
+  responses: { 200: jsonResponse('Counts of stored and duplicate events', BatchResultSchema), ...commonErrorResponses },
 });
 
 const mediaTypeOf = (c: Context<AppEnv>) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-
-/** Issues of a failed parse, in the shape the app's validation hook gives every route. */
-function validationError(error: z.ZodError): ApiError {
-  const issues = error.issues.flatMap((issue) => {
-    const path = issue.path.map(String);
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
-    return [{ path: path.join('.') || '(body)', message: issue.message }];
-  });
-  return new ApiError('validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
-}
 
 /**
  * Structured-mode CloudEvents take another schema than the route's JSON body, so this route

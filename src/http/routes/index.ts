@@ -1,14 +1,17 @@
 import type { RouteModule } from '../app.js';
 import { registerCatalog } from './catalog.js';
+import { registerContracts } from './contracts.js';
 import { registerCustomers } from './customers.js';
 import { registerEvents } from './events.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle.js';
 import { registerInvoices } from './invoices.js';
 import { registerMeters } from './meters.js';
+import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { registerTestClocks } from './test-clocks.js';
 import { registerUsage } from './usage.js';
+import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments];

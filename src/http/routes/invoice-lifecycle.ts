@@ -1,44 +1,14 @@
+/**
+ * The lifecycle moves of an invoice (SPEC §3): finalize, pay and void, each an update on the
+ * invoice's workflow whose validator refuses an invalid move before anything is recorded.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
-import { actorOf } from '../actor.js';
+import { moveInvoiceNow } from '../../services/invoicing/invoice-lifecycle.js';
+import { InvoiceSchema } from '../../schemas/invoicing.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IdempotencyHeaderSchema, IdParamSchema, UuidSchema } from '../schemas.js';
-import { billNow, changePlan, moveInvoiceNow } from '../../services/invoice-lifecycle.js';
-import { InvoiceSchema } from './invoices.js';
-import { SubscriptionSchema } from './subscriptions.js';
-
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-const body = <T extends z.ZodType>(schema: T, required = true) => ({ required, content: { 'application/json': { schema } } });
-
-const bill = createRoute({
-  method: 'post',
-  path: '/admin/v1/subscriptions/{id}/bill',
-  tags: ['Billing'],
-  summary: "Bill the subscription's current period now",
-  description:
-    "Rates the current period to now and puts what is not invoiced yet on the period's Draft, creating it (201) or refreshing it " +
-    '(200): billing a period twice never creates a second invoice for it. Runs as an update on the subscription workflow. ' +
-    'Trialing and Expired subscriptions have nothing to bill (409); a period fully invoiced already gives 422 nothing_to_bill.',
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: json(InvoiceSchema, 'The refreshed Draft'), 201: json(InvoiceSchema, 'The new Draft'), ...commonErrorResponses },
-});
-
-const ChangePlanResultSchema = z
-  .object({ subscription: SubscriptionSchema, invoice: InvoiceSchema.nullable() })
-  .openapi('PlanChange');
-
-const changePlanRoute = createRoute({
-  method: 'post',
-  path: '/admin/v1/subscriptions/{id}/change-plan',
-  tags: ['Billing'],
-  summary: 'Switch the subscription to another plan, with proration',
-  description:
-    "Takes effect at the subscription's now (the change day belongs to the new plan). The period's Draft then carries the old " +
-    "plan's recurring fees for the days used and the new plan's for the rest; when the old fee was already invoiced, a credit " +
-    'line for its unused part. The new plan must be priced in the subscription currency.',
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(z.strictObject({ plan_id: UuidSchema })) },
-  responses: { 200: json(ChangePlanResultSchema, 'The subscription and its Draft'), ...commonErrorResponses },
-});
+import { jsonResponse, mutationRequest, requestContext } from '../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema } from '../schemas.js';
 
 const finalize = createRoute({
   method: 'post',
@@ -52,7 +22,7 @@ const finalize = createRoute({
     "period's fee was invoiced) becomes a credit invoice: its credit is applied as credit notes to the period's earlier " +
     'invoices (newest first) and it is answered Paid; when they cannot absorb it, 422 negative_invoice_total.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: json(InvoiceSchema, 'The Open invoice (Paid for a credit invoice)'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Open invoice (Paid for a credit invoice)', InvoiceSchema), ...commonErrorResponses },
 });
 
 const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
@@ -64,8 +34,8 @@ const pay = createRoute({
   description:
     "Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid " +
     "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.",
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(PaySchema) },
-  responses: { 200: json(InvoiceSchema, 'The Paid invoice'), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(PaySchema) },
+  responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema), ...commonErrorResponses },
 });
 
 const VoidSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('VoidInvoice');
@@ -75,35 +45,20 @@ const voidRoute = createRoute({
   tags: ['Invoices'],
   summary: 'Void an Open invoice',
   description: 'Open → Void; writes invoice.voided. A Paid invoice cannot be voided (409): issue a credit note instead.',
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(VoidSchema, false) },
-  responses: { 200: json(InvoiceSchema, 'The Void invoice'), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(VoidSchema, false) },
+  responses: { 200: jsonResponse('The Void invoice', InvoiceSchema), ...commonErrorResponses },
 });
 
 export function registerInvoiceLifecycle(app: App): void {
-  app.openapi(bill, async (c) => {
-    const { invoice, created } = await billNow(c.get('deps'), c.req.valid('param').id, { actor: actorOf(c), requestId: c.get('requestId') });
-    return created ? c.json(invoice, 201) : c.json(invoice, 200);
-  });
-  app.openapi(changePlanRoute, async (c) => {
-    const result = await changePlan(c.get('deps'), c.req.valid('param').id, c.req.valid('json').plan_id, {
-      actor: actorOf(c),
-      requestId: c.get('requestId'),
-    });
-    return c.json(result, 200);
-  });
-  app.openapi(finalize, async (c) =>
-    c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', { actor: actorOf(c), requestId: c.get('requestId') }), 200),
-  );
+  app.openapi(finalize, async (c) => c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', requestContext(c)), 200));
   app.openapi(pay, async (c) => {
     const { actor_id, actor_name } = c.req.valid('json');
-    const command = { actor: actorOf(c), paidBy: { actorId: actor_id, actorName: actor_name }, requestId: c.get('requestId') };
+    const command = { ...requestContext(c), paidBy: { actorId: actor_id, actorName: actor_name } };
     return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command), 200);
   });
   app.openapi(voidRoute, async (c) => {
     const { reason } = (c.req.valid('json') as z.infer<typeof VoidSchema> | undefined) ?? {};
-    return c.json(
-      await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'void', { actor: actorOf(c), requestId: c.get('requestId'), ...(reason ? { reason } : {}) }),
-      200,
-    );
+    const command = { ...requestContext(c), ...(reason ? { reason } : {}) };
+    return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'void', command), 200);
   });
 }

@@ -1,93 +1,21 @@
 /**
  * Invoices (SPEC §2 Invoice, §3, §4): reading them, editing Drafts (manual lines, credits, tax) and
  * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
- * invoice-lifecycle.ts. The rules are in src/services/invoice-edits.ts and credit-notes.ts.
+ * invoice-lifecycle.ts. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
-import { CREDIT_NOTE_REASONS, getCreditNote, issueCreditNote, listCreditNotes, toCreditNoteView } from '../../services/credit-notes.js';
-import { addManualLine, applyCredit, calculateInvoiceTax, type EditContext } from '../../services/invoice-edits.js';
-import { listInvoices, loadInvoiceView } from '../../services/invoices.js';
-import { actorOf, ownCustomerId } from '../actor.js';
-import type { App, AppEnv } from '../context.js';
-import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, MoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
+import { getCreditNote, issueCreditNote, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
+import { addManualLine, applyCredit, calculateInvoiceTax } from '../../services/invoicing/invoice-edits.js';
+import { listInvoices, loadInvoiceView } from '../../services/invoicing/invoices.js';
 import { toPage } from '../../services/pagination.js';
-import { jsonResponse, mutationRequest, TimestampSchema } from './customers.js';
-
-const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
-const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
-
-export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
-
-export const InvoiceLineItemSchema = z
-  .object({
-    id: UuidSchema,
-    kind: z.string().openapi({ description: 'fee | usage | manual | credit | tax; credit lines are negative, tax lines are flagged is_tax', example: 'fee' }),
-    description: z.string(),
-    sku_id: UuidSchema.nullable(),
-    plan_id: UuidSchema.nullable(),
-    subscription_id: UuidSchema.nullable(),
-    customer_id: UuidSchema.nullable().openapi({ description: 'the account that incurred the charge, on consolidated invoices' }),
-    customer_name: z.string().nullable(),
-    quantity: z.string().openapi({ description: 'exact decimal quantity', example: '1' }),
-    unit_amount_nanos: MoneySchema.nullable(),
-    amount_nanos: MoneySchema,
-    amount: DisplayAmountSchema('amount_nanos'),
-    is_tax: z.boolean(),
-    period_start: TimestampSchema.nullable(),
-    period_end: TimestampSchema.nullable(),
-    detail: z.unknown().openapi({ description: 'how the line was rated or taxed' }),
-  })
-  .openapi('InvoiceLineItem');
-
-export const InvoiceSchema = z
-  .object({
-    id: UuidSchema,
-    status: InvoiceStatusSchema,
-    invoice_number: z.string().nullable().openapi({ description: 'INV-###### (gapless), assigned at finalization', example: 'INV-000042' }),
-    customer_id: UuidSchema.openapi({ description: 'the account the invoice is addressed to' }),
-    subscription_id: UuidSchema.nullable(),
-    currency: CurrencySchema,
-    billing_reason: z.string(),
-    period_start: TimestampSchema.nullable(),
-    period_end: TimestampSchema.nullable(),
-    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit' }),
-    tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
-    credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
-    total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
-    credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
-    amount_due_nanos: MoneySchema.openapi({ description: 'total − credited while Open, else 0' }),
-    subtotal: DisplayAmountSchema('subtotal_nanos'),
-    tax: DisplayAmountSchema('tax_nanos'),
-    total: DisplayAmountSchema('total_nanos'),
-    amount_due: DisplayAmountSchema('amount_due_nanos'),
-    tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
-    due_at: TimestampSchema.nullable(),
-    finalized_at: TimestampSchema.nullable(),
-    paid_at: TimestampSchema.nullable(),
-    paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
-    voided_at: TimestampSchema.nullable(),
-    created_at: TimestampSchema,
-    line_items: z.array(InvoiceLineItemSchema),
-  })
-  .openapi('Invoice');
-
-export const CreditNoteSchema = z
-  .object({
-    id: UuidSchema,
-    number: z.string().openapi({ description: 'CN-###### (gapless)', example: 'CN-000001' }),
-    invoice_id: UuidSchema,
-    customer_id: UuidSchema,
-    currency: CurrencySchema,
-    amount_nanos: MoneySchema,
-    amount: DisplayAmountSchema('amount_nanos'),
-    reason: z.enum(CREDIT_NOTE_REASONS),
-    memo: z.string().nullable(),
-    created_at: TimestampSchema,
-  })
-  .openapi('CreditNote');
+import { MoneySchema, UuidSchema } from '../../schemas/common.js';
+import { CreditNoteReasonSchema, CreditNoteSchema, InvoiceSchema, InvoiceStatusSchema } from '../../schemas/invoicing.js';
+import { ownCustomerId } from '../actor.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
 
@@ -121,7 +49,7 @@ const ApplyCreditSchema = z
 const IssueCreditNoteSchema = z
   .strictObject({
     amount_nanos: PositiveMoneySchema.openapi({ description: 'the amount credited, > 0 and at most total_nanos − credited_nanos' }),
-    reason: z.enum(CREDIT_NOTE_REASONS),
+    reason: CreditNoteReasonSchema,
     memo: z.string().trim().max(1000).nullable().optional(),
   })
   .openapi('IssueCreditNoteRequest');
@@ -231,8 +159,6 @@ const getCreditNoteRoute = createRoute({
   responses: { 200: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
 });
 
-const editContext = (c: Context<AppEnv>): EditContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
-
 export function registerInvoices(app: App): void {
   app.openapi(listRoute, async (c) => {
     const { limit, starting_after, ...filter } = c.req.valid('query');
@@ -254,20 +180,20 @@ export function registerInvoices(app: App): void {
         ...(body.quantity !== undefined ? { quantity: body.quantity } : {}),
         ...(body.unit_amount_nanos !== undefined ? { unitAmountNanos: BigInt(body.unit_amount_nanos) } : {}),
       },
-      editContext(c),
+      requestContext(c),
     );
     return c.json(invoice, 201);
   });
 
   app.openapi(applyCreditRoute, async (c) => {
     const body = c.req.valid('json');
-    const invoice = await applyCredit(c.get('deps').db, c.req.valid('param').id, { description: body.description, amountNanos: BigInt(body.amount_nanos) }, editContext(c));
+    const invoice = await applyCredit(c.get('deps').db, c.req.valid('param').id, { description: body.description, amountNanos: BigInt(body.amount_nanos) }, requestContext(c));
     return c.json(invoice, 201);
   });
 
   app.openapi(calculateTaxRoute, async (c) => {
     const { db, tax } = c.get('deps');
-    return c.json(await calculateInvoiceTax(db, c.req.valid('param').id, tax, editContext(c)), 200);
+    return c.json(await calculateInvoiceTax(db, c.req.valid('param').id, tax, requestContext(c)), 200);
   });
 
   app.openapi(issueCreditNoteRoute, async (c) => {
@@ -276,7 +202,7 @@ export function registerInvoices(app: App): void {
       c.get('deps').db,
       c.req.valid('param').id,
       { amountNanos: BigInt(body.amount_nanos), reason: body.reason, memo: body.memo ?? null },
-      { actor: actorOf(c), at: c.get('deps').clock(), requestId: c.get('requestId') },
+      { ...requestContext(c), at: c.get('deps').clock() },
     );
     return c.json(note, 201);
   });

@@ -1,35 +1,12 @@
+/** Meters (SPEC §2 "Meter definition"): how an event_type becomes a quantity. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { createMeter, getMeter, listMeters, MAX_FILTERS, meterDefinitionIssues } from '../../services/metering/meters.js';
+import { AggregationSchema, FilterSchema, MeterSchema, PropertyNameSchema, WindowTypeSchema } from '../../schemas/metering.js';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IdempotencyHeaderSchema, IdParamSchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
-import {
-  AGGREGATIONS,
-  createMeter,
-  FILTER_OPERATORS,
-  getMeter,
-  listMeters,
-  MAX_FILTERS,
-  meterDefinitionIssues,
-  WINDOW_TYPES,
-} from '../../services/meters.js';
-
-const AggregationSchema = z.enum(AGGREGATIONS).openapi({ description: 'Sum, Count, Max, UniqueCount, Latest or WeightedSum' });
-const WindowTypeSchema = z.enum(WINDOW_TYPES);
-const ScalarSchema = z.union([z.string().max(500), z.number(), z.boolean()]);
-const PropertyNameSchema = z
-  .string()
-  .min(1)
-  .max(200)
-  .openapi({ description: 'key in the event\'s properties; "properties.tokens" and "tokens" are the same', example: 'tokens' });
-
-const FilterSchema = z
-  .strictObject({
-    property: PropertyNameSchema,
-    operator: z.enum(FILTER_OPERATORS),
-    value: z.union([ScalarSchema, z.array(ScalarSchema)]).openapi({ description: 'a string, number or boolean; an array of them for In' }),
-  })
-  .openapi('MeterFilter');
+import { jsonResponse, mutationRequest, pageResponse, sendPage } from '../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const CreateMeterSchema = z
   .strictObject({
@@ -48,24 +25,6 @@ const CreateMeterSchema = z
   })
   .openapi('CreateMeter');
 
-const MeterSchema = z
-  .object({
-    id: UuidSchema,
-    name: z.string(),
-    description: z.string(),
-    event_type: z.string(),
-    aggregation: AggregationSchema,
-    property: z.string().nullable(),
-    filters: z.array(FilterSchema),
-    window_type: WindowTypeSchema,
-    window_size: z.string().nullable(),
-    unit: z.string(),
-    created_at: z.string(),
-  })
-  .openapi('Meter');
-
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-
 const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
 events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
 and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
@@ -83,8 +42,8 @@ const create = createRoute({
   tags: ['Metering'],
   summary: 'Define a meter',
   description: `${METER_RULES}\nEvents already stored count as soon as the meter exists.`,
-  request: { headers: IdempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema: CreateMeterSchema } } } },
-  responses: { 201: json(MeterSchema, 'The meter'), ...commonErrorResponses },
+  request: mutationRequest(CreateMeterSchema),
+  responses: { 201: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
 });
 
 const list = createRoute({
@@ -102,7 +61,7 @@ const get = createRoute({
   tags: ['Metering'],
   summary: 'Get a meter',
   request: { params: IdParamSchema },
-  responses: { 200: json(MeterSchema, 'The meter'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
 });
 
 export function registerMeters(app: App): void {

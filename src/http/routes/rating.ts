@@ -1,14 +1,15 @@
 /**
  * POST /admin/v1/rating/preview: rate usage quantities against a plan, optionally under contract
- * terms, with no side effects (nothing is written; see src/services/rating-preview.ts).
+ * terms, with no side effects (nothing is written; see src/services/billing/rating-preview.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { previewRating } from '../../services/rating-preview.js';
+import { previewRating } from '../../services/billing/rating-preview.js';
+import { TierInputSchema } from '../../schemas/catalog.js';
+import { IsoDateSchema, NonNegativeMoneySchema, UuidSchema } from '../../schemas/common.js';
+import { RatingPreviewSchema } from '../../schemas/rating.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IsoDateSchema, MoneySchema, NonNegativeMoneySchema, UuidSchema } from '../schemas.js';
-import { PricingModelSchema, TierInputSchema } from './catalog.js';
-import { jsonResponse, mutationRequest } from './customers.js';
+import { jsonResponse, mutationRequest } from '../helpers.js';
 
 // Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
 const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
@@ -91,95 +92,6 @@ const PreviewRequestSchema = z
     contract: ContractSchema.optional(),
   })
   .openapi('RatingPreviewRequest');
-
-// Arrays are readonly to match the core's serialized plan (RatedPlanJson), which is returned as is.
-const RatedLineSchema = z
-  .object({
-    sku_id: UuidSchema,
-    description: z.string(),
-    pricing_model: PricingModelSchema,
-    currency: CurrencySchema,
-    quantity: z.string(),
-    unit_amount_nanos: MoneySchema,
-    list_amount_nanos: MoneySchema.openapi({ description: 'at catalog prices, before any adjustment' }),
-    tiers: z
-      .array(
-        z.object({
-          tier: z.number().int(),
-          from: z.string(),
-          up_to: z.string().nullable(),
-          quantity: z.string(),
-          unit_amount_nanos: MoneySchema,
-          flat_amount_nanos: MoneySchema,
-          amount_nanos: MoneySchema,
-        }),
-      )
-      .readonly(),
-    package: z.object({ package_size: z.string(), package_rounding: z.enum(['Up', 'Down']), packages: z.string() }).optional(),
-    commitment: z
-      .object({
-        commit_amount_nanos: MoneySchema,
-        usage_value_nanos: MoneySchema,
-        excess_usage_value_nanos: MoneySchema,
-        overage_unit_amount_nanos: MoneySchema,
-        overage_amount_nanos: MoneySchema,
-      })
-      .optional(),
-    adjustments: z
-      .array(
-        z.object({
-          kind: z.enum(['TierOverride', 'Escalation', 'RateOverride', 'Proration', 'ContractDiscount']),
-          basis_points: z.number().int().optional(),
-          amount_nanos: MoneySchema,
-          description: z.string(),
-        }),
-      )
-      .readonly(),
-    subtotal_nanos: MoneySchema,
-    discount_nanos: MoneySchema,
-    amount_nanos: MoneySchema,
-  })
-  .openapi('RatedLine');
-
-const RatingPreviewSchema = z
-  .object({
-    plan_id: UuidSchema,
-    as_of: IsoDateSchema,
-    currency: CurrencySchema,
-    period: z.object({ start: IsoDateSchema, end: IsoDateSchema }),
-    phase: z.number().int().nullable().openapi({ description: 'the contract ramp phase applied; null without one, or when the period is split (see pieces)' }),
-    pieces: z
-      .array(
-        z.object({
-          start: IsoDateSchema,
-          end: IsoDateSchema.openapi({ description: 'exclusive' }),
-          days: z.number().int(),
-          phase: z.number().int().nullable().openapi({ description: 'the ramp phase in force, or null (contract-level terms)' }),
-          escalation_periods: z.number().int().openapi({ description: 'escalation steps elapsed on this piece' }),
-          lines: z.array(RatedLineSchema).readonly().openapi({ description: "one line per SKU, in the plan's order; quantity is this piece's usage" }),
-          subtotal_nanos: MoneySchema,
-          discount_nanos: MoneySchema,
-          total_nanos: MoneySchema,
-        }),
-      )
-      .readonly()
-      .openapi({ description: 'the period split where the contract terms change; one piece when they do not' }),
-    lines: z
-      .array(RatedLineSchema)
-      .readonly()
-      .openapi({ description: "one line per SKU of the plan, in the plan's order; for a split period, the sum of the SKU's piece lines" }),
-    subtotal_nanos: MoneySchema,
-    discount_nanos: MoneySchema,
-    total_nanos: MoneySchema,
-    display: z
-      .object({
-        currency: CurrencySchema,
-        total: z.string().openapi({ example: '69.50' }),
-        total_minor_units: z.string().openapi({ example: '6950' }),
-      })
-      .openapi({ description: 'total_nanos rounded once (HalfEven) to the minor unit of the currency' }),
-  })
-  .openapi('RatingPreview');
 
 const previewRoute = createRoute({
   method: 'post',

@@ -1,33 +1,19 @@
+/**
+ * Subscriptions (SPEC §2, §3): creating and reading them, their state moves (pause, resume, cancel),
+ * billing the current period on demand and plan changes. Each move runs as an update on the
+ * subscription's workflow.
+ */
 import { createRoute, z } from '@hono/zod-openapi';
+import { billNow, changePlan } from '../../services/invoicing/invoice-lifecycle.js';
+import { createSubscription, getSubscription, listSubscriptions, moveSubscription } from '../../services/subscriptions/subscriptions.js';
+import { CurrencySchema, NonNegativeMoneySchema, UuidSchema } from '../../schemas/common.js';
+import { InvoiceSchema } from '../../schemas/invoicing.js';
+import { PlanChangeSchema, SubscriptionSchema, SubscriptionStatusSchema } from '../../schemas/subscriptions.js';
 import { actorOf, ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { CurrencySchema, IdempotencyHeaderSchema, IdParamSchema, NonNegativeMoneySchema, pageResponse, PaginationQuerySchema, sendPage, UuidSchema } from '../schemas.js';
-import { createSubscription, getSubscription, listSubscriptions, moveSubscription } from '../../services/subscriptions.js';
-
-const SubscriptionStatusSchema = z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']);
-
-export const SubscriptionSchema = z
-  .object({
-    id: UuidSchema,
-    customer_id: UuidSchema,
-    plan_id: UuidSchema,
-    status: SubscriptionStatusSchema,
-    currency: z.string(),
-    trial_days: z.number().int(),
-    trial_end: z.string().nullable(),
-    period_start: z.string().openapi({ format: 'date-time' }),
-    period_end: z.string().openapi({ format: 'date-time' }),
-    charged_through_date: z.string().nullable().openapi({ description: 'how far the subscription has been billed' }),
-    contract_id: z.string().nullable(),
-    test_clock_id: z.string().nullable(),
-    progressive_threshold_nanos: z.string().nullable().openapi({ description: 'progressive billing threshold of accrued charges' }),
-    paused_at: z.string().nullable(),
-    cancelled_at: z.string().nullable(),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi('Subscription');
+import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const CreateSubscriptionSchema = z
   .strictObject({
@@ -43,8 +29,6 @@ const CreateSubscriptionSchema = z
 
 const MoveSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('SubscriptionMove');
 
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-
 const create = createRoute({
   method: 'post',
   path: '/v1/subscriptions',
@@ -54,8 +38,8 @@ const create = createRoute({
     'Trialing when trial_days > 0 (the trial is the first period; paid periods are anchored on the day it ends), else Active. ' +
     "The currency must be the currency of the plan's SKUs. A customer token may only subscribe its own customer. " +
     'Customers on a test clock subscribe at the clock\'s time.',
-  request: { headers: IdempotencyHeaderSchema, body: { required: true, content: { 'application/json': { schema: CreateSubscriptionSchema } } } },
-  responses: { 201: json(SubscriptionSchema, 'The subscription'), ...commonErrorResponses },
+  request: mutationRequest(CreateSubscriptionSchema),
+  responses: { 201: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
 });
 
 const get = createRoute({
@@ -64,7 +48,7 @@ const get = createRoute({
   tags: ['Subscriptions'],
   summary: 'Get a subscription with its status',
   request: { params: IdParamSchema },
-  responses: { 200: json(SubscriptionSchema, 'The subscription'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
 });
 
 const list = createRoute({
@@ -82,6 +66,32 @@ const list = createRoute({
     }),
   },
   responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
+});
+
+const bill = createRoute({
+  method: 'post',
+  path: '/admin/v1/subscriptions/{id}/bill',
+  tags: ['Billing'],
+  summary: "Bill the subscription's current period now",
+  description:
+    "Rates the current period to now and puts what is not invoiced yet on the period's Draft, creating it (201) or refreshing it " +
+    '(200): billing a period twice never creates a second invoice for it. Runs as an update on the subscription workflow. ' +
+    'Trialing and Expired subscriptions have nothing to bill (409); a period fully invoiced already gives 422 nothing_to_bill.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The refreshed Draft', InvoiceSchema), 201: jsonResponse('The new Draft', InvoiceSchema), ...commonErrorResponses },
+});
+
+const changePlanRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/subscriptions/{id}/change-plan',
+  tags: ['Billing'],
+  summary: 'Switch the subscription to another plan, with proration',
+  description:
+    "Takes effect at the subscription's now (the change day belongs to the new plan). The period's Draft then carries the old " +
+    "plan's recurring fees for the days used and the new plan's for the rest; when the old fee was already invoiced, a credit " +
+    'line for its unused part. The new plan must be priced in the subscription currency.',
+  request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ plan_id: UuidSchema })) },
+  responses: { 200: jsonResponse('The subscription and its Draft', PlanChangeSchema), ...commonErrorResponses },
 });
 
 const MOVES = {
@@ -105,21 +115,24 @@ export function registerSubscriptions(app: App): void {
       tags: ['Subscriptions'],
       summary,
       description: 'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves before anything is recorded.',
-      request: {
-        params: IdParamSchema,
-        headers: IdempotencyHeaderSchema,
-        body: { required: false, content: { 'application/json': { schema: MoveSchema } } },
-      },
-      responses: { 200: json(SubscriptionSchema, 'The subscription after the move'), ...commonErrorResponses },
+      request: { params: IdParamSchema, ...mutationRequest(MoveSchema, false) },
+      responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
     });
     app.openapi(route, async (c) => {
       const body = (c.req.valid('json') as z.infer<typeof MoveSchema> | undefined) ?? {};
       const subscription = await moveSubscription(c.get('deps'), c.req.valid('param').id, move, {
-        actor: actorOf(c),
-        requestId: c.get('requestId'),
+        ...requestContext(c),
         ...(body.reason ? { reason: body.reason } : {}),
       });
       return c.json(subscription, 200);
     });
   }
+
+  app.openapi(bill, async (c) => {
+    const { invoice, created } = await billNow(c.get('deps'), c.req.valid('param').id, requestContext(c));
+    return created ? c.json(invoice, 201) : c.json(invoice, 200);
+  });
+  app.openapi(changePlanRoute, async (c) =>
+    c.json(await changePlan(c.get('deps'), c.req.valid('param').id, c.req.valid('json').plan_id, requestContext(c)), 200),
+  );
 }

@@ -1,15 +1,13 @@
+/** Test clocks (sandbox time): customers on a clock, and their subscriptions, follow it instead of real time. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { advanceTestClock, createTestClock, getTestClock } from '../../services/subscriptions/test-clocks.js';
+import { DateTimeSchema } from '../../schemas/common.js';
+import { TestClockSchema } from '../../schemas/subscriptions.js';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { DateTimeSchema, IdempotencyHeaderSchema, IdParamSchema, UuidSchema } from '../schemas.js';
-import { advanceTestClock, createTestClock, getTestClock } from '../../services/test-clocks.js';
-
-const TestClockSchema = z
-  .object({ id: UuidSchema, name: z.string(), frozen_time: z.string(), status: z.enum(['ready', 'advancing']).openapi({ description: 'advancing while an advance request is running' }), created_at: z.string() })
-  .openapi('TestClock');
-
-const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+import { jsonResponse, mutationRequest } from '../helpers.js';
+import { IdParamSchema } from '../schemas.js';
 
 const create = createRoute({
   method: 'post',
@@ -17,11 +15,8 @@ const create = createRoute({
   tags: ['Test clocks'],
   summary: 'Create a test clock frozen at a given time',
   description: 'Customers created with this test_clock_id, and their subscriptions, follow the clock instead of real time.',
-  request: {
-    headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ name: z.string().min(1).max(200), frozen_time: DateTimeSchema }) } } },
-  },
-  responses: { 201: json(TestClockSchema, 'The test clock'), ...commonErrorResponses },
+  request: mutationRequest(z.strictObject({ name: z.string().min(1).max(200), frozen_time: DateTimeSchema })),
+  responses: { 201: jsonResponse('The test clock', TestClockSchema), ...commonErrorResponses },
 });
 
 const get = createRoute({
@@ -30,7 +25,7 @@ const get = createRoute({
   tags: ['Test clocks'],
   summary: 'Get a test clock',
   request: { params: IdParamSchema },
-  responses: { 200: json(TestClockSchema, 'The test clock'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The test clock', TestClockSchema), ...commonErrorResponses },
 });
 
 const advance = createRoute({
@@ -44,12 +39,8 @@ const advance = createRoute({
     'from one instant where any of them has work to the next, as real time would order them. Advancing to the current ' +
     'time again re-drives the subscriptions (resuming an interrupted advance); while an advance runs, another is 409 ' +
     'test_clock_advancing.',
-  request: {
-    params: IdParamSchema,
-    headers: IdempotencyHeaderSchema,
-    body: { required: true, content: { 'application/json': { schema: z.strictObject({ frozen_time: DateTimeSchema }) } } },
-  },
-  responses: { 200: json(TestClockSchema, 'The advanced test clock'), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ frozen_time: DateTimeSchema })) },
+  responses: { 200: jsonResponse('The advanced test clock', TestClockSchema), ...commonErrorResponses },
 });
 
 export function registerTestClocks(app: App): void {

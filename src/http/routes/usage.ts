@@ -1,10 +1,13 @@
+/** GET /v1/subscriptions/:id/usage: what a subscription's meters measured, each over its window. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { getUsageSummary, usageQueryIssues, WEIGHTED_SUM_SCALE } from '../../services/metering/usage.js';
+import { DateTimeSchema } from '../../schemas/common.js';
+import { UsageSummarySchema } from '../../schemas/metering.js';
 import { ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { DateTimeSchema, IdParamSchema, UuidSchema } from '../schemas.js';
-import { AGGREGATIONS, WINDOW_TYPES } from '../../services/meters.js';
-import { getUsageSummary, usageQueryIssues, WEIGHTED_SUM_SCALE } from '../../services/usage.js';
+import { jsonResponse } from '../helpers.js';
+import { IdParamSchema } from '../schemas.js';
 
 const UsageQuerySchema = z
   .object({
@@ -18,33 +21,6 @@ const UsageQuerySchema = z
     for (const issue of usageQueryIssues(query)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
   });
 
-const MeterEntrySchema = z
-  .object({
-    meter_id: z.string().openapi({ description: 'the meter\'s id, or "default:<event_type>" for an event_type without meters' }),
-    name: z.string(),
-    event_type: z.string(),
-    aggregation: z.enum(AGGREGATIONS),
-    value: z.string().openapi({ description: 'exact decimal string', example: '1234.5' }),
-    unit: z.string(),
-    window_type: z.enum([...WINDOW_TYPES, 'Custom']),
-    window_start: z.string().openapi({ format: 'date-time' }),
-    window_end: z.string().openapi({ format: 'date-time' }),
-    event_count: z.number().int().openapi({ description: 'events matching the meter in its window' }),
-    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was invoiced (true-up candidates)' }),
-  })
-  .openapi('UsageMeterEntry');
-
-const UsageSummarySchema = z
-  .object({
-    subscription_id: UuidSchema,
-    customer_id: UuidSchema,
-    period_start: z.string().openapi({ format: 'date-time' }),
-    period_end: z.string().openapi({ format: 'date-time' }),
-    as_of: z.string().openapi({ format: 'date-time', description: 'the reference instant used' }),
-    meters: z.array(MeterEntrySchema),
-  })
-  .openapi('UsageSummary');
-
 const summary = createRoute({
   method: 'get',
   path: '/v1/subscriptions/{id}/usage',
@@ -57,7 +33,7 @@ Counted: the subscription's events and its customer's events sent without a subs
 (WeightedSum rounded half-even to ${WEIGHTED_SUM_SCALE} places). Late events are included and counted in late_event_count.
 Customer tokens see only their own subscriptions.`,
   request: { params: IdParamSchema, query: UsageQuerySchema },
-  responses: { 200: { description: 'The usage summary', content: { 'application/json': { schema: UsageSummarySchema } } }, ...commonErrorResponses },
+  responses: { 200: jsonResponse('The usage summary', UsageSummarySchema), ...commonErrorResponses },
 });
 
 export function registerUsage(app: App): void {

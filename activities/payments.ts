@@ -1,0 +1,54 @@
+/**
+ * Payment and dunning activities. The invoice workflow's (invoice task queue) charge, capture and
+ * apply notifications inside its mutex; the dunning, processor-event and daily-check workflows'
+ * (subscription task queue) drive invoice workflows through updates, like the billing activities.
+ */
+import type { Client } from '@temporalio/client';
+import type { Logger } from '../src/logger.js';
+import type { ServiceDeps } from '../src/services/deps.js';
+import type { PaymentProcessor } from '../src/processor/index.js';
+import { captureInvoicePayment, chargeInvoice, invoiceOutcome } from '../src/services/payments/collection.js';
+import type { PaymentDeps } from '../src/services/payments/deps.js';
+import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
+import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
+import type {
+  CaptureInvoicePaymentCommand,
+  ChargeInvoiceCommand,
+  DunningState,
+  InvoicePaymentResult,
+} from '../workflows/messages.js';
+import { domain } from './invoices.js';
+
+export interface PaymentActivityDeps {
+  db: ServiceDeps['db'];
+  logger: Logger;
+  client: Client;
+  taskQueue: string;
+  processor: PaymentProcessor;
+  dunningScheduleDays: readonly number[];
+}
+
+export function createPaymentActivities(deps: PaymentActivityDeps) {
+  const payments: PaymentDeps = deps;
+  return {
+    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> => domain(() => chargeInvoice(payments, invoiceId, command)),
+
+    captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> =>
+      domain(() => captureInvoicePayment(payments, invoiceId, command)),
+
+    /** A processor notification about one of the invoice's payments, applied inside its workflow. */
+    applyPaymentNotification: (invoiceId: string, eventId: string): Promise<InvoicePaymentResult> =>
+      domain(async () => {
+        await applyNotification(payments, eventId);
+        return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
+      }),
+
+    processProcessorEvent: (eventId: string): Promise<string> => domain(() => processNotification(payments, eventId)),
+
+    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> => domain(() => runDunningAttempt(payments, input)),
+
+    concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => domain(() => concludeDunning(payments, input)),
+
+    checkDueDunningAttempts: () => domain(() => checkDueAttempts(payments, new Date())),
+  };
+}

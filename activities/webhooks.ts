@@ -1,0 +1,27 @@
+/**
+ * Webhook delivery activities (run as local activities of webhookDeliveryWorkflow): one attempt,
+ * and the abandonment after the last one. The work is in src/services/webhooks/sender.ts.
+ */
+import type { Logger } from '../src/logger.js';
+import type { ServiceDeps } from '../src/services/deps.js';
+import { abandonWebhookDelivery, attemptWebhookDelivery, createWebhookAgents, type AttemptInput } from '../src/services/webhooks/sender.js';
+import type { WebhookAttemptResult } from '../workflows/messages.js';
+
+export interface WebhookActivityDeps {
+  db: ServiceDeps['db'];
+  logger: Logger;
+  /** Whether receivers may be on loopback, link-local and private addresses (local mode, or allowed by configuration). */
+  webhookAllowPrivateUrls: boolean;
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps) {
+  const sender = { db: deps.db, logger: deps.logger, allowPrivateUrls: deps.webhookAllowPrivateUrls, agents: createWebhookAgents() };
+  return {
+    async attemptWebhookDelivery(input: AttemptInput): Promise<WebhookAttemptResult> {
+      return attemptWebhookDelivery(sender, input);
+    },
+    async abandonWebhookDelivery(input: { deliveryId: string; attempts: number }): Promise<void> {
+      await abandonWebhookDelivery(sender, input);
+    },
+  };
+}

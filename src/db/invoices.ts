@@ -1,0 +1,267 @@
+/**
+ * Invoice repository: invoice rows and their lines, stored totals, the gapless document counters,
+ * the row lock every state change and Draft edit takes, and the billing group's Draft (its advisory
+ * lock and lookup).
+ *
+ * Totals: subtotal = Σ non-tax, non-credit lines; tax = Σ tax lines; credits = −Σ credit lines;
+ * total = subtotal + tax − credits, all exact raw units.
+ */
+import type { Invoice, InvoiceLineItem, InvoiceStatus, Prisma } from '../generated/prisma/client.js';
+import { invalidTransition, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { DbClient } from './client.js';
+import { fromDecimal, toDecimal } from './money.js';
+
+export type InvoiceRow = Invoice;
+export type InvoiceLineRow = InvoiceLineItem;
+export type InvoiceWithLines = InvoiceRow & { lines: InvoiceLineRow[] };
+
+const LINE_ORDER = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
+
+// ── Reads ────────────────────────────────────────────────────────────────────────────────────
+
+export function findInvoice(tx: DbClient, id: string): Promise<InvoiceRow | null> {
+  return tx.invoice.findUnique({ where: { id } });
+}
+
+/** An invoice known to exist (locked, or just written in this transaction). */
+export function getInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
+  return tx.invoice.findUniqueOrThrow({ where: { id } });
+}
+
+export function findInvoiceWithLines(tx: DbClient, id: string): Promise<InvoiceWithLines | null> {
+  return tx.invoice.findUnique({ where: { id }, include: { lines: { orderBy: LINE_ORDER } } });
+}
+
+export interface InvoiceFilter {
+  customerId?: string | undefined;
+  status?: InvoiceStatus | undefined;
+  /** Invoices with a line of this subscription (a consolidated invoice carries several). */
+  subscriptionId?: string | undefined;
+}
+
+/** One page in id order: up to `limit + 1` invoices, the extra one telling there are more. */
+export function listInvoicesWithLines(
+  tx: DbClient,
+  filter: InvoiceFilter,
+  page: { limit: number; starting_after?: string | undefined },
+): Promise<InvoiceWithLines[]> {
+  return tx.invoice.findMany({
+    where: {
+      ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.subscriptionId ? { lines: { some: { subscriptionId: filter.subscriptionId } } } : {}),
+      ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+    include: { lines: { orderBy: LINE_ORDER } },
+  });
+}
+
+/** The status and addressee of an invoice, or null when it does not exist. */
+export function findInvoiceStatus(tx: DbClient, id: string): Promise<{ status: InvoiceStatus; customerId: string } | null> {
+  return tx.invoice.findUnique({ where: { id }, select: { status: true, customerId: true } });
+}
+
+/** The frozen time of the invoice's test clock; null when it is on none (or does not exist). */
+export async function invoiceClockTime(tx: DbClient, invoiceId: string): Promise<Date | null> {
+  const invoice = await tx.invoice.findUnique({ where: { id: invoiceId }, select: { testClockId: true } });
+  const clock = invoice?.testClockId ? await tx.testClock.findUnique({ where: { id: invoice.testClockId } }) : null;
+  return clock?.frozenTime ?? null;
+}
+
+/**
+ * The finalized (Open or Paid) invoices of a billing group's period other than `excludeId`,
+ * newest first.
+ */
+export function finalizedInvoicesOfPeriod(
+  tx: DbClient,
+  group: { excludeId: string; customerId: string; currency: string; periodStart: Date; periodEnd: Date },
+): Promise<InvoiceRow[]> {
+  return tx.invoice.findMany({
+    where: {
+      id: { not: group.excludeId },
+      customerId: group.customerId,
+      currency: group.currency,
+      periodStart: group.periodStart,
+      periodEnd: group.periodEnd,
+      status: { in: ['Open', 'Paid'] },
+    },
+    orderBy: { id: 'desc' },
+  });
+}
+
+// ── Locks ────────────────────────────────────────────────────────────────────────────────────
+
+/** Locks the invoice row for the rest of the transaction and returns it. */
+export async function lockInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
+  if (rows.length === 0) throw notFound('invoice', id);
+  return getInvoice(tx, id);
+}
+
+/** Locks a Draft for an edit; any other state refuses `action`. */
+export async function lockDraft(tx: DbClient, id: string, action: string): Promise<InvoiceRow> {
+  const invoice = await lockInvoice(tx, id);
+  if (invoice.status !== 'Draft') throw invalidTransition('invoice', invoice.status, action);
+  return invoice;
+}
+
+// ── Totals and numbering ─────────────────────────────────────────────────────────────────────
+
+/** Recomputes the stored totals of a Draft from its lines. */
+export async function recomputeTotals(tx: DbClient, invoiceId: string): Promise<InvoiceRow> {
+  const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId }, select: { kind: true, amountNanos: true, isTax: true } });
+  let subtotal = 0n;
+  let tax = 0n;
+  let credits = 0n;
+  for (const line of lines) {
+    const amount = fromDecimal(line.amountNanos);
+    if (line.isTax) tax += amount;
+    else if (line.kind === 'credit') credits -= amount;
+    else subtotal += amount;
+  }
+  return tx.invoice.update({
+    where: { id: invoiceId },
+    data: {
+      subtotalNanos: toDecimal(subtotal),
+      taxNanos: toDecimal(tax),
+      creditsAppliedNanos: toDecimal(credits),
+      totalNanos: toDecimal(subtotal + tax - credits),
+    },
+  });
+}
+
+/** Next value of a gapless counter; the row lock serialises concurrent finalizations. */
+export async function nextDocumentNumber(tx: DbClient, counter: 'invoice' | 'credit_note'): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ value: bigint }[]>`
+    UPDATE document_counters SET value = value + 1 WHERE name = ${counter} RETURNING value`;
+  return rows[0]!.value;
+}
+
+// ── Writes ───────────────────────────────────────────────────────────────────────────────────
+
+export interface InvoiceChanges {
+  status?: InvoiceStatus;
+  invoiceNumber?: string;
+  billingReason?: string;
+  subscriptionId?: string | null;
+  taxAdapter?: string;
+  creditedNanos?: bigint;
+  dueAt?: Date;
+  finalizedAt?: Date;
+  paidAt?: Date;
+  paidByActorId?: string;
+  paidByActorName?: string | null;
+  voidedAt?: Date;
+}
+
+export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges): Promise<InvoiceRow> {
+  const { creditedNanos, ...rest } = changes;
+  return tx.invoice.update({ where: { id }, data: { ...rest, ...(creditedNanos === undefined ? {} : { creditedNanos: toDecimal(creditedNanos) }) } });
+}
+
+export interface NewLine {
+  kind: 'fee' | 'usage' | 'manual' | 'credit' | 'tax' | 'true_up' | 'contract_fee';
+  description: string;
+  amountNanos: bigint;
+  quantity?: string;
+  unitAmountNanos?: bigint | null;
+  skuId?: string | null;
+  planId?: string | null;
+  subscriptionId?: string | null;
+  customerId?: string | null;
+  customerName?: string | null;
+  periodStart?: Date | null;
+  periodEnd?: Date | null;
+  detail?: Prisma.InputJsonValue;
+}
+
+const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreateManyInput => ({
+  id: newId(),
+  invoiceId,
+  kind: line.kind,
+  description: line.description,
+  amountNanos: toDecimal(line.amountNanos),
+  quantity: line.quantity ?? '1',
+  unitAmountNanos: line.unitAmountNanos === undefined || line.unitAmountNanos === null ? null : toDecimal(line.unitAmountNanos),
+  isTax: line.kind === 'tax',
+  skuId: line.skuId ?? null,
+  planId: line.planId ?? null,
+  subscriptionId: line.subscriptionId ?? null,
+  customerId: line.customerId ?? null,
+  customerName: line.customerName ?? null,
+  periodStart: line.periodStart ?? null,
+  periodEnd: line.periodEnd ?? null,
+  ...(line.detail !== undefined ? { detail: line.detail } : {}),
+});
+
+export async function insertLines(tx: DbClient, invoiceId: string, lines: NewLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  await tx.invoiceLineItem.createMany({ data: lines.map((line) => lineData(invoiceId, line)) });
+}
+
+/** Inserts one line and returns its id. */
+export async function insertLine(tx: DbClient, invoiceId: string, line: NewLine): Promise<string> {
+  const data = lineData(invoiceId, line);
+  await tx.invoiceLineItem.create({ data });
+  return data.id;
+}
+
+// ── Tax lines ────────────────────────────────────────────────────────────────────────────────
+
+export async function deleteTaxLines(tx: DbClient, invoiceId: string): Promise<void> {
+  await tx.invoiceLineItem.deleteMany({ where: { invoiceId, isTax: true } });
+}
+
+/** The lines tax is computed on (neither tax nor credit), in line order. */
+export async function taxableLines(tx: DbClient, invoiceId: string): Promise<{ id: string; description: string; amountNanos: bigint }[]> {
+  const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId, isTax: false, kind: { not: 'credit' } }, orderBy: LINE_ORDER });
+  return lines.map((l) => ({ id: l.id, description: l.description, amountNanos: fromDecimal(l.amountNanos) }));
+}
+
+// ── Billing groups ───────────────────────────────────────────────────────────────────────────
+
+/** The account, currency and period one Draft collects charges for. */
+export interface BillingGroup {
+  customerId: string;
+  currency: string;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/** Serialises billing into one group for the rest of the transaction (a transaction-scoped advisory lock). */
+export async function lockBillingGroup(tx: DbClient, group: BillingGroup): Promise<void> {
+  const key = `billing-group:${group.customerId}:${group.currency}:${group.periodStart.toISOString()}:${group.periodEnd.toISOString()}`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+}
+
+export function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<InvoiceRow | null> {
+  return tx.invoice.findFirst({ where: { ...group, status: 'Draft' } });
+}
+
+export async function insertDraft(
+  tx: DbClient,
+  draft: BillingGroup & { id: string; subscriptionId: string; billingReason: string; testClockId: string | null },
+): Promise<void> {
+  await tx.invoice.create({ data: draft });
+}
+
+/** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
+export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<void> {
+  await tx.invoiceLineItem.deleteMany({
+    where: { invoiceId, OR: [{ kind: 'tax' }, { subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } }] },
+  });
+}
+
+/** Per SKU, the quantities and the amount finalized (Open/Paid) invoices charged a subscription's period. */
+export async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
+  const rows = await tx.$queryRaw<{ sku_id: string; quantity: string[]; amount: Prisma.Decimal }[]>`
+    SELECT l.sku_id::text AS sku_id, array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
+    FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id
+    WHERE l.subscription_id = ${subscriptionId}::uuid AND l.period_start = ${periodStart}
+      AND i.status IN ('Open', 'Paid') AND l.kind IN ('fee', 'usage') AND l.sku_id IS NOT NULL
+    GROUP BY l.sku_id`;
+  return rows.map((row) => ({ skuId: row.sku_id, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
+}

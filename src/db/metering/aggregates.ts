@@ -1,0 +1,298 @@
+/**
+ * Usage aggregate reads, exact at any moment: the coarsest rollups that fit the window, plus raw
+ * events for the partial 5-minute buckets at its edges and for whatever arrived after the cursor
+ * (readAggregates); and the subscription a usage summary is about (readUsageSubject).
+ */
+import type pg from 'pg';
+import { rollupSpans, type Span } from '../../core/index.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { BillingCadence, MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
+import type { DbClient } from '../client.js';
+import { cursorKey, DEFAULT_CURSOR, DEFAULT_VALUE, matchSql, NO_SUBSCRIPTION, prop, rollupKey, type AggregatorSpec, type MeterFilter } from './aggregators.js';
+
+/**
+ * Runs one read statement. Reads select only text (and text[]) columns, so both ways give the same rows:
+ * through Prisma (activities hold only the client) or straight on the pg pool, which spares the
+ * API's hot read path Prisma's per-query overhead.
+ */
+export type SqlReader = <T>(sql: Prisma.Sql) => Promise<T[]>;
+
+export const prismaReader =
+  (db: DbClient): SqlReader =>
+  <T>(sql: Prisma.Sql) =>
+    db.$queryRaw<T[]>(sql);
+
+export const poolReader =
+  (pool: pg.Pool): SqlReader =>
+  async <T>(sql: Prisma.Sql) =>
+    (await pool.query(sql.text, sql.values)).rows as T[];
+
+/** Cursor positions for reads (the hints of readAggregates). */
+export async function readCursors(read: SqlReader, keys: string[]): Promise<Map<string, bigint>> {
+  const rows = await read<{ aggregator: string; position: string }>(Prisma.sql`
+    SELECT aggregator, position::text AS position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[])`);
+  return new Map(rows.map((r) => [r.aggregator, BigInt(r.position)]));
+}
+
+export interface MeterRecord {
+  id: string;
+  name: string;
+  event_type: string;
+  aggregation: MeterAggregation;
+  property: string | null;
+  filters: MeterFilter[];
+  window_type: MeterWindow;
+  window_size_seconds: number | null;
+  unit: string;
+}
+
+export interface UsageSubject {
+  id: string;
+  customer_id: string;
+  period_start: Date;
+  period_end: Date;
+  trial_days: number;
+  trial_end: Date | null;
+  billing_anchor: Date;
+  billing_cadence: BillingCadence;
+  /** The test clock's frozen time, for subscriptions on one. */
+  clock_time: Date | null;
+  /** The plan's metered event types, sorted. */
+  event_types: string[];
+  /** Meters of those event types, by event type then creation. */
+  meters: MeterRecord[];
+  /** Rollup cursor positions of those meters and of the defaults (the read hints). */
+  cursors: Map<string, bigint>;
+}
+
+const epochMs = (column: Prisma.Sql) => Prisma.sql`floor(extract(epoch FROM ${column}) * 1000)::text`;
+
+/** A subscription with everything its usage summary needs, in one statement. */
+export async function readUsageSubject(read: SqlReader, subscriptionId: string): Promise<UsageSubject | undefined> {
+  const [row] = await read<Record<string, string | string[] | null>>(Prisma.sql`
+    WITH s AS (
+      SELECT s.*, p.billing_cadence, tc.frozen_time,
+             ARRAY(SELECT DISTINCT k.meter_event_type FROM skus k WHERE k.plan_id = s.plan_id AND k.meter_event_type IS NOT NULL
+                   ORDER BY k.meter_event_type) AS event_types
+      FROM subscriptions s JOIN plans p ON p.id = s.plan_id LEFT JOIN test_clocks tc ON tc.id = s.test_clock_id
+      WHERE s.id = ${subscriptionId}::uuid
+    )
+    SELECT s.id::text, s.customer_id::text, ${epochMs(Prisma.sql`s.period_start`)} AS period_start, ${epochMs(Prisma.sql`s.period_end`)} AS period_end,
+           s.trial_days::text, ${epochMs(Prisma.sql`s.trial_end`)} AS trial_end, ${epochMs(Prisma.sql`s.billing_anchor`)} AS billing_anchor,
+           s.billing_cadence::text, ${epochMs(Prisma.sql`s.frozen_time`)} AS clock_time, s.event_types,
+           COALESCE((SELECT json_agg(json_build_object(
+                       'id', m.id, 'name', m.name, 'event_type', m.event_type, 'aggregation', m.aggregation, 'property', m.property,
+                       'filters', m.filters, 'window_type', m.window_type, 'window_size_seconds', m.window_size_seconds, 'unit', m.unit)
+                     ORDER BY m.event_type, m.created_at, m.id)
+                     FROM meters m WHERE m.event_type = ANY(s.event_types)), '[]')::text AS meters,
+           COALESCE((SELECT json_object_agg(c.aggregator, c.position::text) FROM usage_rollup_cursors c
+                     WHERE c.aggregator = ${DEFAULT_CURSOR}::text
+                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors
+    FROM s`);
+  if (!row) return undefined;
+  const date = (v: unknown) => (v === null ? null : new Date(Number(v)));
+  return {
+    id: row.id as string,
+    customer_id: row.customer_id as string,
+    period_start: date(row.period_start)!,
+    period_end: date(row.period_end)!,
+    trial_days: Number(row.trial_days),
+    trial_end: date(row.trial_end),
+    billing_anchor: date(row.billing_anchor)!,
+    billing_cadence: row.billing_cadence as BillingCadence,
+    clock_time: date(row.clock_time),
+    event_types: row.event_types as string[],
+    meters: JSON.parse(row.meters as string) as MeterRecord[],
+    cursors: new Map(Object.entries(JSON.parse(row.cursors as string) as Record<string, string>).map(([key, position]) => [key, BigInt(position)])),
+  };
+}
+
+export interface Scope {
+  customerId: string;
+  /** Events of this subscription, plus the customer's events sent without a subscription_id. */
+  subscriptionId: string;
+}
+
+/** [from, to); from null means "since the beginning" (the level before a WeightedSum window). */
+export interface Range {
+  from: Date | null;
+  to: Date;
+}
+
+/** What one aggregator measured over a range, as exact decimal text. */
+export interface Partials {
+  count: bigint;
+  late: bigint;
+  sum: string | null;
+  max: string | null;
+  /** Σ value × epoch milliseconds (WeightedSum). */
+  weighted: string | null;
+  /** Latest only. */
+  latest: string | null;
+  /** UniqueCount only: number of distinct values. */
+  distinct: bigint | null;
+}
+
+function scopeSql(scope: Scope): Prisma.Sql {
+  return Prisma.sql`e.customer_id = ${scope.customerId}::uuid AND (e.subscription_id = ${scope.subscriptionId}::uuid OR e.subscription_id IS NULL)`;
+}
+
+const ts = (ms: number) => Prisma.sql`${new Date(ms).toISOString()}::timestamptz`;
+
+/** The range's spans in epoch milliseconds (core/metering.ts). */
+const spansOf = (range: Range) => rollupSpans({ from: range.from?.getTime() ?? null, to: range.to.getTime() });
+
+const spanSql = (column: Prisma.Sql, span: Span) =>
+  span.from === null ? Prisma.sql`${column} < ${ts(span.to)}` : Prisma.sql`${column} >= ${ts(span.from)} AND ${column} < ${ts(span.to)}`;
+
+/**
+ * Where the raw events of a range come from: its edges, read through the scope index, and inside
+ * the rolled-up span the events after the cursors, read from the `tail` CTE.
+ */
+function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
+  const { edges, rolled } = spansOf(range);
+  const parts = edges.map((span) => ({ from: Prisma.sql`usage_events e`, condition: spanSql(Prisma.sql`e.occurred_at`, span), fromTail: false }));
+  if (rolled) parts.push({ from: Prisma.sql`tail e`, condition: spanSql(Prisma.sql`e.occurred_at`, rolled), fromTail: true });
+  return parts;
+}
+
+/**
+ * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
+ * key (an OR across spans would make the scan read every bucket of the customer and filter).
+ */
+function rolledRows(table: 'usage_rollups' | 'usage_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
+  const selects = spansOf(range).spans.map(
+    (span) =>
+      Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(span.granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
+  );
+  return selects.length > 0 ? Prisma.join(selects, ' UNION ALL ') : Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE false`;
+}
+
+const rolledScope = (scope: Scope) =>
+  Prisma.sql`r.customer_id = ${scope.customerId}::uuid AND r.subscription_key IN (${scope.subscriptionId}::uuid, ${NO_SUBSCRIPTION}::uuid)`;
+
+/** Aggregators read by one statement (json_build_array takes at most 100 arguments). */
+const AGGREGATORS_PER_READ = 32;
+
+/**
+ * Every aggregator's partials over one range for one subscription, in ONE statement per (up to
+ * AGGREGATORS_PER_READ) aggregators, so cursors, rollups and raw events all come from one snapshot:
+ * - rollups of the whole buckets inside the range (rollupSpans), per aggregator, up to its cursor;
+ * - raw events of the partial 5-minute buckets at the edges, read once for all aggregators;
+ * - raw events after each aggregator's cursor inside the rolled-up span (the "tail"), walked along the
+ *   seq index from the lowest cursor. It is materialized on its own so the planner cannot trade it
+ *   for a scan of the whole window through the scope index. The cursor hints are positions read
+ *   before this statement: cursors only move forward, so `seq > hint` never drops a row that
+ *   `seq > cursor` needs, and as literals they show the planner how short the tail is.
+ */
+export async function readAggregates(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Promise<Partials[]> {
+  const results: Partials[] = [];
+  for (let i = 0; i < specs.length; i += AGGREGATORS_PER_READ) {
+    results.push(...(await readAggregateGroup(read, specs.slice(i, i + AGGREGATORS_PER_READ), scope, range, hints)));
+  }
+  return results;
+}
+
+async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Promise<Partials[]> {
+  if (specs.length === 0) return [];
+  const cursorKeys = [...new Set(specs.map(cursorKey))];
+  const minHint = cursorKeys.reduce((min, key) => {
+    const hint = hints.get(key) ?? 0n;
+    return min === undefined || hint < min ? hint : min;
+  }, undefined as bigint | undefined)!;
+  const types = [...new Set(specs.map((s) => s.eventType))];
+  const parts = rawParts(range);
+  const raw = parts.map(
+    (part) => Prisma.sql`
+      SELECT e.seq, e.id, e.event_type, e.occurred_at, e.late, e.properties, ${Prisma.raw(part.fromTail ? 'true' : 'false')} AS from_tail
+      FROM ${part.from} WHERE ${scopeSql(scope)} AND e.event_type = ANY(${types}::text[]) AND ${part.condition}`,
+  );
+  const rawUnion =
+    raw.length > 0
+      ? Prisma.join(raw, ' UNION ALL ')
+      : Prisma.sql`SELECT NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, false, NULL::jsonb, false WHERE false`;
+  const tail = parts.some((p) => p.fromTail)
+    ? Prisma.sql`tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${minHint} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),`
+    : Prisma.empty;
+  const col = (name: string, i: number) => Prisma.raw(`${name}${i}`);
+  const aggregationOf = (spec: AggregatorSpec): MeterAggregation => (spec.kind === 'default' ? 'Sum' : spec.aggregation);
+
+  // Each property's numeric value is computed once per event, whatever the number of meters reading it.
+  const properties = [...new Set(specs.flatMap((s) => (s.kind === 'meter' && s.property !== null ? [s.property] : [])))];
+  const valueOf = (spec: AggregatorSpec): Prisma.Sql =>
+    spec.kind === 'default' ? Prisma.raw('q') : spec.property === null ? Prisma.sql`NULL::numeric` : col('p', properties.indexOf(spec.property));
+  const perEvent = [
+    ...(specs.some((s) => s.kind === 'meter' && s.aggregation === 'WeightedSum') ? [Prisma.sql`extract(epoch FROM e.occurred_at) * 1000 AS t_ms`] : []),
+    ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
+    ...properties.map((p, j) => Prisma.sql`usage_numeric(${prop(p)}) AS ${col('p', j)}`),
+    ...specs.map(
+      (spec, i) =>
+        Prisma.sql`(${matchSql(spec)} AND (NOT e.from_tail OR e.seq > COALESCE((SELECT position FROM cur WHERE aggregator = ${cursorKey(spec)}::text), 0))) AS ${col('c', i)}`,
+    ),
+  ];
+  const aggregates = specs.flatMap((spec, i) => {
+    const [c, v] = [col('c', i), valueOf(spec)];
+    const aggregation = aggregationOf(spec);
+    return [
+      Prisma.sql`count(*) FILTER (WHERE ${c}) AS ${col('n', i)}`,
+      Prisma.sql`count(*) FILTER (WHERE ${c} AND late) AS ${col('l', i)}`,
+      aggregation === 'Sum' || aggregation === 'WeightedSum' ? Prisma.sql`sum(${v}) FILTER (WHERE ${c}) AS ${col('s', i)}` : Prisma.sql`NULL::numeric AS ${col('s', i)}`,
+      aggregation === 'Max' ? Prisma.sql`max(${v}) FILTER (WHERE ${c}) AS ${col('m', i)}` : Prisma.sql`NULL::numeric AS ${col('m', i)}`,
+      aggregation === 'WeightedSum' ? Prisma.sql`sum(${v} * t_ms) FILTER (WHERE ${c}) AS ${col('w', i)}` : Prisma.sql`NULL::numeric AS ${col('w', i)}`,
+    ];
+  });
+  const rolledOf = (i: number, column: string) =>
+    Prisma.sql`(SELECT ${Prisma.raw(column)} FROM rolled WHERE aggregator = ${rollupKey(specs[i]!)}::text)`;
+  const results = specs.map((spec, i) => {
+    const aggregation = aggregationOf(spec);
+    const [c, v] = [col('c', i), valueOf(spec)];
+    const key = rollupKey(spec);
+    const latest =
+      aggregation === 'Latest'
+        ? Prisma.sql`(SELECT t.v FROM (SELECT occurred_at, id, ${v} AS v FROM x WHERE ${c} AND ${v} IS NOT NULL
+                       UNION ALL ${rolledRows('usage_rollups', Prisma.sql`r.latest_at, r.latest_id, r.latest_value`, Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)} AND r.latest_at IS NOT NULL`, range)}) t
+                      ORDER BY t.occurred_at DESC, t.id DESC LIMIT 1)::text`
+        : Prisma.sql`NULL`;
+    const distinct =
+      aggregation === 'UniqueCount' && spec.kind === 'meter' && spec.property !== null
+        ? Prisma.sql`(SELECT count(*) FROM (
+                        ${rolledRows('usage_rollup_values', Prisma.sql`r.value_key`, Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)}`, range)}
+                        UNION SELECT usage_value_key(x.properties ->> ${spec.property}::text) FROM x WHERE ${c} AND x.properties ->> ${spec.property}::text IS NOT NULL
+                      ) d)::text`
+        : Prisma.sql`NULL`;
+    return Prisma.sql`json_build_object(
+      'count', (agg.${col('n', i)} + COALESCE(${rolledOf(i, 'n')}, 0))::text,
+      'late', (agg.${col('l', i)} + COALESCE(${rolledOf(i, 'late')}, 0))::text,
+      'sum', COALESCE(agg.${col('s', i)} + ${rolledOf(i, 's')}, agg.${col('s', i)}, ${rolledOf(i, 's')})::text,
+      'max', GREATEST(agg.${col('m', i)}, ${rolledOf(i, 'mx')})::text,
+      'weighted', COALESCE(agg.${col('w', i)} + ${rolledOf(i, 'w')}, agg.${col('w', i)}, ${rolledOf(i, 'w')})::text,
+      'latest', ${latest},
+      'distinct', ${distinct})`;
+  });
+  const [row] = await read<{ result: string }>(Prisma.sql`
+    WITH cur AS (SELECT aggregator, position FROM usage_rollup_cursors WHERE aggregator = ANY(${cursorKeys}::text[])),
+    ${tail}
+    raw AS MATERIALIZED (${rawUnion}),
+    x AS MATERIALIZED (SELECT e.occurred_at, e.id, e.late, e.properties, ${Prisma.join(perEvent, ', ')} FROM raw e),
+    agg AS (SELECT ${Prisma.join(aggregates, ', ')} FROM x),
+    rolled AS MATERIALIZED (
+      SELECT r.aggregator, sum(r.event_count) AS n, sum(r.late_count) AS late, sum(r.value_sum) AS s, max(r.value_max) AS mx, sum(r.weighted_sum) AS w
+      FROM (${rolledRows(
+        'usage_rollups',
+        Prisma.sql`r.aggregator, r.event_count, r.late_count, r.value_sum, r.value_max, r.weighted_sum`,
+        Prisma.sql`r.aggregator = ANY(${[...new Set(specs.map(rollupKey))]}::text[]) AND ${rolledScope(scope)}`,
+        range,
+      )}) r
+      GROUP BY r.aggregator)
+    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg`);
+  const parsed = JSON.parse(row!.result) as { count: string; late: string; sum: string | null; max: string | null; weighted: string | null; latest: string | null; distinct: string | null }[];
+  return parsed.map((p) => ({
+    count: BigInt(p.count),
+    late: BigInt(p.late),
+    sum: p.sum,
+    max: p.max,
+    weighted: p.weighted,
+    latest: p.latest,
+    distinct: p.distinct === null ? null : BigInt(p.distinct),
+  }));
+}

@@ -1,0 +1,330 @@
+/**
+ * The usage event store: ingestion, the metering hot path, in SQL on the pg pool.
+ *
+ * - Ingestion is ONE statement per request (storeEvents) or per group of coalesced single events
+ *   (storeEachEvent): it checks every event's references, computes its late flag and inserts with
+ *   ON CONFLICT (id) DO NOTHING. The unique constraint is the deduplication: concurrent copies of
+ *   one id store exactly one row, and an insert that fails leaves nothing behind that could later
+ *   count as "seen". An id skipped as stored already may belong to another customer
+ *   (event_id_conflict). A batch's statement commits on its own when it can show every skipped id
+ *   is the same customer's event; otherwise it aborts itself and the batch re-runs in a transaction
+ *   whose second statement looks at the skipped ids (a conflict leaves nothing stored).
+ */
+import type pg from 'pg';
+
+export interface EventRow {
+  /** Position in the request, echoed in problems. */
+  idx: number;
+  id: string;
+  event_type: string;
+  customer_id: string;
+  subscription_id: string | null;
+  /** ISO 8601 text as sent (PostgreSQL keeps its microseconds); null = the customer's "now". */
+  occurred_at: string | null;
+  properties: Record<string, unknown>;
+  source: string | null;
+}
+
+export type EventProblemCode =
+  | 'customer_not_found'
+  | 'subscription_not_found'
+  | 'subscription_customer_mismatch'
+  | 'timestamp_in_future'
+  | 'event_id_conflict';
+
+export interface EventProblem {
+  index: number;
+  id: string;
+  problem: EventProblemCode;
+  /** The customer's current time (its test clock's, when it has one), for timestamp_in_future. */
+  now_at: string | null;
+}
+
+export interface StoreOutcome {
+  accepted: number;
+  late: number;
+  problems: EventProblem[];
+}
+
+/**
+ * One statement: reference checks, late flags and the insert. The customer's "now" is its test
+ * clock's frozen time when it is on one, so sandbox customers can send events in simulated time.
+ *
+ * An event is LATE when its timestamp falls in an already invoiced period of its subscription:
+ * - before the subscription's charged_through_date (billed and paid), or
+ * - inside a period of the subscription that is closed (the subscription has moved past it, or has
+ *   ended: Cancelled or Expired) and has lines on a finalized (Open or Paid) invoice. Lines, not
+ *   invoices, name the subscription and period they bill (a consolidated invoice carries several
+ *   subscriptions). A period whose only invoices are Drafts or Void is not invoiced. A finalized
+ *   invoice of the still open period (progressive billing) does not make later events late: the
+ *   period's next Draft rates it cumulatively and picks them up.
+ * Without a subscription_id the event counts towards every subscription of its customer, so it is
+ * late when that holds for any of them. The invoiced periods are looked at only for timestamps
+ * before the end of the latest one, so events of the open period (the hot path) skip them.
+ * `insertWhen` decides between all-or-nothing (a batch request) and each event on its own
+ * (coalesced single-event requests). `guarded` adds the check that lets a batch commit in this one
+ * statement (see storeEvents).
+ */
+const storeEventsSql = (insertWhen: string, result: string, guarded = false) => `
+-- $1 the events (JSON), $2 now, $3 the future skew in ms; the distinct ids as arrays, so each
+-- lookup is an index scan whatever the planner guesses of $1: $4 customers, $5 subscriptions,
+-- $6 customers of events without a subscription_id.
+WITH input AS (
+  SELECT * FROM json_to_recordset($1::json) AS e(
+    idx int, id text, event_type text, customer_id uuid, subscription_id uuid,
+    occurred_at timestamptz, properties jsonb, source text)
+),
+relevant AS MATERIALIZED (
+  SELECT s.id, s.customer_id, s.period_start, s.status, s.charged_through_date
+  FROM subscriptions s WHERE s.id = ANY($5::uuid[]) OR s.customer_id = ANY($6::uuid[])
+),
+invoiced AS MATERIALIZED (
+  SELECT DISTINCT r.id AS subscription_id, r.customer_id, b.period_start, b.period_end
+  FROM relevant r CROSS JOIN LATERAL (
+    SELECT l.period_start, l.period_end
+    FROM invoice_line_items l JOIN invoices v ON v.id = l.invoice_id
+    WHERE l.subscription_id = r.id AND v.status IN ('Open', 'Paid') AND l.period_start IS NOT NULL AND l.period_end IS NOT NULL
+      AND (l.period_end <= r.period_start OR r.status IN ('Cancelled', 'Expired'))) b
+),
+customer AS MATERIALIZED (
+  SELECT c.id, COALESCE(tc.frozen_time, $2::timestamptz) AS now_at,
+         (SELECT max(r.charged_through_date) FROM relevant r WHERE r.customer_id = c.id) AS charged_through,
+         (SELECT max(p.period_end) FROM invoiced p WHERE p.customer_id = c.id) AS invoiced_until
+  FROM customers c LEFT JOIN test_clocks tc ON tc.id = c.test_clock_id
+  WHERE c.id = ANY($4::uuid[])
+),
+subscription AS MATERIALIZED (
+  SELECT r.id, r.customer_id, r.charged_through_date AS charged_through,
+         (SELECT max(p.period_end) FROM invoiced p WHERE p.subscription_id = r.id) AS invoiced_until
+  FROM relevant r
+  WHERE r.id = ANY($5::uuid[])
+),
+timed AS (
+  SELECT i.*, c.id AS known_customer, c.now_at, s.id AS known_subscription, s.customer_id AS subscription_customer,
+         COALESCE(i.occurred_at, c.now_at) AS at,
+         CASE WHEN i.subscription_id IS NULL THEN c.charged_through ELSE s.charged_through END AS charged_through,
+         CASE WHEN i.subscription_id IS NULL THEN c.invoiced_until ELSE s.invoiced_until END AS invoiced_until
+  FROM input i
+  LEFT JOIN customer c ON c.id = i.customer_id
+  LEFT JOIN subscription s ON s.id = i.subscription_id
+),
+checked AS (
+  SELECT t.idx, t.id, t.event_type, t.customer_id, t.subscription_id, t.properties, t.source, t.now_at, t.at AS occurred_at,
+         CASE
+           WHEN t.known_customer IS NULL THEN 'customer_not_found'
+           WHEN t.subscription_id IS NOT NULL AND t.known_subscription IS NULL THEN 'subscription_not_found'
+           WHEN t.subscription_id IS NOT NULL AND t.subscription_customer <> t.customer_id THEN 'subscription_customer_mismatch'
+           WHEN t.occurred_at > t.now_at + $3::bigint * interval '1 millisecond' THEN 'timestamp_in_future'
+         END AS problem,
+         CASE
+           WHEN t.at < t.charged_through THEN true
+           WHEN t.at < t.invoiced_until THEN EXISTS (
+             SELECT 1 FROM invoiced p
+             WHERE (CASE WHEN t.subscription_id IS NULL THEN p.customer_id = t.customer_id ELSE p.subscription_id = t.subscription_id END)
+               AND t.at >= p.period_start AND t.at < p.period_end)
+           ELSE false
+         END AS late
+  FROM timed t
+),
+stored AS (
+  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late)
+  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late
+  FROM checked
+  WHERE ${insertWhen}
+  -- In id order: concurrent statements meeting the same ids (re-sent batches in another order) then
+  -- wait on each other in one order and never deadlock; the first copy of an id (by idx) wins.
+  ORDER BY id COLLATE "C", idx
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, late, customer_id
+)${guarded ? SKIPPED_CTE(insertWhen) : ''}
+SELECT ${result},
+       (SELECT json_agg(json_build_object('index', idx, 'id', id, 'problem', problem, 'now_at', now_at) ORDER BY idx)
+          FROM checked WHERE problem IS NOT NULL) AS problems${guarded ? UNPROVEN_GUARD : ''}`;
+
+/**
+ * The rows meant to be inserted that this statement did not store for their own customer: ids
+ * stored already, and copies of one id for several customers. Looked for only when fewer rows were
+ * stored than meant to be (never on the hot path); materialized, so the lookups below stay index
+ * probes for these few rows.
+ */
+const SKIPPED_CTE = (insertWhen: string) => `,
+skipped AS MATERIALIZED (
+  SELECT k.id, k.customer_id FROM checked k
+  WHERE (SELECT count(*) FROM stored) < (SELECT count(*) FROM checked WHERE ${insertWhen})
+    AND ${insertWhen} AND NOT EXISTS (SELECT 1 FROM stored s WHERE s.id = k.id AND s.customer_id = k.customer_id)
+)`;
+
+/**
+ * Aborts the statement (SQLSTATE UE001, nothing stored) unless every skipped row is the same
+ * customer's event in this statement's snapshot. A row committed while the insert waited on it is
+ * not in that snapshot, so it is never taken for a duplicate here.
+ */
+const UNPROVEN_GUARD = `,
+       usage_events_abort_unproven((SELECT count(*) FROM skipped k
+         WHERE NOT EXISTS (SELECT 1 FROM usage_events e WHERE e.id = k.id AND e.customer_id = k.customer_id))) AS unproven`;
+
+/** SQLSTATE raised by usage_events_abort_unproven (its migration says why). */
+const UNPROVEN_SKIPS = 'UE001';
+
+const ALL_OR_NOTHING = 'NOT EXISTS (SELECT 1 FROM checked WHERE problem IS NOT NULL)';
+const ACCEPTED_AND_LATE = '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late';
+const STORE_ALL_OR_NOTHING_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE, true);
+const STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE);
+const STORE_EACH_SQL = storeEventsSql(
+  'problem IS NULL',
+  "(SELECT COALESCE(json_agg(json_build_array(id, late, customer_id)), '[]') FROM stored) AS stored",
+);
+
+/** The parameters of storeEventsSql. */
+function storeValues(rows: EventRow[], now: Date, maxFutureSkewMs: number): unknown[] {
+  const customers = new Set<string>();
+  const subscriptions = new Set<string>();
+  const unattributed = new Set<string>();
+  for (const row of rows) {
+    customers.add(row.customer_id);
+    if (row.subscription_id === null) unattributed.add(row.customer_id);
+    else subscriptions.add(row.subscription_id);
+  }
+  return [JSON.stringify(rows), now, maxFutureSkewMs, [...customers], [...subscriptions], [...unattributed]];
+}
+
+/**
+ * Event ids are global (SPEC: deduplicated by event id), so an id can already belong to ANOTHER
+ * customer's event. Such an event is not a duplicate (it would be dropped silently): it is an
+ * `event_id_conflict`. Copies of one id for different customers within one request are conflicts
+ * too: the first customer's copy is the one that would be stored.
+ */
+function copiesOfOtherCustomers(rows: EventRow[], problems: EventProblem[]): EventProblem[] {
+  const refused = new Set(problems.map((p) => p.index));
+  const owner = new Map<string, string>();
+  const conflicts: EventProblem[] = [];
+  for (const row of rows) {
+    if (refused.has(row.idx)) continue;
+    const first = owner.get(row.id);
+    if (first === undefined) owner.set(row.id, row.customer_id);
+    else if (first.toLowerCase() !== row.customer_id.toLowerCase()) conflicts.push({ index: row.idx, id: row.id, problem: 'event_id_conflict', now_at: null });
+  }
+  return conflicts;
+}
+
+/**
+ * Rows whose id is stored for another customer. Run after the insert, as a new statement: under READ
+ * COMMITTED it sees rows committed while the insert ran (ON CONFLICT waited for them), which the
+ * insert's own snapshot did not.
+ */
+async function storedForOtherCustomers(client: pg.Pool | pg.PoolClient, rows: EventRow[]): Promise<EventProblem[]> {
+  if (rows.length === 0) return [];
+  const result = await client.query<{ idx: number; id: string }>({
+    name: 'usage_events_foreign_ids',
+    text: `SELECT i.idx, i.id FROM json_to_recordset($1::json) AS i(idx int, id text, customer_id uuid)
+           JOIN usage_events e ON e.id = i.id WHERE e.customer_id <> i.customer_id ORDER BY i.idx`,
+    values: [JSON.stringify(rows.map((r) => ({ idx: r.idx, id: r.id, customer_id: r.customer_id })))],
+  });
+  return result.rows.map((r) => ({ index: r.idx, id: r.id, problem: 'event_id_conflict' as const, now_at: null }));
+}
+
+/** One problem per event (the first found), in request order. */
+function byIndex(problems: EventProblem[]): EventProblem[] {
+  const seen = new Map<number, EventProblem>();
+  for (const problem of problems) if (!seen.has(problem.index)) seen.set(problem.index, problem);
+  return [...seen.values()].sort((a, b) => a.index - b.index);
+}
+
+/** What the batch statement answers. */
+interface StoreRow {
+  accepted: number;
+  late: number;
+  problems: EventProblem[] | null;
+}
+
+/** Every problem of a refused batch, ids stored for other customers included, in request order. */
+async function batchProblems(client: pg.Pool | pg.PoolClient, rows: EventRow[], found: EventProblem[]): Promise<EventProblem[]> {
+  const problems = [...found, ...copiesOfOtherCustomers(rows, found)];
+  const refused = new Set(problems.map((p) => p.index));
+  problems.push(...(await storedForOtherCustomers(client, rows.filter((r) => !refused.has(r.idx)))));
+  return byIndex(problems);
+}
+
+/**
+ * Stores the events unless one of them has a problem (all or nothing); duplicates of ids the same
+ * customer already stored are skipped. Usually ONE autocommitted statement: a batch of new ids (the
+ * hot path) or of ids this customer stored before commits in the round trip that inserts it, with
+ * no transaction held open across the API's event loop. A statement that cannot show every skipped
+ * id to be the customer's own aborts itself, and the batch re-runs in storeEventsInTransaction.
+ */
+export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+  let row: StoreRow;
+  try {
+    const result = await pool.query<StoreRow>({
+      name: 'usage_events_store',
+      text: STORE_ALL_OR_NOTHING_SQL,
+      values: storeValues(rows, now, maxFutureSkewMs),
+    });
+    row = result.rows[0]!;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === UNPROVEN_SKIPS) return storeEventsInTransaction(pool, rows, now, maxFutureSkewMs);
+    throw err;
+  }
+  if (row.problems === null) return { accepted: row.accepted, late: row.late, problems: [] };
+  // Refused: the statement stored nothing, so the rest of the report needs no transaction.
+  return { accepted: 0, late: 0, problems: await batchProblems(pool, rows, row.problems) };
+}
+
+/**
+ * storeEvents when some skipped id is not provably the customer's own: the insert, then, when some
+ * id was not stored, the check that no skipped id belongs to another customer, in one transaction
+ * (a conflict rolls everything back).
+ */
+async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await client.query<StoreRow>({
+      name: 'usage_events_store_in_transaction',
+      text: STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL,
+      values: storeValues(rows, now, maxFutureSkewMs),
+    });
+    const row = result.rows[0]!;
+    const problems = [...(row.problems ?? [])];
+    problems.push(...copiesOfOtherCustomers(rows, problems));
+    if (problems.length > 0 || row.accepted < new Set(rows.map((r) => r.id)).size) {
+      const refused = new Set(problems.map((p) => p.index));
+      problems.push(...(await storedForOtherCustomers(client, rows.filter((r) => !refused.has(r.idx)))));
+    }
+    if (problems.length > 0) {
+      await client.query('ROLLBACK');
+      return { accepted: 0, late: 0, problems: byIndex(problems) };
+    }
+    await client.query('COMMIT');
+    return { accepted: row.accepted, late: row.late, problems: [] };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+export interface EachOutcome {
+  /** Ids this statement stored, with their late flags and the customer they were stored for. */
+  stored: Map<string, { late: boolean; customerId: string }>;
+  problems: EventProblem[];
+}
+
+/**
+ * Stores every event that has no problem, each on its own; duplicates of ids the same customer
+ * already stored are skipped, ids stored for another customer are event_id_conflict problems.
+ */
+export async function storeEachEvent(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<EachOutcome> {
+  const result = await pool.query<{ stored: [string, boolean, string][]; problems: EventProblem[] | null }>({
+    name: 'usage_events_store_each',
+    text: STORE_EACH_SQL,
+    values: storeValues(rows, now, maxFutureSkewMs),
+  });
+  const row = result.rows[0]!;
+  const stored = new Map(row.stored.map(([id, late, customerId]) => [id, { late, customerId }]));
+  const problems = row.problems ?? [];
+  const refused = new Set(problems.map((p) => p.index));
+  const skipped = rows.filter((r) => !refused.has(r.idx) && stored.get(r.id)?.customerId.toLowerCase() !== r.customer_id.toLowerCase());
+  return { stored, problems: byIndex([...problems, ...(await storedForOtherCustomers(pool, skipped))]) };
+}

@@ -1,0 +1,52 @@
+/**
+ * Meter repository. A meter is created with its rollup cursor (at position 0, so the next rollup
+ * pass backfills it); meters are immutable afterwards.
+ */
+import type { Meter, MeterAggregation, MeterWindow, Prisma } from '../../generated/prisma/client.js';
+import type { DbClient } from '../client.js';
+import type { MeterFilter } from './aggregators.js';
+
+export type MeterRow = Meter;
+
+export interface NewMeter {
+  id: string;
+  name: string;
+  description: string;
+  eventType: string;
+  aggregation: MeterAggregation;
+  property: string | null;
+  filters: MeterFilter[];
+  windowType: MeterWindow;
+  windowSizeSeconds: number | null;
+  unit: string;
+}
+
+export async function insertMeter(tx: DbClient, meter: NewMeter): Promise<MeterRow> {
+  const row = await tx.meter.create({ data: { ...meter, filters: meter.filters as unknown as Prisma.InputJsonValue } });
+  await tx.usageRollupCursor.create({ data: { aggregator: meter.id } });
+  return row;
+}
+
+export function findMeter(tx: DbClient, id: string): Promise<MeterRow | null> {
+  return tx.meter.findUnique({ where: { id } });
+}
+
+/** One page in id (creation) order, optionally of one event type: up to `limit + 1` rows. */
+export function listMeterRows(tx: DbClient, query: { eventType?: string | undefined; limit: number; starting_after?: string | undefined }): Promise<MeterRow[]> {
+  return tx.meter.findMany({
+    where: {
+      ...(query.eventType !== undefined ? { eventType: query.eventType } : {}),
+      ...(query.starting_after !== undefined ? { id: { gt: query.starting_after } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take: query.limit + 1,
+  });
+}
+
+/** The first meter created for each of the event types (UUIDv7 ids order by creation). */
+export async function firstMeters(tx: DbClient, eventTypes: string[]): Promise<Map<string, MeterRow>> {
+  const meters = await tx.meter.findMany({ where: { eventType: { in: eventTypes } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  const first = new Map<string, MeterRow>();
+  for (const meter of meters) if (!first.has(meter.eventType)) first.set(meter.eventType, meter);
+  return first;
+}

@@ -1,0 +1,410 @@
+/**
+ * Payments repository: payment methods on file, processor customers, payments (one row per
+ * collection attempt), refunds, processor notifications and dunning schedules. Rows are mapped to
+ * API-shaped records here, so no Prisma row reaches a response; writes that must be atomic with
+ * other changes take the caller's transaction.
+ */
+import { toDisplay } from '../core/index.js';
+import type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, Prisma, Refund } from '../generated/prisma/client.js';
+import { newId } from '../ids.js';
+import type { Db } from './client.js';
+import { fromDecimal, toDecimal } from './money.js';
+
+export type DbClient = Prisma.TransactionClient;
+export type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, Refund };
+
+const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+// ── Payment methods ──
+
+export interface PaymentMethodRecord {
+  id: string;
+  customer_id: string;
+  processor_payment_method_id: string;
+  type: string;
+  brand: string | null;
+  last4: string | null;
+  exp_month: number | null;
+  exp_year: number | null;
+  is_default: boolean;
+  status: 'attached' | 'detached';
+  detached_at: string | null;
+  created_at: string;
+}
+
+export const toPaymentMethodRecord = (row: PaymentMethod): PaymentMethodRecord => ({
+  id: row.id,
+  customer_id: row.customerId,
+  processor_payment_method_id: row.processorPaymentMethodId,
+  type: row.type,
+  brand: row.brand,
+  last4: row.last4,
+  exp_month: row.expMonth,
+  exp_year: row.expYear,
+  is_default: row.isDefault,
+  status: row.detachedAt ? 'detached' : 'attached',
+  detached_at: iso(row.detachedAt),
+  created_at: row.createdAt.toISOString(),
+});
+
+export async function findProcessorCustomerId(db: DbClient | Db, customerId: string): Promise<string | null> {
+  return (await db.processorCustomer.findUnique({ where: { customerId } }))?.processorCustomerId ?? null;
+}
+
+/** Records the processor's customer of an account; the first one recorded wins a race. */
+export async function saveProcessorCustomer(db: Db, customerId: string, processorCustomerId: string): Promise<string> {
+  await db.processorCustomer.createMany({ data: [{ customerId, processorCustomerId }], skipDuplicates: true });
+  return (await findProcessorCustomerId(db, customerId))!;
+}
+
+/** Serialises changes to one customer's payment methods (attach, detach, default). */
+export async function lockCustomerPaymentMethods(tx: DbClient, customerId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`payment-methods:${customerId}`}, 0))`;
+}
+
+export const findPaymentMethod = (db: DbClient | Db, id: string) => db.paymentMethod.findUnique({ where: { id } });
+
+export const findAttachedPaymentMethod = (db: DbClient | Db, customerId: string, processorPaymentMethodId: string) =>
+  db.paymentMethod.findFirst({ where: { customerId, processorPaymentMethodId, detachedAt: null } });
+
+export const findDefaultPaymentMethod = (db: DbClient | Db, customerId: string) =>
+  db.paymentMethod.findFirst({ where: { customerId, isDefault: true, detachedAt: null } });
+
+export async function insertPaymentMethod(
+  tx: DbClient,
+  row: { customerId: string; processorPaymentMethodId: string; type: string; brand: string | null; last4: string | null; expMonth: number | null; expYear: number | null; isDefault: boolean },
+): Promise<PaymentMethod> {
+  if (row.isDefault) await tx.paymentMethod.updateMany({ where: { customerId: row.customerId, isDefault: true }, data: { isDefault: false } });
+  return tx.paymentMethod.create({ data: { id: newId(), ...row } });
+}
+
+/** Detaches a method; when it was the default, the newest other attached method becomes the default. */
+export async function markPaymentMethodDetached(tx: DbClient, row: PaymentMethod, at: Date): Promise<PaymentMethod> {
+  const detached = await tx.paymentMethod.update({ where: { id: row.id }, data: { detachedAt: at, isDefault: false } });
+  if (row.isDefault) {
+    const next = await tx.paymentMethod.findFirst({ where: { customerId: row.customerId, detachedAt: null }, orderBy: { id: 'desc' } });
+    if (next) await tx.paymentMethod.update({ where: { id: next.id }, data: { isDefault: true } });
+  }
+  return detached;
+}
+
+export async function listPaymentMethods(db: Db, customerId: string, page: { limit: number; starting_after?: string | undefined }) {
+  return db.paymentMethod.findMany({
+    where: { customerId, detachedAt: null, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+  });
+}
+
+/** The attached payment methods of a customer, default first (for the 360 view). */
+export async function attachedPaymentMethods(db: DbClient | Db, customerId: string): Promise<PaymentMethodRecord[]> {
+  const rows = await db.paymentMethod.findMany({ where: { customerId, detachedAt: null }, orderBy: [{ isDefault: 'desc' }, { id: 'asc' }] });
+  return rows.map(toPaymentMethodRecord);
+}
+
+// ── Payments ──
+
+export type PaymentSource = 'auto_charge' | 'dunning' | 'on_demand' | 'processor';
+export type RefundStatus = 'Pending' | 'Succeeded' | 'Failed';
+export type DunningClosedReason = 'payment_succeeded' | 'paid_manually' | 'voided' | 'exhausted';
+
+export interface RefundRecord {
+  id: string;
+  payment_id: string;
+  invoice_id: string;
+  amount_nanos: string;
+  amount: string;
+  currency: string;
+  status: RefundStatus;
+  reason: string;
+  source: 'api' | 'processor';
+  processor_refund_id: string | null;
+  credit_note_id: string | null;
+  failure_message: string | null;
+  created_at: string;
+}
+
+export interface PaymentRecord {
+  id: string;
+  invoice_id: string;
+  customer_id: string;
+  payment_method_id: string | null;
+  attempt: number;
+  source: PaymentSource;
+  dunning_attempt: number | null;
+  status: PaymentStatus;
+  capture_method: 'automatic' | 'manual';
+  amount_nanos: string;
+  /** amount_nanos rounded once, HalfEven, to the currency's minor unit: what the processor was asked for. */
+  amount: string;
+  currency: string;
+  refunded_nanos: string;
+  processor_payment_intent_id: string | null;
+  processor_status: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  attempted_at: string;
+  settled_at: string | null;
+  created_at: string;
+  refunds: RefundRecord[];
+}
+
+export const toRefundRecord = (row: Refund): RefundRecord => ({
+  id: row.id,
+  payment_id: row.paymentId,
+  invoice_id: row.invoiceId,
+  amount_nanos: row.amountNanos.toFixed(0),
+  amount: toDisplay(fromDecimal(row.amountNanos), row.currency).text,
+  currency: row.currency,
+  // The text columns hold only the values the payment services write (RefundStatus, api | processor).
+  status: row.status as RefundStatus,
+  reason: row.reason,
+  source: row.source as RefundRecord['source'],
+  processor_refund_id: row.processorRefundId,
+  credit_note_id: row.creditNoteId,
+  failure_message: row.failureMessage,
+  created_at: row.createdAt.toISOString(),
+});
+
+export const toPaymentRecord = (row: Payment & { refunds?: Refund[] }): PaymentRecord => ({
+  id: row.id,
+  invoice_id: row.invoiceId,
+  customer_id: row.customerId,
+  payment_method_id: row.paymentMethodId,
+  attempt: row.attempt,
+  // Written only by the payment services, from PaymentSource and the two capture methods.
+  source: row.source as PaymentSource,
+  dunning_attempt: row.dunningAttempt,
+  status: row.status,
+  capture_method: row.captureMethod === 'manual' ? 'manual' : 'automatic',
+  amount_nanos: row.amountNanos.toFixed(0),
+  amount: toDisplay(fromDecimal(row.amountNanos), row.currency).text,
+  currency: row.currency,
+  refunded_nanos: row.refundedNanos.toFixed(0),
+  processor_payment_intent_id: row.processorPaymentIntentId,
+  processor_status: row.processorStatus,
+  failure_code: row.failureCode,
+  failure_message: row.failureMessage,
+  attempted_at: row.attemptedAt.toISOString(),
+  settled_at: iso(row.settledAt),
+  created_at: row.createdAt.toISOString(),
+  refunds: (row.refunds ?? []).map(toRefundRecord),
+});
+
+export const findPayment = (db: DbClient | Db, id: string) => db.payment.findUnique({ where: { id } });
+export const findPaymentByIntent = (db: DbClient | Db, paymentIntentId: string) => db.payment.findUnique({ where: { processorPaymentIntentId: paymentIntentId } });
+export const findPaymentByRequest = (db: DbClient | Db, invoiceId: string, requestKey: string) =>
+  db.payment.findUnique({ where: { invoiceId_requestKey: { invoiceId, requestKey } } });
+
+/** Locks a payment row for the rest of the transaction and returns it. */
+export async function lockPayment(tx: DbClient, id: string): Promise<Payment | null> {
+  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
+  return tx.payment.findUnique({ where: { id } });
+}
+
+export async function insertPayment(
+  tx: DbClient,
+  row: {
+    invoiceId: string;
+    customerId: string;
+    paymentMethodId: string | null;
+    requestKey: string;
+    source: string;
+    dunningAttempt: number | null;
+    status: PaymentStatus;
+    captureMethod: string;
+    amountNanos: bigint;
+    amountMinor: bigint;
+    currency: string;
+    attemptedAt: Date;
+    processorPaymentIntentId?: string | null;
+  },
+): Promise<Payment> {
+  // Attempts are numbered per invoice; the caller holds the invoice's row lock, so this is race-free.
+  const last = await tx.payment.aggregate({ where: { invoiceId: row.invoiceId }, _max: { attempt: true } });
+  return tx.payment.create({
+    data: {
+      id: newId(),
+      ...row,
+      attempt: (last._max.attempt ?? 0) + 1,
+      amountNanos: toDecimal(row.amountNanos),
+      processorPaymentIntentId: row.processorPaymentIntentId ?? null,
+    },
+  });
+}
+
+export const updatePayment = (tx: DbClient, id: string, data: Prisma.PaymentUpdateInput) => tx.payment.update({ where: { id }, data });
+
+export async function listInvoicePayments(db: Db, invoiceId: string, page: { limit: number; starting_after?: string | undefined }) {
+  return db.payment.findMany({
+    where: { invoiceId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+    include: { refunds: { orderBy: { id: 'asc' } } },
+  });
+}
+
+/** The invoice's collected payments, newest first (refunds go to the newest with money left). */
+export const succeededPayments = (db: DbClient | Db, invoiceId: string) =>
+  db.payment.findMany({ where: { invoiceId, status: 'Succeeded' }, orderBy: { id: 'desc' } });
+
+// ── Refunds ──
+
+export async function insertRefund(
+  tx: DbClient,
+  row: { paymentId: string; invoiceId: string; amountNanos: bigint; amountMinor: bigint; currency: string; status: string; reason: string; source: string; processorRefundId?: string | null },
+): Promise<Refund> {
+  return tx.refund.create({ data: { id: newId(), ...row, amountNanos: toDecimal(row.amountNanos), processorRefundId: row.processorRefundId ?? null } });
+}
+
+export const updateRefund = (tx: DbClient | Db, id: string, data: Prisma.RefundUpdateInput) => tx.refund.update({ where: { id }, data });
+
+/** Raises (or, for a failed refund, lowers back) what a payment counts as refunded. */
+export async function addRefunded(tx: DbClient, paymentId: string, nanos: bigint, minor: bigint): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE payments SET refunded_nanos = refunded_nanos + ${toDecimal(nanos)}, refunded_minor = refunded_minor + ${minor}, updated_at = now()
+    WHERE id = ${paymentId}::uuid`;
+}
+
+// ── Processor notifications ──
+
+/** Stores a notification once; false when its event id was stored before. */
+export async function insertProcessorEvent(
+  db: Db,
+  row: { id: string; type: string; objectId: string | null; payload: Prisma.InputJsonValue; processed?: { at: Date; outcome: string } },
+): Promise<boolean> {
+  const created = await db.processorEvent.createMany({
+    data: [{ id: row.id, type: row.type, objectId: row.objectId, payload: row.payload, processedAt: row.processed?.at ?? null, outcome: row.processed?.outcome ?? null }],
+    skipDuplicates: true,
+  });
+  return created.count === 1;
+}
+
+export const findProcessorEvent = (db: DbClient | Db, id: string) => db.processorEvent.findUnique({ where: { id } });
+
+export async function markProcessorEventProcessed(db: DbClient | Db, id: string, outcome: string, at: Date): Promise<void> {
+  await db.processorEvent.updateMany({ where: { id, processedAt: null }, data: { processedAt: at, outcome } });
+}
+
+/** Notifications stored but not applied (their workflow never started, e.g. Temporal was down). */
+export const unprocessedProcessorEvents = (db: Db, receivedBefore: Date, limit: number) =>
+  db.processorEvent.findMany({ where: { processedAt: null, receivedAt: { lt: receivedBefore } }, orderBy: { receivedAt: 'asc' }, take: limit, select: { id: true } });
+
+// ── Dunning schedules ──
+
+export interface DunningScheduleRecord {
+  id: string;
+  subscription_id: string | null;
+  invoice_id: string;
+  customer_id: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  status: DunningStatus;
+  schedule_days: number[];
+  failed_at: string;
+  closed_reason: DunningClosedReason | null;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const toDunningRecord = (row: DunningSchedule): DunningScheduleRecord => ({
+  id: row.id,
+  subscription_id: row.subscriptionId,
+  invoice_id: row.invoiceId,
+  customer_id: row.customerId,
+  attempt_count: row.attemptCount,
+  next_attempt_at: iso(row.nextAttemptAt),
+  status: row.status,
+  schedule_days: row.scheduleDays,
+  failed_at: row.failedAt.toISOString(),
+  closed_reason: row.closedReason as DunningClosedReason | null,
+  closed_at: iso(row.closedAt),
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+export const findDunningByInvoice = (db: DbClient | Db, invoiceId: string) => db.dunningSchedule.findUnique({ where: { invoiceId } });
+
+/** Locks the invoice's schedule row (if any) for the rest of the transaction and returns it. */
+export async function lockDunningByInvoice(tx: DbClient, invoiceId: string): Promise<DunningSchedule | null> {
+  await tx.$queryRaw`SELECT id FROM dunning_schedules WHERE invoice_id = ${invoiceId}::uuid FOR UPDATE`;
+  return tx.dunningSchedule.findUnique({ where: { invoiceId } });
+}
+
+export async function insertDunningSchedule(
+  tx: DbClient,
+  row: { invoiceId: string; subscriptionId: string | null; customerId: string; scheduleDays: number[]; failedAt: Date; nextAttemptAt: Date; testClockId: string | null },
+): Promise<DunningSchedule> {
+  return tx.dunningSchedule.create({ data: { id: newId(), ...row, status: 'Active', attemptCount: 0 } });
+}
+
+export const updateDunningSchedule = (tx: DbClient, id: string, data: Prisma.DunningScheduleUpdateInput) => tx.dunningSchedule.update({ where: { id }, data });
+
+export async function listDunningSchedules(
+  db: Db,
+  filter: { status?: DunningStatus | undefined; customer_id?: string | undefined; subscription_id?: string | undefined },
+  page: { limit: number; starting_after?: string | undefined },
+) {
+  return db.dunningSchedule.findMany({
+    where: {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.customer_id ? { customerId: filter.customer_id } : {}),
+      ...(filter.subscription_id ? { subscriptionId: filter.subscription_id } : {}),
+      ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+  });
+}
+
+/** Whether a subscription still has a schedule that is not Resolved other than `exceptInvoiceId`'s. */
+export async function hasOpenDunning(db: DbClient | Db, subscriptionId: string, exceptInvoiceId: string): Promise<boolean> {
+  return (await db.dunningSchedule.count({ where: { subscriptionId, status: { not: 'Resolved' }, invoiceId: { not: exceptInvoiceId } } })) > 0;
+}
+
+/** Active schedules on a test clock (their workflows follow it). */
+export const activeDunningOnClock = (db: Db, testClockId: string) =>
+  db.dunningSchedule.findMany({ where: { testClockId, status: 'Active' }, select: { invoiceId: true }, orderBy: { id: 'asc' } });
+
+/**
+ * Active schedules whose next retry is due by now: by `realNow` for real time, by their clock's
+ * frozen time for schedules on a test clock.
+ */
+export async function overdueDunningSchedules(db: Db, realNow: Date, limit: number): Promise<DunningSchedule[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT d.id::text AS id FROM dunning_schedules d LEFT JOIN test_clocks c ON c.id = d.test_clock_id
+    WHERE d.status = 'Active' AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= coalesce(c.frozen_time, ${realNow})
+    ORDER BY d.next_attempt_at LIMIT ${limit}`;
+  return db.dunningSchedule.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: { nextAttemptAt: 'asc' } });
+}
+
+/** The subscriptions an invoice bills (its own, and every one named on its lines). */
+export async function invoiceSubscriptionIds(db: DbClient | Db, invoiceId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT subscription_id::text AS id FROM invoices WHERE id = ${invoiceId}::uuid AND subscription_id IS NOT NULL
+    UNION SELECT DISTINCT subscription_id::text FROM invoice_line_items WHERE invoice_id = ${invoiceId}::uuid AND subscription_id IS NOT NULL`;
+  return rows.map((r) => r.id).sort();
+}
+
+/** The frozen time of a test clock, or null when there is no such clock. */
+export async function testClockTime(db: DbClient | Db, testClockId: string | null): Promise<Date | null> {
+  if (!testClockId) return null;
+  return (await db.testClock.findUnique({ where: { id: testClockId }, select: { frozenTime: true } }))?.frozenTime ?? null;
+}
+
+// ── Invoices, as collection reads them ──
+
+/** An invoice's status and number, or null when there is no such invoice. */
+export const invoiceState = (db: DbClient | Db, invoiceId: string) =>
+  db.invoice.findUnique({ where: { id: invoiceId }, select: { status: true, invoiceNumber: true } });
+
+export const findInvoiceRow = (db: DbClient | Db, invoiceId: string) => db.invoice.findUnique({ where: { id: invoiceId } });
+
+/** The invoice's newest payment waiting for a capture. */
+export const findAuthorizedPayment = (db: DbClient | Db, invoiceId: string) =>
+  db.payment.findFirst({ where: { invoiceId, status: 'RequiresCapture' }, orderBy: { id: 'desc' } });
+
+export const findRefund = (db: DbClient | Db, id: string) => db.refund.findUnique({ where: { id } });
+
+export const findPaymentWithRefunds = (db: Db, id: string) => db.payment.findUnique({ where: { id }, include: { refunds: { orderBy: { id: 'asc' } } } });

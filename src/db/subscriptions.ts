@@ -1,0 +1,149 @@
+/**
+ * Subscription repository: the subscription row (its lock, reads, state and period moves) and its
+ * plan phases. Every writer of a subscription takes `lockSubscription` first, so state moves, plan
+ * changes and billing of one subscription are serialised in one order.
+ */
+import type { Prisma, Subscription, SubscriptionPhase, SubscriptionStatus } from '../generated/prisma/client.js';
+import type { DbClient } from './client.js';
+
+export type SubscriptionRow = Subscription;
+export type SubscriptionPhaseRow = SubscriptionPhase;
+
+/** A subscription with the cadence of its current plan (what rolling a period needs). */
+export type SubscriptionWithCadence = Prisma.SubscriptionGetPayload<{ include: { plan: { select: { billingCadence: true } } } }>;
+
+/** Locks the subscription row for the rest of the transaction; false when it does not exist. */
+export async function lockSubscription(tx: DbClient, id: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM subscriptions WHERE id = ${id}::uuid FOR UPDATE`;
+  return rows.length > 0;
+}
+
+export function findSubscription(tx: DbClient, id: string): Promise<SubscriptionRow | null> {
+  return tx.subscription.findUnique({ where: { id } });
+}
+
+export function findSubscriptionWithCadence(tx: DbClient, id: string): Promise<SubscriptionWithCadence | null> {
+  return tx.subscription.findUnique({ where: { id }, include: { plan: { select: { billingCadence: true } } } });
+}
+
+/** The progressive billing threshold (raw units) of an existing subscription; null when it has none. */
+export async function progressiveThreshold(tx: DbClient, id: string): Promise<bigint | null> {
+  const row = await tx.subscription.findUniqueOrThrow({ where: { id }, select: { progressiveThresholdNanos: true } });
+  return row.progressiveThresholdNanos === null ? null : BigInt(row.progressiveThresholdNanos.toFixed(0));
+}
+
+export interface SubscriptionChanges {
+  status?: SubscriptionStatus;
+  planId?: string;
+  periodStart?: Date;
+  periodEnd?: Date;
+  pausedAt?: Date | null;
+  cancelledAt?: Date;
+}
+
+export function updateSubscription(tx: DbClient, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
+  return tx.subscription.update({ where: { id }, data: changes });
+}
+
+/**
+ * Moves the subscription into `next` only while its period still ends at `expectedPeriodEnd`, so a
+ * retry after a committed move changes nothing. Returns the rows moved (0 or 1).
+ */
+export async function rollPeriodFrom(
+  tx: DbClient,
+  id: string,
+  expectedPeriodEnd: Date,
+  next: { periodStart: Date; periodEnd: Date },
+): Promise<number> {
+  const { count } = await tx.subscription.updateMany({ where: { id, periodEnd: expectedPeriodEnd }, data: next });
+  return count;
+}
+
+export type NewSubscription = Pick<
+  SubscriptionRow,
+  | 'id'
+  | 'customerId'
+  | 'planId'
+  | 'currency'
+  | 'status'
+  | 'trialDays'
+  | 'trialEnd'
+  | 'periodStart'
+  | 'periodEnd'
+  | 'billingAnchor'
+  | 'testClockId'
+  | 'progressiveThresholdNanos'
+>;
+
+export function insertSubscription(tx: DbClient, subscription: NewSubscription): Promise<SubscriptionRow> {
+  return tx.subscription.create({ data: subscription });
+}
+
+export interface SubscriptionFilter {
+  customerId?: string | undefined;
+  status?: SubscriptionStatus | undefined;
+}
+
+/** One page in id (creation) order: up to `limit + 1` rows, the extra one telling there are more. */
+export function listSubscriptions(tx: DbClient, filter: SubscriptionFilter, page: { limit: number; starting_after?: string | undefined }): Promise<SubscriptionRow[]> {
+  return tx.subscription.findMany({
+    where: {
+      ...(filter.customerId !== undefined ? { customerId: filter.customerId } : {}),
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(page.starting_after !== undefined ? { id: { gt: page.starting_after } } : {}),
+    },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+  });
+}
+
+/** Ids of a test clock's subscriptions that have not expired, or whose period ended at or after `expiredSince`. */
+export async function subscriptionIdsOnClock(tx: DbClient, testClockId: string, expiredSince: Date): Promise<string[]> {
+  const rows = await tx.subscription.findMany({
+    where: { testClockId, OR: [{ status: { not: 'Expired' } }, { periodEnd: { gte: expiredSince } }] },
+    select: { id: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Advances the charged_through_date of every subscription an invoice bills to the end of the
+ * latest period the invoice bills it for (never backwards).
+ */
+export async function advanceChargedThrough(tx: DbClient, invoiceId: string): Promise<void> {
+  await tx.$executeRaw`
+      UPDATE subscriptions s SET charged_through_date = billed.period_end, updated_at = now()
+      FROM (SELECT subscription_id, max(period_end) AS period_end FROM invoice_line_items
+            WHERE invoice_id = ${invoiceId}::uuid AND subscription_id IS NOT NULL AND period_end IS NOT NULL
+            GROUP BY subscription_id) billed
+      WHERE s.id = billed.subscription_id AND (s.charged_through_date IS NULL OR s.charged_through_date < billed.period_end)`;
+}
+
+// ── Plan phases ──────────────────────────────────────────────────────────────────────────────
+
+export function insertPhase(tx: DbClient, phase: { id: string; subscriptionId: string; planId: string; startsAt: Date }): Promise<SubscriptionPhaseRow> {
+  return tx.subscriptionPhase.create({ data: phase });
+}
+
+/** The phases overlapping [start, end), in start order. */
+export function phasesOverlapping(tx: DbClient, subscriptionId: string, period: { start: Date; end: Date }): Promise<SubscriptionPhaseRow[]> {
+  return tx.subscriptionPhase.findMany({
+    where: { subscriptionId, startsAt: { lt: period.end }, OR: [{ endsAt: null }, { endsAt: { gt: period.start } }] },
+    orderBy: { startsAt: 'asc' },
+  });
+}
+
+/** Whether a change to `planId` at `at` is recorded: a phase of that plan opened then, closing another one. */
+export async function hasPlanChangeAt(tx: DbClient, subscriptionId: string, planId: string, at: Date): Promise<boolean> {
+  const [opened, closed] = await Promise.all([
+    tx.subscriptionPhase.count({ where: { subscriptionId, planId, startsAt: at, endsAt: null } }),
+    tx.subscriptionPhase.count({ where: { subscriptionId, endsAt: at } }),
+  ]);
+  return opened > 0 && closed > 0;
+}
+
+/** Ends the open phase at `at`. */
+export async function closeOpenPhase(tx: DbClient, subscriptionId: string, at: Date): Promise<void> {
+  await tx.subscriptionPhase.updateMany({ where: { subscriptionId, endsAt: null }, data: { endsAt: at } });
+}

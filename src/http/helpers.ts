@@ -1,0 +1,67 @@
+/**
+ * What every route module uses to declare and answer requests: the request and response shapes of
+ * the OpenAPI document, list pages, the caller's audit context, and the one formatter of zod issues.
+ */
+import { z } from '@hono/zod-openapi';
+import type { Context, Env } from 'hono';
+import type { Actor } from '../services/audit.js';
+import type { Page } from '../services/pagination.js';
+import { actorOf } from './actor.js';
+import type { AppEnv } from './context.js';
+import { ApiError } from './errors.js';
+import { IdempotencyHeaderSchema } from './schemas.js';
+
+/**
+ * The request of a mutation: a JSON body (required unless `required` is false) and the
+ * Idempotency-Key every mutation accepts.
+ */
+export const mutationRequest = <T extends z.ZodType, R extends boolean = true>(schema: T, required: R = true as R) =>
+  ({ headers: IdempotencyHeaderSchema, body: { required, content: { 'application/json': { schema } } } }) as const;
+
+/** A JSON response. */
+export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
+
+const PageHeadersSchema = z.object({
+  'X-Has-More': z.enum(['true', 'false']).openapi({ description: '"true" when more items follow this page' }),
+  'X-Next-Cursor': z.string().optional().openapi({ description: 'id to pass as starting_after for the next page (only when X-Has-More is true)' }),
+  Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page, rel="next" (only when X-Has-More is true)' }),
+});
+
+/**
+ * A list response: the body is a JSON array of the page's items (SPEC §4: "array of ..."), and
+ * the pagination travels in headers (X-Has-More, X-Next-Cursor, Link rel="next").
+ */
+export function pageResponse<T extends z.ZodType>(description: string, item: T, name: string) {
+  return { description, headers: PageHeadersSchema, content: { 'application/json': { schema: z.array(item).openapi(name) } } };
+}
+
+/** Answers a page: its items as the body, its position in the pagination headers. */
+export function sendPage<E extends Env, U>(c: Context<E>, page: Page<U>) {
+  c.header('X-Has-More', String(page.has_more));
+  if (page.next_cursor !== null) {
+    const next = new URL(c.req.url);
+    next.searchParams.set('starting_after', page.next_cursor);
+    c.header('X-Next-Cursor', page.next_cursor);
+    c.header('Link', `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return c.json(page.data, 200);
+}
+
+/** Records are already API-shaped; pages pass them through. */
+export const asIs = <T>(record: T): T => record;
+
+/** Actor and request id of the caller, for the audit entry a mutation writes. */
+export const requestContext = (c: Context<AppEnv>): { actor: Actor; requestId: string } => ({ actor: actorOf(c), requestId: c.get('requestId') });
+
+/**
+ * A failed zod parse as the 400 every route answers: one issue per offending field, an unknown
+ * field reported under its own name rather than as an issue of the enclosing object.
+ */
+export function validationError(error: z.ZodError): ApiError {
+  const issues = error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
+    return [{ path: path.join('.') || '(body)', message: issue.message }];
+  });
+  return new ApiError('validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+}

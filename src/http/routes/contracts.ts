@@ -1,0 +1,257 @@
+/**
+ * Contracts (SPEC §4): create, get, list, activate, amend, terminate, and adopt subscriptions.
+ * Each handler parses, calls one service function (src/services/contracts/contracts.ts) and answers.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  activateContract,
+  amendContract,
+  createContract,
+  getContract,
+  linkSubscription,
+  listContracts,
+  terminateContract,
+} from '../../services/contracts/contracts.js';
+import type { App } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { IsoDateSchema, MoneySchema, NonNegativeMoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
+import { TierInputSchema } from '../../schemas/catalog.js';
+import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
+
+/** A contract date, published with format "date" (YYYY-MM-DD). */
+const DateSchema = IsoDateSchema.openapi({ format: 'date' });
+
+const ContractStatusSchema = z.enum(['Draft', 'Active', 'Amended', 'Expired', 'Terminated']).openapi('ContractStatus');
+const AdoptionTypeSchema = z.enum(['PLG', 'Coterm', 'Recontract']).openapi('AdoptionType');
+const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'discount in basis points, 0-10000' });
+const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list' });
+
+const RateOverrideSchema = z
+  .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
+  .openapi('ContractRateOverride', { description: "multiplies the price of SKUs whose product carries the tag (8000 = 80% of list); the first match wins" });
+const TierOverrideSchema = z
+  .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
+  .openapi('ContractTierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU' });
+const EscalationSchema = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('Percent'), basis_points: z.number().int().min(0).max(10_000), interval_months: z.number().int().min(1).max(120) }),
+    z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, interval_months: z.number().int().min(1).max(120) }),
+  ])
+  .openapi('ContractEscalation', {
+    description: "one step every interval_months from the contract's start_date: Percent compounds on every price, Fixed adds amount_nanos to recurring fees",
+  });
+
+const pricing = {
+  discount_bps: DiscountBpsSchema.optional(),
+  rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
+  tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
+};
+
+const TermInputSchema = z
+  .strictObject({
+    phase: z.number().int().min(1).max(1000),
+    start_date: DateSchema,
+    end_date: DateSchema.openapi({ description: 'exclusive: a phase covers [start_date, end_date)' }),
+    committed_amount_nanos: NonNegativeMoneySchema,
+    description: z.string().max(500).default(''),
+    commit_product_tag: z.string().min(1).max(64).optional().openapi({ description: "only usage of SKUs whose product carries this tag draws the commit down" }),
+    ...pricing,
+  })
+  .openapi('ContractTermInput');
+
+const CreateContractSchema = z
+  .strictObject({
+    customer_id: UuidSchema,
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    start_date: DateSchema,
+    end_date: DateSchema.openapi({ description: 'exclusive: the contract covers [start_date, end_date)' }),
+    terms: z.array(TermInputSchema).min(1).max(50).openapi({ description: 'ramp phases tiling [start_date, end_date): contiguous, no overlap' }),
+    escalation: EscalationSchema.optional(),
+    activate: z.boolean().default(true).openapi({ description: 'true (default): the contract is Active at once; false: a Draft until POST …/activate' }),
+    ...pricing,
+  })
+  .openapi('CreateContract');
+
+const AmendContractSchema = z
+  .strictObject({
+    reason: z.string().trim().min(1, 'must not be empty').max(500),
+    new_committed_amount_nanos: NonNegativeMoneySchema.openapi({ description: 'commit of the phase in force from effective_date on' }),
+    effective_date: DateSchema.openapi({ description: "from this day on (today or later, before end_date) the amended terms apply" }),
+    discount_bps: DiscountBpsSchema.optional().openapi({ description: 'new discount from effective_date on' }),
+    rate_overrides: z.array(RateOverrideSchema).max(100).optional().openapi({ description: 'new rate overrides from effective_date on' }),
+  })
+  .openapi('AmendContract');
+
+const TerminateSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('TerminateContract');
+
+const LinkSchema = z.strictObject({ subscription_id: UuidSchema, adoption_type: AdoptionTypeSchema }).openapi('LinkContractSubscription');
+
+const TierViewSchema = z.object({ up_to: z.number().int().nullable(), unit_amount_nanos: MoneySchema, flat_amount_nanos: MoneySchema.optional() });
+const pricingView = {
+  discount_bps: z.number().int().nullable(),
+  rate_overrides: z.array(z.object({ product_tag: z.string(), multiplier_bps: z.number().int() })).nullable(),
+  tier_overrides: z.array(z.object({ sku_id: z.string(), tiers: z.array(TierViewSchema) })).nullable(),
+};
+
+const LinkViewSchema = z
+  .object({ contract_id: z.string(), subscription_id: z.string(), adoption_type: AdoptionTypeSchema, coterm_fee_nanos: z.string().nullable(), created_at: TimestampSchema })
+  .openapi('ContractSubscription');
+
+const ContractSchema = z
+  .object({
+    id: UuidSchema,
+    customer_id: UuidSchema,
+    name: z.string(),
+    status: ContractStatusSchema,
+    start_date: z.string().openapi({ format: 'date' }),
+    end_date: z.string().openapi({ format: 'date' }),
+    ...pricingView,
+    escalation: z
+      .object({ kind: z.enum(['Percent', 'Fixed']), basis_points: z.number().int().optional(), amount_nanos: z.string().optional(), interval_months: z.number().int() })
+      .nullable(),
+    parent_contract_id: z.string().nullable().openapi({ description: 'the contract this one amended' }),
+    amendment_reason: z.string().nullable(),
+    effective_date: z.string().nullable().openapi({ format: 'date' }),
+    escalation_steps: z.number().int().openapi({ description: 'escalation steps applied so far' }),
+    terminated_on: z.string().nullable().openapi({ format: 'date', description: 'last day served of a Terminated contract' }),
+    termination_reason: z.string().nullable(),
+    test_clock_id: z.string().nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+    terms: z.array(
+      z.object({
+        phase: z.number().int(),
+        start_date: z.string().openapi({ format: 'date' }),
+        end_date: z.string().openapi({ format: 'date' }),
+        committed_amount_nanos: z.string(),
+        description: z.string(),
+        ...pricingView,
+        commit_product_tag: z.string().nullable(),
+        drawn_down_nanos: z.string().nullable().openapi({ description: 'usage charges drawn from the commit so far (null in lists)' }),
+        remaining_commit_nanos: z.string().nullable().openapi({ description: 'commit left to draw down (null in lists)' }),
+        trued_up_at: z.string().nullable(),
+        true_up_nanos: z.string().nullable().openapi({ description: 'shortfall billed at the phase end' }),
+      }),
+    ),
+    amendment_chain: z
+      .array(z.object({ id: z.string(), status: ContractStatusSchema, effective_date: z.string().nullable() }))
+      .nullable()
+      .openapi({ description: 'the chain of amendments this contract belongs to, oldest first (null in lists)' }),
+    subscriptions: z.array(LinkViewSchema).nullable().openapi({ description: 'subscriptions the contract prices (null in lists)' }),
+  })
+  .openapi('Contract');
+
+const LinkResultSchema = LinkViewSchema.extend({
+  coterm: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Coterm adoption: the alignment to the contract end, or the one-time fee billed with fewer than 30 days left' }),
+}).openapi('ContractSubscriptionLink');
+
+const TAGS = ['Contracts'];
+
+const create = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts',
+  tags: TAGS,
+  summary: 'Create a contract (Active unless "activate": false)',
+  description:
+    'The contract is Active at once, with its workflow started, so it can be amended, linked and terminated right away; ' +
+    'with "activate": false it stays a Draft until POST /admin/v1/contracts/{id}/activate. Terms are ramp phases that tile ' +
+    '[start_date, end_date) with no gap or overlap; each has its own commit, discount and overrides, falling back to the contract-level ones. ' +
+    'The customer must exist and not be Closed.',
+  request: mutationRequest(CreateContractSchema),
+  responses: { 201: jsonResponse('The contract', ContractSchema), ...commonErrorResponses },
+});
+
+const get = createRoute({
+  method: 'get',
+  path: '/admin/v1/contracts/{id}',
+  tags: TAGS,
+  summary: 'Get a contract with its terms, remaining commits, amendment chain and subscriptions',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The contract', ContractSchema), ...commonErrorResponses },
+});
+
+const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/contracts',
+  tags: TAGS,
+  summary: 'List contracts',
+  description: 'In creation order, filtered by customer_id and status. A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
+  request: {
+    query: PaginationQuerySchema.extend({ customer_id: UuidSchema.optional(), status: ContractStatusSchema.optional() }),
+  },
+  responses: { 200: pageResponse('One page of contracts', ContractSchema, 'ContractList'), ...commonErrorResponses },
+});
+
+const activate = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts/{id}/activate',
+  tags: TAGS,
+  summary: 'Activate a Draft contract (any other state is 409 invalid_state_transition)',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The Active contract', ContractSchema), ...commonErrorResponses },
+});
+
+const amend = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts/{id}/amend',
+  tags: TAGS,
+  summary: 'Amend an Active contract: a new Active contract replaces it from effective_date on',
+  description:
+    'The amended contract becomes Amended (immutable); the answer is the new Active contract, whose parent_contract_id names it, ' +
+    'with the same dates and history: the phase in force on effective_date is split there (its commit before it prorated by days), ' +
+    'and from effective_date on that phase commits new_committed_amount_nanos and later phases take the given discount_bps and rate_overrides. ' +
+    'Its subscriptions move to the new contract. Only an Active contract can be amended (409 invalid_state_transition otherwise); ' +
+    'of two concurrent amendments one succeeds and the other is refused, so the chain never forks.',
+  request: { params: IdParamSchema, ...mutationRequest(AmendContractSchema) },
+  responses: { 201: jsonResponse('The new contract', ContractSchema), ...commonErrorResponses },
+});
+
+const terminate = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts/{id}/terminate',
+  tags: TAGS,
+  summary: 'Terminate an Active contract early (today is its last day)',
+  description:
+    "The early-exit fee, the shortfall of the phase in force against its commit prorated to the days served, goes on a Draft as a contract_fee line.",
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: TerminateSchema } } } },
+  responses: { 200: jsonResponse('The Terminated contract', ContractSchema), ...commonErrorResponses },
+});
+
+const link = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts/{id}/subscriptions',
+  tags: TAGS,
+  summary: 'Adopt a subscription (PLG, Coterm or Recontract): its periods are then priced by the contract',
+  description:
+    "The subscription must belong to the contract's customer and not be linked yet (409 subscription_already_linked). " +
+    'Coterm with fewer than 30 days left in the contract bills the one-time fee (a contract_fee line) instead of aligned periods.',
+  request: { params: IdParamSchema, ...mutationRequest(LinkSchema) },
+  responses: { 201: jsonResponse('The link', LinkResultSchema), ...commonErrorResponses },
+});
+
+export function registerContracts(app: App): void {
+  app.openapi(create, async (c) => {
+    const { actor, requestId } = requestContext(c);
+    return c.json(await createContract(c.get('deps'), c.req.valid('json'), actor, requestId), 201);
+  });
+  app.openapi(list, async (c) => sendPage(c, await listContracts(c.get('deps'), c.req.valid('query'))));
+  app.openapi(get, async (c) => c.json(await getContract(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(activate, async (c) => {
+    const { actor, requestId } = requestContext(c);
+    return c.json(await activateContract(c.get('deps'), c.req.valid('param').id, actor, requestId), 200);
+  });
+  app.openapi(amend, async (c) => {
+    const { actor, requestId } = requestContext(c);
+    return c.json(await amendContract(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), actor, requestId), 201);
+  });
+  app.openapi(terminate, async (c) => {
+    const { actor, requestId } = requestContext(c);
+    const body = (c.req.valid('json') as z.infer<typeof TerminateSchema> | undefined) ?? {};
+    return c.json(await terminateContract(c.get('deps'), c.req.valid('param').id, body, actor, requestId), 200);
+  });
+  app.openapi(link, async (c) => {
+    const { actor, requestId } = requestContext(c);
+    return c.json(await linkSubscription(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), actor, requestId), 201);
+  });
+}

@@ -1,0 +1,331 @@
+/**
+ * Payments and dunning (SPEC §1 Payments, Dunning; §2 Dunning schedule; §4 rules 3-4): payment
+ * methods on file, an invoice's payments with their refunds, charges on demand, capture, refunds,
+ * dunning schedules, and the processor's signed notifications. The rules live in
+ * src/services/payments/; the descriptions below publish them.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { CREDIT_NOTE_REASONS } from '../../schemas/invoicing.js';
+import { paymentDepsOf } from '../../services/payments/deps.js';
+import { getInvoiceDunning, listDunning } from '../../services/payments/dunning.js';
+import { runInvoicePayment } from '../../services/payments/invoice-payments.js';
+import { receiveNotification } from '../../services/payments/notifications.js';
+import { attachPaymentMethod, detachPaymentMethod, getPaymentMethod, listPaymentMethods } from '../../services/payments/payment-methods.js';
+import { listPayments, getPaymentView } from '../../services/payments/payments.js';
+import { refundInvoice } from '../../services/payments/refunds.js';
+import { actorOf } from '../actor.js';
+import type { App, AppEnv } from '../context.js';
+import { commonErrorResponses } from '../errors.js';
+import { MoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
+import { PaymentMethodSchema } from '../../schemas/payments.js';
+import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
+
+const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
+
+const PaymentStatusSchema = z.enum(['Pending', 'RequiresCapture', 'Succeeded', 'Failed', 'Canceled']).openapi('PaymentStatus');
+
+const RefundSchema = z
+  .object({
+    id: UuidSchema,
+    payment_id: UuidSchema,
+    invoice_id: UuidSchema,
+    amount_nanos: MoneySchema,
+    amount: z.string().openapi({ description: `amount_nanos for display: ${ROUNDING}` }),
+    currency: z.string(),
+    status: z.enum(['Pending', 'Succeeded', 'Failed']),
+    reason: z.string(),
+    source: z.enum(['api', 'processor']).openapi({ description: 'api: asked through this API; processor: made at the processor and reported by a notification' }),
+    processor_refund_id: z.string().nullable(),
+    credit_note_id: UuidSchema.nullable().openapi({ description: 'the credit note recording the money given back on the invoice' }),
+    failure_message: z.string().nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi('Refund');
+
+const PaymentSchema = z
+  .object({
+    id: UuidSchema,
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema.openapi({ description: 'the payer charged (the invoice is addressed to it)' }),
+    payment_method_id: UuidSchema.nullable(),
+    attempt: z.number().int().openapi({ description: "the invoice's attempt number (1, 2, …); with the invoice id, the processor idempotency key" }),
+    source: z.enum(['auto_charge', 'dunning', 'on_demand', 'processor']),
+    dunning_attempt: z.number().int().nullable().openapi({ description: 'the dunning retry (1-4) this attempt was' }),
+    status: PaymentStatusSchema,
+    capture_method: z.enum(['automatic', 'manual']),
+    amount_nanos: MoneySchema.openapi({ description: 'the amount due when charged, exact' }),
+    amount: z.string().openapi({ description: `amount_nanos ${ROUNDING}: what the processor was asked for` }),
+    currency: z.string(),
+    refunded_nanos: MoneySchema,
+    processor_payment_intent_id: z.string().nullable(),
+    processor_status: z.string().nullable(),
+    failure_code: z.string().nullable(),
+    failure_message: z.string().nullable(),
+    attempted_at: TimestampSchema,
+    settled_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+    refunds: z.array(RefundSchema),
+  })
+  .openapi('Payment');
+
+const DunningScheduleSchema = z
+  .object({
+    id: UuidSchema,
+    subscription_id: UuidSchema.nullable().openapi({ description: 'the subscription in arrears (null for a consolidated invoice of several)' }),
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema,
+    attempt_count: z.number().int().openapi({ description: 'retries made so far (0 until the first, at most 4 with the default schedule)' }),
+    next_attempt_at: TimestampSchema.nullable().openapi({ description: 'when the next retry is due; null once none is left or the schedule is closed' }),
+    status: z.enum(['Active', 'Resolved', 'Exhausted']),
+    schedule_days: z.array(z.number().int()).openapi({ description: 'days after the failure of each retry', example: [3, 7, 14, 21] }),
+    failed_at: TimestampSchema,
+    closed_reason: z.enum(['payment_succeeded', 'paid_manually', 'voided', 'exhausted']).nullable(),
+    closed_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('DunningSchedule');
+
+const AttachSchema = z
+  .strictObject({
+    processor_payment_method_id: z.string().trim().min(1, 'must not be empty').max(255).openapi({ description: "the processor's payment method id", example: 'pm_card_visa' }),
+    set_default: z.boolean().optional().openapi({ description: 'make it the default; the first method attached always is' }),
+  })
+  .openapi('AttachPaymentMethodRequest');
+
+const PaymentIntentSchema = z
+  .strictObject({
+    payment_method_id: UuidSchema.optional().openapi({ description: "one of the payer's payment methods; default: its default method" }),
+    capture_method: z.enum(['automatic', 'manual']).optional().openapi({ description: 'manual authorises now and collects at capture (default automatic)' }),
+  })
+  .openapi('CreatePaymentIntentRequest');
+
+const RefundRequestSchema = z
+  .strictObject({
+    amount_nanos: MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero')
+      .optional()
+      .openapi({ description: 'a whole number of minor units of the currency; default: all the payment has left' }),
+    reason: z.enum(CREDIT_NOTE_REASONS).optional().openapi({ description: 'recorded on the credit note (default other)' }),
+    payment_id: UuidSchema.optional().openapi({ description: "the payment to refund; default: the invoice's newest with money left" }),
+  })
+  .openapi('RefundInvoiceRequest');
+
+const ListDunningQuerySchema = PaginationQuerySchema.extend({
+  status: z.enum(['Active', 'Resolved', 'Exhausted']).optional(),
+  customer_id: UuidSchema.optional(),
+  subscription_id: UuidSchema.optional(),
+});
+
+const NotificationReceiptSchema = z
+  .object({
+    received: z.literal(true),
+    event_id: z.string(),
+    type: z.string(),
+    action: z.enum(['queued', 'ignored', 'duplicate']).openapi({
+      description: 'queued: applied by its workflow; ignored: a type or an object the engine does not handle; duplicate: this event id was received before (no second effect)',
+    }),
+  })
+  .openapi('ProcessorNotificationReceipt');
+
+const optionalBody = <T extends z.ZodType>(schema: T) => ({ required: false, content: { 'application/json': { schema } } });
+const tags = ['Payments'];
+
+const attachRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/payment-methods',
+  tags,
+  summary: 'Attach a payment method to a customer',
+  description: `Attaches a processor payment method (e.g. \`pm_card_visa\`) to the customer's processor customer (created on first use) and keeps
+its display details (brand, last four digits, expiry; never a card number). The first method, or one sent with set_default, becomes the
+default: when an invoice addressed to this customer becomes Open, it is charged automatically. Attaching the same method twice answers the
+attached one. A method the processor refuses is 422 \`payment_method_rejected\`; a Closed customer 409.`,
+  request: { params: IdParamSchema, ...mutationRequest(AttachSchema) },
+  responses: { 201: jsonResponse('The attached payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+const listMethodsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/payment-methods',
+  tags,
+  summary: "List a customer's attached payment methods",
+  description: 'In attach order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of payment methods', PaymentMethodSchema, 'PaymentMethodList'), ...commonErrorResponses },
+});
+
+const getMethodRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/payment-methods/{id}',
+  tags,
+  summary: 'Get a payment method',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+const detachRoute = createRoute({
+  method: 'delete',
+  path: '/admin/v1/payment-methods/{id}',
+  tags,
+  summary: 'Detach a payment method',
+  description: 'Detaches it at the processor and here (answered with status detached; detaching again changes nothing). When it was the default, the newest remaining method becomes the default; without one, invoices go back to manual payment.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The detached payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+const listPaymentsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/payments',
+  tags,
+  summary: "List an invoice's payments (every collection attempt) with their refunds",
+  description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), in attempt order, as a JSON array (pagination in headers).',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList'), ...commonErrorResponses },
+});
+
+const createIntentRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/payment-intents',
+  tags,
+  summary: 'Charge an Open invoice now',
+  description: `Creates and confirms a processor PaymentIntent for the amount due (raw units rounded once, HalfEven, to the currency's minor
+unit), through the invoice workflow. A succeeded charge pays the invoice (payment.succeeded, invoice.paid) and resolves its dunning; a
+declined one is recorded Failed (payment.failed) and starts dunning if none runs; with capture_method manual the payment waits for a
+capture (RequiresCapture); a processing one stays Pending until the processor's notification decides. Only Open invoices (409); without a
+payment method, 422 \`no_payment_method\`.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(PaymentIntentSchema) },
+  responses: { 201: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+});
+
+const captureRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/capture',
+  tags,
+  summary: "Capture an invoice's authorised payment",
+  description: 'Captures the invoice\'s payment in RequiresCapture (409 `no_payment_to_capture` when there is none); the processor\'s answer is recorded like a charge\'s.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+});
+
+const refundRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/refunds',
+  tags,
+  summary: 'Refund a Paid invoice, in full or in part',
+  description: `Gives money back on one of the invoice's succeeded payments through the processor and records it with a credit note against the
+invoice (credit_note.issued). Never more than the payment collected minus what it gave back, nor more than the invoice has left to credit
+(422 \`refund_exceeds_payment\`, details.refundable_nanos); the amount is whole minor units (422 \`refund_not_whole_minor_units\`). Only
+Paid invoices (409); a refusal by the processor is 422 \`refund_rejected\`.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(RefundRequestSchema) },
+  responses: { 201: jsonResponse('The refund', RefundSchema), ...commonErrorResponses },
+});
+
+const listDunningRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/dunning-schedules',
+  tags: ['Dunning'],
+  summary: 'List dunning schedules',
+  description: 'In creation order as a JSON array (pagination in headers); filter by status, customer_id and subscription_id.',
+  request: { query: ListDunningQuerySchema },
+  responses: { 200: pageResponse('One page of dunning schedules', DunningScheduleSchema, 'DunningScheduleList'), ...commonErrorResponses },
+});
+
+const invoiceDunningRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/dunning',
+  tags: ['Dunning'],
+  summary: "An invoice's dunning schedule",
+  description: '404 `dunning_schedule_not_found` when its payment never failed.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The dunning schedule', DunningScheduleSchema), ...commonErrorResponses },
+});
+
+const webhookRoute = createRoute({
+  method: 'post',
+  path: '/v1/webhooks/processor',
+  tags: ['Payments'],
+  summary: 'Payment processor notifications (signed)',
+  description: `Called by the payment processor, authenticated by its signature alone (no token or key): the Stripe-Signature header is
+verified over the raw body against PROCESSOR_WEBHOOK_SECRET with a 300 s tolerance; a missing, malformed, stale, tampered or wrongly signed
+notification is 400 \`invalid_signature\`. Each event id is stored once: a replay is acknowledged (action duplicate) and has no second
+effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.payment_failed, charge.refunded
+(payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning resolves it). Other types, and objects the
+engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
+  request: {
+    headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
+    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },
+  },
+  responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema), ...commonErrorResponses },
+});
+
+const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('requestId') });
+
+export function registerPayments(app: App): void {
+  app.openapi(attachRoute, async (c) => {
+    const method = await attachPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id, c.req.valid('json'), requestContext(c));
+    return c.json(method, 201);
+  });
+
+  app.openapi(listMethodsRoute, async (c) => {
+    const query = c.req.valid('query');
+    return sendPage(c, await listPaymentMethods(paymentDepsOf(c.get('deps')), c.req.valid('param').id, query));
+  });
+
+  app.openapi(getMethodRoute, async (c) => c.json(await getPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id), 200));
+
+  app.openapi(detachRoute, async (c) =>
+    c.json(await detachPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id, requestContext(c), c.get('deps').clock()), 200),
+  );
+
+  app.openapi(listPaymentsRoute, async (c) => sendPage(c, await listPayments(c.get('deps').db, c.req.valid('param').id, c.req.valid('query'))));
+
+  app.openapi(createIntentRoute, async (c) => {
+    const body = (c.req.valid('json') as z.infer<typeof PaymentIntentSchema> | undefined) ?? {};
+    const deps = c.get('deps');
+    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, {
+      kind: 'charge',
+      ...context(c),
+      requestKey: `on_demand:${c.get('requestId')}`,
+      source: 'on_demand',
+      ...(body.payment_method_id ? { paymentMethodId: body.payment_method_id } : {}),
+      ...(body.capture_method ? { captureMethod: body.capture_method } : {}),
+    });
+    return c.json(await getPaymentView(deps.db, result.paymentId!), 201);
+  });
+
+  app.openapi(captureRoute, async (c) => {
+    const deps = c.get('deps');
+    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, { kind: 'capture', ...context(c) });
+    return c.json(await getPaymentView(deps.db, result.paymentId!), 200);
+  });
+
+  app.openapi(refundRoute, async (c) => {
+    const body = (c.req.valid('json') as z.infer<typeof RefundRequestSchema> | undefined) ?? {};
+    const refund = await refundInvoice(
+      paymentDepsOf(c.get('deps')),
+      c.req.valid('param').id,
+      {
+        reason: body.reason ?? 'other',
+        ...(body.amount_nanos !== undefined ? { amountNanos: BigInt(body.amount_nanos) } : {}),
+        ...(body.payment_id ? { paymentId: body.payment_id } : {}),
+      },
+      context(c),
+    );
+    return c.json(refund, 201);
+  });
+
+  app.openapi(listDunningRoute, async (c) => {
+    const { limit, starting_after, ...filter } = c.req.valid('query');
+    return sendPage(c, await listDunning(c.get('deps').db, filter, { limit, starting_after }));
+  });
+
+  app.openapi(invoiceDunningRoute, async (c) => c.json(await getInvoiceDunning(c.get('deps').db, c.req.valid('param').id), 200));
+
+  app.openapi(webhookRoute, async (c) => {
+    const deps = c.get('deps');
+    // The raw body as received (the JSON body check read and kept it): the signature covers these bytes.
+    const receipt = await receiveNotification(paymentDepsOf(deps), await c.req.text(), c.req.header('stripe-signature'), deps.settings.processorWebhookSecret);
+    return c.json(receipt, 200);
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * The processor adapter on the official `stripe` SDK. Its API base is configurable
+ * (PROCESSOR_API_BASE): Stripe's by default, stripe-mock in tests and in local mode. Nothing here
+ * logs: requests and answers may carry customer details, and card data never passes through.
+ */
+import Stripe from 'stripe';
+import {
+  intentOutcome,
+  InvalidSignatureError,
+  NOTIFICATION_TOLERANCE_SECONDS,
+  ProcessorRejectedError,
+  ProcessorUnavailableError,
+  type CreateIntentRequest,
+  type IntentResult,
+  type PaymentMethodDetails,
+  type PaymentProcessor,
+  type ProcessorNotification,
+  type RefundRequest,
+  type RefundResult,
+} from './index.js';
+
+export interface StripeProcessorConfig {
+  apiBase: string;
+  secretKey: string;
+  /** Per request; the SDK's own network retries are off (Temporal retries activities, with the same idempotency key). */
+  timeoutMs?: number;
+}
+
+/** Minor units as the number the SDK sends; safe because processors cap amounts far below 2^53. */
+function amountNumber(minor: bigint): number {
+  if (minor <= 0n || minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new ProcessorRejectedError('amount_invalid', `cannot charge ${minor} minor units`);
+  return Number(minor);
+}
+
+/** SDK errors → the port's: a refusal is final, anything else may pass on a retry. */
+function translate(err: unknown): Error {
+  if (err instanceof Stripe.errors.StripeCardError) {
+    return new ProcessorRejectedError(err.decline_code ?? err.code ?? 'card_declined', err.message);
+  }
+  if (err instanceof Stripe.errors.StripeInvalidRequestError || err instanceof Stripe.errors.StripeIdempotencyError) {
+    return new ProcessorRejectedError(err.code ?? err.type, err.message);
+  }
+  if (err instanceof Stripe.errors.StripeError) {
+    return new ProcessorUnavailableError(`payment processor: ${err.type}${err.statusCode ? ` (${err.statusCode})` : ''}`);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw translate(err);
+  }
+}
+
+function toIntentResult(intent: Stripe.PaymentIntent): IntentResult {
+  const outcome = intentOutcome(intent.status);
+  const error = intent.last_payment_error;
+  const failure =
+    outcome === 'failed' || outcome === 'canceled'
+      ? {
+          code: error?.decline_code ?? error?.code ?? (outcome === 'canceled' ? 'canceled' : intent.status),
+          message: error?.message ?? (outcome === 'canceled' ? 'the payment was canceled' : 'the payment method was not accepted'),
+        }
+      : null;
+  return { id: intent.id, processorStatus: intent.status, outcome, failure };
+}
+
+export function createStripeProcessor(config: StripeProcessorConfig): PaymentProcessor {
+  const base = new URL(config.apiBase);
+  const protocol = base.protocol === 'http:' ? 'http' : 'https';
+  const stripe = new Stripe(config.secretKey, {
+    host: base.hostname,
+    port: base.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+    maxNetworkRetries: 0,
+    timeout: config.timeoutMs ?? 20_000,
+    telemetry: false,
+  });
+
+  return {
+    createCustomer: (input, idempotencyKey) =>
+      call(async () => {
+        const customer = await stripe.customers.create(
+          { email: input.email, name: input.name, metadata: { customer_id: input.customerId } },
+          { idempotencyKey },
+        );
+        return customer.id;
+      }),
+
+    attachPaymentMethod: (processorPaymentMethodId, processorCustomerId) =>
+      call(async () => {
+        const method = await stripe.paymentMethods.attach(processorPaymentMethodId, { customer: processorCustomerId });
+        const details: PaymentMethodDetails = {
+          id: method.id,
+          type: method.type,
+          brand: method.card?.brand ?? null,
+          last4: method.card?.last4 ?? null,
+          expMonth: method.card?.exp_month ?? null,
+          expYear: method.card?.exp_year ?? null,
+        };
+        return details;
+      }),
+
+    detachPaymentMethod: (processorPaymentMethodId) =>
+      call(async () => {
+        await stripe.paymentMethods.detach(processorPaymentMethodId);
+      }),
+
+    createPaymentIntent: (request: CreateIntentRequest) =>
+      call(async () => {
+        try {
+          const intent = await stripe.paymentIntents.create(
+            {
+              amount: amountNumber(request.amountMinor),
+              currency: request.currency.toLowerCase(),
+              customer: request.processorCustomerId,
+              payment_method: request.processorPaymentMethodId,
+              capture_method: request.captureMethod,
+              confirm: true,
+              off_session: true,
+              description: request.description,
+              metadata: request.metadata,
+            },
+            { idempotencyKey: request.idempotencyKey },
+          );
+          return toIntentResult(intent);
+        } catch (err) {
+          // A declined confirmation is an answer, not an error: the intent it names failed.
+          if (err instanceof Stripe.errors.StripeCardError) {
+            return {
+              id: err.payment_intent?.id ?? '',
+              processorStatus: err.payment_intent?.status ?? 'requires_payment_method',
+              outcome: 'failed',
+              failure: { code: err.decline_code ?? err.code ?? 'card_declined', message: err.message },
+            } satisfies IntentResult;
+          }
+          throw err;
+        }
+      }),
+
+    capturePaymentIntent: (paymentIntentId, idempotencyKey) =>
+      call(async () => toIntentResult(await stripe.paymentIntents.capture(paymentIntentId, {}, { idempotencyKey }))),
+
+    refund: (request: RefundRequest) =>
+      call(async (): Promise<RefundResult> => {
+        const refund = await stripe.refunds.create(
+          { payment_intent: request.paymentIntentId, amount: amountNumber(request.amountMinor), reason: request.reason, metadata: request.metadata },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        const outcome = refund.status === 'succeeded' ? 'succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'failed' : 'pending';
+        return { id: refund.id, outcome, failureMessage: outcome === 'failed' ? (refund.failure_reason ?? 'the refund failed') : null };
+      }),
+
+    verifyNotification(rawBody: string, signature: string | undefined, secret: string): ProcessorNotification {
+      if (!signature) throw new InvalidSignatureError('the Stripe-Signature header is missing');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, secret, NOTIFICATION_TOLERANCE_SECONDS);
+      } catch (err) {
+        throw new InvalidSignatureError(err instanceof Error ? err.message : 'the signature does not verify');
+      }
+      const object = (event.data?.object ?? {}) as unknown as Record<string, unknown>;
+      return {
+        id: event.id,
+        type: event.type,
+        object,
+        objectId: typeof object.id === 'string' ? object.id : null,
+        payload: event as unknown as Record<string, unknown>,
+      };
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/** Customers as the API returns them: the account, its 360 view and its entity hierarchy (SPEC §2, §4). */
+import { z } from '@hono/zod-openapi';
+import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { PaymentMethodSchema } from './payments.js';
+
+export const AccountTypeSchema = z.enum(['Organization', 'Individual', 'Subsidiary']).openapi('AccountType');
+export const CustomerStatusSchema = z.enum(['Active', 'Suspended', 'Closed']).openapi('CustomerStatus');
+export const ConsolidationSchema = z.enum(['Standalone', 'ConsolidateToParent']).openapi('Consolidation');
+
+export const CustomerSchema = z
+  .object({
+    id: UuidSchema,
+    display_name: z.string(),
+    legal_name: z.string().nullable(),
+    email: z.string(),
+    account_type: AccountTypeSchema,
+    status: CustomerStatusSchema,
+    parent_id: UuidSchema.nullable(),
+    bill_to_id: UuidSchema.nullable(),
+    consolidation: ConsolidationSchema,
+    billing_currency: CurrencySchema,
+    payment_terms_days: z.number().int(),
+    tax_id: z.string().nullable(),
+    test_clock_id: UuidSchema.nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('Customer');
+
+export type CustomerView = z.infer<typeof CustomerSchema>;
+
+export const CustomerOverviewSchema = z
+  .object({
+    customer: CustomerSchema,
+    subscriptions: z.array(
+      z.object({
+        id: UuidSchema,
+        plan_id: UuidSchema,
+        status: z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']),
+        currency: CurrencySchema,
+        period_start: TimestampSchema,
+        period_end: TimestampSchema,
+        charged_through_date: TimestampSchema.nullable(),
+        contract_id: UuidSchema.nullable(),
+      }),
+    ),
+    invoices: z.array(
+      z.object({
+        id: UuidSchema,
+        subscription_id: UuidSchema.nullable(),
+        status: z.enum(['Draft', 'Open', 'Paid', 'Void']),
+        invoice_number: z.string().nullable().openapi({ description: 'assigned at finalization' }),
+        currency: CurrencySchema,
+        total_nanos: MoneySchema,
+        created_at: TimestampSchema,
+      }),
+    ),
+    ledger_balances: z.object({
+      accounts_receivable_nanos: MoneySchema,
+      prepaid_credit_nanos: MoneySchema,
+      deferred_revenue_nanos: MoneySchema,
+    }),
+    recent_audit: z.array(
+      z.object({
+        id: UuidSchema,
+        action: z.string(),
+        actor_type: z.string(),
+        actor_id: z.string(),
+        created_at: TimestampSchema,
+        before: z.unknown(),
+        after: z.unknown(),
+      }),
+    ),
+    payment_methods: z.array(PaymentMethodSchema).openapi({ description: 'attached payment methods, the default (charged automatically) first' }),
+  })
+  .openapi('CustomerOverview');
+
+export type CustomerOverview = z.infer<typeof CustomerOverviewSchema>;
+
+/**
+ * One node of the hierarchy tree. Written out because the type is recursive, which z.infer cannot
+ * name; the schema below is checked against it, so the two cannot drift apart.
+ */
+export interface HierarchyNode {
+  id: string;
+  display_name: string;
+  account_type: z.infer<typeof AccountTypeSchema>;
+  status: z.infer<typeof CustomerStatusSchema>;
+  consolidation: z.infer<typeof ConsolidationSchema>;
+  billing_currency: string;
+  children: HierarchyNode[];
+}
+
+export const HierarchyNodeSchema: z.ZodType<HierarchyNode> = z
+  .object({
+    id: UuidSchema,
+    display_name: z.string(),
+    account_type: AccountTypeSchema,
+    status: CustomerStatusSchema,
+    consolidation: ConsolidationSchema,
+    billing_currency: CurrencySchema,
+    children: z.array(z.lazy(() => HierarchyNodeSchema)),
+  })
+  .openapi('CustomerHierarchyNode');

@@ -1,0 +1,92 @@
+/**
+ * Invoices and credit notes as the API returns them (SPEC §2 Invoice). Amounts are exact raw units
+ * (`*_nanos`); each display string next to one is that amount rounded once for display.
+ */
+import { z } from '@hono/zod-openapi';
+import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+
+const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
+const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
+
+export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
+
+export const InvoiceLineItemSchema = z
+  .object({
+    id: UuidSchema,
+    kind: z.string().openapi({ description: 'fee | usage | manual | credit | tax; credit lines are negative, tax lines are flagged is_tax', example: 'fee' }),
+    description: z.string(),
+    sku_id: UuidSchema.nullable(),
+    plan_id: UuidSchema.nullable(),
+    subscription_id: UuidSchema.nullable(),
+    customer_id: UuidSchema.nullable().openapi({ description: 'the account that incurred the charge, on consolidated invoices' }),
+    customer_name: z.string().nullable(),
+    quantity: z.string().openapi({ description: 'exact decimal quantity', example: '1' }),
+    unit_amount_nanos: MoneySchema.nullable(),
+    amount_nanos: MoneySchema,
+    amount: DisplayAmountSchema('amount_nanos'),
+    is_tax: z.boolean(),
+    period_start: TimestampSchema.nullable(),
+    period_end: TimestampSchema.nullable(),
+    detail: z.unknown().openapi({ description: 'how the line was rated or taxed' }),
+  })
+  .openapi('InvoiceLineItem');
+
+export type InvoiceLineView = z.infer<typeof InvoiceLineItemSchema>;
+
+export const InvoiceSchema = z
+  .object({
+    id: UuidSchema,
+    status: InvoiceStatusSchema,
+    invoice_number: z.string().nullable().openapi({ description: 'INV-###### (gapless), assigned at finalization', example: 'INV-000042' }),
+    customer_id: UuidSchema.openapi({ description: 'the account the invoice is addressed to' }),
+    subscription_id: UuidSchema.nullable(),
+    currency: CurrencySchema,
+    billing_reason: z.string(),
+    period_start: TimestampSchema.nullable(),
+    period_end: TimestampSchema.nullable(),
+    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit' }),
+    tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
+    credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
+    total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
+    credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
+    amount_due_nanos: MoneySchema.openapi({ description: 'total − credited while Open, else 0' }),
+    subtotal: DisplayAmountSchema('subtotal_nanos'),
+    tax: DisplayAmountSchema('tax_nanos'),
+    total: DisplayAmountSchema('total_nanos'),
+    amount_due: DisplayAmountSchema('amount_due_nanos'),
+    tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
+    due_at: TimestampSchema.nullable(),
+    finalized_at: TimestampSchema.nullable(),
+    paid_at: TimestampSchema.nullable(),
+    paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
+    voided_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+    line_items: z.array(InvoiceLineItemSchema),
+  })
+  .openapi('Invoice');
+
+export type InvoiceView = z.infer<typeof InvoiceSchema>;
+
+export const CREDIT_NOTE_REASONS = ['duplicate', 'fraudulent', 'order_change', 'product_unsatisfactory', 'other'] as const;
+export const CreditNoteReasonSchema = z.enum(CREDIT_NOTE_REASONS);
+export type CreditNoteReason = z.infer<typeof CreditNoteReasonSchema>;
+
+export const CreditNoteSchema = z
+  .object({
+    id: UuidSchema,
+    number: z.string().openapi({ description: 'CN-###### (gapless)', example: 'CN-000001' }),
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema,
+    currency: CurrencySchema,
+    amount_nanos: MoneySchema,
+    amount: DisplayAmountSchema('amount_nanos'),
+    reason: CreditNoteReasonSchema,
+    memo: z.string().nullable(),
+    source_invoice_id: UuidSchema.nullable().openapi({
+      description: "the credit invoice whose credit this note applies (a downgrade's proration credit, reason order_change), or null",
+    }),
+    created_at: TimestampSchema,
+  })
+  .openapi('CreditNote');
+
+export type CreditNoteView = z.infer<typeof CreditNoteSchema>;

@@ -1,0 +1,100 @@
+/**
+ * Metering as the API returns it: meters, the outcome of ingesting usage events and usage summaries
+ * (SPEC §2 "Meter definition", "Usage event"). The enums are the database's: services assign rows
+ * to these views and pass validated requests to the database, so a value missing on either side
+ * fails the typecheck.
+ */
+import { z } from '@hono/zod-openapi';
+import { UuidSchema } from './common.js';
+
+export const AGGREGATIONS = ['Sum', 'Count', 'Max', 'UniqueCount', 'Latest', 'WeightedSum'] as const;
+export const WINDOW_TYPES = ['BillingPeriod', 'Sliding', 'Tumbling'] as const;
+export const FILTER_OPERATORS = ['Equals', 'NotEquals', 'GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual', 'In'] as const;
+
+export const AggregationSchema = z.enum(AGGREGATIONS).openapi({ description: 'Sum, Count, Max, UniqueCount, Latest or WeightedSum' });
+export const WindowTypeSchema = z.enum(WINDOW_TYPES);
+const ScalarSchema = z.union([z.string().max(500), z.number(), z.boolean()]);
+export const PropertyNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .openapi({ description: 'key in the event\'s properties; "properties.tokens" and "tokens" are the same', example: 'tokens' });
+
+/** A meter's filter, as a meter definition sends it and a meter returns it. */
+export const FilterSchema = z
+  .strictObject({
+    property: PropertyNameSchema,
+    operator: z.enum(FILTER_OPERATORS),
+    value: z.union([ScalarSchema, z.array(ScalarSchema)]).openapi({ description: 'a string, number or boolean; an array of them for In' }),
+  })
+  .openapi('MeterFilter');
+
+export const MeterSchema = z
+  .object({
+    id: UuidSchema,
+    name: z.string(),
+    description: z.string(),
+    event_type: z.string(),
+    aggregation: AggregationSchema,
+    property: z.string().nullable(),
+    filters: z.array(FilterSchema),
+    window_type: WindowTypeSchema,
+    window_size: z.string().nullable(),
+    unit: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('Meter');
+
+export type MeterView = z.infer<typeof MeterSchema>;
+
+export const IngestResultSchema = z
+  .object({
+    accepted: z.boolean().openapi({ description: 'true when this request stored the event; false for an id already seen' }),
+    event_id: z.string(),
+    duplicate: z.boolean(),
+    late: z.boolean().openapi({ description: "the stored event falls before its subscription's charged_through_date" }),
+  })
+  .openapi('IngestEventResult');
+
+export type IngestEventResult = z.infer<typeof IngestResultSchema>;
+
+export const BatchResultSchema = z
+  .object({
+    accepted_count: z.number().int().openapi({ description: 'events stored by this request' }),
+    duplicate_count: z.number().int().openapi({ description: 'events whose id was already stored (earlier, or earlier in this batch)' }),
+    late_count: z.number().int().openapi({ description: 'stored events that fall in an already invoiced period' }),
+  })
+  .openapi('IngestBatchResult');
+
+export type IngestBatchResult = z.infer<typeof BatchResultSchema>;
+
+export const UsageMeterEntrySchema = z
+  .object({
+    meter_id: z.string().openapi({ description: 'the meter\'s id, or "default:<event_type>" for an event_type without meters' }),
+    name: z.string(),
+    event_type: z.string(),
+    aggregation: z.enum(AGGREGATIONS),
+    value: z.string().openapi({ description: 'exact decimal string', example: '1234.5' }),
+    unit: z.string(),
+    window_type: z.enum([...WINDOW_TYPES, 'Custom']),
+    window_start: z.string().openapi({ format: 'date-time' }),
+    window_end: z.string().openapi({ format: 'date-time' }),
+    event_count: z.number().int().openapi({ description: 'events matching the meter in its window' }),
+    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was invoiced (true-up candidates)' }),
+  })
+  .openapi('UsageMeterEntry');
+
+export type UsageMeterEntry = z.infer<typeof UsageMeterEntrySchema>;
+
+export const UsageSummarySchema = z
+  .object({
+    subscription_id: UuidSchema,
+    customer_id: UuidSchema,
+    period_start: z.string().openapi({ format: 'date-time' }),
+    period_end: z.string().openapi({ format: 'date-time' }),
+    as_of: z.string().openapi({ format: 'date-time', description: 'the reference instant used' }),
+    meters: z.array(UsageMeterEntrySchema),
+  })
+  .openapi('UsageSummary');
+
+export type UsageSummary = z.infer<typeof UsageSummarySchema>;

@@ -1,0 +1,225 @@
+/**
+ * Billing a subscription period: rate it cumulatively to date and put the difference with what
+ * finalized invoices already carry for the period on its billing group's one Draft
+ * (core/invoicing.ts).
+ *
+ * - Periods are [period_start, period_end). Recurring fees (Flat, Committed commits) are charged for
+ *   the whole period on its first invoice and prorated by whole days across plan phases; usage is
+ *   rated from the period start (or the phase start) up to `upTo`, also in phases shorter than a day.
+ * - A trial period bills nothing, even when the subscription is cancelled during it.
+ * - Billing groups (consolidated billing): the Draft belongs to the account that pays (the payer:
+ *   the customer's bill_to, else, when it consolidates to its parent, the parent's payer, else the
+ *   customer itself) and is keyed by payer, currency and period. Subscriptions whose periods
+ *   coincide (same anchor and cadence) and that bill to the same payer in one currency share one
+ *   invoice per period; lines of a charge incurred by another customer than the payer name it.
+ * - Locks: the subscription row (concurrent bills of one subscription are serialised), then the
+ *   billing group (a transaction-scoped advisory lock: two subscriptions of a group never open two
+ *   Drafts), then the Draft row (the lock finalization and Draft edits take). A partial unique
+ *   index makes a second Draft for one group and period impossible in the database too.
+ */
+import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import type { Db, DbClient } from '../../db/client.js';
+import { getPlanPricing } from '../../db/catalog.js';
+import { getCustomer, type CustomerRecord } from '../../db/customers.js';
+import {
+  billedInPeriod as billedLines,
+  deleteRebilledLines,
+  findDraftOfGroup,
+  insertDraft,
+  insertLines,
+  lockBillingGroup,
+  lockInvoice,
+  recomputeTotals,
+  updateInvoice,
+  type InvoiceRow,
+  type NewLine,
+} from '../../db/invoices.js';
+import { findSubscription, lockSubscription, phasesOverlapping, progressiveThreshold, type SubscriptionPhaseRow } from '../../db/subscriptions.js';
+import { newId } from '../../ids.js';
+import { notFound } from '../../errors.js';
+import { contractOfSubscription, type ContractRecord } from '../../db/contracts.js';
+import { rateUnderContract } from '../contracts/pricing.js';
+
+export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final';
+
+export interface BillResult {
+  invoiceId: string | null;
+  created: boolean;
+  /** Total of the Draft after billing, raw units as a decimal string. */
+  totalNanos: string;
+}
+
+interface TargetLine extends ChargeLine {
+  kind: 'fee' | 'usage';
+  plan_id: string;
+  unit_amount_nanos: bigint;
+  detail: RatedLine;
+}
+
+interface Period {
+  start: Date;
+  end: Date;
+}
+
+const NOTHING: BillResult = { invoiceId: null, created: false, totalNanos: '0' };
+const civil = (d: Date): string => d.toISOString().slice(0, 10);
+const RECURRING = new Set(['Flat', 'Committed']);
+
+/** The charges of the period [start, end) rated to `upTo`, phase by phase, under the subscription's contract terms. */
+async function rateToDate(
+  tx: DbClient,
+  subscription: { id: string; customerId: string },
+  period: Period,
+  phases: SubscriptionPhaseRow[],
+  upTo: Date,
+  contract: ContractRecord | null,
+): Promise<TargetLine[]> {
+  const lines: TargetLine[] = [];
+  for (const phase of phases) {
+    const from = phase.startsAt > period.start ? phase.startsAt : period.start;
+    const phaseEnd = phase.endsAt && phase.endsAt < period.end ? phase.endsAt : period.end;
+    const usageTo = phaseEnd < upTo ? phaseEnd : upTo;
+    if (from >= phaseEnd) continue;
+    const plan = await getPlanPricing(tx, phase.planId);
+    const service = { start: civil(from), end: civil(phaseEnd) };
+    // Recurring fees are prorated by whole days: a phase shorter than a day has none, only usage.
+    const wholeDays = service.start < service.end;
+    const skus = plan.prices.filter((sku) => wholeDays || !RECURRING.has(sku.pricing_model));
+    if (skus.length === 0) continue;
+    const periodDays = { start: civil(period.start), end: civil(period.end) };
+    const prorated = wholeDays && !(service.start === periodDays.start && service.end === periodDays.end);
+    const rated = await rateUnderContract(tx, { subscriptionId: subscription.id, customerId: subscription.customerId }, {
+      skus,
+      period: periodDays,
+      ...(prorated ? { service } : {}),
+      from,
+      to: usageTo,
+      contract,
+    });
+    for (const line of rated.lines) {
+      lines.push({
+        sku_id: line.sku_id,
+        description: `${plan.name} · ${line.description}`,
+        quantity: line.quantity,
+        amount_nanos: line.amount_nanos,
+        kind: RECURRING.has(line.pricing_model) ? 'fee' : 'usage',
+        plan_id: phase.planId,
+        unit_amount_nanos: line.unit_amount_nanos,
+        detail: line,
+      });
+    }
+  }
+  return lines;
+}
+
+/** What finalized (Open/Paid) invoices already charged for this subscription's period, per SKU. */
+async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<Map<string, Billed>> {
+  const billed = new Map<string, Billed>();
+  for (const row of await billedLines(tx, subscriptionId, periodStart)) {
+    const quantity = formatQuantity(row.quantities.reduce((sum, q) => addQuantity(sum, parseQuantity(q)), parseQuantity('0')));
+    billed.set(row.skuId, { quantity, amount_nanos: row.amountNanos });
+  }
+  return billed;
+}
+
+/** Most hops followed from a customer to its payer (hierarchies are at most 5 levels deep). */
+const MAX_PAYER_HOPS = 8;
+
+/**
+ * The account that pays a customer's charges: its bill_to when set, else its parent's payer when it
+ * consolidates to its parent, else itself.
+ */
+export async function payerOf(tx: DbClient, customer: CustomerRecord): Promise<string> {
+  let current = customer;
+  for (let hop = 0; hop < MAX_PAYER_HOPS; hop += 1) {
+    if (current.bill_to_id) return current.bill_to_id;
+    if (current.consolidation !== 'ConsolidateToParent' || !current.parent_id) return current.id;
+    current = await getCustomer(tx, current.parent_id);
+  }
+  return current.id;
+}
+
+/** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
+async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
+  if (!draft) return null;
+  const locked = await lockInvoice(tx, draft.id);
+  return locked.status === 'Draft' ? locked : null;
+}
+
+/** The progressive billing threshold (raw units) of a subscription; null when it bills only at period close. */
+export function progressiveThresholdOf(db: DbClient, subscriptionId: string): Promise<bigint | null> {
+  return progressiveThreshold(db, subscriptionId);
+}
+
+export interface BillInput {
+  subscriptionId: string;
+  /** The period to bill; the subscription's current period when absent. */
+  period?: Period;
+  upTo: Date;
+  /** Why; null keeps the reason of an existing Draft (a refresh). */
+  reason: BillingReason | null;
+}
+
+/**
+ * Creates or refreshes the Draft of the subscription's billing group for the period with the
+ * subscription's charges up to `upTo` (capped at the period end). Returns no invoice when there is
+ * nothing new to bill.
+ */
+export async function billSubscription(db: Db, input: BillInput): Promise<BillResult> {
+  return db.$transaction(async (tx) => {
+    await lockSubscription(tx, input.subscriptionId);
+    const subscription = await findSubscription(tx, input.subscriptionId);
+    if (!subscription) throw notFound('subscription', input.subscriptionId);
+    const period = input.period ?? { start: subscription.periodStart, end: subscription.periodEnd };
+    const inTrial = subscription.status === 'Trialing' || (subscription.trialEnd !== null && period.end <= subscription.trialEnd);
+    if (inTrial || (subscription.status === 'Expired' && !input.period)) return NOTHING;
+
+    const customer = await getCustomer(tx, subscription.customerId);
+    const payerId = await payerOf(tx, customer);
+    const group = { customerId: payerId, currency: subscription.currency, periodStart: period.start, periodEnd: period.end };
+    await lockBillingGroup(tx, group);
+    const draft = await lockedDraft(tx, await findDraftOfGroup(tx, group));
+
+    const upTo = input.upTo < period.end ? input.upTo : period.end;
+    const phases = await phasesOverlapping(tx, subscription.id, period);
+    const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfSubscription(tx, subscription.id));
+    const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
+    if (!draft && charges.length === 0) return NOTHING;
+
+    const invoiceId = draft?.id ?? newId();
+    if (draft) {
+      await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
+      await updateInvoice(tx, invoiceId, {
+        ...(input.reason ? { billingReason: input.reason } : {}),
+        // A Draft that several subscriptions bill into belongs to none of them alone.
+        ...(draft.subscriptionId !== null && draft.subscriptionId !== subscription.id ? { subscriptionId: null } : {}),
+      });
+    } else {
+      await insertDraft(tx, { id: invoiceId, ...group, subscriptionId: subscription.id, billingReason: input.reason ?? 'subscription_cycle', testClockId: subscription.testClockId });
+    }
+    const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
+    await insertLines(
+      tx,
+      invoiceId,
+      charges.map(
+        (charge): NewLine => ({
+          kind: charge.kind,
+          description: charge.description,
+          amountNanos: charge.amount_nanos,
+          quantity: charge.quantity,
+          unitAmountNanos: charge.unit_amount_nanos,
+          skuId: charge.sku_id,
+          planId: charge.plan_id,
+          subscriptionId: subscription.id,
+          periodStart: period.start,
+          periodEnd: period.end,
+          detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
+          ...onBehalf,
+        }),
+      ),
+    );
+    const totals = await recomputeTotals(tx, invoiceId);
+    return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0) };
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * Catalog: Product → Plan → SKU (SPEC §2). Catalog entries are immutable once created, so
+ * subscriptions and invoices can always be explained by the prices they were rated with.
+ *
+ * SKU rules beyond the core's validateSku (every problem is reported at once, one issue per field):
+ * - meter_event_type is required for every usage model (all but Flat); optional and unused for Flat.
+ * - unit_amount_nanos is required except for Graduated and Volume, whose tiers carry the prices
+ *   (there it defaults to "0").
+ * - package_size/package_rounding belong to Package and commit/overage amounts to Committed only;
+ *   package_rounding defaults to Up.
+ * - All SKUs of a plan share one currency: a SKU in another currency is a 409
+ *   plan_currency_mismatch (a plan is rated onto one invoice).
+ */
+import {
+  findPlan,
+  findProduct,
+  findSku,
+  insertPlan,
+  insertProduct,
+  insertSku,
+  listPlans as listPlanRows,
+  listProducts as listProductRows,
+  listSkus as listSkuRows,
+  lockPlanCurrency,
+  missingReference,
+  type NewPlan,
+  type NewProduct,
+  type PageQuery,
+  type TierRecord,
+} from '../../db/catalog.js';
+import type { Db } from '../../db/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { CoreValidationError, parseSkuPrice, type PackageRounding, type PricingModel, type Problem, type SkuPrice } from '../../core/index.js';
+import { newId } from '../../ids.js';
+import { recordAudit } from '../audit.js';
+import type { RequestContext } from '../accounts/customers.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
+import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
+
+export type CreateProductInput = Omit<NewProduct, 'id'>;
+export type CreatePlanInput = Omit<NewPlan, 'id'>;
+
+export interface CreateSkuInput {
+  plan_id: string;
+  name: string;
+  pricing_model: PricingModel;
+  unit_amount_nanos?: string;
+  meter_event_type?: string;
+  currency: string;
+  tiers?: TierRecord[];
+  package_size?: string;
+  package_rounding?: PackageRounding;
+  commit_amount_nanos?: string;
+  overage_unit_amount_nanos?: string;
+}
+
+/** A core field name ("tiers[1].up_to") as a request path ("tiers.1.up_to"), like zod's issues. */
+export const issuePath = (field: string): string => field.replace(/\[(\d+)\]/g, '.$1');
+
+/** Core problems as one 400 listing every issue; `pathOf` maps a core field to the request path. */
+export function problemsError(problems: readonly Problem[], pathOf: (field: string) => string = issuePath): DomainError {
+  const issues = problems.map((problem) => ({ path: pathOf(problem.field), code: problem.code, message: problem.message }));
+  const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ');
+  return new DomainError('validation', 'validation_failed', `invalid request: ${summary}`, { issues });
+}
+
+const TIERED: ReadonlySet<PricingModel> = new Set<PricingModel>(['Graduated', 'Volume']);
+
+/** Fields that only some models take; present on another model they would be silently ignored. */
+const MODEL_ONLY_FIELDS: readonly { field: keyof CreateSkuInput; model: PricingModel }[] = [
+  { field: 'package_size', model: 'Package' },
+  { field: 'package_rounding', model: 'Package' },
+  { field: 'commit_amount_nanos', model: 'Committed' },
+  { field: 'overage_unit_amount_nanos', model: 'Committed' },
+];
+
+function applicabilityProblems(input: CreateSkuInput): Problem[] {
+  const model = input.pricing_model;
+  const problems: Problem[] = [];
+  if (model !== 'Flat' && input.meter_event_type === undefined) {
+    problems.push({ code: 'meter_required', field: 'meter_event_type', message: `${model} pricing rates usage and needs a meter_event_type` });
+  }
+  if (!TIERED.has(model) && input.unit_amount_nanos === undefined) {
+    problems.push({ code: 'unit_amount_required', field: 'unit_amount_nanos', message: `${model} pricing needs unit_amount_nanos` });
+  }
+  for (const { field, model: owner } of MODEL_ONLY_FIELDS) {
+    if (input[field] !== undefined && model !== owner) {
+      problems.push({ code: 'field_not_applicable', field, message: `only ${owner} pricing takes ${field}` });
+    }
+  }
+  return problems;
+}
+
+/** The SKU as a validated core price, or a 400 naming every offending field. */
+function skuPrice(id: string, input: CreateSkuInput): SkuPrice {
+  const problems = applicabilityProblems(input);
+  try {
+    const price = parseSkuPrice({
+      sku_id: id,
+      name: input.name,
+      pricing_model: input.pricing_model,
+      unit_amount_nanos: input.unit_amount_nanos ?? '0',
+      currency: input.currency,
+      ...(input.meter_event_type === undefined ? {} : { meter_event_type: input.meter_event_type }),
+      ...(input.tiers === undefined ? {} : { tiers: input.tiers }),
+      ...(input.package_size === undefined ? {} : { package_size: input.package_size }),
+      ...(input.pricing_model === 'Package' ? { package_rounding: input.package_rounding ?? 'Up' } : {}),
+      ...(input.commit_amount_nanos === undefined ? {} : { commit_amount_nanos: input.commit_amount_nanos }),
+      ...(input.overage_unit_amount_nanos === undefined ? {} : { overage_unit_amount_nanos: input.overage_unit_amount_nanos }),
+    });
+    if (problems.length === 0) return price;
+  } catch (err) {
+    if (!(err instanceof CoreValidationError)) throw err;
+    // The core may report a rule already reported above (a Committed SKU without unit amount).
+    const reported = new Set(problems.map((p) => `${p.field} ${p.code}`));
+    problems.push(...err.problems.filter((p) => !reported.has(`${p.field} ${p.code}`)));
+  }
+  throw problemsError(problems);
+}
+
+/** The audit entry of a catalog creation: `<entity>.created` carrying the new record. */
+async function auditCreated(tx: Prisma.TransactionClient, context: RequestContext, entityType: 'product' | 'plan' | 'sku', record: { id: string }) {
+  await recordAudit(tx, {
+    action: `${entityType}.created`,
+    actor: context.actor,
+    entityType,
+    entityId: record.id,
+    after: record,
+    requestId: context.requestId,
+  });
+}
+
+async function found<T>(lookup: Promise<T | null>, entity: string, id: string): Promise<T> {
+  const record = await lookup;
+  if (record === null) throw notFound(entity, id);
+  return record;
+}
+
+export async function createProduct(db: Db, input: CreateProductInput, context: RequestContext): Promise<ProductView> {
+  return db.$transaction(async (tx) => {
+    const product = await insertProduct(tx, { id: newId(), ...input });
+    await auditCreated(tx, context, 'product', product);
+    return product;
+  });
+}
+
+export const getProduct = (db: Db, id: string): Promise<ProductView> => found(findProduct(db, id), 'product', id);
+export const listProducts = (db: Db, page: PageQuery): Promise<ProductView[]> => listProductRows(db, page);
+
+export async function createPlan(db: Db, input: CreatePlanInput, context: RequestContext): Promise<PlanView> {
+  return db.$transaction(async (tx) => {
+    const plan = await insertPlan(tx, { id: newId(), ...input });
+    await auditCreated(tx, context, 'plan', plan);
+    return plan;
+  });
+}
+
+export const getPlan = (db: Db, id: string): Promise<PlanView> => found(findPlan(db, id), 'plan', id);
+export const listPlans = (db: Db, page: PageQuery): Promise<PlanView[]> => listPlanRows(db, page);
+
+export async function createSku(db: Db, input: CreateSkuInput, context: RequestContext): Promise<SkuView> {
+  const price = skuPrice(newId(), input);
+  return db.$transaction(async (tx) => {
+    const planCurrency = await lockPlanCurrency(tx, input.plan_id);
+    if (planCurrency === undefined) {
+      throw missingReference('plan_id', 'plan', input.plan_id);
+    }
+    if (planCurrency !== null && planCurrency !== price.currency) {
+      throw conflict('plan_currency_mismatch', `currency: the SKUs of plan ${input.plan_id} are priced in ${planCurrency}, not ${price.currency}`, {
+        field: 'currency',
+        plan_currency: planCurrency,
+      });
+    }
+    const sku = await insertSku(tx, input.plan_id, price);
+    await auditCreated(tx, context, 'sku', sku);
+    return sku;
+  });
+}
+
+export const getSku = (db: Db, id: string): Promise<SkuView> => found(findSku(db, id), 'sku', id);
+export const listSkus = (db: Db, query: PageQuery & { plan_id?: string }): Promise<SkuView[]> => listSkuRows(db, query);

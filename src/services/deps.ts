@@ -1,0 +1,36 @@
+/**
+ * What application services receive, whoever calls them (the API or the worker's activities):
+ * transport-neutral, set once in a composition root (src/main.ts, src/worker.ts).
+ */
+import type pg from 'pg';
+import type { Db } from '../db/client.js';
+import type { Logger } from '../logger.js';
+import type { PaymentProcessor } from '../processor/index.js';
+import type { TemporalHandle } from '../temporal/client.js';
+import type { TaxAdapter } from './billing/tax.js';
+import type { WebhookSettings } from './webhooks/settings.js';
+
+export interface ServiceSettings {
+  /** The subscription task queue; invoice workflows run on its invoice queue (src/temporal/task-queues.ts). */
+  temporalTaskQueue: string;
+  /** The invoice grace period (INVOICE_GRACE_PERIOD_SECONDS): test clocks drive closed periods through it. */
+  invoiceGraceMs: number;
+  /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
+  eventMaxFutureSkewMs?: number;
+  /** Webhook delivery policy and URL rules (WEBHOOK_* variables): resends start workflows with it. */
+  webhooks: WebhookSettings;
+  /** Days after a failed payment when dunning retries it (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */
+  dunningScheduleDays?: readonly number[];
+}
+
+export interface ServiceDeps {
+  db: Db;
+  pool: pg.Pool;
+  temporal: TemporalHandle;
+  logger: Logger;
+  settings: ServiceSettings;
+  tax: TaxAdapter;
+  /** The payment processor (src/processor). */
+  processor: PaymentProcessor;
+  clock: () => Date;
+}

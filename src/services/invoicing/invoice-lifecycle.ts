@@ -1,0 +1,58 @@
+/**
+ * API-side lifecycle operations: each goes through a workflow (the subscription's for billing and
+ * plan changes, the invoice's for finalize/pay/void) and answers with the resulting invoice.
+ */
+import type { ServiceDeps } from '../deps.js';
+import { invoiceTaskQueue } from '../../temporal/task-queues.js';
+import { runUpdate } from '../../temporal/updates.js';
+import {
+  billSubscriptionUpdate,
+  changePlanUpdate,
+  subscriptionWorkflowId,
+  type PayInvoiceCommand,
+  type SubscriptionCommand,
+} from '../../../workflows/messages.js';
+import { DomainError } from '../../errors.js';
+import { moveInvoice, type InvoiceMove } from './invoice-workflows.js';
+import { loadInvoiceView } from './invoices.js';
+import { getSubscription } from '../subscriptions/subscriptions.js';
+import type { InvoiceView } from '../../schemas/invoicing.js';
+import type { PlanChangeView } from '../../schemas/subscriptions.js';
+
+const workflowDeps = (deps: ServiceDeps) => ({ db: deps.db, client: deps.temporal.client, taskQueue: invoiceTaskQueue(deps.settings.temporalTaskQueue) });
+
+/** Bills the subscription's current period to now into its Draft (created or refreshed). */
+export async function billNow(deps: ServiceDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
+  await getSubscription(deps, subscriptionId);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const { invoiceId, created } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [command] }));
+  if (!invoiceId) {
+    throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
+  }
+  return { invoice: await loadInvoiceView(deps.db, invoiceId), created };
+}
+
+export async function changePlan(
+  deps: ServiceDeps,
+  subscriptionId: string,
+  planId: string,
+  command: SubscriptionCommand,
+): Promise<PlanChangeView> {
+  await getSubscription(deps, subscriptionId);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [{ ...command, planId }] }));
+  return {
+    subscription: await getSubscription(deps, subscriptionId),
+    invoice: invoiceId ? await loadInvoiceView(deps.db, invoiceId) : null,
+  };
+}
+
+export async function moveInvoiceNow(
+  deps: ServiceDeps,
+  invoiceId: string,
+  move: InvoiceMove,
+  command: SubscriptionCommand | PayInvoiceCommand,
+): Promise<InvoiceView> {
+  await moveInvoice(workflowDeps(deps), invoiceId, move, command);
+  return loadInvoiceView(deps.db, invoiceId);
+}

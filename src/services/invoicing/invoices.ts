@@ -1,0 +1,308 @@
+/**
+ * Invoices: views, totals, and every state change of an invoice. The invoice workflow calls the
+ * state changes (finalize, pay, void) through activities; Draft edits (lines, credits) are plain
+ * transactions guarded by a row lock on the invoice, the same lock finalization takes.
+ *
+ * Totals: subtotal = Σ non-tax, non-credit lines; tax = Σ tax lines; credits = −Σ credit lines;
+ * total = subtotal + tax − credits. All exact raw units; the display strings (`total` next to
+ * `total_nanos`) are the one rounding, HalfEven to the currency's minor unit, made at output.
+ */
+import { toDisplay } from '../../core/index.js';
+import { getCustomer } from '../../db/customers.js';
+import type { Db, DbClient } from '../../db/client.js';
+import {
+  finalizedInvoicesOfPeriod,
+  findInvoiceStatus,
+  findInvoiceWithLines,
+  invoiceClockTime,
+  listInvoicesWithLines,
+  lockInvoice,
+  nextDocumentNumber,
+  recomputeTotals,
+  updateInvoice,
+  type InvoiceFilter,
+  type InvoiceLineRow,
+  type InvoiceRow,
+} from '../../db/invoices.js';
+import { fromDecimal } from '../../db/money.js';
+import { advanceChargedThrough } from '../../db/subscriptions.js';
+import { toPage } from '../pagination.js';
+import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { creditInvoice } from './credit-notes.js';
+import { DomainError, invalidTransition, notFound } from '../../errors.js';
+import { enqueueEvent } from '../outbox.js';
+import type { InvoiceView } from '../../schemas/invoicing.js';
+
+
+const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): InvoiceView {
+  const display = (raw: bigint) => toDisplay(raw, invoice.currency).text;
+  const total = fromDecimal(invoice.totalNanos);
+  const amountDue = invoice.status === 'Open' ? total - fromDecimal(invoice.creditedNanos) : 0n;
+  return {
+    id: invoice.id,
+    status: invoice.status,
+    invoice_number: invoice.invoiceNumber,
+    customer_id: invoice.customerId,
+    subscription_id: invoice.subscriptionId,
+    currency: invoice.currency,
+    billing_reason: invoice.billingReason,
+    period_start: iso(invoice.periodStart),
+    period_end: iso(invoice.periodEnd),
+    subtotal_nanos: invoice.subtotalNanos.toFixed(0),
+    tax_nanos: invoice.taxNanos.toFixed(0),
+    credits_applied_nanos: invoice.creditsAppliedNanos.toFixed(0),
+    total_nanos: total.toString(),
+    credited_nanos: invoice.creditedNanos.toFixed(0),
+    amount_due_nanos: amountDue.toString(),
+    subtotal: display(fromDecimal(invoice.subtotalNanos)),
+    tax: display(fromDecimal(invoice.taxNanos)),
+    total: display(total),
+    amount_due: display(amountDue),
+    tax_adapter: invoice.taxAdapter,
+    due_at: iso(invoice.dueAt),
+    finalized_at: iso(invoice.finalizedAt),
+    paid_at: iso(invoice.paidAt),
+    paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName } : null,
+    voided_at: iso(invoice.voidedAt),
+    created_at: invoice.createdAt.toISOString(),
+    line_items: lines.map((line) => ({
+      id: line.id,
+      kind: line.kind,
+      description: line.description,
+      sku_id: line.skuId,
+      plan_id: line.planId,
+      subscription_id: line.subscriptionId,
+      customer_id: line.customerId,
+      customer_name: line.customerName,
+      quantity: line.quantity,
+      unit_amount_nanos: line.unitAmountNanos?.toFixed(0) ?? null,
+      amount_nanos: line.amountNanos.toFixed(0),
+      amount: display(fromDecimal(line.amountNanos)),
+      is_tax: line.isTax,
+      period_start: iso(line.periodStart),
+      period_end: iso(line.periodEnd),
+      detail: line.detail,
+    })),
+  };
+}
+
+export async function loadInvoiceView(db: DbClient, id: string, ownCustomerId?: string): Promise<InvoiceView> {
+  const invoice = await findInvoiceWithLines(db, id);
+  if (!invoice || (ownCustomerId !== undefined && invoice.customerId !== ownCustomerId)) throw notFound('invoice', id);
+  return toInvoiceView(invoice, invoice.lines);
+}
+
+export async function listInvoices(
+  db: Db,
+  filter: { customer_id?: string | undefined; status?: InvoiceFilter['status']; subscription_id?: string | undefined },
+  page: { limit: number; starting_after?: string | undefined },
+) {
+  const rows = await listInvoicesWithLines(db, { customerId: filter.customer_id, status: filter.status, subscriptionId: filter.subscription_id }, page);
+  return toPage(rows, page.limit, (r) => toInvoiceView(r, r.lines));
+}
+
+/** The status and addressee of an invoice; null when it does not exist. */
+export function invoiceStatus(db: DbClient, id: string): Promise<{ status: InvoiceRow['status']; customerId: string } | null> {
+  return findInvoiceStatus(db, id);
+}
+
+/** Audits that finalizing a Draft was refused (`code`, `reason`): it stays a Draft for an operator. */
+export async function recordFinalizeDeferred(
+  db: Db,
+  input: { invoiceId: string; customerId: string; actor: Actor; code: string; reason: string },
+): Promise<void> {
+  await db.$transaction((tx) =>
+    recordAudit(tx, {
+      action: 'invoice.finalize_deferred',
+      actor: input.actor,
+      entityType: 'invoice',
+      entityId: input.invoiceId,
+      customerId: input.customerId,
+      after: { status: 'Draft', code: input.code, reason: input.reason },
+    }),
+  );
+}
+
+/** The invoice's own "now": its test clock's time when it is on one, else `realNow`. */
+export async function invoiceNow(db: DbClient, invoiceId: string, realNow: Date): Promise<Date> {
+  return (await invoiceClockTime(db, invoiceId)) ?? realNow;
+}
+
+const invoiceNumber = (n: bigint): string => `INV-${n.toString().padStart(6, '0')}`;
+
+export interface FinalizeResult {
+  invoice: InvoiceView;
+  alreadyFinalized: boolean;
+}
+
+/**
+ * Draft → Open in one transaction: tax by the configured adapter, totals, the next gapless
+ * INV-###### number, the outbox event and the audit entry. Idempotent for a retried activity.
+ *
+ * A Draft with a negative total (a downgrade after the period's fee was invoiced) is a credit
+ * invoice: it is finalized like any other, so its lines count as billed, and its credit is applied
+ * in the same transaction as credit notes on its billing group's earlier finalized invoices, newest
+ * first; with nothing left to pay it is then Paid. When those invoices cannot absorb the credit, or
+ * it has no billing period, finalizing is refused (422 negative_invoice_total).
+ */
+export async function finalizeInvoice(
+  db: Db,
+  id: string,
+  options: { actor: Actor; at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow) => Promise<void>; requestId?: string },
+): Promise<FinalizeResult> {
+  return db.$transaction(async (tx) => {
+    const current = await lockInvoice(tx, id);
+    if (current.status === 'Open' || current.status === 'Paid') return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: true };
+    if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
+    await options.applyTax(tx, current);
+    const totals = await recomputeTotals(tx, id);
+    const customer = await getCustomer(tx, current.customerId);
+    const number = invoiceNumber(await nextDocumentNumber(tx, 'invoice'));
+    const finalized = await updateInvoice(tx, id, {
+      status: 'Open',
+      invoiceNumber: number,
+      finalizedAt: options.at,
+      dueAt: new Date(options.at.getTime() + customer.payment_terms_days * 86_400_000),
+    });
+    await enqueueEvent(tx, 'invoice.finalized', id, {
+      invoice_id: id,
+      customer_id: finalized.customerId,
+      invoice_number: number,
+      total_nanos: finalized.totalNanos.toFixed(0),
+      currency: finalized.currency,
+    }, options.at);
+    await recordAudit(tx, {
+      action: 'invoice.finalized',
+      actor: options.actor,
+      entityType: 'invoice',
+      entityId: id,
+      customerId: finalized.customerId,
+      before: { status: 'Draft' },
+      after: { status: 'Open', invoice_number: number, total_nanos: finalized.totalNanos.toFixed(0) },
+      ...(options.requestId ? { requestId: options.requestId } : {}),
+    });
+    const total = fromDecimal(totals.totalNanos);
+    if (total < 0n) {
+      await applyCredit(tx, finalized, -total, options);
+      // Nothing is charged, so no subscription's charged_through_date moves (and this transaction
+      // never waits for a subscription row that a concurrent billing holds while it waits for this Draft).
+      await settle(tx, finalized, { actor: SYSTEM_ACTOR, paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit applied' }, at: options.at }, false);
+    }
+    return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: false };
+  });
+}
+
+/** Applies a credit invoice's credit to its billing group's earlier finalized invoices as credit notes. */
+async function applyCredit(tx: DbClient, source: InvoiceRow, credit: bigint, options: { actor: Actor; at: Date; requestId?: string }): Promise<void> {
+  const refuse = (why: string) =>
+    new DomainError('unprocessable', 'negative_invoice_total', `the invoice total is negative and ${why}; issue a credit note instead`, {
+      total_nanos: (-credit).toString(),
+    });
+  if (!source.periodStart || !source.periodEnd) throw refuse('it belongs to no billing period');
+  const earlier = await finalizedInvoicesOfPeriod(tx, {
+    excludeId: source.id,
+    customerId: source.customerId,
+    currency: source.currency,
+    periodStart: source.periodStart,
+    periodEnd: source.periodEnd,
+  });
+  const plan: { invoiceId: string; amount: bigint }[] = [];
+  let left = credit;
+  for (const invoice of earlier) {
+    const remaining = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+    if (left === 0n || remaining <= 0n) continue;
+    const amount = remaining < left ? remaining : left;
+    plan.push({ invoiceId: invoice.id, amount });
+    left -= amount;
+  }
+  if (left > 0n) throw refuse("the period's earlier invoices cannot absorb its credit");
+  for (const { invoiceId, amount } of plan) {
+    await creditInvoice(tx, invoiceId, {
+      amountNanos: amount,
+      reason: 'order_change',
+      memo: `credit of ${source.invoiceNumber ?? source.id}`,
+      sourceInvoiceId: source.id,
+    }, options);
+  }
+}
+
+export interface PaymentRecord {
+  /** Who records the payment (the audit actor). */
+  actor: Actor;
+  /** Who paid, as reported (SPEC: actor_id, actor_name). */
+  paidBy: { actorId: string; actorName: string | null };
+  at: Date;
+  requestId?: string;
+}
+
+/** Open → Paid (manual or collected payment). */
+export async function markInvoicePaid(db: Db, id: string, payment: PaymentRecord): Promise<InvoiceView> {
+  return db.$transaction(async (tx) => {
+    const current = await lockInvoice(tx, id);
+    if (current.status === 'Paid') return loadInvoiceView(tx, id);
+    if (current.status !== 'Open') throw invalidTransition('invoice', current.status, 'pay');
+    await settle(tx, current, payment, true);
+    return loadInvoiceView(tx, id);
+  });
+}
+
+/**
+ * Marks a locked Open invoice Paid, with its outbox event and audit entry; a charge also advances
+ * the charged_through_date of every subscription it bills to the end of the period billed.
+ */
+async function settle(tx: DbClient, invoice: InvoiceRow, payment: PaymentRecord, charged: boolean): Promise<void> {
+  const paid = await updateInvoice(tx, invoice.id, {
+    status: 'Paid',
+    paidAt: payment.at,
+    paidByActorId: payment.paidBy.actorId,
+    paidByActorName: payment.paidBy.actorName,
+  });
+  if (charged) await advanceChargedThrough(tx, invoice.id);
+  const due = fromDecimal(paid.totalNanos) - fromDecimal(paid.creditedNanos);
+  await enqueueEvent(tx, 'invoice.paid', invoice.id, {
+    invoice_id: invoice.id,
+    customer_id: paid.customerId,
+    invoice_number: paid.invoiceNumber,
+    amount_nanos: (due > 0n ? due : 0n).toString(),
+    currency: paid.currency,
+  }, payment.at);
+  await recordAudit(tx, {
+    action: 'invoice.paid',
+    actor: payment.actor,
+    entityType: 'invoice',
+    entityId: invoice.id,
+    customerId: paid.customerId,
+    before: { status: 'Open' },
+    after: { status: 'Paid', paid_by: { actor_id: payment.paidBy.actorId, actor_name: payment.paidBy.actorName } },
+    ...(payment.requestId ? { requestId: payment.requestId } : {}),
+  });
+}
+
+/** Open → Void. */
+export async function voidInvoice(db: Db, id: string, options: { actor: Actor; at: Date; reason?: string; requestId?: string }): Promise<InvoiceView> {
+  return db.$transaction(async (tx) => {
+    const current = await lockInvoice(tx, id);
+    if (current.status === 'Void') return loadInvoiceView(tx, id);
+    if (current.status !== 'Open') throw invalidTransition('invoice', current.status, 'void');
+    const voided = await updateInvoice(tx, id, { status: 'Void', voidedAt: options.at });
+    await enqueueEvent(tx, 'invoice.voided', id, {
+      invoice_id: id,
+      customer_id: voided.customerId,
+      invoice_number: voided.invoiceNumber,
+      reason: options.reason ?? null,
+    }, options.at);
+    await recordAudit(tx, {
+      action: 'invoice.voided',
+      actor: options.actor,
+      entityType: 'invoice',
+      entityId: id,
+      customerId: voided.customerId,
+      before: { status: 'Open' },
+      after: { status: 'Void', reason: options.reason ?? null },
+      ...(options.requestId ? { requestId: options.requestId } : {}),
+    });
+    return loadInvoiceView(tx, id);
+  });
+}

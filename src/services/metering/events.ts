@@ -1,0 +1,353 @@
+/**
+ * Usage event ingestion (SPEC §1 Metering, §4 /v1/events and /v1/events/batch).
+ *
+ * - Deduplication is by event id, in the database: the row's unique constraint decides inside the
+ *   INSERT that stores it, so a re-sent id, even 100 copies at once, is stored and counted once, and
+ *   an event whose write failed was never "seen". The first copy wins; later copies (whatever their
+ *   content) are reported as duplicates. Ids are global, not per customer (the SPEC deduplicates by
+ *   event id): an id already stored for ANOTHER customer's event is not a duplicate but an
+ *   `event_id_conflict` (409 for a single event, a per-item issue of a batch), so the event is never
+ *   dropped silently; the error says only that the id is taken, nothing about the other event. Use
+ *   UUIDs, or prefix ids with something of your own.
+ * - A batch is ALL OR NOTHING: if any event is invalid nothing is stored, and the error lists every
+ *   invalid event (`details.issues[]`, path `events.<index>.<field>` and a message): 400
+ *   validation_failed for malformed events, 422 invalid_events (with index, event_id and code) for
+ *   unknown or foreign customers and subscriptions, future timestamps and event_id_conflict. Fix
+ *   and resend the whole batch; resending is always safe, an id is never counted twice.
+ * - Validation: the customer exists (a customer token may only send its own customer's events); a
+ *   subscription_id names a subscription of that customer; the timestamp is an ISO 8601 date-time
+ *   (offset within ±15:59, not before 1970) not more than the configured skew
+ *   (EVENT_MAX_FUTURE_SKEW_SECONDS, default 300 s; settings.eventMaxFutureSkewMs) after the
+ *   customer's current time (its test clock's for a sandbox customer); properties is an object;
+ *   JSON numbers must be exact as doubles carry them (integers within ±2^53, other numbers with at
+ *   most 15 significant digits, finite): anything else is refused and must be sent as a decimal
+ *   string; `quantity`, read by the default meter, is numeric.
+ * - Late events: an event whose timestamp falls in an already invoiced period is stored with
+ *   late = true and counted in the responses (late, late_count) and the usage summary
+ *   (late_event_count). "Invoiced" means: before the subscription's charged_through_date, or inside
+ *   a closed period (one the subscription has moved past, or any period once it is Cancelled or
+ *   Expired) that has a finalized (Open or Paid) invoice. An event without subscription_id is late
+ *   when that holds for any subscription of its customer. Aggregations always include late events:
+ *   a true-up recomputes the invoiced period and bills the difference.
+ * - Single events are coalesced: one statement of single events is in flight per process
+ *   (SINGLE_EVENT_STATEMENTS), and events arriving meanwhile share the next statement (and
+ *   commit), each event on its own so one event's problem never touches another. Under light load every event is its own
+ *   statement; under heavy load one statement carries many, which is what lets one process take
+ *   thousands of single-event requests per second. Each request still answers only once its
+ *   event is durably stored (or found a duplicate).
+ * - CloudEvents 1.0 structured mode: `type` → event_type, `id` → id, `time` → timestamp (the time of
+ *   receipt when absent), `subject` → customer_id, `data` → properties, the extension attribute
+ *   `subscriptionid` → subscription_id, `source` is stored. Other extension attributes are accepted
+ *   and ignored, as the CloudEvents spec asks of consumers.
+ */
+import type pg from 'pg';
+import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '../../db/metering/event-store.js';
+import type { ServiceDeps } from '../deps.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
+import { scheduleRollup } from './usage.js';
+import type { IngestBatchResult, IngestEventResult } from '../../schemas/metering.js';
+
+/** Largest batch accepted by /v1/events/batch (also for CloudEvents batches). */
+export const MAX_BATCH_EVENTS = 1_000;
+/**
+ * Default of how far after "now" an event's timestamp may be: clients' clocks drift, events do not
+ * come from the future. Configurable with EVENT_MAX_FUTURE_SKEW_SECONDS (settings.eventMaxFutureSkewMs).
+ */
+export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
+
+export const maxFutureSkewMs = (deps: Pick<ServiceDeps, 'settings'>): number => deps.settings.eventMaxFutureSkewMs ?? MAX_FUTURE_SKEW_MS;
+
+/** "5 minutes", "90 seconds": a skew as people read it. */
+function describeSkew(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  return `${ms / 1000} seconds`;
+}
+export const MAX_EVENT_ID_LENGTH = 255;
+export const MAX_EVENT_TYPE_LENGTH = 200;
+
+export interface UsageEventInput {
+  id: string;
+  event_type: string;
+  customer_id: string;
+  subscription_id?: string | null | undefined;
+  /** Absent only for CloudEvents without `time`: then the time of receipt. */
+  timestamp?: string | undefined;
+  properties?: Record<string, unknown> | undefined;
+  source?: string | undefined;
+}
+
+export interface CloudEventInput {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: string;
+  subject: string;
+  time?: string | undefined;
+  data?: Record<string, unknown> | undefined;
+  subscriptionid?: string | undefined;
+  [extension: string]: unknown;
+}
+
+export function fromCloudEvent(event: CloudEventInput): UsageEventInput {
+  return {
+    id: event.id,
+    event_type: event.type,
+    customer_id: event.subject,
+    subscription_id: event.subscriptionid ?? null,
+    timestamp: event.time,
+    properties: event.data ?? {},
+    source: event.source,
+  };
+}
+
+/** Where a field of the event sits in the request, for error paths: plain JSON or CloudEvents names. */
+export interface FieldNames {
+  prefix: (index: number) => string;
+  id: string;
+  customer_id: string;
+  subscription_id: string;
+  timestamp: string;
+}
+
+export const JSON_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'customer_id', subscription_id: 'subscription_id', timestamp: 'timestamp' };
+export const JSON_BATCH_FIELDS: FieldNames = { ...JSON_FIELDS, prefix: (i) => `events.${i}.` };
+export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time' };
+export const CLOUD_EVENT_BATCH_FIELDS: FieldNames = { ...CLOUD_EVENT_FIELDS, prefix: (i) => `${i}.` };
+
+const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
+
+/** Significant digits of a finite number's shortest decimal form ("0.000123" → 3, "1.5e-7" → 2). */
+function significantDigits(value: number): number {
+  const mantissa = Math.abs(value).toExponential().split('e')[0]!;
+  return mantissa.replace('.', '').length;
+}
+
+/** Most significant digits a JSON number other than a safe integer may have and still be exactly the text sent. */
+export const MAX_NUMBER_DIGITS = 15;
+
+/**
+ * Problems with a properties object: numbers JSON parsing may have changed (JSON numbers become
+ * doubles: integers beyond ±2^53, more than MAX_NUMBER_DIGITS significant digits, overflow to
+ * infinity, which JSON would store as null), and a `quantity` the default meter could not read.
+ * Any decimal with at most 15 significant digits survives the double exactly, so what is accepted
+ * is stored as sent; exact quantities beyond that are decimal strings.
+ */
+export function propertyIssues(properties: Record<string, unknown>): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const quantity = properties.quantity;
+  if (quantity !== undefined && !(typeof quantity === 'number' || (typeof quantity === 'string' && DECIMAL.test(quantity)))) {
+    issues.push({ path: 'quantity', message: 'must be a number or a decimal string such as "12.5" (the default meter sums it)' });
+  }
+  const stack: [string, unknown][] = Object.entries(properties);
+  for (let entry = stack.pop(); entry; entry = stack.pop()) {
+    const [path, value] = entry;
+    if (typeof value === 'number' && !Number.isFinite(value)) {
+      issues.push({ path, message: 'is a number beyond the range of JSON numbers: send it as a decimal string' });
+    } else if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      issues.push({ path, message: 'is an integer beyond ±2^53, which JSON numbers cannot carry exactly: send it as a decimal string' });
+    } else if (typeof value === 'number' && !Number.isInteger(value) && significantDigits(value) > MAX_NUMBER_DIGITS) {
+      issues.push({ path, message: `has more than ${MAX_NUMBER_DIGITS} significant digits, which JSON numbers cannot carry exactly: send it as a decimal string` });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) stack.push([`${path}.${key}`, child]);
+    }
+  }
+  return issues;
+}
+
+export interface IngestContext {
+  /** Set for customer tokens: the only customer whose events they may send. */
+  ownCustomerId?: string | undefined;
+  fields: FieldNames;
+}
+
+/** What error messages need besides the request. */
+interface Reporting extends IngestContext {
+  maxFutureSkewMs: number;
+}
+
+const PROBLEM_FIELD: Record<EventProblem['problem'], keyof Omit<FieldNames, 'prefix'>> = {
+  customer_not_found: 'customer_id',
+  subscription_not_found: 'subscription_id',
+  subscription_customer_mismatch: 'subscription_id',
+  timestamp_in_future: 'timestamp',
+  event_id_conflict: 'id',
+};
+
+function problemMessage(problem: EventProblem, event: UsageEventInput, context: Reporting): { code: string; message: string } {
+  const asCustomer = context.ownCustomerId !== undefined;
+  switch (problem.problem) {
+    case 'customer_not_found':
+      return { code: 'customer_not_found', message: `customer ${event.customer_id} does not exist` };
+    case 'subscription_not_found':
+      return { code: 'subscription_not_found', message: `subscription ${String(event.subscription_id)} does not exist` };
+    case 'subscription_customer_mismatch':
+      // A customer token learns nothing about other customers' subscriptions.
+      return asCustomer
+        ? { code: 'subscription_not_found', message: `subscription ${String(event.subscription_id)} does not exist` }
+        : { code: 'subscription_customer_mismatch', message: `subscription ${String(event.subscription_id)} belongs to another customer` };
+    case 'timestamp_in_future':
+      return {
+        code: 'timestamp_in_future',
+        message: `is more than ${describeSkew(context.maxFutureSkewMs)} after the customer's current time (${problem.now_at ?? 'unknown'})`,
+      };
+    case 'event_id_conflict':
+      // Says only that the id is taken: nothing of the other event or its customer.
+      return {
+        code: 'event_id_conflict',
+        message: `event id ${event.id} is already used by an event of another customer; event ids are global: use UUIDs or prefix them with something of your own`,
+      };
+  }
+}
+
+/** A single event's problem as the error its kind maps to (404 unknown references, 409 id conflict, 422, 400). */
+function singleEventError(problem: EventProblem, event: UsageEventInput, context: Reporting): DomainError {
+  const { code, message } = problemMessage(problem, event, context);
+  const field = context.fields[PROBLEM_FIELD[problem.problem]];
+  if (code === 'customer_not_found') return notFound('customer', event.customer_id);
+  if (code === 'subscription_not_found') return notFound('subscription', String(event.subscription_id));
+  if (code === 'event_id_conflict') return conflict('event_id_conflict', message, { event_id: event.id, field });
+  if (code === 'timestamp_in_future') {
+    return new DomainError('validation', 'validation_failed', `${field}: ${message}`, { issues: [{ path: field, code, message }] });
+  }
+  return new DomainError('unprocessable', code, message, { field });
+}
+
+/** Every invalid event of a batch in one 422, nothing stored. */
+function batchError(problems: EventProblem[], events: UsageEventInput[], context: Reporting): DomainError {
+  const issues = problems.map((problem) => {
+    const event = events[problem.index]!;
+    const { code, message } = problemMessage(problem, event, context);
+    return { path: `${context.fields.prefix(problem.index)}${context.fields[PROBLEM_FIELD[problem.problem]]}`, index: problem.index, event_id: event.id, code, message };
+  });
+  return new DomainError(
+    'unprocessable',
+    'invalid_events',
+    `${issues.length} of ${events.length} events are invalid; nothing was stored: ${issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    { issues },
+  );
+}
+
+/** Events of other customers, for a customer token: reported as unknown customers. */
+function foreignEvents(events: UsageEventInput[], context: IngestContext): EventProblem[] {
+  if (context.ownCustomerId === undefined) return [];
+  const own = context.ownCustomerId.toLowerCase();
+  return events.flatMap((event, index) => (event.customer_id.toLowerCase() === own ? [] : [{ index, id: event.id, problem: 'customer_not_found' as const, now_at: null }]));
+}
+
+function toRow(event: UsageEventInput, idx: number): EventRow {
+  return {
+    idx,
+    id: event.id,
+    event_type: event.event_type,
+    customer_id: event.customer_id,
+    subscription_id: event.subscription_id ?? null,
+    occurred_at: event.timestamp ?? null,
+    properties: event.properties ?? {},
+    source: event.source ?? null,
+  };
+}
+
+/** Most single events coalesced into one statement. */
+const MAX_COALESCED_EVENTS = MAX_BATCH_EVENTS;
+/**
+ * Statements of single events in flight at once per process. One is enough, and measured best:
+ * while it runs, the next group gathers, so under load each statement (and commit) carries many
+ * events, and under light load an event waits for nothing.
+ */
+export const SINGLE_EVENT_STATEMENTS = 1;
+
+type SingleOutcome = { problem: EventProblem } | { stored: boolean; late: boolean };
+
+interface Pending {
+  row: EventRow;
+  resolve: (outcome: SingleOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Coalesces concurrent single-event writes (see the module comment). */
+class EventWriter {
+  private readonly queue: Pending[] = [];
+  private inFlight = 0;
+
+  constructor(private readonly deps: Pick<ServiceDeps, 'pool' | 'clock' | 'settings'>) {}
+
+  write(row: EventRow): Promise<SingleOutcome> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < SINGLE_EVENT_STATEMENTS && this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_COALESCED_EVENTS);
+      this.inFlight += 1;
+      void this.flush(batch).finally(() => {
+        this.inFlight -= 1;
+        this.pump();
+      });
+    }
+  }
+
+  /**
+   * Stores a group in one statement. Should the statement fail on its data (SQLSTATE class 22 or
+   * 23: nothing validation lets through is meant to, but one request must never fail its
+   * neighbours), each event is retried in a statement of its own, so only the culprit fails.
+   */
+  private async flush(batch: Pending[]): Promise<void> {
+    let outcome;
+    try {
+      outcome = await storeEachEvent(this.deps.pool, batch.map((p, idx) => ({ ...p.row, idx })), this.deps.clock(), maxFutureSkewMs(this.deps));
+    } catch (err) {
+      if (batch.length > 1 && isDataError(err)) {
+        await Promise.all(batch.map((pending) => this.flush([pending])));
+        return;
+      }
+      for (const pending of batch) pending.reject(err);
+      return;
+    }
+    const problems = new Map(outcome.problems.map((p) => [p.index, p]));
+    const claimed = new Set<string>();
+    batch.forEach((pending, idx) => {
+      const problem = problems.get(idx);
+      if (problem) return pending.resolve({ problem });
+      const row = outcome.stored.get(pending.row.id);
+      // Copies of one id in one statement: the first valid copy of the customer it was stored for
+      // is the one stored; copies of other customers are event_id_conflict problems (above).
+      const stored = row !== undefined && row.customerId.toLowerCase() === pending.row.customer_id.toLowerCase() && !claimed.has(pending.row.id);
+      if (stored) claimed.add(pending.row.id);
+      return pending.resolve({ stored, late: stored && row.late });
+    });
+  }
+}
+
+/** Data exceptions and integrity violations: failures caused by a statement's rows, not by the database. */
+const isDataError = (err: unknown): boolean => /^2[23]/.test(String((err as { code?: unknown }).code ?? ''));
+
+const writers = new WeakMap<pg.Pool, EventWriter>();
+
+function writerFor(deps: ServiceDeps): EventWriter {
+  let writer = writers.get(deps.pool);
+  if (!writer) writers.set(deps.pool, (writer = new EventWriter(deps)));
+  return writer;
+}
+
+export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
+  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
+  const [foreign] = foreignEvents([event], context);
+  if (foreign) throw singleEventError(foreign, event, context);
+  const outcome = await writerFor(deps).write(toRow(event, 0));
+  if ('problem' in outcome) throw singleEventError(outcome.problem, event, context);
+  if (outcome.stored) scheduleRollup(deps);
+  return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late };
+}
+
+export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
+  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
+  const foreign = foreignEvents(events, context);
+  if (foreign.length > 0) throw batchError(foreign, events, context);
+  const outcome = await storeEvents(deps.pool, events.map(toRow), deps.clock(), context.maxFutureSkewMs);
+  if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
+  if (outcome.accepted > 0) scheduleRollup(deps);
+  return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late };
+}

@@ -1,0 +1,179 @@
+/**
+ * Meters: how an event_type becomes a quantity (SPEC §2 "Meter definition").
+ *
+ * - Aggregations: Sum, Max and Latest of a numeric property (a JSON number or a decimal string such
+ *   as "0.25", summed exactly); Count of events; UniqueCount of distinct property values; and
+ *   WeightedSum, the time-weighted average of a level that each event's property moves by (see
+ *   usage.ts). Events whose property is missing or not numeric count for Count but add nothing to
+ *   the numeric aggregations.
+ * - Filters, all of which must hold (7 operators): Equals, NotEquals, GreaterThan,
+ *   GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares numerically with numbers
+ *   and decimal strings; a string compares with the text of strings and numbers; a boolean only with
+ *   booleans. NotEquals also matches events without the property; every other operator needs it.
+ *   "Not in" is several NotEquals.
+ * - Windows: BillingPeriod (the subscription's billing period), Sliding (the `window_size` before
+ *   the reference instant) and Tumbling (consecutive windows of `window_size` aligned on the Unix
+ *   epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
+ * - Meters are immutable: rollups are built from their definition. Define a new meter to change one.
+ * - Several meters may share an event_type; where one quantity per event_type is needed (invoicing)
+ *   the FIRST meter created for it is used. An event_type without any meter uses the default: the
+ *   sum of each event's `quantity` property when numeric, else 1 per event.
+ */
+import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
+import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
+import { findMeter, insertMeter, listMeterRows, type MeterRow } from '../../db/metering/meters.js';
+import type { ServiceDeps } from '../deps.js';
+import { newId } from '../../ids.js';
+import { toPage, type Page } from '../pagination.js';
+import { recordAudit, type Actor } from '../audit.js';
+import { notFound } from '../../errors.js';
+import { scheduleRollup } from './usage.js';
+import type { MeterView } from '../../schemas/metering.js';
+
+export const MAX_FILTERS = 20;
+export const MAX_IN_VALUES = 100;
+export const MIN_WINDOW_SECONDS = 60;
+export const MAX_WINDOW_SECONDS = 366 * 86_400;
+const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
+const DURATION = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+
+export interface MeterInput {
+  name: string;
+  description?: string | undefined;
+  event_type: string;
+  aggregation: MeterAggregation;
+  property?: string | undefined;
+  filters?: MeterFilter[] | undefined;
+  window_type?: MeterWindow | undefined;
+  window_size?: string | undefined;
+  unit?: string | undefined;
+}
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/** "properties.tokens" (SPEC notation) and "tokens" name the same property. */
+export const normalizeProperty = (property: string): string => (property.startsWith('properties.') ? property.slice('properties.'.length) : property);
+
+/** Seconds of an ISO 8601 duration made of days, hours, minutes and seconds ("PT1H", "P1DT12H"). */
+export function parseWindowSize(text: string): number | undefined {
+  const match = DURATION.exec(text);
+  if (!match || text === 'P' || text.endsWith('T')) return undefined;
+  const [, d, h, m, s] = match;
+  return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
+}
+
+/** Canonical ISO 8601 text of a window size: 86400 → "P1D", 5400 → "PT1H30M". */
+export function formatWindowSize(seconds: number): string {
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3_600);
+  const minutes = Math.floor((seconds % 3_600) / 60);
+  const secs = seconds % 60;
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${secs ? `${secs}S` : ''}`;
+  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
+}
+
+const isUnsafeNumber = (v: unknown) => typeof v === 'number' && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v)));
+
+function filterValueIssues(filter: MeterFilter, path: string): Issue[] {
+  const { operator, value } = filter;
+  if (operator === 'In') {
+    if (!Array.isArray(value) || value.length === 0 || value.length > MAX_IN_VALUES) {
+      return [{ path, message: `In takes an array of 1-${MAX_IN_VALUES} strings, numbers or booleans` }];
+    }
+    return value.flatMap((v, i) => (isUnsafeNumber(v) ? [{ path: `${path}.${i}`, message: 'integers beyond ±2^53 must be sent as decimal strings' }] : []));
+  }
+  if (Array.isArray(value)) return [{ path, message: `${operator} takes a single value; use In for a list` }];
+  if (isUnsafeNumber(value)) return [{ path, message: 'integers beyond ±2^53 must be sent as decimal strings' }];
+  if (operator !== 'Equals' && operator !== 'NotEquals' && !(typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value)))) {
+    return [{ path, message: `${operator} compares numbers: give a number or a decimal string such as "10.5"` }];
+  }
+  return [];
+}
+
+/** Rules across fields of a meter definition, reported one issue per offending field. */
+export function meterDefinitionIssues(input: MeterInput): Issue[] {
+  const issues: Issue[] = [];
+  const windowType = input.window_type ?? 'BillingPeriod';
+  if (input.aggregation === 'Count') {
+    if (input.property !== undefined) issues.push({ path: 'property', message: 'Count counts events and uses no property' });
+  } else if (input.property === undefined) {
+    issues.push({ path: 'property', message: `${input.aggregation} needs the property to aggregate, e.g. "tokens"` });
+  }
+  if (windowType === 'BillingPeriod') {
+    if (input.window_size !== undefined) issues.push({ path: 'window_size', message: 'BillingPeriod windows have no size' });
+  } else if (input.window_size === undefined) {
+    issues.push({ path: 'window_size', message: `${windowType} windows need a size, e.g. "PT1H" or "P1D"` });
+  } else {
+    const seconds = parseWindowSize(input.window_size);
+    if (seconds === undefined) {
+      issues.push({ path: 'window_size', message: 'must be an ISO 8601 duration of days, hours, minutes and seconds, e.g. "PT15M", "P1D"' });
+    } else if (seconds < MIN_WINDOW_SECONDS || seconds > MAX_WINDOW_SECONDS) {
+      issues.push({ path: 'window_size', message: `must be between ${MIN_WINDOW_SECONDS} seconds and 366 days` });
+    }
+  }
+  (input.filters ?? []).forEach((filter, i) => issues.push(...filterValueIssues(filter, `filters.${i}.value`)));
+  return issues;
+}
+
+export function toMeterView(row: MeterRow): MeterView {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    event_type: row.eventType,
+    aggregation: row.aggregation,
+    property: row.property,
+    filters: row.filters as unknown as MeterFilter[],
+    window_type: row.windowType,
+    window_size: row.windowSizeSeconds === null ? null : formatWindowSize(row.windowSizeSeconds),
+    unit: row.unit,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** Creates the meter and its rollup cursor, and asks for a pass that backfills its rollups. */
+export async function createMeter(deps: ServiceDeps, input: MeterInput, actor: Actor, requestId: string): Promise<MeterView> {
+  const property = input.property === undefined ? null : normalizeProperty(input.property);
+  const filters: MeterFilter[] = (input.filters ?? []).map((f) => ({ ...f, property: normalizeProperty(f.property) }));
+  const windowType = input.window_type ?? 'BillingPeriod';
+  const id = newId();
+  const row = await deps.db.$transaction(async (tx) => {
+    const meter = await insertMeter(tx, {
+      id,
+      name: input.name,
+      description: input.description ?? '',
+      eventType: input.event_type,
+      aggregation: input.aggregation,
+      property,
+      filters,
+      windowType,
+      windowSizeSeconds: input.window_size === undefined ? null : parseWindowSize(input.window_size)!,
+      unit: input.unit ?? property ?? 'events',
+    });
+    await recordAudit(tx, { action: 'meter.created', actor, entityType: 'meter', entityId: id, after: toMeterView(meter), requestId });
+    return meter;
+  });
+  scheduleRollup(deps);
+  return toMeterView(row);
+}
+
+export async function getMeter(deps: ServiceDeps, id: string): Promise<MeterView> {
+  const row = await findMeter(deps.db, id);
+  if (!row) throw notFound('meter', id);
+  return toMeterView(row);
+}
+
+export interface MeterListQuery {
+  event_type?: string | undefined;
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+/** Meters in creation order (UUIDv7 ids), optionally of one event_type. */
+export async function listMeters(deps: ServiceDeps, query: MeterListQuery): Promise<Page<MeterView>> {
+  const rows = await listMeterRows(deps.db, { eventType: query.event_type, limit: query.limit, starting_after: query.starting_after });
+  return toPage(rows, query.limit, toMeterView);
+}

@@ -1,0 +1,518 @@
+/**
+ * Collecting invoices through the payment processor (SPEC §3, §4 rules 3-4).
+ *
+ * Every attempt is a payment row written before the processor is called (with an idempotency key
+ * made of the invoice id and the attempt number, so a retried activity never charges twice), then
+ * the processor's answer is recorded:
+ * - succeeded → the payment Succeeded with `payment.succeeded`, the invoice Paid with `invoice.paid`,
+ *   and its dunning schedule, if any, Resolved (its subscriptions back to Active);
+ * - refused (a declined card, `requires_payment_method`) → the payment Failed with `payment.failed`;
+ *   a first failure starts the invoice's dunning schedule (its subscriptions Active → PastDue with
+ *   `subscription.past_due`), a failed retry advances the schedule (Exhausted after the last one);
+ * - `requires_capture` → authorised, waiting for a capture;
+ * - anything else (processing, requires_action) → pending until a processor notification decides.
+ * These functions run inside the invoice's workflow (its activities), which serialises them per
+ * invoice; they make no processor call inside a database transaction.
+ */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { SignalDefinition } from '@temporalio/common';
+import { afterDunningAttempt, dunningAttemptDueMs, dunningNotice, minorUnitsToRaw, toMinorUnits, type DunningNotice } from '../../core/index.js';
+import { fromDecimal } from '../../db/money.js';
+import {
+  findAuthorizedPayment,
+  findDefaultPaymentMethod,
+  findDunningByInvoice,
+  findInvoiceRow,
+  invoiceState,
+  findPaymentByRequest,
+  findPaymentMethod,
+  findProcessorCustomerId,
+  insertDunningSchedule,
+  insertPayment,
+  invoiceSubscriptionIds,
+  hasOpenDunning,
+  lockDunningByInvoice,
+  lockPayment,
+  updateDunningSchedule,
+  updatePayment,
+  type DbClient,
+  type DunningSchedule,
+  type Payment,
+  type PaymentStatus,
+} from '../../db/payments.js';
+import type { Invoice } from '../../generated/prisma/client.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
+import { ProcessorRejectedError, ProcessorUnavailableError, type IntentOutcome, type IntentResult } from '../../processor/index.js';
+import {
+  dunningClosedSignal,
+  dunningWorkflowId,
+  paymentOutcomeSignal,
+  subscriptionWorkflowId,
+  type CaptureInvoicePaymentCommand,
+  type ChargeInvoiceCommand,
+  type DunningWorkflowInput,
+  type InvoiceOutcome,
+  type InvoicePaymentResult,
+  type PaymentOutcomeSignal,
+} from '../../../workflows/messages.js';
+import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { lockInvoice } from '../../db/invoices.js';
+import { invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
+import { enqueueEvent } from '../outbox.js';
+import type { PaymentDeps } from './deps.js';
+
+/** The processor's answer about one payment, as recorded. */
+export interface PaymentUpdate {
+  outcome: IntentOutcome;
+  processorStatus: string | null;
+  paymentIntentId: string | null;
+  failure: { code: string; message: string } | null;
+}
+
+/** What must happen outside the transaction once an outcome is recorded. */
+interface Effects {
+  /** The invoice's subscriptions go PastDue. */
+  pastDue: boolean;
+  /** A new schedule whose workflow must start. */
+  startDunning: DunningSchedule | null;
+  /** The payment collected the invoice. */
+  collected: boolean;
+}
+
+const NO_EFFECTS: Effects = { pastDue: false, startDunning: null, collected: false };
+
+const STATUS_OF: Record<IntentOutcome, PaymentStatus> = {
+  succeeded: 'Succeeded',
+  requires_capture: 'RequiresCapture',
+  failed: 'Failed',
+  canceled: 'Canceled',
+  pending: 'Pending',
+};
+
+/**
+ * Moves a payment may make. A Failed payment can still succeed (the processor may collect the same
+ * intent later, e.g. after the customer updated the card); Succeeded and Canceled are final.
+ */
+const NEXT: Record<PaymentStatus, readonly PaymentStatus[]> = {
+  Pending: ['RequiresCapture', 'Succeeded', 'Failed', 'Canceled'],
+  RequiresCapture: ['Succeeded', 'Failed', 'Canceled'],
+  Failed: ['Succeeded'],
+  Succeeded: [],
+  Canceled: [],
+};
+
+/** The processor actor of the audit trail for what the processor decided. */
+const PROCESSOR_ACTOR: Actor = { type: 'system', id: 'payment-processor' };
+
+export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId: string): Promise<InvoiceOutcome> {
+  const invoice = await invoiceState(db, invoiceId);
+  if (!invoice) throw notFound('invoice', invoiceId);
+  return { status: invoice.status, invoiceNumber: invoice.invoiceNumber };
+}
+
+const amountDue = (invoice: Invoice): bigint => fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+
+/**
+ * Charges an Open invoice: the given payment method, else the payer's default (the invoice is
+ * addressed to its payer, after bill-to and consolidation). Without one, an auto-charge leaves the
+ * invoice to the manual flow and a dunning retry counts as failed.
+ */
+export async function chargeInvoice(deps: PaymentDeps, invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> {
+  type Prepared = { kind: 'skip' } | { kind: 'effects'; effects: Effects } | { kind: 'done'; payment: Payment } | { kind: 'call'; payment: Payment; invoice: Invoice };
+  const prepared = await deps.db.$transaction(async (tx): Promise<Prepared> => {
+    const invoice = await lockInvoice(tx, invoiceId);
+    const existing = await findPaymentByRequest(tx, invoiceId, command.requestKey);
+    // A retried request: its payment exists; only one whose processor call never answered is called again.
+    if (existing) return existing.processorPaymentIntentId || existing.status !== 'Pending' ? { kind: 'done', payment: existing } : { kind: 'call', payment: existing, invoice };
+    if (invoice.status !== 'Open') return { kind: 'skip' };
+    const method = command.paymentMethodId ? await findPaymentMethod(tx, command.paymentMethodId) : await findDefaultPaymentMethod(tx, invoice.customerId);
+    if (command.paymentMethodId && (!method || method.customerId !== invoice.customerId || method.detachedAt)) {
+      throw notFound('payment_method', command.paymentMethodId);
+    }
+    const at = command.at ? new Date(command.at) : command.source === 'auto_charge' && invoice.finalizedAt ? invoice.finalizedAt : await invoiceNow(tx, invoiceId, new Date());
+    if (!method) {
+      if (command.source === 'on_demand') {
+        throw new DomainError('unprocessable', 'no_payment_method', `customer ${invoice.customerId} has no payment method on file`, { customer_id: invoice.customerId });
+      }
+      if (command.dunningAttempt !== undefined) return { kind: 'effects', effects: await recordFailureWithoutPayment(tx, invoice, command.dunningAttempt, at) };
+      return { kind: 'skip' };
+    }
+    const minor = toMinorUnits(amountDue(invoice), invoice.currency);
+    if (minor <= 0n) {
+      if (command.source === 'on_demand') throw new DomainError('unprocessable', 'nothing_to_charge', `invoice ${invoiceId} has nothing left to pay`);
+      return { kind: 'skip' };
+    }
+    const payment = await insertPayment(tx, {
+      invoiceId,
+      customerId: invoice.customerId,
+      paymentMethodId: method.id,
+      requestKey: command.requestKey,
+      source: command.source,
+      dunningAttempt: command.dunningAttempt ?? null,
+      status: 'Pending',
+      captureMethod: command.captureMethod ?? 'automatic',
+      amountNanos: amountDue(invoice),
+      amountMinor: minor,
+      currency: invoice.currency,
+      attemptedAt: at,
+    });
+    await recordAudit(tx, {
+      action: 'payment.attempted',
+      actor: command.actor,
+      entityType: 'payment',
+      entityId: payment.id,
+      customerId: invoice.customerId,
+      after: { invoice_id: invoiceId, attempt: payment.attempt, source: command.source, dunning_attempt: command.dunningAttempt ?? null, amount_nanos: payment.amountNanos.toFixed(0) },
+      ...(command.requestId ? { requestId: command.requestId } : {}),
+    });
+    return { kind: 'call', payment, invoice };
+  });
+
+  if (prepared.kind === 'skip') return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
+  if (prepared.kind === 'effects') {
+    await applyEffects(deps, invoiceId, prepared.effects);
+    return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
+  }
+  if (prepared.kind === 'done') {
+    // The first run recorded the answer; finishing what it may not have (invoice Paid, schedule) is idempotent.
+    const done = prepared.payment;
+    await settleAfter(deps, done, await recordedEffects(deps.db, done), done.attemptedAt);
+    return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: done.id, paymentStatus: done.status };
+  }
+
+  const { payment, invoice } = prepared;
+  const method = payment.paymentMethodId ? await findPaymentMethod(deps.db, payment.paymentMethodId) : null;
+  const processorCustomerId = await findProcessorCustomerId(deps.db, invoice.customerId);
+  let answer: PaymentUpdate;
+  if (!method || !processorCustomerId) {
+    answer = { outcome: 'failed', processorStatus: null, paymentIntentId: null, failure: { message: 'the payment method is no longer on file', code: 'payment_method_unavailable' } };
+  } else {
+    answer = await processorCall(() =>
+      deps.processor.createPaymentIntent({
+        amountMinor: payment.amountMinor,
+        currency: payment.currency,
+        processorCustomerId,
+        processorPaymentMethodId: method.processorPaymentMethodId,
+        captureMethod: payment.captureMethod === 'manual' ? 'manual' : 'automatic',
+        metadata: { invoice_id: invoiceId, payment_id: payment.id, attempt: String(payment.attempt) },
+        idempotencyKey: `invoice:${invoiceId}:attempt:${payment.attempt}`,
+        description: `Invoice ${invoice.invoiceNumber ?? invoiceId}`,
+      }),
+    );
+  }
+  const recorded = await recordPaymentUpdate(deps, payment.id, answer, payment.attemptedAt, PROCESSOR_ACTOR);
+  return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: payment.id, paymentStatus: recorded.status };
+}
+
+/** Captures the invoice's authorised payment (capture_method manual). */
+export async function captureInvoicePayment(deps: PaymentDeps, invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> {
+  const payment = await findAuthorizedPayment(deps.db, invoiceId);
+  if (!payment || !payment.processorPaymentIntentId) {
+    throw conflict('no_payment_to_capture', `invoice ${invoiceId} has no authorised payment waiting for a capture`);
+  }
+  const intentId = payment.processorPaymentIntentId;
+  const answer = await processorCall(() => deps.processor.capturePaymentIntent(intentId, `capture:${payment.id}`));
+  await deps.db.$transaction((tx) =>
+    recordAudit(tx, {
+      action: 'payment.capture_requested',
+      actor: command.actor,
+      entityType: 'payment',
+      entityId: payment.id,
+      customerId: payment.customerId,
+      after: { processor_status: answer.processorStatus },
+      ...(command.requestId ? { requestId: command.requestId } : {}),
+    }),
+  );
+  const at = await invoiceNow(deps.db, invoiceId, new Date());
+  const recorded = await recordPaymentUpdate(deps, payment.id, answer, at, command.actor);
+  return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: payment.id, paymentStatus: recorded.status };
+}
+
+/** Runs a processor call: a refusal is the answer (a failed payment); an outage is retried later. */
+async function processorCall(work: () => Promise<IntentResult>): Promise<PaymentUpdate> {
+  try {
+    const result = await work();
+    return { outcome: result.outcome, processorStatus: result.processorStatus, paymentIntentId: result.id || null, failure: result.failure };
+  } catch (err) {
+    if (err instanceof ProcessorRejectedError) return { outcome: 'failed', processorStatus: null, paymentIntentId: null, failure: { code: err.code, message: err.message } };
+    if (err instanceof ProcessorUnavailableError) throw new DomainError('unavailable', 'payment_processor_unavailable', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Records the processor's answer about a payment (from a call or a notification), with its events,
+ * audit entries and dunning bookkeeping in one transaction, then what follows outside it.
+ */
+export async function recordPaymentUpdate(deps: PaymentDeps, paymentId: string, update: PaymentUpdate, at: Date, actor: Actor): Promise<Payment> {
+  const { payment, effects } = await deps.db.$transaction(async (tx) => {
+    const current = await lockPayment(tx, paymentId);
+    if (!current) throw notFound('payment', paymentId);
+    const status = STATUS_OF[update.outcome];
+    if (status === current.status || !NEXT[current.status].includes(status)) {
+      // Nothing new (a repeated answer) or a move the payment cannot make (a late failure after success).
+      if (current.dunningAttempt !== null && status === 'Pending') await progressDunning(tx, current.invoiceId, current.dunningAttempt, false, at);
+      return { payment: current, effects: await recordedEffects(tx, current) };
+    }
+    const terminal = status === 'Succeeded' || status === 'Failed' || status === 'Canceled';
+    const payment = await updatePayment(tx, paymentId, {
+      status,
+      processorStatus: update.processorStatus ?? current.processorStatus,
+      ...(update.paymentIntentId && !current.processorPaymentIntentId ? { processorPaymentIntentId: update.paymentIntentId } : {}),
+      failureCode: update.failure?.code ?? (status === 'Succeeded' ? null : current.failureCode),
+      failureMessage: update.failure?.message ?? (status === 'Succeeded' ? null : current.failureMessage),
+      ...(terminal ? { settledAt: at } : {}),
+    });
+    const audit = (action: string, after: Record<string, unknown>) =>
+      recordAudit(tx, { action, actor, entityType: 'payment', entityId: paymentId, customerId: payment.customerId, before: { status: current.status }, after: { status, ...after } });
+    let effects: Effects = NO_EFFECTS;
+    switch (status) {
+      case 'Succeeded':
+        await enqueueEvent(tx, 'payment.succeeded', payment.invoiceId, {
+          invoice_id: payment.invoiceId,
+          payment_id: payment.id,
+          amount_nanos: minorUnitsToRaw(payment.amountMinor, payment.currency).toString(),
+          currency: payment.currency,
+        }, at);
+        await audit('payment.succeeded', { amount_nanos: payment.amountNanos.toFixed(0), processor_payment_intent_id: payment.processorPaymentIntentId });
+        effects = { ...NO_EFFECTS, collected: true };
+        break;
+      case 'Failed': {
+        const dunning = await failureDunning(tx, payment, at, deps.dunningScheduleDays);
+        await enqueueEvent(tx, 'payment.failed', payment.invoiceId, {
+          invoice_id: payment.invoiceId,
+          payment_id: payment.id,
+          failure_code: payment.failureCode,
+          ...(payment.dunningAttempt !== null ? { dunning_attempt: payment.dunningAttempt, dunning_notice: dunning.notice } : {}),
+        }, at);
+        await audit('payment.failed', { failure_code: payment.failureCode, failure_message: payment.failureMessage, dunning_attempt: payment.dunningAttempt });
+        effects = dunning.effects;
+        break;
+      }
+      case 'Canceled':
+        // Nobody collects a canceled intent; as a dunning retry it counts as made.
+        if (payment.dunningAttempt !== null) await progressDunning(tx, payment.invoiceId, payment.dunningAttempt, true, at);
+        await audit('payment.canceled', { failure_code: payment.failureCode });
+        break;
+      case 'RequiresCapture':
+        await audit('payment.authorized', { processor_payment_intent_id: payment.processorPaymentIntentId });
+        break;
+      case 'Pending':
+        if (payment.dunningAttempt !== null) await progressDunning(tx, payment.invoiceId, payment.dunningAttempt, false, at);
+        break;
+    }
+    return { payment, effects };
+  });
+  await settleAfter(deps, payment, effects, at);
+  return payment;
+}
+
+/**
+ * What followed an answer recorded earlier, to finish it again (idempotent) when the run that
+ * recorded it stopped before its effects: a success pays the invoice, a first failure makes the
+ * subscriptions PastDue and starts the dunning workflow while its schedule is still untouched.
+ */
+async function recordedEffects(db: DbClient | PaymentDeps['db'], payment: Payment): Promise<Effects> {
+  if (payment.status === 'Succeeded') return { ...NO_EFFECTS, collected: true };
+  if (payment.status !== 'Failed' || payment.dunningAttempt !== null) return NO_EFFECTS;
+  const schedule = await findDunningByInvoice(db, payment.invoiceId);
+  return schedule && schedule.status === 'Active' && schedule.attemptCount === 0 ? { pastDue: true, startDunning: schedule, collected: false } : NO_EFFECTS;
+}
+
+/** A failed payment: the first failure of an Open invoice starts its dunning; a failed retry advances it. */
+async function failureDunning(tx: DbClient, payment: Payment, at: Date, scheduleDays: readonly number[]): Promise<{ effects: Effects; notice: DunningNotice | null }> {
+  if (payment.dunningAttempt !== null) {
+    return { effects: NO_EFFECTS, notice: await progressDunning(tx, payment.invoiceId, payment.dunningAttempt, true, at) };
+  }
+  const invoice = (await findInvoiceRow(tx, payment.invoiceId))!;
+  return { effects: await startDunningIfNone(tx, invoice, at, scheduleDays), notice: null };
+}
+
+async function startDunningIfNone(tx: DbClient, invoice: Invoice, at: Date, scheduleDays: readonly number[]): Promise<Effects> {
+  if (invoice.status !== 'Open') return NO_EFFECTS;
+  const existing = await lockDunningByInvoice(tx, invoice.id);
+  if (existing) return NO_EFFECTS;
+  const days = [...scheduleDays];
+  const subscriptions = await invoiceSubscriptionIds(tx, invoice.id);
+  const schedule = await insertDunningSchedule(tx, {
+    invoiceId: invoice.id,
+    subscriptionId: invoice.subscriptionId ?? subscriptions[0] ?? null,
+    customerId: invoice.customerId,
+    scheduleDays: days,
+    failedAt: at,
+    nextAttemptAt: new Date(dunningAttemptDueMs(at.getTime(), days, 1)),
+    testClockId: invoice.testClockId,
+  });
+  await recordAudit(tx, {
+    action: 'dunning.started',
+    actor: SYSTEM_ACTOR,
+    entityType: 'dunning_schedule',
+    entityId: schedule.id,
+    customerId: invoice.customerId,
+    after: { invoice_id: invoice.id, schedule_days: days, next_attempt_at: schedule.nextAttemptAt },
+  });
+  return { pastDue: true, startDunning: schedule, collected: false };
+}
+
+/**
+ * Counts retry `attempt` as made (attempt_count, next_attempt_at); when its failure is known, it
+ * also sends its notice, and the last one exhausts the schedule. Returns the notice.
+ */
+async function progressDunning(tx: DbClient, invoiceId: string, attempt: number, failed: boolean, at: Date): Promise<DunningNotice | null> {
+  const schedule = await lockDunningByInvoice(tx, invoiceId);
+  if (!schedule || schedule.status !== 'Active') return null;
+  const progress = afterDunningAttempt(schedule.failedAt.getTime(), schedule.scheduleDays, attempt);
+  const advances = attempt > schedule.attemptCount;
+  const exhausted = failed && progress.exhausted;
+  if (!advances && !exhausted && !failed) return null;
+  await updateDunningSchedule(tx, schedule.id, {
+    ...(advances ? { attemptCount: attempt, nextAttemptAt: progress.nextAttemptAtMs === null ? null : new Date(progress.nextAttemptAtMs) } : {}),
+    ...(exhausted ? { status: 'Exhausted', closedReason: 'exhausted', closedAt: at, nextAttemptAt: null } : {}),
+  });
+  const notice = failed ? dunningNotice(attempt, schedule.scheduleDays.length) : null;
+  if (notice) {
+    await recordAudit(tx, {
+      action: 'dunning.notice',
+      actor: SYSTEM_ACTOR,
+      entityType: 'dunning_schedule',
+      entityId: schedule.id,
+      customerId: schedule.customerId,
+      after: { invoice_id: invoiceId, dunning_attempt: attempt, notice },
+    });
+  }
+  if (exhausted) {
+    await recordAudit(tx, {
+      action: 'dunning.exhausted',
+      actor: SYSTEM_ACTOR,
+      entityType: 'dunning_schedule',
+      entityId: schedule.id,
+      customerId: schedule.customerId,
+      before: { status: 'Active' },
+      after: { status: 'Exhausted', attempt_count: attempt },
+    });
+  }
+  return notice;
+}
+
+/** A dunning retry that could not even be attempted (no payment method left): it counts as failed. */
+async function recordFailureWithoutPayment(tx: DbClient, invoice: Invoice, attempt: number, at: Date): Promise<Effects> {
+  const notice = await progressDunning(tx, invoice.id, attempt, true, at);
+  if (notice) {
+    await enqueueEvent(tx, 'payment.failed', invoice.id, {
+      invoice_id: invoice.id,
+      payment_id: null,
+      failure_code: 'no_payment_method',
+      dunning_attempt: attempt,
+      dunning_notice: notice,
+    }, at);
+  }
+  return NO_EFFECTS;
+}
+
+/**
+ * A failure the processor reported for an invoice without naming a payment of ours (an
+ * invoice.payment_failed notification): payment.failed, and dunning if none runs yet.
+ */
+export async function recordInvoiceFailure(deps: PaymentDeps, invoiceId: string, failure: { code: string; message: string }, at: Date): Promise<boolean> {
+  const effects = await deps.db.$transaction(async (tx) => {
+    const invoice = await lockInvoice(tx, invoiceId);
+    if (invoice.status !== 'Open') return null;
+    const started = await startDunningIfNone(tx, invoice, at, deps.dunningScheduleDays);
+    await enqueueEvent(tx, 'payment.failed', invoiceId, { invoice_id: invoiceId, payment_id: null, failure_code: failure.code }, at);
+    await recordAudit(tx, {
+      action: 'payment.failed',
+      actor: PROCESSOR_ACTOR,
+      entityType: 'invoice',
+      entityId: invoiceId,
+      customerId: invoice.customerId,
+      after: { failure_code: failure.code, failure_message: failure.message },
+    });
+    return started;
+  });
+  if (!effects) return false;
+  await applyEffects(deps, invoiceId, effects);
+  return true;
+}
+
+/** What follows a recorded answer, outside the transaction; every step is idempotent. */
+async function settleAfter(deps: PaymentDeps, payment: Payment, effects: Effects, at: Date): Promise<void> {
+  if (effects.collected) {
+    const invoice = (await invoiceState(deps.db, payment.invoiceId))!;
+    if (invoice.status === 'Open') {
+      await markInvoicePaid(deps.db, payment.invoiceId, {
+        actor: PROCESSOR_ACTOR,
+        paidBy: { actorId: 'payment-processor', actorName: payment.processorPaymentIntentId ? `payment ${payment.processorPaymentIntentId}` : 'payment processor' },
+        at,
+      });
+    } else if (invoice.status === 'Void') {
+      deps.logger.warn({ invoiceId: payment.invoiceId, paymentId: payment.id }, 'a payment succeeded for a Void invoice; refund it');
+    }
+    await closeDunning(deps, payment.invoiceId, 'payment_succeeded', at);
+    return;
+  }
+  await applyEffects(deps, payment.invoiceId, effects);
+}
+
+async function applyEffects(deps: PaymentDeps, invoiceId: string, effects: Effects): Promise<void> {
+  if (effects.pastDue) await signalSubscriptions(deps, invoiceId, 'failed');
+  if (effects.startDunning) await startDunningWorkflow(deps, effects.startDunning);
+}
+
+/**
+ * Closes the invoice's dunning schedule when its invoice was collected, paid by hand or voided:
+ * Resolved (Exhausted ones too: nothing is owed any more), its workflow told, and each subscription
+ * with no other unresolved schedule back to Active.
+ */
+export async function closeDunning(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
+  const schedule = await deps.db.$transaction(async (tx) => {
+    const current = await lockDunningByInvoice(tx, invoiceId);
+    if (!current || current.status === 'Resolved') return current;
+    const resolved = await updateDunningSchedule(tx, current.id, { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null });
+    await recordAudit(tx, {
+      action: 'dunning.resolved',
+      actor: SYSTEM_ACTOR,
+      entityType: 'dunning_schedule',
+      entityId: current.id,
+      customerId: current.customerId,
+      before: { status: current.status },
+      after: { status: 'Resolved', reason, attempt_count: current.attemptCount },
+    });
+    return resolved;
+  });
+  if (!schedule) return;
+  await signal(deps.client, dunningWorkflowId(invoiceId), dunningClosedSignal, { status: 'Resolved', attemptCount: schedule.attemptCount });
+  await signalSubscriptions(deps, invoiceId, 'settled');
+}
+
+async function signalSubscriptions(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, outcome: PaymentOutcomeSignal['outcome']): Promise<void> {
+  for (const subscriptionId of await invoiceSubscriptionIds(deps.db, invoiceId)) {
+    if (outcome === 'settled' && (await hasOpenDunning(deps.db, subscriptionId, invoiceId))) continue;
+    await signal(deps.client, subscriptionWorkflowId(subscriptionId), paymentOutcomeSignal, { invoiceId, outcome });
+  }
+}
+
+/** Signals a workflow; one that has ended has nothing left to change. */
+async function signal<T>(client: Client, workflowId: string, definition: SignalDefinition<[T]>, arg: T): Promise<void> {
+  try {
+    await client.workflow.getHandle(workflowId).signal(definition, arg);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
+}
+
+/** Starts (or, for a re-driven schedule, restarts) the dunning workflow of a schedule. */
+export async function startDunningWorkflow(deps: PaymentDeps, schedule: DunningSchedule, clockNow?: Date): Promise<void> {
+  const input: DunningWorkflowInput = {
+    invoiceId: schedule.invoiceId,
+    failedAt: schedule.failedAt.toISOString(),
+    scheduleDays: schedule.scheduleDays,
+    attemptCount: schedule.attemptCount,
+    testClock: schedule.testClockId ? { id: schedule.testClockId, now: (clockNow ?? schedule.failedAt).toISOString() } : null,
+  };
+  await deps.client.workflow.start('dunningWorkflow', {
+    workflowId: dunningWorkflowId(schedule.invoiceId),
+    taskQueue: deps.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+  });
+}

@@ -1,0 +1,162 @@
+/**
+ * Dunning schedules (SPEC §2, §3): reading them, the retries the dunning workflow makes, and the
+ * daily safety net (check_due_attempts) that re-drives Active schedules whose retry is overdue but
+ * whose workflow is not running. The retries themselves charge through the invoice's workflow
+ * (collection.ts records their outcome, the notices and the schedule's progress).
+ */
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning } from '@temporalio/client';
+import {
+  activeDunningOnClock,
+  findDunningByInvoice,
+  invoiceState,
+  listDunningSchedules,
+  lockDunningByInvoice,
+  overdueDunningSchedules,
+  testClockTime,
+  toDunningRecord,
+  unprocessedProcessorEvents,
+  updateDunningSchedule,
+  type DunningScheduleRecord,
+  type DunningStatus,
+} from '../../db/payments.js';
+import type { Db } from '../../db/client.js';
+import { DomainError, notFound } from '../../errors.js';
+import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, type DunningState } from '../../../workflows/messages.js';
+import { recordAudit, SYSTEM_ACTOR } from '../audit.js';
+import { toPage } from '../pagination.js';
+import { closeDunning, startDunningWorkflow } from './collection.js';
+import type { PaymentDeps } from './deps.js';
+import { runInvoicePayment } from './invoice-payments.js';
+import { startEventWorkflow } from './notifications.js';
+
+export async function listDunning(
+  db: Db,
+  filter: { status?: DunningStatus | undefined; customer_id?: string | undefined; subscription_id?: string | undefined },
+  page: { limit: number; starting_after?: string | undefined },
+) {
+  return toPage(await listDunningSchedules(db, filter, page), page.limit, toDunningRecord);
+}
+
+export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<DunningScheduleRecord> {
+  const schedule = await findDunningByInvoice(db, invoiceId);
+  if (!schedule) {
+    if (!(await invoiceState(db, invoiceId))) throw notFound('invoice', invoiceId);
+    throw notFound('dunning_schedule', invoiceId);
+  }
+  return toDunningRecord(schedule);
+}
+
+const stateOf = (schedule: { status: DunningStatus; attemptCount: number }): DunningState => ({ status: schedule.status, attemptCount: schedule.attemptCount });
+
+/**
+ * Retry `attempt` of the invoice's schedule, at `at` (its business time): a charge through the
+ * invoice's workflow. Idempotent: a retry already made, or a schedule already closed, is answered
+ * with the schedule's state.
+ */
+export async function runDunningAttempt(deps: PaymentDeps, input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> {
+  const schedule = await findDunningByInvoice(deps.db, input.invoiceId);
+  if (!schedule) return { status: 'Resolved', attemptCount: 0 };
+  if (schedule.status !== 'Active' || schedule.attemptCount >= input.attempt) return stateOf(schedule);
+  const invoice = (await invoiceState(deps.db, input.invoiceId))!;
+  if (invoice.status === 'Open') {
+    try {
+      await runInvoicePayment(deps, input.invoiceId, {
+        kind: 'charge',
+        actor: SYSTEM_ACTOR,
+        requestKey: `dunning:${input.attempt}`,
+        source: 'dunning',
+        dunningAttempt: input.attempt,
+        at: input.at,
+      });
+    } catch (err) {
+      // Paid or voided meanwhile: closed below from the invoice's state.
+      if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
+    }
+  }
+  const after = (await invoiceState(deps.db, input.invoiceId))!;
+  if (after.status === 'Paid' || after.status === 'Void') await closeDunning(deps, input.invoiceId, after.status === 'Paid' ? 'paid_manually' : 'voided', new Date(input.at));
+  return stateOf((await findDunningByInvoice(deps.db, input.invoiceId))!);
+}
+
+/** The last retry's outcome never came (it stayed pending at the processor): the schedule is Exhausted. */
+export async function concludeDunning(deps: PaymentDeps, input: { invoiceId: string; at: string }): Promise<DunningState> {
+  return deps.db.$transaction(async (tx) => {
+    const schedule = await lockDunningByInvoice(tx, input.invoiceId);
+    if (!schedule) return { status: 'Resolved', attemptCount: 0 };
+    if (schedule.status !== 'Active') return stateOf(schedule);
+    const exhausted = await updateDunningSchedule(tx, schedule.id, { status: 'Exhausted', closedReason: 'exhausted', closedAt: new Date(input.at), nextAttemptAt: null });
+    await recordAudit(tx, {
+      action: 'dunning.exhausted',
+      actor: SYSTEM_ACTOR,
+      entityType: 'dunning_schedule',
+      entityId: schedule.id,
+      customerId: schedule.customerId,
+      before: { status: 'Active' },
+      after: { status: 'Exhausted', attempt_count: schedule.attemptCount, reason: 'last retry never settled' },
+    });
+    return stateOf(exhausted);
+  });
+}
+
+/** Workflow ids of the Active dunning schedules on a test clock: its advances drive them too. */
+export async function dunningWorkflowIdsOnClock(db: Db, testClockId: string): Promise<string[]> {
+  return (await activeDunningOnClock(db, testClockId)).map((row) => dunningWorkflowId(row.invoiceId));
+}
+
+async function isRunning(client: Client, workflowId: string): Promise<boolean> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+export interface DunningCheckResult {
+  overdue: number;
+  redriven: string[];
+  notificationsRedriven: number;
+}
+
+/** Notifications stored longer than this without being applied get their workflow started again. */
+const STALE_NOTIFICATION_MS = 5 * 60_000;
+const CHECK_BATCH = 500;
+
+/**
+ * check_due_attempts (SPEC §3): every Active schedule whose next retry is due (by its test clock's
+ * time when it has one) and whose workflow is not running gets its workflow started again, from the
+ * retries it has made; notifications whose workflow never ran are handed to one.
+ */
+export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<DunningCheckResult> {
+  const overdue = await overdueDunningSchedules(deps.db, now, CHECK_BATCH);
+  const redriven: string[] = [];
+  for (const schedule of overdue) {
+    const workflowId = dunningWorkflowId(schedule.invoiceId);
+    if (await isRunning(deps.client, workflowId)) continue;
+    const clockNow = (await testClockTime(deps.db, schedule.testClockId)) ?? undefined;
+    await startDunningWorkflow(deps, schedule, clockNow);
+    redriven.push(schedule.invoiceId);
+  }
+  const stale = await unprocessedProcessorEvents(deps.db, new Date(now.getTime() - STALE_NOTIFICATION_MS), CHECK_BATCH);
+  for (const event of stale) await startEventWorkflow(deps, event.id);
+  if (redriven.length > 0 || stale.length > 0) {
+    deps.logger.warn({ redriven, notifications: stale.length }, 'daily dunning check re-drove schedules and notifications');
+  }
+  return { overdue: overdue.length, redriven, notificationsRedriven: stale.length };
+}
+
+/** Creates the daily Temporal Schedule of the dunning check once (visible in the Temporal UI). */
+export async function ensureDunningCheckSchedule(client: Client, taskQueue: string): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: DUNNING_CHECK_SCHEDULE_ID,
+      spec: { calendars: [{ hour: 3, minute: 0 }] },
+      action: { type: 'startWorkflow', workflowType: 'dunningCheckWorkflow', taskQueue, args: [] },
+      policies: { overlap: 'SKIP' },
+      memo: { description: 'check_due_attempts: re-drives overdue dunning retries whose workflow is not running' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * Processor notifications (POST /v1/webhooks/processor, SPEC §4 rule 3). The request only verifies
+ * the signature (the SDK's constructEvent over the raw body, 300 s tolerance), stores the event once
+ * by its id and starts the event's workflow (`processor-event:<event id>`); applying it happens
+ * there, through the invoice's workflow while the invoice is Draft or Open. A replayed notification
+ * is acknowledged and changes nothing; types the engine does not handle and objects it does not know
+ * are acknowledged, stored as ignored and logged.
+ *
+ * Handled: payment_intent.succeeded (the payment collected the invoice, resolving its dunning),
+ * payment_intent.payment_failed and invoice.payment_failed (the payment failed: dunning starts),
+ * payment_intent.canceled, charge.refunded (refunds made at the processor are recorded with their
+ * credit notes).
+ */
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import type { Prisma } from '../../generated/prisma/client.js';
+import { minorUnitsToRaw } from '../../core/index.js';
+import { DomainError } from '../../errors.js';
+import {
+  findPaymentByIntent,
+  findPaymentByRequest,
+  findProcessorEvent,
+  insertPayment,
+  insertProcessorEvent,
+  invoiceState,
+  markProcessorEventProcessed,
+  type DbClient,
+} from '../../db/payments.js';
+import { UUID_PATTERN } from '../../ids.js';
+import { InvalidSignatureError, type ProcessorNotification } from '../../processor/index.js';
+import { processorEventWorkflowId } from '../../../workflows/messages.js';
+import { lockInvoice } from '../../db/invoices.js';
+import { invoiceNow } from '../invoicing/invoices.js';
+import { recordInvoiceFailure, recordPaymentUpdate, type PaymentUpdate } from './collection.js';
+import type { PaymentDeps } from './deps.js';
+import { runInvoicePayment } from './invoice-payments.js';
+import { syncProcessorRefunds } from './refunds.js';
+
+export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.canceled',
+  'invoice.payment_failed',
+  'charge.refunded',
+]);
+
+export interface NotificationReceipt {
+  received: true;
+  event_id: string;
+  type: string;
+  /** queued: its workflow applies it; ignored: not a type or object the engine handles; duplicate: seen before. */
+  action: 'queued' | 'ignored' | 'duplicate';
+}
+
+interface Target {
+  invoiceId: string;
+  paymentId: string | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+const idOf = (value: unknown): string | null => text(value) ?? (value !== null && typeof value === 'object' ? text((value as { id?: unknown }).id) : null);
+const metadataInvoiceId = (object: Record<string, unknown>): string | null => {
+  const metadata = object.metadata;
+  const id = metadata !== null && typeof metadata === 'object' ? text((metadata as Record<string, unknown>).invoice_id) : null;
+  return id && UUID_PATTERN.test(id) ? id : null;
+};
+
+/** The invoice (and payment) a notification is about, or null when the engine does not know it. */
+async function resolveTarget(db: DbClient | PaymentDeps['db'], type: string, object: Record<string, unknown>): Promise<Target | null> {
+  const intentId = type.startsWith('payment_intent.') ? idOf(object.id) : idOf(object.payment_intent);
+  const payment = intentId ? await findPaymentByIntent(db, intentId) : null;
+  if (payment) return { invoiceId: payment.invoiceId, paymentId: payment.id };
+  // A refund needs the payment it gives back; the others may name our invoice in their metadata.
+  if (type === 'charge.refunded') return null;
+  const invoiceId = metadataInvoiceId(object);
+  if (!invoiceId) return null;
+  return (await invoiceState(db, invoiceId)) ? { invoiceId, paymentId: null } : null;
+}
+
+/** Verifies, stores once and hands the notification to its workflow. */
+export async function receiveNotification(deps: PaymentDeps, rawBody: string, signature: string | undefined, secret: string): Promise<NotificationReceipt> {
+  let notification: ProcessorNotification;
+  try {
+    notification = deps.processor.verifyNotification(rawBody, signature, secret);
+  } catch (err) {
+    if (err instanceof InvalidSignatureError) throw new DomainError('validation', 'invalid_signature', `processor notification refused: ${err.message}`);
+    throw err;
+  }
+  const receipt = (action: NotificationReceipt['action']): NotificationReceipt => ({ received: true, event_id: notification.id, type: notification.type, action });
+  const handled = HANDLED_NOTIFICATIONS.has(notification.type);
+  const target = handled ? await resolveTarget(deps.db, notification.type, notification.object) : null;
+  const ignored = !handled ? 'ignored_type' : target ? null : 'ignored_unknown_object';
+  const stored = await insertProcessorEvent(deps.db, {
+    id: notification.id,
+    type: notification.type,
+    objectId: notification.objectId,
+    payload: notification.payload as Prisma.InputJsonValue,
+    ...(ignored ? { processed: { at: new Date(), outcome: ignored } } : {}),
+  });
+  if (ignored) {
+    deps.logger.info({ eventId: notification.id, type: notification.type, objectId: notification.objectId, reason: ignored }, 'processor notification ignored');
+    return receipt(stored ? 'ignored' : 'duplicate');
+  }
+  if (!stored) {
+    // Seen before: its workflow may not have started (Temporal was down when it first came).
+    const existing = await findProcessorEvent(deps.db, notification.id);
+    if (existing && !existing.processedAt) await startEventWorkflow(deps, notification.id);
+    return receipt('duplicate');
+  }
+  await startEventWorkflow(deps, notification.id);
+  return receipt('queued');
+}
+
+export async function startEventWorkflow(deps: PaymentDeps, eventId: string): Promise<void> {
+  try {
+    await deps.client.workflow.start('processorEventWorkflow', {
+      workflowId: processorEventWorkflowId(eventId),
+      taskQueue: deps.taskQueue,
+      args: [{ eventId }],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/**
+ * The processor-event workflow's activity: a notification about a Draft or Open invoice goes through
+ * the invoice's workflow; one about a Paid or Void invoice (a refund, a late answer) is applied here.
+ */
+export async function processNotification(deps: PaymentDeps, eventId: string): Promise<string> {
+  const event = await findProcessorEvent(deps.db, eventId);
+  if (!event) return 'unknown_event';
+  if (event.processedAt) return event.outcome ?? 'processed';
+  const target = await resolveTarget(deps.db, event.type, objectOf(event.payload));
+  if (!target) {
+    await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());
+    return 'ignored_unknown_object';
+  }
+  const invoice = (await invoiceState(deps.db, target.invoiceId))!;
+  if (invoice.status === 'Draft' || invoice.status === 'Open') {
+    try {
+      await runInvoicePayment(deps, target.invoiceId, { kind: 'notification', eventId });
+    } catch (err) {
+      // Paid or voided meanwhile: its workflow has ended, apply the notification here.
+      if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
+      await applyNotification(deps, eventId);
+    }
+  } else {
+    await applyNotification(deps, eventId);
+  }
+  return (await findProcessorEvent(deps.db, eventId))?.outcome ?? 'processed';
+}
+
+const objectOf = (payload: Prisma.JsonValue): Record<string, unknown> => {
+  const data = payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>).data : null;
+  const object = data !== null && typeof data === 'object' ? (data as Record<string, unknown>).object : null;
+  return object !== null && typeof object === 'object' ? (object as Record<string, unknown>) : {};
+};
+
+function failureOf(object: Record<string, unknown>, fallback: string): { code: string; message: string } {
+  const error = object.last_payment_error ?? object.last_finalization_error;
+  const fields = error !== null && typeof error === 'object' ? (error as Record<string, unknown>) : {};
+  return { code: text(fields.decline_code) ?? text(fields.code) ?? fallback, message: text(fields.message) ?? 'the processor reported the payment as failed' };
+}
+
+/** Applies a stored notification (idempotent: once applied it is marked processed). */
+export async function applyNotification(deps: PaymentDeps, eventId: string): Promise<void> {
+  const event = await findProcessorEvent(deps.db, eventId);
+  if (!event || event.processedAt) return;
+  const object = objectOf(event.payload);
+  const target = await resolveTarget(deps.db, event.type, object);
+  if (!target) {
+    await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());
+    return;
+  }
+  const at = await invoiceNow(deps.db, target.invoiceId, new Date());
+  let outcome: string;
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed':
+    case 'payment_intent.canceled': {
+      const paymentId = target.paymentId ?? (await adoptIntent(deps, target.invoiceId, object, at));
+      if (!paymentId) {
+        outcome = 'ignored_unknown_object';
+        break;
+      }
+      const kind = event.type === 'payment_intent.succeeded' ? 'succeeded' : event.type === 'payment_intent.canceled' ? 'canceled' : 'failed';
+      const update: PaymentUpdate = {
+        outcome: kind,
+        processorStatus: text(object.status),
+        paymentIntentId: idOf(object.id),
+        failure: kind === 'succeeded' ? null : failureOf(object, kind === 'canceled' ? 'canceled' : 'payment_failed'),
+      };
+      const payment = await recordPaymentUpdate(deps, paymentId, update, at, { type: 'system', id: 'payment-processor' });
+      outcome = `payment_${payment.status.toLowerCase()}`;
+      break;
+    }
+    case 'invoice.payment_failed': {
+      const failure = failureOf(object, 'payment_failed');
+      if (target.paymentId) {
+        const payment = await recordPaymentUpdate(deps, target.paymentId, { outcome: 'failed', processorStatus: null, paymentIntentId: null, failure }, at, {
+          type: 'system',
+          id: 'payment-processor',
+        });
+        outcome = `payment_${payment.status.toLowerCase()}`;
+      } else {
+        outcome = (await recordInvoiceFailure(deps, target.invoiceId, failure, at)) ? 'invoice_payment_failed' : 'ignored_invoice_not_open';
+      }
+      break;
+    }
+    case 'charge.refunded':
+      outcome = await syncProcessorRefunds(deps, target.paymentId!, object, at);
+      break;
+    default:
+      outcome = 'ignored_type';
+  }
+  await markProcessorEventProcessed(deps.db, eventId, outcome, new Date());
+}
+
+/**
+ * A PaymentIntent made outside the engine (or whose answer was lost) for one of its invoices: recorded
+ * as a payment of source `processor`, in the invoice's currency only.
+ */
+async function adoptIntent(deps: PaymentDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
+  const intentId = idOf(object.id);
+  const amount = object.amount;
+  if (!intentId || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) return null;
+  return deps.db.$transaction(async (tx) => {
+    const invoice = await lockInvoice(tx, invoiceId);
+    if (text(object.currency)?.toUpperCase() !== invoice.currency) return null;
+    const requestKey = `processor:${intentId}`;
+    const existing = await findPaymentByRequest(tx, invoiceId, requestKey);
+    if (existing) return existing.id;
+    const minor = BigInt(amount);
+    const payment = await insertPayment(tx, {
+      invoiceId,
+      customerId: invoice.customerId,
+      paymentMethodId: null,
+      requestKey,
+      source: 'processor',
+      dunningAttempt: null,
+      status: 'Pending',
+      captureMethod: text(object.capture_method) === 'manual' ? 'manual' : 'automatic',
+      amountNanos: minorUnitsToRaw(minor, invoice.currency),
+      amountMinor: minor,
+      currency: invoice.currency,
+      attemptedAt: at,
+      processorPaymentIntentId: intentId,
+    });
+    return payment.id;
+  });
+}

@@ -1,0 +1,204 @@
+/**
+ * Subscriptions: created through the API, then owned by their workflow (`subscription:<id>`),
+ * which every state move goes through.
+ */
+import { addDaysMs, anchorDayOf, periodEnd } from '../../core/index.js';
+import { findPlan } from '../../db/catalog.js';
+import { findCustomer, lockCustomerShared } from '../../db/customers.js';
+import { toDecimal } from '../../db/money.js';
+import {
+  findSubscription,
+  insertPhase,
+  insertSubscription,
+  listSubscriptions as listSubscriptionRows,
+  type SubscriptionRow,
+} from '../../db/subscriptions.js';
+import { lockClockShared } from '../../db/test-clocks.js';
+import type { ServiceDeps } from '../deps.js';
+import { newId, UUID_PATTERN } from '../../ids.js';
+import { runUpdate } from '../../temporal/updates.js';
+import {
+  cancelSubscriptionUpdate,
+  pauseSubscriptionUpdate,
+  resumeSubscriptionUpdate,
+  subscriptionWorkflowId,
+  type SubscriptionCommand,
+  type SubscriptionWorkflowInput,
+} from '../../../workflows/messages.js';
+import { recordAudit, type Actor } from '../audit.js';
+import { DomainError, notFound } from '../../errors.js';
+import { enqueueEvent } from '../outbox.js';
+import { toPage, type Page } from '../pagination.js';
+import type { SubscriptionView } from '../../schemas/subscriptions.js';
+
+export interface CreateSubscriptionInput {
+  customer_id: string;
+  plan_id: string;
+  currency: string;
+  trial_days?: number | undefined;
+  progressive_threshold_nanos?: string | undefined;
+}
+
+const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
+
+export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
+  return {
+    id: row.id,
+    customer_id: row.customerId,
+    plan_id: row.planId,
+    status: row.status,
+    currency: row.currency,
+    trial_days: row.trialDays,
+    trial_end: iso(row.trialEnd),
+    period_start: row.periodStart.toISOString(),
+    period_end: row.periodEnd.toISOString(),
+    charged_through_date: iso(row.chargedThroughDate),
+    contract_id: row.contractId,
+    test_clock_id: row.testClockId,
+    progressive_threshold_nanos: row.progressiveThresholdNanos?.toFixed(0) ?? null,
+    paused_at: iso(row.pausedAt),
+    cancelled_at: iso(row.cancelledAt),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** How often (subscription time) a progressive billing threshold is checked. */
+export const PROGRESSIVE_CHECK_EVERY_MS = 86_400_000;
+
+const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
+  new DomainError('unprocessable', code, message, details);
+
+/** A customer token may only see its own subscriptions; anything else is "not found". */
+export async function getSubscription(deps: ServiceDeps, id: string, ownCustomerId?: string): Promise<SubscriptionView> {
+  const row = await findSubscription(deps.db, id);
+  if (!row || (ownCustomerId !== undefined && row.customerId !== ownCustomerId)) throw notFound('subscription', id);
+  return toSubscriptionView(row);
+}
+
+export async function createSubscription(
+  deps: ServiceDeps,
+  input: CreateSubscriptionInput,
+  actor: Actor,
+  requestId: string,
+  ownCustomerId?: string,
+): Promise<SubscriptionView> {
+  if (ownCustomerId !== undefined && input.customer_id !== ownCustomerId) throw notFound('customer', input.customer_id);
+  const { db } = deps;
+  const customer = await findCustomer(db, input.customer_id);
+  if (!customer) throw notFound('customer', input.customer_id);
+  if (customer.status !== 'Active') {
+    throw unprocessable('customer_not_active', `customer ${customer.id} is ${customer.status}; only Active customers can subscribe`);
+  }
+  const plan = await findPlan(db, input.plan_id);
+  if (!plan) throw notFound('plan', input.plan_id);
+  if (plan.skus.length === 0) throw unprocessable('plan_has_no_skus', `plan ${plan.id} has no SKUs to bill`);
+  const planCurrencies = [...new Set(plan.skus.map((s) => s.currency))];
+  if (!planCurrencies.includes(input.currency)) {
+    throw unprocessable('currency_mismatch', `currency ${input.currency} does not match the plan's SKUs (${planCurrencies.join(', ')})`, {
+      field: 'currency',
+      plan_currencies: planCurrencies,
+    });
+  }
+
+  const trialDays = input.trial_days ?? plan.trial_days;
+  const id = newId();
+  let started = false;
+  const created = await db.$transaction(async (tx) => {
+    // Holds off a concurrent close of the customer until this subscription is committed.
+    const lockedStatus = await lockCustomerShared(tx, customer.id);
+    if (lockedStatus !== 'Active') {
+      throw unprocessable('customer_not_active', `customer ${customer.id} is ${lockedStatus ?? 'gone'}; only Active customers can subscribe`);
+    }
+    // On a test clock, "now" is the clock's time, read under a share lock: an advance of the clock
+    // (which takes it exclusively) either waits for this subscription or happened before it.
+    const clockTime = customer.test_clock_id ? await lockClockShared(tx, customer.test_clock_id) : undefined;
+    const startMs = (clockTime ?? deps.clock()).getTime();
+    const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
+    const subscription = await insertSubscription(tx, {
+      id,
+      customerId: customer.id,
+      planId: plan.id,
+      currency: input.currency,
+      status: trialEndMs !== null ? 'Trialing' : 'Active',
+      trialDays,
+      trialEnd: trialEndMs === null ? null : new Date(trialEndMs),
+      periodStart: new Date(startMs),
+      // A trial is the first period; paid periods are anchored on the day the trial ends.
+      periodEnd: new Date(trialEndMs ?? periodEnd(startMs, plan.billing_cadence, anchorDayOf(startMs))),
+      billingAnchor: new Date(trialEndMs ?? startMs),
+      testClockId: customer.test_clock_id,
+      progressiveThresholdNanos: input.progressive_threshold_nanos === undefined ? null : toDecimal(BigInt(input.progressive_threshold_nanos)),
+    });
+    await insertPhase(tx, { id: newId(), subscriptionId: id, planId: plan.id, startsAt: subscription.periodStart });
+    await recordAudit(tx, {
+      action: 'subscription.created',
+      actor,
+      entityType: 'subscription',
+      entityId: id,
+      customerId: customer.id,
+      after: toSubscriptionView(subscription),
+      requestId,
+    });
+    await enqueueEvent(tx, 'subscription.created', id, {
+      subscription_id: id,
+      customer_id: customer.id,
+      plan_id: plan.id,
+      status: subscription.status,
+      currency: subscription.currency,
+    }, subscription.periodStart);
+    // The workflow starts inside the transaction, so a committed row always has its workflow. Should
+    // the commit fail after this, the run is terminated, or (if this process dies first) finds no
+    // row at its first step and ends quietly.
+    const workflowInput: SubscriptionWorkflowInput = {
+      subscriptionId: id,
+      status: subscription.status,
+      periodStart: subscription.periodStart.toISOString(),
+      periodEnd: subscription.periodEnd.toISOString(),
+      trialEnd: subscription.trialEnd?.toISOString() ?? null,
+      testClock: customer.test_clock_id && clockTime ? { id: customer.test_clock_id, now: clockTime.toISOString() } : null,
+      progressiveCheckEveryMs: subscription.progressiveThresholdNanos === null ? null : PROGRESSIVE_CHECK_EVERY_MS,
+      pendingCloses: [],
+    };
+    await deps.temporal.client.workflow.start('subscriptionWorkflow', {
+      workflowId: subscriptionWorkflowId(id),
+      taskQueue: deps.settings.temporalTaskQueue,
+      args: [workflowInput],
+      memo: { customer_id: customer.id, plan_id: plan.id },
+    });
+    started = true;
+    return subscription;
+  }).catch(async (err: unknown) => {
+    if (started) await deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('subscription row was not committed').catch(() => {});
+    throw err;
+  });
+  return toSubscriptionView(created);
+}
+
+export interface SubscriptionListQuery {
+  customer_id?: string | undefined;
+  status?: SubscriptionRow['status'] | undefined;
+  limit: number;
+  starting_after?: string | undefined;
+}
+
+/** Subscriptions in creation order; a customer token lists only its own customer's. */
+export async function listSubscriptions(deps: ServiceDeps, query: SubscriptionListQuery, ownCustomerId?: string): Promise<Page<SubscriptionView>> {
+  if (ownCustomerId !== undefined && query.customer_id !== undefined && query.customer_id !== ownCustomerId) throw notFound('customer', query.customer_id);
+  // A customer token whose subject is not a customer id owns nothing.
+  if (ownCustomerId !== undefined && !UUID_PATTERN.test(ownCustomerId)) return { data: [], has_more: false, next_cursor: null };
+  const customerId = ownCustomerId ?? query.customer_id;
+  const rows = await listSubscriptionRows(deps.db, { customerId, status: query.status }, query);
+  return toPage(rows, query.limit, toSubscriptionView);
+}
+
+type Move = 'pause' | 'resume' | 'cancel';
+const UPDATES = { pause: pauseSubscriptionUpdate, resume: resumeSubscriptionUpdate, cancel: cancelSubscriptionUpdate } as const;
+
+/** Pause, resume or cancel through the subscription's workflow; invalid moves are 409s. */
+export async function moveSubscription(deps: ServiceDeps, id: string, move: Move, command: SubscriptionCommand): Promise<SubscriptionView> {
+  await getSubscription(deps, id);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
+  await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [command] }));
+  return getSubscription(deps, id);
+}

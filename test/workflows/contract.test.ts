@@ -1,0 +1,226 @@
+/**
+ * A contract's year on a test clock, end to end through the API, PostgreSQL and Temporal: ramp
+ * phases, a quarterly 10% escalation and a tag-scoped rate override price a linked subscription's
+ * invoices exactly as the rating core says (computed here from the core, independently of the
+ * billing code, plus hand-computed golden totals); the commit draws down; each phase's true-up
+ * lands on a Draft; an amendment mid-year changes the price from its effective date; the
+ * contract ends Expired and the chain reads old → new.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  computeTrueUp,
+  prorateDays,
+  ratePeriodAcrossPhases,
+  type ContractPricing,
+  type RatedPeriod,
+  type SkuPrice,
+} from '../../src/core/index.js';
+import { toDecimal } from '../../src/db/money.js';
+import { newId } from '../../src/ids.js';
+import { contractWorkflowId } from '../../workflows/messages.js';
+import { makeCustomer, makeTestClock } from '../support/fixtures.js';
+import { captureHistory } from '../support/histories.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const UNIT = 1_000_000_000_000n;
+const units = (n: bigint) => n * UNIT;
+
+interface Line {
+  kind: string;
+  amount_nanos: string;
+  description: string;
+}
+interface Invoice {
+  id: string;
+  status: string;
+  period_start: string;
+  total_nanos: string;
+  total: string;
+  line_items: Line[];
+}
+interface Contract {
+  id: string;
+  status: string;
+  escalation_steps: number;
+  parent_contract_id: string | null;
+  terms: { phase: number; committed_amount_nanos: string; drawn_down_nanos: string | null; remaining_commit_nanos: string | null; true_up_nanos: string | null }[];
+  amendment_chain: { id: string; status: string }[] | null;
+}
+
+const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+
+let eventSeq = 0;
+async function sendUsage(customerId: string, subscriptionId: string, count: number, timestamp: string) {
+  const events = Array.from({ length: count }, () => ({
+    id: `contract-evt-${process.pid}-${(eventSeq += 1)}`,
+    event_type: 'api_calls',
+    customer_id: customerId,
+    subscription_id: subscriptionId,
+    timestamp,
+    properties: {},
+  }));
+  const res = await h.request('POST', '/v1/events/batch', { body: { events } });
+  expect([200, 201, 202], await res.clone().text()).toContain(res.status);
+}
+
+const month = (m: number) => `2026-${String(m).padStart(2, '0')}-01`;
+const nextMonth = (m: number) => (m === 12 ? '2027-01-01' : month(m + 1));
+/** API calls in month m (1-12). */
+const callsIn = (m: number) => 150 + 50 * m;
+
+describe('a contract year on a test clock', () => {
+  it('prices every invoice by the terms in force, draws the commit down, trues up each phase, follows an amendment and expires', async () => {
+    // A product tagged "compute" with a plan of a 49.00 monthly fee and 0.01 per API call.
+    const productId = newId();
+    await h.deps.db.product.create({ data: { id: productId, name: 'Compute', tags: ['compute'] } });
+    const planId = newId();
+    await h.deps.db.plan.create({ data: { id: planId, productId, name: 'Compute monthly', billingCadence: 'Monthly' } });
+    const [feeSku, callSku] = [newId(), newId()].sort();
+    await h.deps.db.sku.createMany({
+      data: [
+        { id: feeSku!, planId, name: 'Base fee', pricingModel: 'Flat', unitAmountNanos: toDecimal(units(49n)), currency: 'USD' },
+        { id: callSku!, planId, name: 'API calls', pricingModel: 'PerUnit', unitAmountNanos: toDecimal(UNIT / 100n), meterEventType: 'api_calls', currency: 'USD' },
+      ],
+    });
+    const skus: SkuPrice[] = [
+      { sku_id: feeSku!, name: 'Base fee', pricing_model: 'Flat', unit_amount_nanos: units(49n), currency: 'USD', tags: ['compute'] },
+      { sku_id: callSku!, name: 'API calls', pricing_model: 'PerUnit', unit_amount_nanos: UNIT / 100n, currency: 'USD', tags: ['compute'], meter_event_type: 'api_calls' },
+    ].sort((a, b) => (a.sku_id < b.sku_id ? -1 : 1)) as SkuPrice[];
+
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+
+    const original = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Compute 2026',
+          start_date: '2026-01-01',
+          end_date: '2027-01-01',
+          escalation: { kind: 'Percent', basis_points: 1000, interval_months: 3 },
+          terms: [
+            {
+              phase: 1,
+              start_date: '2026-01-01',
+              end_date: '2026-07-16',
+              committed_amount_nanos: units(100n).toString(),
+              description: 'ramp',
+              commit_product_tag: 'compute',
+              rate_overrides: [{ product_tag: 'compute', multiplier_bps: 8000 }],
+            },
+            { phase: 2, start_date: '2026-07-16', end_date: '2027-01-01', committed_amount_nanos: units(500n).toString(), description: 'full', discount_bps: 500 },
+          ],
+        },
+      }),
+      201,
+    );
+    await expectJson(
+      await h.request('POST', `/admin/v1/contracts/${original.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'PLG' } }),
+      201,
+    );
+
+    // The terms as they read after the amendment of September 15 (effective October 1): phase 2
+    // split at October 1 with its commit prorated by days (77 of 169), a new phase 3 at 20% off.
+    // Periods before October are priced the same by these terms as by the original ones.
+    const phase2Commit = prorateDays(units(500n), 77, 169);
+    const terms: ContractPricing = {
+      escalation: { escalation: { kind: 'Percent', basis_points: 1000 }, start_date: '2026-01-01', interval_months: 3 },
+      terms: [
+        { phase: 1, start_date: '2026-01-01', end_date: '2026-07-16', committed_amount_nanos: units(100n), description: 'ramp', rate_overrides: [{ product_tag: 'compute', multiplier_bps: 8000 }] },
+        { phase: 2, start_date: '2026-07-16', end_date: '2026-10-01', committed_amount_nanos: phase2Commit, description: 'full', discount_bps: 500 },
+        { phase: 3, start_date: '2026-10-01', end_date: '2027-01-01', committed_amount_nanos: units(300n), description: 'amended', discount_bps: 2000 },
+      ],
+    };
+    const expected = new Map<number, RatedPeriod>();
+    const usageByPhase = new Map<number, bigint>();
+    for (let m = 1; m <= 12; m += 1) {
+      const split = m === 7 ? { usage_to_date: { '2026-07-16': { api_calls: String(callsIn(7) / 2) } } } : {};
+      const rated = ratePeriodAcrossPhases({ skus, usage: { api_calls: String(callsIn(m)) }, period: { start: month(m), end: nextMonth(m) }, contract: terms, ...split });
+      expected.set(m, rated);
+      for (const piece of rated.pieces) {
+        const usage = piece.lines.filter((l) => l.pricing_model === 'PerUnit').reduce((sum, l) => sum + l.amount_nanos, 0n);
+        usageByPhase.set(piece.phase!, (usageByPhase.get(piece.phase!) ?? 0n) + usage);
+      }
+    }
+    const trueUps = new Map([
+      [1, computeTrueUp(units(100n), usageByPhase.get(1)!).true_up_nanos],
+      [2, computeTrueUp(phase2Commit, usageByPhase.get(2)!).true_up_nanos],
+      [3, computeTrueUp(units(300n), usageByPhase.get(3)!).true_up_nanos],
+    ]);
+
+    let amendedId = '';
+    for (let m = 1; m <= 12; m += 1) {
+      if (m === 7) {
+        // Before any July usage: phase 1's commit has been drawn down by January to June.
+        await advance(clockId, '2026-07-10T12:00:00.000Z');
+        const midYear = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`));
+        const drawn = [1, 2, 3, 4, 5, 6].reduce((sum, n) => sum + expected.get(n)!.lines.find((l) => l.sku_id === callSku)!.amount_nanos, 0n);
+        expect(midYear.terms[0]).toMatchObject({ drawn_down_nanos: drawn.toString(), remaining_commit_nanos: (units(100n) - drawn).toString(), true_up_nanos: null });
+        expect(midYear.escalation_steps).toBe(2);
+        await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-10T12:00:00.000Z');
+        await advance(clockId, '2026-07-20T12:00:00.000Z');
+        await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-20T12:00:00.000Z');
+      } else {
+        const mid = `${month(m).slice(0, 8)}15T12:00:00.000Z`;
+        await advance(clockId, mid);
+        await sendUsage(customerId, subscription.id, callsIn(m), mid);
+      }
+      if (m === 9) {
+        const amended = await expectJson<Contract>(
+          await h.request('POST', `/admin/v1/contracts/${original.id}/amend`, {
+            body: { reason: 'renegotiated', new_committed_amount_nanos: units(300n).toString(), effective_date: '2026-10-01', discount_bps: 2000 },
+          }),
+          201,
+        );
+        expect(amended.parent_contract_id).toBe(original.id);
+        expect(amended.terms.map((t) => t.committed_amount_nanos)).toEqual([units(100n), phase2Commit, units(300n)].map(String));
+        amendedId = amended.id;
+      }
+      await advance(clockId, `${nextMonth(m)}T01:00:00.000Z`);
+    }
+
+    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
+    expect(invoices.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual(Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']));
+    const landing = new Map([[7, 1], [9, 2], [12, 3]]);
+    invoices.forEach((invoice, index) => {
+      const m = index + 1;
+      const rated = expected.get(m)!;
+      const phase = landing.get(m);
+      const trueUp = phase === undefined ? 0n : trueUps.get(phase)!;
+      expect([m, invoice.total_nanos]).toEqual([m, (rated.total_nanos + trueUp).toString()]);
+      expect(invoice.line_items.filter((l) => l.kind === 'fee' || l.kind === 'usage').map((l) => l.amount_nanos)).toEqual(rated.lines.map((l) => l.amount_nanos.toString()));
+      expect(invoice.line_items.filter((l) => l.kind === 'true_up').map((l) => l.amount_nanos)).toEqual(phase === undefined ? [] : [trueUp.toString()]);
+    });
+    // Golden totals by hand. January: (49 + 200 × 0.01) × 80% = 40.80. April, one 10% step:
+    // (49 + 350 × 0.01) × 1.1 × 80% = 46.20. October, three steps and the amended 20% discount:
+    // (49 + 650 × 0.01) × 1.331 × 80% = 59.0964.
+    expect(invoices[0]!.total_nanos).toBe((4080n * UNIT / 100n).toString());
+    expect(invoices[3]!.total_nanos).toBe((4620n * UNIT / 100n).toString());
+    expect(invoices[9]!.total_nanos).toBe((590964n * UNIT / 10000n).toString());
+    expect(invoices[9]!.total).toBe('59.10');
+
+    const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${amendedId}`));
+    expect(ended.status).toBe('Expired');
+    expect(ended.escalation_steps).toBe(3);
+    expect(ended.terms.map((t) => t.true_up_nanos)).toEqual([1, 2, 3].map((p) => trueUps.get(p)!.toString()));
+    expect(ended.amendment_chain?.map((c) => [c.id, c.status])).toEqual([[original.id, 'Amended'], [amendedId, 'Expired']]);
+    const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(amendedId));
+    expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    const moves = await h.deps.db.auditLogEntry.findMany({ where: { entityId: { in: [original.id, amendedId] } }, orderBy: { createdAt: 'asc' } });
+    expect(moves.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['contract.created', 'contract.subscription_linked', 'contract.escalated', 'contract.trued_up', 'contract.amended', 'contract.expired']),
+    );
+    const expiredEvent = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: amendedId, type: 'contract.expired' } });
+    expect(expiredEvent.occurredAt.toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    await captureHistory(handle, 'amended-escalated-trued-up-expired');
+  }, 600_000);
+});

@@ -1,0 +1,219 @@
+/**
+ * Collection and dunning end to end through the API, PostgreSQL, the Temporal server and the real
+ * `stripe` SDK against stripe-mock, on test clocks. stripe-mock answers every confirmation with
+ * `requires_payment_method` (a refused payment method), so every charge the engine makes fails;
+ * successes come as signed processor notifications about the PaymentIntents the engine created.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { captureHistory } from '../support/histories.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { attachCard, dunningOf, eventually, intentEvent, notify, outboxOf, paymentsOf, type DunningView } from '../support/payments.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+interface Invoice {
+  id: string;
+  status: string;
+  total_nanos: string;
+  paid_by: { actor_id: string } | null;
+}
+
+const UNIT = 1_000_000_000_000n;
+const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const subscription = async (id: string) => expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${id}`));
+const invoice = async (id: string) => expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${id}`));
+
+/** A customer with a card on file, subscribed on a clock at 2026-01-01; its January invoice is finalized at 2026-02-01T01:00Z. */
+async function subscribedWithCard() {
+  const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+  const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+  const card = await attachCard(h, customerId);
+  expect(card).toMatchObject({ is_default: true, brand: 'visa', last4: '4242', status: 'attached' });
+  const planId = await makePlan(h.deps.db);
+  const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+  return { clockId, customerId, subscriptionId: sub.id };
+}
+
+/** Advances to the January invoice's finalization: the auto-charge fails and dunning starts. */
+async function failFirstCharge(clockId: string, subscriptionId: string) {
+  await advance(clockId, '2026-02-01T01:00:00.000Z');
+  const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}`))).data;
+  expect(invoices.map((i) => i.status)).toEqual(['Open']);
+  return invoices[0]!;
+}
+
+describe('auto-charge and dunning on a test clock', () => {
+  it('fails the auto-charge, goes PastDue, retries at +3/+7/+14/+21 days with their notices and ends Exhausted', async () => {
+    const { clockId, customerId, subscriptionId } = await subscribedWithCard();
+    const open = await failFirstCharge(clockId, subscriptionId);
+    expect(open.total_nanos).toBe((49n * UNIT).toString());
+
+    const [charge] = await paymentsOf(h, open.id);
+    expect(charge).toMatchObject({ attempt: 1, source: 'auto_charge', status: 'Failed', amount: '49.00', dunning_attempt: null, attempted_at: '2026-02-01T01:00:00.000Z' });
+    expect(charge!.processor_payment_intent_id).toMatch(/^pi_/);
+    expect((await subscription(subscriptionId)).status).toBe('PastDue');
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 0, next_attempt_at: '2026-02-04T01:00:00.000Z', subscription_id: subscriptionId });
+    expect(await outboxOf(h, subscriptionId, ['subscription.past_due'])).toEqual([
+      { type: 'subscription.past_due', data: { subscription_id: subscriptionId, customer_id: customerId }, occurredAt: '2026-02-01T01:00:00.000Z' },
+    ]);
+    expect((await outboxOf(h, open.id, ['payment.failed'])).map((e) => e.data)).toEqual([
+      { invoice_id: open.id, payment_id: charge!.id, failure_code: expect.any(String) },
+    ]);
+
+    const steps: [string, number, string | null, string, string][] = [
+      ['2026-02-04T01:00:00.000Z', 1, '2026-02-08T01:00:00.000Z', 'Active', 'notify'],
+      ['2026-02-08T01:00:00.000Z', 2, '2026-02-15T01:00:00.000Z', 'Active', 'escalate'],
+      ['2026-02-15T01:00:00.000Z', 3, '2026-02-22T01:00:00.000Z', 'Active', 'warn_suspension'],
+      ['2026-02-22T01:00:00.000Z', 4, null, 'Exhausted', 'suspend'],
+    ];
+    // One second before each retry nothing has happened yet; at its time it has.
+    for (const [at, attempt, next, status] of steps) {
+      await advance(clockId, new Date(Date.parse(at) - 1000).toISOString());
+      expect((await dunningOf(h, open.id)).attempt_count).toBe(attempt - 1);
+      await advance(clockId, at);
+      expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: attempt, next_attempt_at: next, status });
+    }
+    const payments = await paymentsOf(h, open.id);
+    expect(payments.map((p) => [p.attempt, p.source, p.dunning_attempt, p.status, p.attempted_at])).toEqual([
+      [1, 'auto_charge', null, 'Failed', '2026-02-01T01:00:00.000Z'],
+      ...steps.map(([at, attempt], i) => [i + 2, 'dunning', attempt, 'Failed', at]),
+    ]);
+    const failed = await outboxOf(h, open.id, ['payment.failed']);
+    expect(failed.slice(1).map((e) => [e.data.dunning_attempt, e.data.dunning_notice, e.occurredAt])).toEqual(steps.map(([at, attempt, , , notice]) => [attempt, notice, at]));
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Exhausted', closed_reason: 'exhausted' });
+    // Exhausted: the subscription stays PastDue for an admin, and the invoice Open.
+    expect((await subscription(subscriptionId)).status).toBe('PastDue');
+    expect((await invoice(open.id)).status).toBe('Open');
+    const dunningHandle = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
+    expect(await dunningHandle.result()).toEqual({ status: 'Exhausted', attemptCount: 4 });
+    await captureHistory(dunningHandle, 'four-retries-exhausted');
+
+    const exhausted = await expectPage<DunningView>(await h.request('GET', `/admin/v1/dunning-schedules?status=Exhausted&subscription_id=${subscriptionId}`));
+    expect(exhausted.data.map((d) => d.invoice_id)).toEqual([open.id]);
+    // The admin action the SPEC names: pausing a PastDue subscription is allowed.
+    expect((await expectJson<{ status: string }>(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/pause`))).status).toBe('Paused');
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it('resolves when the retry at +7 days is collected: Resolved, Active, Paid, payment.succeeded', async () => {
+    const { clockId, subscriptionId } = await subscribedWithCard();
+    const open = await failFirstCharge(clockId, subscriptionId);
+    await advance(clockId, '2026-02-04T01:00:00.000Z');
+    await advance(clockId, '2026-02-08T01:00:00.000Z');
+    const retry = (await paymentsOf(h, open.id)).find((p) => p.dunning_attempt === 2)!;
+    expect(retry).toMatchObject({ attempt: 3, status: 'Failed', attempted_at: '2026-02-08T01:00:00.000Z' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: 2, status: 'Active' });
+
+    // The processor collects the +7 day retry's PaymentIntent after all (the customer fixed the card).
+    const receipt = await expectJson<{ event_id: string; action: string }>(await notify(h, intentEvent('payment_intent.succeeded', retry)));
+    expect(receipt.action).toBe('queued');
+    const eventWorkflow = h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id));
+    expect(await eventWorkflow.result()).toBe('payment_succeeded');
+
+    expect(await invoice(open.id)).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'payment-processor' } });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', attempt_count: 2, next_attempt_at: null, closed_reason: 'payment_succeeded' });
+    await eventually(async () => expect((await subscription(subscriptionId)).status).toBe('Active'));
+    expect((await paymentsOf(h, open.id)).find((p) => p.id === retry.id)!.status).toBe('Succeeded');
+    expect(await outboxOf(h, open.id, ['payment.succeeded', 'invoice.paid'])).toMatchObject([
+      { type: 'payment.succeeded', data: { invoice_id: open.id, amount_nanos: (49n * UNIT).toString(), payment_id: retry.id } },
+      { type: 'invoice.paid', data: { invoice_id: open.id } },
+    ]);
+    const dunningHandle = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
+    expect(await dunningHandle.result()).toEqual({ status: 'Resolved', attemptCount: 2 });
+    await captureHistory(dunningHandle, 'resolved-after-second-retry');
+    await captureHistory(eventWorkflow, 'payment-intent-succeeded');
+    // Resolved: later advances make no more retries.
+    await advance(clockId, '2026-03-01T00:00:00.000Z');
+    expect((await paymentsOf(h, open.id)).filter((p) => p.source === 'dunning')).toHaveLength(2);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it('resolves when payment_intent.succeeded about the auto-charge arrives by webhook during dunning', async () => {
+    const { clockId, subscriptionId } = await subscribedWithCard();
+    const open = await failFirstCharge(clockId, subscriptionId);
+    await advance(clockId, '2026-02-05T00:00:00.000Z');
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' });
+    const [autoCharge] = await paymentsOf(h, open.id);
+
+    const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', autoCharge!)));
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
+    expect((await invoice(open.id)).status).toBe('Paid');
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', attempt_count: 1, closed_reason: 'payment_succeeded' });
+    await eventually(async () => expect((await subscription(subscriptionId)).status).toBe('Active'));
+    expect((await paymentsOf(h, open.id)).map((p) => [p.source, p.status])).toEqual([
+      ['auto_charge', 'Succeeded'],
+      ['dunning', 'Failed'],
+    ]);
+    // The invoice's workflow collected it and ended; its history shows the auto-charge after finalization.
+    const invoiceHandle = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(open.id));
+    expect(await invoiceHandle.result()).toMatchObject({ status: 'Paid' });
+    await captureHistory(invoiceHandle, 'auto-charged-failed-then-collected-by-notification');
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it('closes the schedule when an invoice in dunning is paid by hand or voided', async () => {
+    for (const [move, body, reason, invoiceStatus] of [
+      ['pay', { actor_id: 'ops-1', actor_name: 'Ops' }, 'paid_manually', 'Paid'],
+      ['void', { reason: 'written off' }, 'voided', 'Void'],
+    ] as const) {
+      const { clockId, subscriptionId } = await subscribedWithCard();
+      const open = await failFirstCharge(clockId, subscriptionId);
+      expect((await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${open.id}/${move}`, { body }))).status).toBe(invoiceStatus);
+      expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', closed_reason: reason, next_attempt_at: null });
+      await eventually(async () => expect((await subscription(subscriptionId)).status).toBe('Active'));
+      expect(await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).result()).toEqual({ status: 'Resolved', attemptCount: 0 });
+      await advance(clockId, '2026-02-10T00:00:00.000Z');
+      expect((await paymentsOf(h, open.id)).map((p) => p.source)).toEqual(['auto_charge']);
+      await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+    }
+  });
+
+  it('keeps the manual flow for a customer without a payment method', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
+    const open = await failFirstCharge(clockId, sub.id);
+    expect(await paymentsOf(h, open.id)).toEqual([]);
+    expect((await subscription(sub.id)).status).toBe('Active');
+    expect((await h.request('GET', `/admin/v1/invoices/${open.id}/dunning`)).status).toBe(404);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(sub.id)).terminate('test done');
+  });
+});
+
+describe('the daily dunning check (check_due_attempts)', () => {
+  it('is a Temporal Schedule that re-drives an overdue schedule whose workflow is not running', async () => {
+    const scheduleHandle = h.deps.temporal.client.schedule.getHandle(DUNNING_CHECK_SCHEDULE_ID);
+    const description = await scheduleHandle.describe();
+    expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'dunningCheckWorkflow' });
+    expect(description.spec.calendars).toMatchObject([{ hour: [{ start: 3, end: 3, step: 1 }] }]);
+
+    const { clockId, subscriptionId } = await subscribedWithCard();
+    const open = await failFirstCharge(clockId, subscriptionId);
+    // The schedule's workflow is lost (terminated), and its first retry becomes overdue.
+    await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('simulated loss');
+    await advance(clockId, '2026-02-05T00:00:00.000Z');
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 0, next_attempt_at: '2026-02-04T01:00:00.000Z' });
+
+    const before = (await scheduleHandle.describe()).info.recentActions.length;
+    await scheduleHandle.trigger();
+    const run = await eventually(async () => {
+      const actions = (await scheduleHandle.describe()).info.recentActions;
+      expect(actions.length).toBeGreaterThan(before);
+      return h.deps.temporal.client.workflow.getHandle(actions[actions.length - 1]!.action.workflow.workflowId);
+    });
+    expect((await run.result()).redriven).toContain(open.id);
+    // Re-driven from where it stopped, at the clock's time: the overdue retry is made.
+    await eventually(async () => expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
+    await captureHistory(run, 'redrives-overdue-schedule');
+    await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('test done');
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+});

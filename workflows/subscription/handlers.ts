@@ -1,0 +1,122 @@
+/**
+ * The subscription workflow's messages: state-machine moves and billing commands as updates (each
+ * guarded by the state machine before anything is recorded and run under the run's lock), the
+ * test-clock advance, and the queries. Another command is one more `registerCommand` call.
+ */
+import type { UpdateDefinition } from '@temporalio/common';
+import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import {
+  advanceClockUpdate,
+  billSubscriptionUpdate,
+  cancelSubscriptionUpdate,
+  changePlanUpdate,
+  CONTINUING_AS_NEW,
+  nextWakeQuery,
+  pauseSubscriptionUpdate,
+  paymentOutcomeSignal,
+  resumeSubscriptionUpdate,
+  subscriptionStateQuery,
+  type ChangePlanCommand,
+  type SubscriptionCommand,
+  type SubscriptionSnapshot,
+  type SubscriptionStatus,
+} from '../messages.js';
+import { CONTINUE_AS_NEW_ON_EVERY_WAKE } from './patches.js';
+import { activities, type SubscriptionRun } from './run.js';
+import { ALLOWED, assertAllowed, BILLABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
+
+const MOVES: Record<Move, UpdateDefinition<SubscriptionSnapshot, [SubscriptionCommand]>> = {
+  pause: pauseSubscriptionUpdate,
+  resume: resumeSubscriptionUpdate,
+  cancel: cancelSubscriptionUpdate,
+};
+
+export function registerHandlers(run: SubscriptionRun): void {
+  for (const name of ['pause', 'resume', 'cancel'] as const) {
+    const rule = ALLOWED[name];
+    registerCommand(run, MOVES[name], name, rule.from, async (command) => {
+      await run.move(rule.to, command.reason ?? name, command);
+      return run.state;
+    });
+  }
+
+  registerCommand(run, billSubscriptionUpdate, 'bill', BILLABLE, async () => {
+    const result = await activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso() });
+    wakeMainLoop(run);
+    return result;
+  });
+  registerCommand(run, changePlanUpdate, 'change the plan of', PLAN_CHANGEABLE, async (command: ChangePlanCommand) => {
+    const result = await activities.changeSubscriptionPlan({ subscriptionId: run.subscriptionId, at: run.nowIso(), command });
+    wakeMainLoop(run);
+    return result;
+  });
+
+  // Payment outcomes (SPEC §3), sent by the payment services when an invoice of this subscription
+  // fails to collect (dunning starts) or when its arrears are settled.
+  setHandler(paymentOutcomeSignal, async ({ invoiceId, outcome }) => {
+    run.paymentMoves += 1;
+    try {
+      await run.mutex.run(async () => {
+        if (outcome === 'failed' && run.state.status === 'Active') await run.move('PastDue', `payment_failed:${invoiceId}`);
+        if (outcome === 'settled' && run.state.status === 'PastDue') await run.move('Active', `payment_collected:${invoiceId}`);
+      });
+    } finally {
+      run.paymentMoves -= 1;
+    }
+  });
+
+  setHandler(subscriptionStateQuery, () => run.state);
+  setHandler(nextWakeQuery, () => {
+    const wake = run.nextWake();
+    return wake === null ? null : new Date(wake.atMs).toISOString();
+  });
+  setHandler(
+    advanceClockUpdate,
+    async (to) => {
+      run.clock.advanceTo(to);
+      await condition(() => run.finished || run.continuing || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0));
+      return { caughtUp: !run.continuing, status: run.state.status };
+    },
+    {
+      validator: (_to: string) => {
+        if (!run.clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
+      },
+    },
+  );
+}
+
+/**
+ * Registers an update allowed only in `statuses`: the validator rejects it in any other state before
+ * anything is recorded, and the handler checks again under the lock, since the state may have moved
+ * between the validator and its turn. Once the run is continuing as new the validator refuses every
+ * command with a retryable failure the caller sends again (src/temporal/updates.ts): the run waits
+ * only for the commands it accepted before, so concurrent callers cannot hold it back.
+ */
+function registerCommand<Result, Command extends SubscriptionCommand>(
+  run: SubscriptionRun,
+  update: UpdateDefinition<Result, [Command]>,
+  action: string,
+  statuses: readonly SubscriptionStatus[],
+  body: (command: Command) => Promise<Result>,
+): void {
+  const allowed = (_command: Command) => assertAllowed(action, statuses, run.state.status);
+  setHandler(
+    update,
+    (command) =>
+      run.mutex.run(async () => {
+        allowed(command);
+        return body(command);
+      }),
+    {
+      validator: (command) => {
+        if (run.continuing) throw ApplicationFailure.retryable('the subscription workflow is continuing as new; send the update again', CONTINUING_AS_NEW);
+        allowed(command);
+      },
+    },
+  );
+}
+
+/** After a billing command, so the main loop checks whether to continue as new (a state move wakes it already). */
+function wakeMainLoop(run: SubscriptionRun): void {
+  if (patched(CONTINUE_AS_NEW_ON_EVERY_WAKE)) run.clock.touch();
+}

@@ -1,0 +1,13 @@
+/**
+ * Changes to the released subscription workflow, each behind `patched(id)` (README, "Workflow
+ * versioning"). A run without an id's marker keeps the old commands, so histories recorded before
+ * the change still replay. Once every open run started on code with the patch, the call becomes
+ * `deprecatePatch(id)`; the old branch and the id go once no open run carries the marker either.
+ */
+
+/**
+ * `billSubscription` and `changePlan` wake the main loop when they finish, and every wake (not only
+ * a due one) checks whether to continue as new: before it, a run billed on demand over and over
+ * never reached the check and its history grew without bound.
+ */
+export const CONTINUE_AS_NEW_ON_EVERY_WAKE = 'subscription-continue-as-new-on-every-wake';

@@ -1,0 +1,121 @@
+/**
+ * The state of one subscription workflow run, and the steps that persist its moves. Handlers and the
+ * main loop share it; every step runs under `mutex`, so they never persist concurrently.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { WorkflowClock } from '../clock.js';
+import {
+  INVALID_TRANSITION,
+  NOT_FOUND,
+  UNPROCESSABLE,
+  type PendingClose,
+  type SubscriptionCommand,
+  type SubscriptionSnapshot,
+  type SubscriptionStatus,
+  type SubscriptionWorkflowInput,
+} from '../messages.js';
+import { Mutex } from '../mutex.js';
+import { deadlineStep } from './state-machine.js';
+import { nextWake, type Wake, type WakeReason } from './wake.js';
+
+export const activities = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+});
+
+export class SubscriptionRun {
+  readonly subscriptionId: string;
+  readonly clock: WorkflowClock;
+  readonly mutex = new Mutex();
+  /** Payment-outcome signals waiting for or holding the lock: a test-clock advance waits for them too. */
+  paymentMoves = 0;
+  state: SubscriptionSnapshot;
+  /** Closed periods whose invoices wait for the end of their grace period. */
+  readonly pending: PendingClose[];
+  /** Subscription time of the next progressive-billing check; null without a threshold. */
+  private nextCheckMs: number | null;
+  /** The main loop has ended: clock advances answer at once. */
+  finished = false;
+  /** The run is about to continue as new: clock advances answer caughtUp=false and go to the next run. */
+  continuing = false;
+
+  constructor(private readonly input: SubscriptionWorkflowInput) {
+    this.subscriptionId = input.subscriptionId;
+    this.clock = new WorkflowClock(input.testClock?.now ?? null);
+    this.state = { status: input.status, periodStart: input.periodStart, periodEnd: input.periodEnd, trialEnd: input.trialEnd };
+    this.pending = [...input.pendingCloses];
+    this.nextCheckMs = input.progressiveCheckEveryMs === null ? null : this.clock.nowMs() + input.progressiveCheckEveryMs;
+  }
+
+  nowIso(): string {
+    return new Date(this.clock.nowMs()).toISOString();
+  }
+
+  nextWake(): Wake | null {
+    return nextWake(this.state, this.nextCheckMs, this.pending);
+  }
+
+  /** Persists a state move (row, audit entry, outbox event) and wakes the main loop for the new state. */
+  async move(to: SubscriptionStatus, reason: string, command?: SubscriptionCommand): Promise<void> {
+    this.state = await activities.transitionSubscription({
+      subscriptionId: this.subscriptionId,
+      from: this.state.status,
+      to,
+      at: this.nowIso(),
+      reason,
+      actor: command?.actor ?? { type: 'system', id: 'subscription-workflow' },
+      requestId: command?.requestId,
+    });
+    this.clock.touch();
+  }
+
+  /** What became due at a wake: finalize closed periods past their grace, check the progressive threshold, or act on the state deadline. */
+  async step(what: WakeReason): Promise<void> {
+    if (what === 'finalize') {
+      const due = this.pending.filter((close) => Date.parse(close.finalizeAt) <= this.clock.nowMs());
+      for (const close of due) {
+        await activities.finalizePeriodInvoice({ subscriptionId: this.subscriptionId, period: { start: close.periodStart, end: close.periodEnd }, at: close.finalizeAt });
+        this.pending.splice(this.pending.indexOf(close), 1);
+      }
+      return;
+    }
+    if (what === 'check') {
+      await activities.checkProgressiveThreshold({ subscriptionId: this.subscriptionId, at: this.nowIso() });
+      this.nextCheckMs = this.clock.nowMs() + this.input.progressiveCheckEveryMs!;
+      return;
+    }
+    const next = deadlineStep(this.state.status);
+    switch (next.kind) {
+      case 'move':
+        await this.move(next.to, next.reason);
+        return;
+      case 'close-and-expire':
+        await this.closePeriod('subscription_final');
+        await this.move('Expired', 'period_ended');
+        return;
+      case 'close-and-roll':
+        await this.closePeriod('subscription_cycle');
+        this.state = await activities.rollSubscriptionPeriod({ subscriptionId: this.subscriptionId, expectedPeriodEnd: this.state.periodEnd });
+        this.clock.touch();
+    }
+  }
+
+  /** The input of the next run: the live state, the test clock's time and the closes still pending. */
+  continueAsNewInput(): SubscriptionWorkflowInput {
+    return {
+      subscriptionId: this.subscriptionId,
+      ...this.state,
+      testClock: this.input.testClock ? { id: this.input.testClock.id, now: this.nowIso() } : null,
+      progressiveCheckEveryMs: this.input.progressiveCheckEveryMs,
+      pendingCloses: this.pending,
+    };
+  }
+
+  /** Bills the current period to its end; its invoice is finalized when the grace period is over. */
+  private async closePeriod(reason: 'subscription_cycle' | 'subscription_final'): Promise<void> {
+    const period = { start: this.state.periodStart, end: this.state.periodEnd };
+    const { finalizeAt } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason });
+    this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * One workflow per webhook delivery (id `webhook:<event_id>:<endpoint_id>`, on the webhooks task
+ * queue): attempts on the retry schedule of its input, each a local activity that POSTs the stored
+ * bytes, records the attempt and moves the endpoint's circuit breaker. An attempt the breaker
+ * refuses is not counted: the workflow waits until the circuit lets it through and asks again.
+ * After the last attempt of the schedule fails, the delivery is abandoned and marked Failed.
+ *
+ * The attempt is a local activity: it runs inside the workflow task (its result is a marker in the
+ * history), which halves the server round trips of a delivery; the timers between attempts are
+ * ordinary durable timers.
+ */
+import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import { delayBeforeAttempt } from '../src/core/webhooks.js';
+import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './messages.js';
+
+/** Beyond the receiver's own timeout: the database work of recording an attempt. */
+const RECORDING_MARGIN_MS = 20_000;
+
+export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Promise<WebhookDeliveryOutcome> {
+  const { policy } = input;
+  const { attemptWebhookDelivery, abandonWebhookDelivery } = proxyLocalActivities<Activities>({
+    startToCloseTimeout: policy.timeoutMs + RECORDING_MARGIN_MS,
+    // Only infrastructure failures (database unreachable) throw; a receiver's failure is a result.
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  });
+  let attempts = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    const delay = delayBeforeAttempt(policy.retryScheduleMs, attempt);
+    if (delay === undefined) break;
+    if (delay > 0) await sleep(delay);
+    const nextDelayMs = delayBeforeAttempt(policy.retryScheduleMs, attempt + 1) ?? null;
+    for (;;) {
+      const result = await attemptWebhookDelivery({ deliveryId: input.deliveryId, policy, nextDelayMs });
+      if (result.kind === 'gone') return { status: 'Cancelled', attempts };
+      if (result.kind === 'suspended') {
+        // Workflow time is deterministic (the task's start time), so this wait replays exactly.
+        await sleep(Math.max(1, Date.parse(result.retryAt) - Date.now()));
+        continue;
+      }
+      attempts += 1;
+      if (result.delivered) return { status: 'Delivered', attempts };
+      break;
+    }
+  }
+  await abandonWebhookDelivery({ deliveryId: input.deliveryId, attempts });
+  return { status: 'Failed', attempts };
+}
