@@ -44,10 +44,17 @@ const say = (message: string) => process.stdout.write(`[start] ${message}\n`);
 
 class Stack {
   private readonly stops: { name: string; stop: () => Promise<void> }[] = [];
+  private readonly supervised: Supervised[] = [];
   push(name: string, stop: () => Promise<void>): void {
     this.stops.push({ name, stop });
   }
+  pushSupervised(name: string, supervised: Supervised): void {
+    this.supervised.push(supervised);
+    this.push(name, () => supervised.stop());
+  }
   async unwind(): Promise<void> {
+    // First no child restarts any more (a group signal may stop some before their turn), then each stops in turn.
+    for (const supervised of this.supervised) supervised.halt();
     for (const { name, stop } of this.stops.reverse()) {
       say(`stopping ${name}`);
       await stop().catch((err: unknown) => say(`  ${name}: ${(err as Error).message}`));
@@ -98,7 +105,7 @@ function supervise(name: string, start: () => Promise<ChildProcess>): Supervised
       void shutdown(1);
     },
   });
-  stack.push(name, () => supervised.stop());
+  stack.pushSupervised(name, supervised);
   return supervised;
 }
 

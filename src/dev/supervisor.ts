@@ -38,6 +38,8 @@ export class Supervised {
   private fastFailures = 0;
   private restarts = 0;
   private restartTimer: NodeJS.Timeout | undefined;
+  /** A start in flight (a first start or a restart waiting on readiness); stop() waits for it. */
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly options: SupervisedOptions) {}
 
@@ -45,7 +47,15 @@ export class Supervised {
     return this.restarts;
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
+    const starting = this.startOnce().finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    this.starting = starting;
+    return starting;
+  }
+
+  private async startOnce(): Promise<void> {
     const startedAt = Date.now();
     const child = await this.options.start();
     if (this.stopping) {
@@ -83,10 +93,22 @@ export class Supervised {
     }, delay);
   }
 
-  /** Stops the current instance and any pending restart. */
-  async stop(): Promise<void> {
+  /**
+   * No more restarts from now on, synchronously. The run command halts every child at the first
+   * stop signal: the signal may also have reached the children themselves (a signal to the process
+   * group), and one that exits before its turn in the stop order must not be restarted as if it had
+   * crashed, or the new instance would outlive the run command.
+   */
+  halt(): void {
     this.stopping = true;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  /** Stops the current instance, any pending restart, and an instance still starting. */
+  async stop(): Promise<void> {
+    this.halt();
+    await this.starting?.catch(() => {});
     if (this.child) await stopProcess(this.child);
   }
 }

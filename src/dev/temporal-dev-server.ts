@@ -55,22 +55,28 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
   exited.catch(() => {});
 
   const address = `127.0.0.1:${options.port}`;
-  await Promise.race([
-    exited,
-    waitFor(
-      `Temporal dev server on ${address}`,
-      async () => {
-        const connection = await Connection.connect({ address, connectTimeout: '1s' });
-        try {
-          await connection.workflowService.describeNamespace({ namespace: options.namespace });
-        } finally {
-          await connection.close();
-        }
-      },
-      60_000,
-      250,
-    ),
-  ]);
+  try {
+    await Promise.race([
+      exited,
+      waitFor(
+        `Temporal dev server on ${address}`,
+        async () => {
+          const connection = await Connection.connect({ address, connectTimeout: '1s' });
+          try {
+            await connection.workflowService.describeNamespace({ namespace: options.namespace });
+          } finally {
+            await connection.close();
+          }
+        },
+        60_000,
+        250,
+      ),
+    ]);
+  } catch (err) {
+    // Never leave a server behind that did not become ready (a caller may retry on the same port).
+    await stopProcess(child);
+    throw err;
+  }
   return {
     address,
     uiUrl: options.headless ? undefined : `http://127.0.0.1:${options.uiPort}`,

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { defaultBackoff, Supervised } from '../../src/dev/supervisor.js';
 
@@ -52,6 +53,34 @@ describe('run-command supervision', () => {
     await s.stop();
     await new Promise((r) => setTimeout(r, 50));
     expect(starts).toHaveLength(1);
+  });
+
+  it('after halt, a child that exits on its own (a group signal reached it first) is not restarted', async () => {
+    let child: ReturnType<typeof spawn> | undefined;
+    const { s, starts, log } = supervised(async () => (child = await exitingChild(0, 100)()), 60_000);
+    await s.start();
+    s.halt();
+    // The supervisor's own exit listener was registered first, so it has decided by the time this one runs.
+    await once(child!, 'exit');
+    expect(log).toEqual([]);
+    expect(starts).toHaveLength(1);
+    await s.stop();
+  });
+
+  it('stop waits for an instance still starting and stops it too', async () => {
+    let child: ReturnType<typeof spawn> | undefined;
+    let ready!: () => void;
+    const readiness = new Promise<void>((r) => (ready = r));
+    const { s } = supervised(async () => {
+      child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+      await readiness;
+      return child;
+    }, 60_000);
+    const started = s.start();
+    const stopped = s.stop();
+    ready();
+    await Promise.all([started, stopped]);
+    expect(child!.exitCode !== null || child!.signalCode !== null).toBe(true);
   });
 
   it('backs off exponentially from 1 s up to 30 s', () => {
