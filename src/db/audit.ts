@@ -1,5 +1,5 @@
 /** Audit log repository: entries are append-only (a database trigger refuses updates and deletes). */
-import type { Prisma } from '../generated/prisma/client.js';
+import type { AuditLogEntry, Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 
 export interface NewAuditEntry {
@@ -21,4 +21,58 @@ const json = (value: unknown): Prisma.InputJsonValue | undefined =>
 
 export async function insertAuditEntry(tx: DbClient, entry: NewAuditEntry): Promise<void> {
   await tx.auditLogEntry.create({ data: { ...entry, before: json(entry.before), after: json(entry.after) } });
+}
+
+export interface AuditFilter {
+  limit: number;
+  /** Newest first: the page after this entry holds older entries. */
+  starting_after?: string | undefined;
+  entity_type?: string | undefined;
+  entity_id?: string | undefined;
+  customer_id?: string | undefined;
+  actor_type?: string | undefined;
+  actor_id?: string | undefined;
+  action?: string | undefined;
+  created_gte?: Date | undefined;
+  created_lt?: Date | undefined;
+}
+
+export interface AuditEntryRecord {
+  id: string;
+  action: string;
+  actorType: string;
+  actorId: string;
+  entityType: string;
+  entityId: string;
+  customerId: string | null;
+  requestId: string | null;
+  before: unknown;
+  after: unknown;
+  createdAt: Date;
+}
+
+const toRecord = (row: AuditLogEntry): AuditEntryRecord => ({ ...row, before: row.before ?? null, after: row.after ?? null });
+
+/** Entries matching every given filter, newest first (UUIDv7 ids order by creation), limit + 1 rows. */
+export async function listAuditEntries(db: DbClient, filter: AuditFilter): Promise<AuditEntryRecord[]> {
+  const rows = await db.auditLogEntry.findMany({
+    where: {
+      ...(filter.starting_after ? { id: { lt: filter.starting_after } } : {}),
+      ...(filter.entity_type ? { entityType: filter.entity_type } : {}),
+      ...(filter.entity_id ? { entityId: filter.entity_id } : {}),
+      ...(filter.customer_id ? { customerId: filter.customer_id } : {}),
+      ...(filter.actor_type ? { actorType: filter.actor_type } : {}),
+      ...(filter.actor_id ? { actorId: filter.actor_id } : {}),
+      ...(filter.action ? { action: filter.action } : {}),
+      ...(filter.created_gte || filter.created_lt ? { createdAt: { gte: filter.created_gte, lt: filter.created_lt } } : {}),
+    },
+    orderBy: { id: 'desc' },
+    take: filter.limit + 1,
+  });
+  return rows.map(toRecord);
+}
+
+export async function findAuditEntry(db: DbClient, id: string): Promise<AuditEntryRecord | null> {
+  const row = await db.auditLogEntry.findUnique({ where: { id } });
+  return row ? toRecord(row) : null;
 }

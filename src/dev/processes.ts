@@ -1,17 +1,34 @@
 import { type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 
-/** A port the OS says is free right now on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out by freePort: below Linux's default ephemeral range (32768-60999), which the
+ * kernel gives every outgoing connection. A port taken from the ephemeral range can be claimed by a
+ * loopback connection (to PostgreSQL, Temporal, ...) between being picked and being listened on.
+ */
+const PICK_FROM = 20_000;
+const PICK_TO = 32_768;
+
+const listenable = (port: number): Promise<number | undefined> =>
+  new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address() as net.AddressInfo;
+      server.close(() => resolve(bound));
     });
   });
+
+/** A port free right now on 127.0.0.1, picked at random outside the ephemeral range when one is. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = await listenable(PICK_FROM + Math.floor(Math.random() * (PICK_TO - PICK_FROM)));
+    if (port !== undefined) return port;
+  }
+  const any = await listenable(0);
+  if (any === undefined) throw new Error('no free port on 127.0.0.1');
+  return any;
 }
 
 export function portInUse(port: number, host = '127.0.0.1'): Promise<boolean> {

@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   test_clock_not_found: { status: 404, meaning: 'the test clock does not exist' },
   contract_not_found: { status: 404, meaning: 'the contract does not exist' },
   webhook_endpoint_not_found: { status: 404, meaning: 'the webhook endpoint does not exist' },
+  audit_entry_not_found: { status: 404, meaning: 'the audit entry does not exist' },
   webhook_delivery_not_found: { status: 404, meaning: 'the webhook delivery does not exist or belongs to another endpoint' },
   payment_method_not_found: { status: 404, meaning: "the payment method does not exist or is not one of the payer's attached methods" },
   payment_not_found: { status: 404, meaning: 'the payment does not exist or is not a collected payment of the invoice' },

@@ -1,10 +1,13 @@
 /** Append-only audit trail. Written in the same transaction as the change it records. */
-import { insertAuditEntry } from '../db/audit.js';
+import { findAuditEntry, insertAuditEntry, listAuditEntries, type AuditEntryRecord, type AuditFilter } from '../db/audit.js';
 import type { DbClient } from '../db/client.js';
+import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
+import type { ACTOR_TYPES, AuditEntryView } from '../schemas/audit.js';
+import { toPage, type Page } from './pagination.js';
 
 export interface Actor {
-  type: 'admin' | 'customer' | 'api_key' | 'system';
+  type: (typeof ACTOR_TYPES)[number];
   id: string;
 }
 
@@ -34,4 +37,29 @@ export async function recordAudit(tx: DbClient, record: AuditRecord): Promise<vo
     after: record.after,
     requestId: record.requestId ?? null,
   });
+}
+
+const toView = (entry: AuditEntryRecord): AuditEntryView => ({
+  id: entry.id,
+  action: entry.action,
+  actor_type: entry.actorType as Actor['type'],
+  actor_id: entry.actorId,
+  entity_type: entry.entityType,
+  entity_id: entry.entityId,
+  customer_id: entry.customerId,
+  request_id: entry.requestId,
+  before: entry.before,
+  after: entry.after,
+  created_at: entry.createdAt.toISOString(),
+});
+
+/** The audit trail, newest first, narrowed by any of the filters. */
+export async function listAudit(db: DbClient, filter: AuditFilter): Promise<Page<AuditEntryView>> {
+  return toPage(await listAuditEntries(db, filter), filter.limit, toView);
+}
+
+export async function getAuditEntry(db: DbClient, id: string): Promise<AuditEntryView> {
+  const entry = await findAuditEntry(db, id);
+  if (!entry) throw notFound('audit_entry', id);
+  return toView(entry);
 }
