@@ -69,6 +69,7 @@ function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
         status: c.res.status,
         duration_ms: Math.round((performance.now() - started) * 10) / 10,
         caller: c.get('principal')?.subject,
+        error_code: c.get('errorCode'),
       },
       'request',
     );

@@ -35,6 +35,8 @@ export interface AppEnv {
     logger: Logger;
     deps: AppDeps;
     principal: Principal | undefined;
+    /** The error envelope's code, when the answer is an error (for the access log). */
+    errorCode: string | undefined;
   };
 }
 

@@ -51,6 +51,8 @@ export const ErrorEnvelopeSchema = z
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 export function envelope(c: Context, code: string, message: string, details?: Record<string, unknown>): ErrorEnvelope {
+  // The access log line names the code of every error answer.
+  c.set('errorCode', code);
   return {
     error: { code, message, ...(details ? { details } : {}), request_id: (c.get('requestId') as string | undefined) ?? 'unknown' },
   };

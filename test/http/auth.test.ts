@@ -148,6 +148,17 @@ describe('auth matrix', () => {
   });
 });
 
+describe('API key messages', () => {
+  const messageFor = async (key: string) =>
+    ((await (await h.request('GET', '/admin/v1/customers', { as: 'none', headers: { 'x-api-key': key } })).json()) as { error: { message: string } }).error.message;
+
+  it('tells a key with the right prefix that it is malformed, and a key without it which prefixes exist', async () => {
+    expect(await messageFor('bsk_test_short')).toMatch(/^API key is malformed/);
+    expect(await messageFor('sk_test_abcdefghijklmnopqrstuvwxyz')).toBe('API key must start with bsk_live_ or bsk_test_');
+    expect(await messageFor(`bsk_live_${'A'.repeat(32)}`)).toBe('invalid API key');
+  });
+});
+
 describe('paths spelled to slip past the scope check', () => {
   const variants = (path: string) => {
     const rest = path.slice('/admin/v1'.length);

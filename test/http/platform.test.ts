@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { pino } from 'pino';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { connectTemporal } from '../../src/temporal/client.js';
@@ -115,5 +116,25 @@ describe('test peers', () => {
     const info = await handle.connection.workflowService.getSystemInfo({});
     expect(info.serverVersion).toMatch(/^\d+\.\d+/);
     await handle.connection.close();
+  });
+});
+
+describe('access log', () => {
+  it('writes one line per request, naming the error code of an error answer', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logged = await createHarness();
+    logged.deps.logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    try {
+      const missing = await logged.request('GET', '/admin/v1/customers/01900000-0000-7000-8000-000000000000');
+      const unknownQuery = await logged.request('GET', '/admin/v1/customers?customer=1');
+      const ok = await logged.request('GET', '/health', { as: 'none' });
+      const access = (res: Response) => lines.find((l) => l.msg === 'request' && l.request_id === res.headers.get('x-request-id'));
+      expect(access(missing)).toMatchObject({ status: 404, error_code: 'customer_not_found', path: '/admin/v1/customers/01900000-0000-7000-8000-000000000000' });
+      expect(access(unknownQuery)).toMatchObject({ status: 400, error_code: 'validation_failed' });
+      expect(access(ok)).toMatchObject({ status: 200 });
+      expect(access(ok)).not.toHaveProperty('error_code');
+    } finally {
+      await logged.close();
+    }
   });
 });

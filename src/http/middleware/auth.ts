@@ -40,7 +40,13 @@ export function sha256Hex(value: string): string {
 }
 
 function verifyApiKey(key: string, expectedHashHex: string): Principal {
-  if (!API_KEY_PATTERN.test(key)) throw unauthenticated('API key must start with bsk_live_ or bsk_test_');
+  if (!API_KEY_PATTERN.test(key)) {
+    throw unauthenticated(
+      /^bsk_(live|test)_/.test(key)
+        ? 'API key is malformed: after bsk_live_ or bsk_test_ come 16 to 128 letters, digits or underscores'
+        : 'API key must start with bsk_live_ or bsk_test_',
+    );
+  }
   const actual = createHash('sha256').update(key, 'utf8').digest();
   const expected = Buffer.from(expectedHashHex, 'hex');
   if (expected.length !== actual.length || !timingSafeEqual(actual, expected)) throw unauthenticated('invalid API key');
