@@ -538,6 +538,18 @@ describe('CloudEvents structured mode', () => {
   const ceHeaders = { 'content-type': 'application/cloudevents+json' };
   const ceBatchHeaders = { 'content-type': 'application/cloudevents-batch+json; charset=utf-8' };
 
+  it('answers a CloudEvent sent as application/json with the media type that takes it, storing nothing', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const ce = cloudEvent(customerId);
+    const single = await body<{ error: { code: string; message: string; details: { issues: { path: string }[] } } }>(await h.request('POST', '/v1/events', { body: ce }), 400);
+    expect(single.error.code).toBe('validation_failed');
+    expect(single.error.message).toContain('Content-Type: application/cloudevents+json');
+    expect(single.error.details.issues[0]!.path).toBe('specversion');
+    const batch = await body<{ error: { message: string } }>(await h.request('POST', '/v1/events/batch', { body: [ce] }), 400);
+    expect(batch.error.message).toContain('Content-Type: application/cloudevents-batch+json');
+    expect(await h.deps.db.usageEvent.count({ where: { id: ce.id } })).toBe(0);
+  });
+
   it('maps type, id, time, subject, data and the subscriptionid extension to the event', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const subscriptionId = await makeSubscription(customerId);

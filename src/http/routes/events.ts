@@ -189,12 +189,28 @@ function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, h
     if (mediaType !== accepted) {
       // No media type at all is an empty body: the route's validator reports what is missing.
       if (mediaType !== 'application/json' && mediaType !== '') throw new ApiError('unsupported_media_type', `${c.req.path} takes application/json or ${accepted}`);
+      if (mediaType === 'application/json') refuseCloudEventAsJson(await c.req.json(), accepted);
       return next();
     }
     const parsed = schema.safeParse(await c.req.json());
     if (!parsed.success) throw validationError(parsed.error);
     return handle(c, parsed.data);
   };
+}
+
+const looksLikeCloudEvent = (value: unknown): boolean => typeof value === 'object' && value !== null && 'specversion' in value;
+
+/**
+ * A CloudEvent (or a batch of them) sent as plain application/json would fail the plain schema on
+ * every CloudEvents attribute; the 400 says which media type takes it instead.
+ */
+function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
+  const items = Array.isArray(body) ? body : [body];
+  if (items.length === 0 || !items.every(looksLikeCloudEvent)) return;
+  const message = `is a CloudEvents attribute, not a field of a plain event: send CloudEvents with Content-Type: ${mediaType}`;
+  throw new ApiError('validation_failed', `invalid request: the body is ${Array.isArray(body) ? 'a batch of CloudEvents' : 'a CloudEvent'}; send it with Content-Type: ${mediaType}`, {
+    issues: [{ path: Array.isArray(body) ? '0.specversion' : 'specversion', message }],
+  });
 }
 
 const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
@@ -210,10 +226,12 @@ export function registerEvents(app: App): void {
     c.json(await ingestBatch(c.get('deps'), (events as CloudEventInput[]).map(fromCloudEvent), context(c, CLOUD_EVENT_BATCH_FIELDS)), 200),
   );
 
-  app.openapi({ ...alsoAccepting(single, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent'), middleware: [singleCloudEvent] }, async (c) =>
-    c.json(await ingestEvent(c.get('deps'), c.req.valid('json'), context(c, JSON_FIELDS)), 200),
+  app.openapi(
+    { ...alsoAccepting(single, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent'), middleware: [singleCloudEvent] },
+    async (c) => c.json(await ingestEvent(c.get('deps'), c.req.valid('json'), context(c, JSON_FIELDS)), 200),
   );
-  app.openapi({ ...alsoAccepting(batch, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch'), middleware: [batchCloudEvents] }, async (c) =>
-    c.json(await ingestBatch(c.get('deps'), c.req.valid('json').events, context(c, JSON_BATCH_FIELDS)), 200),
+  app.openapi(
+    { ...alsoAccepting(batch, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch'), middleware: [batchCloudEvents] },
+    async (c) => c.json(await ingestBatch(c.get('deps'), c.req.valid('json').events, context(c, JSON_BATCH_FIELDS)), 200),
   );
 }
