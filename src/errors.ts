@@ -40,8 +40,11 @@ export const validation = (field: string, message: string, code = 'validation_fa
 export const conflict = (code: string, message: string, details?: Record<string, unknown>): DomainError =>
   new DomainError('conflict', code, message, details);
 
+/** "a" or "an" before a word, by its first letter (good enough for the entity names of this product). */
+export const article = (word: string): string => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+
 export const invalidTransition = (entity: string, from: string, action: string): DomainError =>
-  new DomainError('invalid_transition', 'invalid_state_transition', `cannot ${action} a ${entity} in state ${from}`, {
+  new DomainError('invalid_transition', 'invalid_state_transition', `cannot ${action} ${article(entity)} in state ${from}`, {
     entity,
     from,
     action,

@@ -3,6 +3,7 @@
  * in src/ is registered, with the status its kind implies; nothing registered is created nowhere;
  * every status has its documented error response.
  */
+import { invalidTransition } from '../../src/errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -100,5 +101,12 @@ describe('the error code registry', () => {
       const response = (commonErrorResponses as Record<number, { description: string } | undefined>)[status];
       expect(response?.description, `${code} (${status})`).toContain(`\`${code}\``);
     }
+  });
+});
+
+describe('messages', () => {
+  it('put the right article before the entity of a refused transition', () => {
+    expect(invalidTransition('invoice', 'Paid', 'void').message).toBe('cannot void an invoice in state Paid');
+    expect(invalidTransition('subscription', 'Cancelled', 'pause').message).toBe('cannot pause a subscription in state Cancelled');
   });
 });
