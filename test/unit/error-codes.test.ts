@@ -3,11 +3,11 @@
  * in src/ is registered, with the status its kind implies; nothing registered is created nowhere;
  * every status has its documented error response.
  */
-import { invalidTransition } from '../../src/errors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { invalidTransition } from '../../src/errors.js';
 import { ERROR_CODES, ISSUE_CODES } from '../../src/http/error-codes.js';
 import { commonErrorResponses } from '../../src/http/errors.js';
 
