@@ -27,7 +27,7 @@ interface Operation {
 let h: Harness;
 let operations: Operation[];
 
-const PUBLIC: Operation[] = ['/health', '/openapi.json', '/docs/api'].map((path) => ({ method: 'GET', path }));
+const PUBLIC: Operation[] = ['/health', '/openapi.json', '/docs/api', '/docs/errors'].map((path) => ({ method: 'GET', path }));
 
 beforeAll(async () => {
   h = await createHarness();

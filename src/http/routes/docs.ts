@@ -1,6 +1,7 @@
 /**
- * GET /openapi.json: the OpenAPI 3.0 document generated from the route definitions, with the error
- * code registry (info.description and `x-error-codes` / `x-issue-codes`).
+ * GET /openapi.json: the OpenAPI 3.0 document generated from the route definitions (getting started
+ * in info.description, the error code registry in `x-error-codes` / `x-issue-codes`).
+ * GET /docs/errors: the error-code catalogue as a page of its own.
  * GET /docs/api: Swagger UI served from node_modules (no CDN), so it renders offline.
  */
 import { readFile } from 'node:fs/promises';
@@ -38,15 +39,63 @@ window.addEventListener('load', function () {
 </body>
 </html>`;
 
-const errorCodeTable = Object.entries(ERROR_CODES)
-  .map(([code, { status, meaning }]) => `| \`${code}\` | ${status} | ${meaning} |`)
-  .join('\n');
-const issueCodeTable = Object.entries(ISSUE_CODES)
-  .map(([code, meaning]) => `| \`${code}\` | ${meaning} |`)
-  .join('\n');
+const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const DESCRIPTION = `Billing engine API. Money fields end in \`_nanos\`: raw units at scale 12 (1 currency unit =
-1000000000000), serialized as decimal-integer strings.
+/** GET /docs/errors: every error code with its status and meaning, and every issue code (also `x-error-codes`, `x-issue-codes`). */
+const ERRORS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Billing API error codes</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}code{white-space:nowrap}</style>
+</head>
+<body>
+<h1>Error codes</h1>
+<p>Every error answer is <code>{ "error": { "code", "message", "details?", "request_id" } }</code>; each code is always answered with its status.
+Back to the <a href="/docs/api">API reference</a>.</p>
+<table id="error-codes">
+<thead><tr><th>code</th><th>status</th><th>meaning</th></tr></thead>
+<tbody>
+${Object.entries(ERROR_CODES)
+  .map(([code, { status, meaning }]) => `<tr><td><code>${escape(code)}</code></td><td>${status}</td><td>${escape(meaning)}</td></tr>`)
+  .join('\n')}
+</tbody>
+</table>
+<h2>Issue codes</h2>
+<p>Issues in <code>details.issues</code> name the field (<code>path</code>) and, where a rule has one, carry a <code>code</code>:</p>
+<table id="issue-codes">
+<thead><tr><th>issue code</th><th>meaning</th></tr></thead>
+<tbody>
+${Object.entries(ISSUE_CODES)
+  .map(([code, meaning]) => `<tr><td><code>${escape(code)}</code></td><td>${escape(meaning)}</td></tr>`)
+  .join('\n')}
+</tbody>
+</table>
+</body>
+</html>`;
+
+const DESCRIPTION = `Billing engine API: customers, catalog, usage events, subscriptions, invoices, payments, contracts,
+webhooks and the audit trail. Money fields end in \`_nanos\`: raw units at scale 12 (1 currency unit = 1000000000000),
+serialized as decimal-integer strings. The endpoints follow this introduction; the error codes are on their own
+page, [/docs/errors](/docs/errors).
+
+**Getting started** (local mode: \`npm start\` prints \`BILLING_TOKEN\`, an admin token):
+
+\`\`\`sh
+H="Authorization: Bearer $BILLING_TOKEN"; J='content-type: application/json'; API=http://127.0.0.1:3000
+CUSTOMER=$(curl -s $API/admin/v1/customers -H "$H" -H "$J" -d '{"display_name":"Acme","email":"ap@acme.test","currency":"USD","account_type":"Organization"}' | jq -r .id)
+PLAN=$(curl -s $API/admin/v1/catalog/plans -H "$H" -H "$J" -d '{"name":"Pro","billing_cadence":"Monthly"}' | jq -r .id)
+curl -s $API/admin/v1/catalog/skus -H "$H" -H "$J" -d '{"plan_id":"'$PLAN'","name":"Base fee","pricing_model":"Flat","unit_amount_nanos":"49000000000000","currency":"USD"}'
+curl -s $API/admin/v1/catalog/skus -H "$H" -H "$J" -d '{"plan_id":"'$PLAN'","name":"API calls","pricing_model":"PerUnit","unit_amount_nanos":"10000000000","meter_event_type":"api_calls","currency":"USD"}'
+SUB=$(curl -s $API/v1/subscriptions -H "$H" -H "$J" -d '{"customer_id":"'$CUSTOMER'","plan_id":"'$PLAN'","currency":"USD"}' | jq -r .id)
+curl -s $API/v1/events -H "$H" -H "$J" -d '{"id":"evt-1","event_type":"api_calls","customer_id":"'$CUSTOMER'","subscription_id":"'$SUB'","timestamp":"'$(date -u +%FT%TZ)'","properties":{}}'
+curl -s -X POST $API/admin/v1/subscriptions/$SUB/bill -H "$H"      # invoice the usage so far
+curl -s "$API/admin/v1/invoices?customer_id=$CUSTOMER" -H "$H"
+\`\`\`
+
+A **customer token** (sees only that customer's resources under /v1) is an HS256 JWT with \`sub\` = the customer id,
+\`scope\` = \`customer\` and an \`exp\` at most 1 h away, signed with JWT_SECRET: \`npm run token -- customer $CUSTOMER\`
+mints one (it reads JWT_SECRET, or the local dev secret).
 
 **Authentication**: \`Authorization: Bearer <JWT>\` (HS256, claims sub/exp/scope) or \`X-API-Key\`.
 /v1/* accepts customer or admin scope, /admin/v1/* admin only. /v1/webhooks/processor is called by the payment
@@ -71,19 +120,9 @@ offset (\`Z\` or \`±hh:mm\` up to ±15:59), e.g. \`2026-01-31T12:00:00Z\`, nami
 routes, missing or refused credentials), one per client address. Every response carries \`RateLimit-Limit\` and
 \`RateLimit-Remaining\`; a refused request gets 429 \`rate_limited\` with \`Retry-After\` (seconds).
 
-**Errors** share one envelope \`{ "error": { "code", "message", "details?", "request_id" } }\`. These are all the
-codes, each always answered with its status (also in \`x-error-codes\`):
-
-| code | status | meaning |
-|---|---|---|
-${errorCodeTable}
-
-Issues in \`details.issues\` name the field (\`path\`) and, where a rule has one, carry a \`code\` (also in
-\`x-issue-codes\`):
-
-| issue code | meaning |
-|---|---|
-${issueCodeTable}`;
+**Errors** share one envelope \`{ "error": { "code", "message", "details?", "request_id" } }\`; every code is
+always answered with its status. The catalogue of codes and of the issue codes in \`details.issues\` is at
+[/docs/errors](/docs/errors) (also \`x-error-codes\` and \`x-issue-codes\` in this document).`;
 
 export function registerDocs(app: App): void {
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -115,7 +154,16 @@ export function registerDocs(app: App): void {
     'x-error-codes': ERROR_CODES,
     'x-issue-codes': ISSUE_CODES,
   });
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/docs/errors',
+    tags: ['Platform'],
+    summary: 'The error-code catalogue (public)',
+    security: [],
+    responses: { 200: { description: 'Every error code with its status and meaning, and every issue code', content: { 'text/html': { schema: { type: 'string' } } } } },
+  });
   app.get('/docs/api', (c) => c.html(PAGE));
+  app.get('/docs/errors', (c) => c.html(ERRORS_PAGE));
   app.get('/docs/api/assets/:file', async (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];
