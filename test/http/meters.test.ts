@@ -114,6 +114,24 @@ describe('meter admin API', () => {
     expect(audit.map((a) => [a.action, a.actorType])).toEqual([['meter.created', 'admin']]);
   });
 
+  it('refuses a second meter measuring exactly the same (409 meter_exists naming it), also when both arrive at once', async () => {
+    const eventType = uniqueType('dupes');
+    const definition = { event_type: eventType, aggregation: 'Sum', property: 'tokens', filters: [{ property: 'model', operator: 'In', value: ['a', 'b'] }] };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => h.request('POST', '/admin/v1/meters', { body: { name: `dup ${newId().slice(-6)}`, ...definition } })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    const created = (await answers.find((r) => r.status === 201)!.json()) as MeterBody;
+    for (const refused of answers.filter((r) => r.status === 409)) {
+      expect(await refused.json()).toMatchObject({ error: { code: 'meter_exists', details: { id: created.id } } });
+    }
+    // Another property, aggregation, filter or window is another meter.
+    await defineMeter({ ...definition, property: 'bytes' });
+    await defineMeter({ ...definition, aggregation: 'Max' });
+    await defineMeter({ ...definition, filters: [{ property: 'model', operator: 'In', value: ['a'] }] });
+    await defineMeter({ ...definition, window_type: 'Tumbling', window_size: 'P1D' });
+    expect(await h.deps.db.meter.count({ where: { eventType } })).toBe(5);
+  });
+
   it('answers 404 for an unknown meter and 403 for customer tokens', async () => {
     expect((await h.request('GET', `/admin/v1/meters/${newId()}`)).status).toBe(404);
     const customerId = await makeCustomer(h.deps.db);

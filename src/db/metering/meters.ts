@@ -27,6 +27,23 @@ export async function insertMeter(tx: DbClient, meter: NewMeter): Promise<MeterR
   return row;
 }
 
+/**
+ * A meter already measuring exactly this (same event type, aggregation, property, filters and
+ * window), under a transaction lock on the event type so two concurrent creates of the same
+ * definition cannot both pass the check.
+ */
+export async function lockIdenticalMeter(tx: DbClient, meter: Omit<NewMeter, 'id' | 'name' | 'description' | 'unit'>): Promise<MeterRow | null> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('meter-definition:' || ${meter.eventType}, 0))`;
+  const candidates = await tx.meter.findMany({
+    where: { eventType: meter.eventType, aggregation: meter.aggregation, property: meter.property, windowType: meter.windowType, windowSizeSeconds: meter.windowSizeSeconds },
+    orderBy: { id: 'asc' },
+  });
+  // Stored jsonb reorders object keys: compare the filters field by field, in order.
+  const canonical = (filters: MeterFilter[]) => JSON.stringify(filters.map((f) => [f.property, f.operator, f.value]));
+  const wanted = canonical(meter.filters);
+  return candidates.find((row) => canonical(row.filters as unknown as MeterFilter[]) === wanted) ?? null;
+}
+
 export function findMeter(tx: DbClient, id: string): Promise<MeterRow | null> {
   return tx.meter.findUnique({ where: { id } });
 }

@@ -21,12 +21,12 @@
  */
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
-import { findMeter, insertMeter, listMeterRows, type MeterRow } from '../../db/metering/meters.js';
+import { findMeter, insertMeter, listMeterRows, lockIdenticalMeter, type MeterRow } from '../../db/metering/meters.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId } from '../../ids.js';
 import { toPage, type Page } from '../pagination.js';
 import { recordAudit, type Actor } from '../audit.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import { scheduleRollup } from './usage.js';
 import type { MeterView } from '../../schemas/metering.js';
 
@@ -140,19 +140,20 @@ export async function createMeter(deps: ServiceDeps, input: MeterInput, actor: A
   const filters: MeterFilter[] = (input.filters ?? []).map((f) => ({ ...f, property: normalizeProperty(f.property) }));
   const windowType = input.window_type ?? 'BillingPeriod';
   const id = newId();
+  const definition = {
+    eventType: input.event_type,
+    aggregation: input.aggregation,
+    property,
+    filters,
+    windowType,
+    windowSizeSeconds: input.window_size === undefined ? null : parseWindowSize(input.window_size)!,
+  };
   const row = await deps.db.$transaction(async (tx) => {
-    const meter = await insertMeter(tx, {
-      id,
-      name: input.name,
-      description: input.description ?? '',
-      eventType: input.event_type,
-      aggregation: input.aggregation,
-      property,
-      filters,
-      windowType,
-      windowSizeSeconds: input.window_size === undefined ? null : parseWindowSize(input.window_size)!,
-      unit: input.unit ?? property ?? 'events',
-    });
+    const same = await lockIdenticalMeter(tx, definition);
+    if (same) {
+      throw conflict('meter_exists', `meter ${same.id} ("${same.name}") already measures ${input.aggregation} of ${input.event_type} with this property, filters and window`, { id: same.id });
+    }
+    const meter = await insertMeter(tx, { id, name: input.name, description: input.description ?? '', ...definition, unit: input.unit ?? property ?? 'events' });
     await recordAudit(tx, { action: 'meter.created', actor, entityType: 'meter', entityId: id, after: toMeterView(meter), requestId });
     return meter;
   });
