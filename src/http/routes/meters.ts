@@ -41,7 +41,7 @@ const create = createRoute({
   path: '/admin/v1/meters',
   tags: ['Metering'],
   summary: 'Define a meter',
-  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists.`,
+  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.`,
   request: mutationRequest(CreateMeterSchema),
   responses: { 201: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
 });
