@@ -11,7 +11,7 @@ import type {
   InvoiceStatus,
   SubscriptionStatus,
 } from '../generated/prisma/client.js';
-import { notFound } from '../errors.js';
+import { conflict, notFound } from '../errors.js';
 import type { DbClient } from './client.js';
 import { afterCursor, isPrismaError, missingReference, type PageQuery } from './catalog.js';
 import { fromDecimal } from './money.js';
@@ -31,6 +31,8 @@ export interface CustomerRecord {
   payment_terms_days: number;
   tax_id: string | null;
   test_clock_id: string | null;
+  external_id: string | null;
+  metadata: Record<string, string>;
   created_at: string;
   updated_at: string;
 }
@@ -40,7 +42,7 @@ export type NewCustomer = Omit<CustomerRecord, 'status' | 'created_at' | 'update
 export type CustomerChanges = Partial<
   Pick<
     CustomerRecord,
-    'display_name' | 'legal_name' | 'email' | 'bill_to_id' | 'consolidation' | 'payment_terms_days' | 'tax_id' | 'parent_id' | 'status'
+    'display_name' | 'legal_name' | 'email' | 'bill_to_id' | 'consolidation' | 'payment_terms_days' | 'tax_id' | 'parent_id' | 'status' | 'external_id' | 'metadata'
   >
 >;
 
@@ -107,6 +109,8 @@ export function toCustomerRecord(row: CustomerRow): CustomerRecord {
     payment_terms_days: row.paymentTermsDays,
     tax_id: row.taxId,
     test_clock_id: row.testClockId,
+    external_id: row.externalId,
+    metadata: row.metadata as Record<string, string>,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -161,10 +165,13 @@ export async function insertCustomer(tx: DbClient, customer: NewCustomer): Promi
         paymentTermsDays: customer.payment_terms_days,
         taxId: customer.tax_id,
         testClockId: customer.test_clock_id,
+        externalId: customer.external_id,
+        metadata: customer.metadata,
       },
     });
     return toCustomerRecord(row);
   } catch (err) {
+    if (isPrismaError(err, 'P2002') && customer.external_id !== null) throw externalIdTaken(customer.external_id);
     // Parent and bill-to are checked under the graph lock before the insert; the test clock is left
     // to its foreign key, so a violation here means the clock does not exist.
     if (isPrismaError(err, 'P2003') && customer.test_clock_id !== null) {
@@ -188,11 +195,14 @@ export async function updateCustomer(tx: DbClient, id: string, changes: Customer
         taxId: changes.tax_id,
         parentId: changes.parent_id,
         status: changes.status,
+        externalId: changes.external_id,
+        metadata: changes.metadata,
       },
     });
     return toCustomerRecord(row);
   } catch (err) {
     if (isPrismaError(err, 'P2025')) throw notFound('customer', id);
+    if (isPrismaError(err, 'P2002') && changes.external_id) throw externalIdTaken(changes.external_id);
     throw err;
   }
 }
@@ -200,6 +210,17 @@ export async function updateCustomer(tx: DbClient, id: string, changes: Customer
 export interface CustomerListQuery extends PageQuery {
   parent_id?: string;
   status?: CustomerStatus;
+  external_id?: string;
+}
+
+const externalIdTaken = (externalId: string) =>
+  conflict('external_id_taken', `external_id ${JSON.stringify(externalId)} is another customer's`, { field: 'external_id' });
+
+/** Customer ids by external id, for the given external ids that exist. */
+export async function customerIdsByExternalId(tx: DbClient, externalIds: string[]): Promise<Map<string, string>> {
+  if (externalIds.length === 0) return new Map();
+  const rows = await tx.customer.findMany({ where: { externalId: { in: externalIds } }, select: { id: true, externalId: true } });
+  return new Map(rows.map((row) => [row.externalId!, row.id]));
 }
 
 /** One page in id (= creation) order, fetched with one extra row so the caller knows has_more. */
@@ -209,6 +230,7 @@ export async function listCustomers(tx: DbClient, query: CustomerListQuery): Pro
       ...afterCursor(query.starting_after),
       ...(query.parent_id === undefined ? {} : { parentId: query.parent_id }),
       ...(query.status === undefined ? {} : { status: query.status }),
+      ...(query.external_id === undefined ? {} : { externalId: query.external_id }),
     },
     orderBy: { id: 'asc' },
     take: query.limit + 1,

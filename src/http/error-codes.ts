@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   dunning_schedule_not_found: { status: 404, meaning: 'the invoice has no dunning schedule (its payment never failed)' },
   // 409
   invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },
+  external_id_taken: { status: 409, meaning: "the external_id is another customer's" },
   meter_exists: { status: 409, meaning: 'a meter with the same event type, aggregation, property, filters and window exists (details.id names it)' },
   idempotency_key_in_use: { status: 409, meaning: 'a request with this Idempotency-Key is still being processed; see Retry-After' },
   plan_currency_mismatch: { status: 409, meaning: 'the SKU is priced in another currency than the other SKUs of its plan' },

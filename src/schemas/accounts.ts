@@ -1,6 +1,6 @@
 /** Customers as the API returns them: the account, its 360 view and its entity hierarchy (SPEC §2, §4). */
 import { z } from '@hono/zod-openapi';
-import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { CurrencySchema, ExternalIdSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 import { PaymentMethodSchema } from './payments.js';
 
 export const AccountTypeSchema = z.enum(['Organization', 'Individual', 'Subsidiary']).openapi('AccountType');
@@ -22,6 +22,8 @@ export const CustomerSchema = z
     payment_terms_days: z.number().int(),
     tax_id: z.string().nullable(),
     test_clock_id: UuidSchema.nullable(),
+    external_id: ExternalIdSchema.nullable(),
+    metadata: MetadataSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

@@ -87,3 +87,29 @@ export const DateTimeSchema = z
 
 /** An instant the API answers with (always UTC, milliseconds). */
 export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
+
+/** Limits of `metadata`: your own key/value pairs on a resource (as Stripe's), never read by billing. */
+export const METADATA_LIMITS = { keys: 50, keyLength: 40, valueLength: 500 } as const;
+
+/** `metadata` as requests send it: string values; on update, a key set to null is removed. */
+export const MetadataInputSchema = z
+  .record(
+    z.string().min(1, 'keys must not be empty').max(METADATA_LIMITS.keyLength, `keys are at most ${METADATA_LIMITS.keyLength} characters`),
+    z.string().max(METADATA_LIMITS.valueLength, `values are at most ${METADATA_LIMITS.valueLength} characters`).nullable(),
+  )
+  .refine((m) => Object.keys(m).length <= METADATA_LIMITS.keys, `at most ${METADATA_LIMITS.keys} keys`)
+  .openapi({
+    description: `your own key/value pairs (up to ${METADATA_LIMITS.keys} keys of ${METADATA_LIMITS.keyLength} characters, values up to ${METADATA_LIMITS.valueLength}); on update the keys sent are merged in and a key set to null is removed`,
+    example: { crm_id: 'acct_8812' },
+  });
+
+/** `metadata` as the API answers it. */
+export const MetadataSchema = z.record(z.string(), z.string()).openapi({ description: 'your own key/value pairs', example: { crm_id: 'acct_8812' } });
+
+/** Customer ids of your own systems (unique), usable as `external_customer_id` in usage events. */
+export const ExternalIdSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+  .openapi({ description: "your system's id for the customer: unique, usable as external_customer_id in usage events", example: 'crm-8812' });

@@ -24,6 +24,8 @@ interface Customer {
   payment_terms_days: number;
   tax_id: string | null;
   test_clock_id: string | null;
+  external_id: string | null;
+  metadata: Record<string, string>;
   created_at: string;
   updated_at: string;
 }
@@ -120,6 +122,8 @@ describe('POST /admin/v1/customers', () => {
       payment_terms_days: 30,
       tax_id: null,
       test_clock_id: null,
+      external_id: null,
+      metadata: {},
     });
     expect(res.body.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
@@ -374,6 +378,38 @@ describe('PATCH /admin/v1/customers/:id', () => {
     const malformed = await call('PATCH', '/admin/v1/customers/not-a-uuid', { display_name: 'x' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details?.issues?.[0]?.path).toBe('id');
+  });
+});
+
+describe('external_id and metadata', () => {
+  it('keeps an external id unique (409 external_id_taken, also on update) and finds the customer by it', async () => {
+    const externalId = `crm-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+    const first = await organization({ external_id: externalId, metadata: { crm: 'hubspot', tier: 'gold' } });
+    expect(first).toMatchObject({ external_id: externalId, metadata: { crm: 'hubspot', tier: 'gold' } });
+    const taken = await call('POST', '/admin/v1/customers', { display_name: 'Twin', email: 'twin@acme.test', currency: 'USD', account_type: 'Organization', external_id: externalId });
+    expect(taken.status).toBe(409);
+    expect(taken.body.error.code).toBe('external_id_taken');
+    const other = await organization();
+    const stolen = await call('PATCH', `/admin/v1/customers/${other.id}`, { external_id: externalId });
+    expect(stolen.status).toBe(409);
+    expect(stolen.body.error.code).toBe('external_id_taken');
+
+    const found = await list<Customer>(`/admin/v1/customers?external_id=${encodeURIComponent(externalId)}`);
+    expect(found.body.data.map((c) => c.id)).toEqual([first.id]);
+    expect((await call('POST', '/admin/v1/customers', { display_name: 'Bad', email: 'b@acme.test', currency: 'USD', account_type: 'Organization', external_id: 'has space' })).status).toBe(400);
+  });
+
+  it('merges metadata on update, removes a key set to null, and bounds it', async () => {
+    const customer = await organization({ metadata: { crm: 'hubspot', tier: 'gold' } });
+    const updated = await call<Customer>('PATCH', `/admin/v1/customers/${customer.id}`, { metadata: { tier: null, region: 'eu' } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.metadata).toEqual({ crm: 'hubspot', region: 'eu' });
+    expect((await call<{ customer: Customer }>('GET', `/admin/v1/customers/${customer.id}`)).body.customer).toMatchObject({ metadata: { crm: 'hubspot', region: 'eu' } });
+    const tooMany = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`k${i}`, 'v']));
+    const refused = await call('PATCH', `/admin/v1/customers/${customer.id}`, { metadata: tooMany });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details?.issues?.[0]?.path).toBe('metadata');
+    expect((await call('PATCH', `/admin/v1/customers/${customer.id}`, { metadata: { ['k'.repeat(41)]: 'v' } })).status).toBe(400);
   });
 });
 

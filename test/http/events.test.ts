@@ -112,6 +112,35 @@ describe('POST /v1/events', () => {
     expect(rows[0]!.occurredAt.toISOString()).toBe(e.timestamp);
   });
 
+  it("takes the customer's external_id as external_customer_id, single and in batches; an unknown one stores nothing", async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const externalId = `crm-${newId()}`;
+    await h.deps.db.customer.update({ where: { id: customerId }, data: { externalId } });
+    const { customer_id: _omit, ...single } = event(customerId);
+    expect(await body(await h.request('POST', '/v1/events', { body: { ...single, external_customer_id: externalId } }), 200)).toMatchObject({ accepted: true });
+    expect(await h.deps.db.usageEvent.findUniqueOrThrow({ where: { id: single.id } })).toMatchObject({ customerId });
+
+    const mixed = [event(customerId), { ...event(customerId), customer_id: undefined, external_customer_id: externalId }];
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: mixed } }), 200)).toMatchObject({ accepted_count: 2 });
+
+    const unknown = { ...event(customerId), customer_id: undefined, external_customer_id: `nobody-${newId()}` };
+    const missing = await body<{ error: { code: string; message: string } }>(await h.request('POST', '/v1/events', { body: unknown }), 404);
+    expect(missing.error).toMatchObject({ code: 'customer_not_found', message: `no customer has external_id "${unknown.external_customer_id}"` });
+    const good = event(customerId);
+    const batch = await body<{ error: { code: string; details: { issues: { path: string; code: string }[] } } }>(
+      await h.request('POST', '/v1/events/batch', { body: { events: [good, unknown] } }),
+      422,
+    );
+    expect(batch.error.code).toBe('invalid_events');
+    expect(batch.error.details.issues).toMatchObject([{ path: 'events.1.external_customer_id', code: 'customer_not_found' }]);
+    expect(await stored({ id: { in: [good.id, unknown.id] } })).toBe(0);
+
+    const both = await body<{ error: { details: { issues: { path: string }[] } } }>(await h.request('POST', '/v1/events', { body: { ...event(customerId), external_customer_id: externalId } }), 400);
+    expect(both.error.details.issues.map((i) => i.path)).toEqual(['external_customer_id']);
+    const neither = await body<{ error: { details: { issues: { path: string }[] } } }>(await h.request('POST', '/v1/events', { body: single }), 400);
+    expect(neither.error.details.issues.map((i) => i.path)).toEqual(['customer_id']);
+  });
+
   it('counts 100 concurrent copies of one id once, sent over HTTP to two API instances', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const e = event(customerId, { properties: { quantity: '1.5' } });

@@ -23,7 +23,7 @@ import {
   CustomerStatusSchema,
   HierarchyNodeSchema,
 } from '../../schemas/accounts.js';
-import { CurrencySchema, UuidSchema } from '../../schemas/common.js';
+import { CurrencySchema, ExternalIdSchema, MetadataInputSchema, UuidSchema } from '../../schemas/common.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
 import { asIs, jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
@@ -47,6 +47,8 @@ const CreateCustomerSchema = z
     payment_terms_days: PaymentTermsSchema.optional(),
     tax_id: TaxIdSchema.nullable().optional(),
     test_clock_id: UuidSchema.nullable().optional().openapi({ description: 'sandbox test clock the customer follows' }),
+    external_id: ExternalIdSchema.nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CreateCustomerRequest');
 
@@ -60,6 +62,8 @@ const UpdateCustomerSchema = z
     payment_terms_days: PaymentTermsSchema.optional(),
     tax_id: TaxIdSchema.nullable().optional(),
     parent_id: UuidSchema.nullable().optional(),
+    external_id: ExternalIdSchema.nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
   })
   .refine((changes) => Object.keys(changes).length > 0, 'name at least one field to change')
   .openapi('UpdateCustomerRequest');
@@ -69,6 +73,7 @@ const ChangeStatusSchema = z.strictObject({ status: CustomerStatusSchema }).open
 const ListCustomersQuerySchema = PaginationQuerySchema.extend({
   parent_id: UuidSchema.optional().openapi({ description: 'only the direct children of this customer' }),
   status: CustomerStatusSchema.optional(),
+  external_id: ExternalIdSchema.optional().openapi({ description: 'the customer with this external id' }),
 });
 
 const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
@@ -80,7 +85,8 @@ const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unle
 - ConsolidateToParent needs a parent (\`consolidation_requires_parent\`) with the same billing currency
   (\`consolidation_currency_mismatch\`).
 - bill_to_id must exist (404 \`bill_to_not_found\`) and not be Closed (\`bill_to_closed\`).
-- test_clock_id must exist (404 \`test_clock_not_found\`).`;
+- test_clock_id must exist (404 \`test_clock_not_found\`).
+- external_id is unique across customers (409 \`external_id_taken\`).`;
 
 const tags = ['Customers'];
 const IdParams = { params: IdParamSchema };
@@ -100,7 +106,7 @@ const listCustomersRoute = createRoute({
   path: '/admin/v1/customers',
   tags,
   summary: 'List customers',
-  description: 'Customers in creation order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id and status.',
+  description: 'Customers in creation order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status and external_id.',
   request: { query: ListCustomersQuerySchema },
   responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList'), ...commonErrorResponses },
 });

@@ -18,10 +18,11 @@ import {
   MAX_FUTURE_SKEW_MS,
   MAX_NUMBER_DIGITS,
   propertyIssues,
+  withCustomerIds,
   type CloudEventInput,
   type FieldNames,
 } from '../../services/metering/events.js';
-import { DateTimeSchema, UuidSchema } from '../../schemas/common.js';
+import { DateTimeSchema, ExternalIdSchema, UuidSchema } from '../../schemas/common.js';
 import { BatchResultSchema, IngestResultSchema } from '../../schemas/metering.js';
 
 const CLOUD_EVENT_MEDIA_TYPE = 'application/cloudevents+json';
@@ -68,10 +69,19 @@ const UsageEventSchema = z
   .strictObject({
     id: EventIdSchema,
     event_type: EventTypeSchema,
-    customer_id: UuidSchema,
+    customer_id: UuidSchema.optional().openapi({ description: 'the customer; or name it by external_customer_id' }),
+    external_customer_id: ExternalIdSchema.optional().openapi({ description: "the customer's external_id, instead of customer_id" }),
     subscription_id: UuidSchema.nullish().openapi({ description: "attributes the event to this subscription (must be the customer's)" }),
     timestamp: EventTimestampSchema,
     properties: PropertiesSchema.optional(),
+  })
+  .superRefine((event, ctx) => {
+    if (event.customer_id === undefined && event.external_customer_id === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'name the customer: customer_id, or external_customer_id' });
+    }
+    if (event.customer_id !== undefined && event.external_customer_id !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['external_customer_id'], message: 'name the customer once: customer_id or external_customer_id, not both' });
+    }
   })
   .openapi('UsageEvent');
 
@@ -228,10 +238,16 @@ export function registerEvents(app: App): void {
 
   app.openapi(
     { ...alsoAccepting(single, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent'), middleware: [singleCloudEvent] },
-    async (c) => c.json(await ingestEvent(c.get('deps'), c.req.valid('json'), context(c, JSON_FIELDS)), 200),
+    async (c) => {
+      const [event] = await withCustomerIds(c.get('deps'), [c.req.valid('json')], JSON_FIELDS, true);
+      return c.json(await ingestEvent(c.get('deps'), event!, context(c, JSON_FIELDS)), 200);
+    },
   );
   app.openapi(
     { ...alsoAccepting(batch, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch'), middleware: [batchCloudEvents] },
-    async (c) => c.json(await ingestBatch(c.get('deps'), c.req.valid('json').events, context(c, JSON_BATCH_FIELDS)), 200),
+    async (c) => {
+      const events = await withCustomerIds(c.get('deps'), c.req.valid('json').events, JSON_BATCH_FIELDS, false);
+      return c.json(await ingestBatch(c.get('deps'), events, context(c, JSON_BATCH_FIELDS)), 200);
+    },
   );
 }

@@ -48,8 +48,9 @@ import { attachedPaymentMethods } from '../../db/payments.js';
 import type { AccountType, Consolidation, CustomerStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type Actor } from '../audit.js';
-import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
+import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import type { CustomerOverview, CustomerView, HierarchyNode } from '../../schemas/accounts.js';
+import { METADATA_LIMITS } from '../../schemas/common.js';
 
 /** Levels of a customer tree, the top-level account included. */
 export const MAX_HIERARCHY_DEPTH = 5;
@@ -75,9 +76,24 @@ export interface CreateCustomerInput {
   payment_terms_days?: number;
   tax_id?: string | null;
   test_clock_id?: string | null;
+  external_id?: string | null;
+  metadata?: Record<string, string | null>;
 }
 
-export type UpdateCustomerInput = Omit<CustomerChanges, 'status'>;
+export type UpdateCustomerInput = Omit<CustomerChanges, 'status' | 'metadata'> & { metadata?: Record<string, string | null> };
+
+/** Metadata after an update: the keys sent are merged in, a key set to null is removed. */
+function mergeMetadata(current: Record<string, string>, changes: Record<string, string | null>): Record<string, string> {
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  if (Object.keys(merged).length > METADATA_LIMITS.keys) {
+    throw validation('metadata', `at most ${METADATA_LIMITS.keys} keys (this update would leave ${Object.keys(merged).length})`);
+  }
+  return merged;
+}
 
 const TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
   Active: ['Suspended', 'Closed'],
@@ -161,6 +177,8 @@ export async function createCustomer(db: Db, input: CreateCustomerInput, context
     payment_terms_days: input.payment_terms_days ?? 30,
     tax_id: input.tax_id ?? null,
     test_clock_id: input.test_clock_id ?? null,
+    external_id: input.external_id ?? null,
+    metadata: mergeMetadata({}, input.metadata ?? {}),
   };
   return db.$transaction(async (tx) => {
     await lockCustomerGraph(tx);
@@ -191,7 +209,8 @@ export async function updateCustomer(db: Db, id: string, changes: UpdateCustomer
       await checkPlacement(tx, placement, parentId !== before.parent_id, false);
     }
     if (changes.bill_to_id !== undefined && changes.bill_to_id !== before.bill_to_id) await checkBillTo(tx, id, changes.bill_to_id);
-    const after = await updateCustomerRow(tx, id, changes);
+    const { metadata, ...fields } = changes;
+    const after = await updateCustomerRow(tx, id, { ...fields, ...(metadata === undefined ? {} : { metadata: mergeMetadata(before.metadata, metadata) }) });
     await recordAudit(tx, {
       action: 'customer.updated',
       actor: context.actor,

@@ -41,6 +41,7 @@
  *   and ignored, as the CloudEvents spec asks of consumers.
  */
 import type pg from 'pg';
+import { customerIdsByExternalId } from '../../db/customers.js';
 import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '../../db/metering/event-store.js';
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
@@ -74,6 +75,31 @@ export interface UsageEventInput {
   timestamp?: string | undefined;
   properties?: Record<string, unknown> | undefined;
   source?: string | undefined;
+}
+
+/** A plain JSON event as sent: the customer named by our id or by its external_id. */
+export type SentUsageEvent = Omit<UsageEventInput, 'customer_id'> & { customer_id?: string | undefined; external_customer_id?: string | undefined };
+
+/**
+ * Events naming their customer by external_customer_id get its id (one query for the request).
+ * An external id no customer has is the error an unknown customer_id would be: 404 for a single
+ * event, one issue per event in a batch's 422, nothing stored.
+ */
+export async function withCustomerIds(deps: ServiceDeps, events: SentUsageEvent[], fields: FieldNames, single: boolean): Promise<UsageEventInput[]> {
+  const external = [...new Set(events.flatMap((e) => (e.customer_id === undefined && e.external_customer_id !== undefined ? [e.external_customer_id] : [])))];
+  const ids = await customerIdsByExternalId(deps.db, external);
+  const unknown: { index: number; event: SentUsageEvent }[] = [];
+  const resolved = events.map((event, index) => {
+    const { external_customer_id: externalId, ...rest } = event;
+    const customerId = rest.customer_id ?? ids.get(externalId!);
+    if (customerId === undefined) unknown.push({ index, event });
+    return { ...rest, customer_id: customerId ?? '' };
+  });
+  if (unknown.length === 0) return resolved;
+  const message = (e: SentUsageEvent) => `no customer has external_id ${JSON.stringify(e.external_customer_id)}`;
+  if (single) throw new DomainError('not_found', 'customer_not_found', message(unknown[0]!.event), { external_customer_id: unknown[0]!.event.external_customer_id });
+  const issues = unknown.map(({ index, event }) => ({ path: `${fields.prefix(index)}external_customer_id`, index, event_id: event.id, code: 'customer_not_found', message: message(event) }));
+  throw new DomainError('unprocessable', 'invalid_events', `${issues.length} of ${events.length} events are invalid; nothing was stored: ${issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
 }
 
 export interface CloudEventInput {
