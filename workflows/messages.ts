@@ -123,7 +123,7 @@ export interface ContractWorkflowInput {
 
 export interface ContractSnapshot {
   status: ContractStatus;
-  /** When the contract next has something due (ISO), or null once it left Active. */
+  /** When the contract next has something due (ISO), or null once it left Active and owes no phase true-up. */
   nextWakeAt: string | null;
 }
 

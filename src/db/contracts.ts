@@ -320,7 +320,15 @@ export async function contractOfSubscription(tx: DbClient, subscriptionId: strin
 
 /** Active contracts on a test clock: their workflows follow its time. */
 export async function activeContractIdsOnClock(tx: DbClient, testClockId: string): Promise<string[]> {
-  const rows = await tx.contract.findMany({ where: { testClockId, status: 'Active' }, select: { id: true }, orderBy: { id: 'asc' } });
+  // Active contracts, and those that left Active but still owe a phase true-up (their workflow runs on).
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text AS id FROM contracts c
+    WHERE c.test_clock_id = ${testClockId}::uuid
+      AND (c.status = 'Active' OR EXISTS (
+        SELECT 1 FROM contract_terms t
+        WHERE t.contract_id = c.id AND t.trued_up_at IS NULL
+          AND (c.status = 'Expired' OR (c.status = 'Terminated' AND t.end_date <= c.terminated_on))))
+    ORDER BY c.id`;
   return rows.map((row) => row.id);
 }
 

@@ -75,6 +75,8 @@ const month = (m: number) => `2026-${String(m).padStart(2, '0')}-01`;
 const nextMonth = (m: number) => (m === 12 ? '2027-01-01' : month(m + 1));
 /** API calls in month m (1-12). */
 const callsIn = (m: number) => 150 + 50 * m;
+/** July calls of phase 1's last day that arrive after the phase ended, within the grace period. */
+const LATE_JULY_CALLS = 50;
 
 describe('a contract year on a test clock', () => {
   it('prices every invoice by the terms in force, draws the commit down, trues up each phase, follows an amendment and expires', async () => {
@@ -143,7 +145,7 @@ describe('a contract year on a test clock', () => {
     const expected = new Map<number, RatedPeriod>();
     const usageByPhase = new Map<number, bigint>();
     for (let m = 1; m <= 12; m += 1) {
-      const split = m === 7 ? { usage_to_date: { '2026-07-16': { api_calls: String(callsIn(7) / 2) } } } : {};
+      const split = m === 7 ? { usage_to_date: { '2026-07-16': { api_calls: String(callsIn(7) / 2 + LATE_JULY_CALLS) } } } : {};
       const rated = ratePeriodAcrossPhases({ skus, usage: { api_calls: String(callsIn(m)) }, period: { start: month(m), end: nextMonth(m) }, contract: terms, ...split });
       expected.set(m, rated);
       for (const piece of rated.pieces) {
@@ -167,8 +169,15 @@ describe('a contract year on a test clock', () => {
         expect(midYear.terms[0]).toMatchObject({ drawn_down_nanos: drawn.toString(), remaining_commit_nanos: (units(100n) - drawn).toString(), true_up_nanos: null });
         expect(midYear.escalation_steps).toBe(2);
         await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-10T12:00:00.000Z');
+        // Phase 1 has ended, but its true-up waits for the grace period: usage of its last day that
+        // arrives now (late) is still counted in it.
+        await advance(clockId, '2026-07-16T00:30:00.000Z');
+        const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`));
+        expect(ended.terms[0]!.true_up_nanos).toBeNull();
+        await sendUsage(customerId, subscription.id, LATE_JULY_CALLS, '2026-07-15T20:00:00.000Z');
         await advance(clockId, '2026-07-20T12:00:00.000Z');
-        await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-20T12:00:00.000Z');
+        expect((await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`))).terms[0]!.true_up_nanos).toBe(trueUps.get(1)!.toString());
+        await sendUsage(customerId, subscription.id, callsIn(7) / 2 - LATE_JULY_CALLS, '2026-07-20T12:00:00.000Z');
       } else {
         const mid = `${month(m).slice(0, 8)}15T12:00:00.000Z`;
         await advance(clockId, mid);
@@ -188,9 +197,14 @@ describe('a contract year on a test clock', () => {
       await advance(clockId, `${nextMonth(m)}T01:00:00.000Z`);
     }
 
-    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
-    expect(invoices.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual(Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']));
-    const landing = new Map([[7, 1], [9, 2], [12, 3]]);
+    const all = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
+    expect(all.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual([...Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']), ['2027-01-01', 'Draft']]);
+    const invoices = all.slice(0, 12);
+    // Each true-up is billed once its phase's grace period is over, on the Draft of that time: phase
+    // 1 (ends 07-16) in July, phase 2 (ends 10-01) in October, phase 3 (ends with the contract) on
+    // the Draft of January 2027, after the contract expired.
+    const landing = new Map([[7, 1], [10, 2]]);
+    expect(all[12]!.line_items.filter((l) => l.kind === 'true_up').map((l) => l.amount_nanos)).toEqual([trueUps.get(3)!.toString()]);
     invoices.forEach((invoice, index) => {
       const m = index + 1;
       const rated = expected.get(m)!;
@@ -205,8 +219,8 @@ describe('a contract year on a test clock', () => {
     // (49 + 650 × 0.01) × 1.331 × 80% = 59.0964.
     expect(invoices[0]!.total_nanos).toBe((4080n * UNIT / 100n).toString());
     expect(invoices[3]!.total_nanos).toBe((4620n * UNIT / 100n).toString());
-    expect(invoices[9]!.total_nanos).toBe((590964n * UNIT / 10000n).toString());
-    expect(invoices[9]!.total).toBe('59.10');
+    const charges = (invoice: Invoice) => invoice.line_items.filter((l) => l.kind === 'fee' || l.kind === 'usage').reduce((sum, l) => sum + BigInt(l.amount_nanos), 0n);
+    expect(charges(invoices[9]!)).toBe(590964n * UNIT / 10000n);
 
     const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${amendedId}`));
     expect(ended.status).toBe('Expired');
@@ -215,12 +229,15 @@ describe('a contract year on a test clock', () => {
     expect(ended.amendment_chain?.map((c) => [c.id, c.status])).toEqual([[original.id, 'Amended'], [amendedId, 'Expired']]);
     const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(amendedId));
     expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    // Expired at its end, then trued up after the grace period by the same workflow.
+    const truedUp = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: amendedId, type: 'contract.trued_up' }, orderBy: { occurredAt: 'desc' } });
+    expect(truedUp.occurredAt.toISOString()).toBe('2027-01-01T01:00:00.000Z');
     const moves = await h.deps.db.auditLogEntry.findMany({ where: { entityId: { in: [original.id, amendedId] } }, orderBy: { createdAt: 'asc' } });
     expect(moves.map((a) => a.action)).toEqual(
       expect.arrayContaining(['contract.created', 'contract.subscription_linked', 'contract.escalated', 'contract.trued_up', 'contract.amended', 'contract.expired']),
     );
     const expiredEvent = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: amendedId, type: 'contract.expired' } });
     expect(expiredEvent.occurredAt.toISOString()).toBe('2027-01-01T00:00:00.000Z');
-    await captureHistory(handle, 'amended-escalated-trued-up-expired');
+    await captureHistory(handle, 'amended-escalated-expired-then-trued-up');
   }, 600_000);
 });

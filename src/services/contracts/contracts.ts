@@ -71,13 +71,13 @@ import {
 import { findCustomer } from '../../db/customers.js';
 import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { contractWorkflowId, contractChangedSignal, type ContractWorkflowInput } from '../../../workflows/messages.js';
+import { contractWorkflowId, contractChangedSignal } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
-import { contractBalances, contractCharges, moveContract, withContractDraft, type ContractDeps } from './lifecycle.js';
+import { contractBalances, contractCharges, moveContract, startContractWorkflow as startWorkflowOf, withContractDraft, type ContractDeps } from './lifecycle.js';
 import { commitBalances } from './pricing.js';
 
 export interface TermInput {
@@ -127,7 +127,7 @@ export interface ContractView extends Omit<ContractRecord, 'terms'> {
   subscriptions: ContractLinkRecord[] | null;
 }
 
-const contractDeps = (deps: ServiceDeps): ContractDeps => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue });
+const contractDeps = (deps: ServiceDeps): ContractDeps => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue, graceMs: deps.settings.invoiceGraceMs });
 const civil = (d: Date): string => d.toISOString().slice(0, 10);
 const unprocessable = (code: string, field: string, message: string) => new DomainError('unprocessable', code, `${field}: ${message}`, { field });
 
@@ -240,22 +240,10 @@ async function contractProblems(deps: ServiceDeps, input: CreateContractInput): 
 
 /**
  * Started after the commit (its first step reads the row); should this process die in between, the
- * contract is Active without a workflow until one is started for it (USE_EXISTING makes that safe).
+ * contract is Active without a workflow until the reconciler (reconcile.ts) starts one for it
+ * (USE_EXISTING makes a second start harmless).
  */
-async function startContractWorkflow(deps: ServiceDeps, contract: ContractRecord): Promise<void> {
-  const now = await customerNow(deps.db, contract.customer_id, deps.clock());
-  const input: ContractWorkflowInput = {
-    contractId: contract.id,
-    testClock: contract.test_clock_id === null ? null : { id: contract.test_clock_id, now: now.toISOString() },
-  };
-  await deps.temporal.client.workflow.start('contractWorkflow', {
-    workflowId: contractWorkflowId(contract.id),
-    taskQueue: deps.settings.temporalTaskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    memo: { customer_id: contract.customer_id },
-  });
-}
+const startContractWorkflow = (deps: ServiceDeps, contract: ContractRecord): Promise<void> => startWorkflowOf(contractDeps(deps), contract, deps.clock());
 
 /** Tells a contract's workflow to look at the contract again (it ends once the contract left Active). */
 async function signalContractWorkflow(deps: ServiceDeps, contractId: string): Promise<void> {
