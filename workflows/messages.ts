@@ -134,6 +134,14 @@ export const contractStateQuery = defineQuery<ContractSnapshot>('contractState')
 export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; status: ContractStatus }, [string]>('advanceTestClock');
 
 export const contractWorkflowId = (contractId: string): string => `contract:${contractId}`;
+/** The Temporal Schedule of the contract workflow reconciler (src/services/contracts/reconcile.ts). */
+export const CONTRACT_RECONCILE_SCHEDULE_ID = 'contract-workflows-reconcile';
+
+export interface ContractReconcileSummary {
+  checked: number;
+  started: string[];
+  closed: string[];
+}
 
 /** Webhook delivery: one outbox event to one endpoint (SPEC §6). */
 export interface WebhookDeliveryPolicy {

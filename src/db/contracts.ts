@@ -3,7 +3,7 @@
  * adopt (`contract_subscriptions`), mapped to API-shaped records (civil dates as YYYY-MM-DD, money as
  * decimal strings). Prisma errors are translated into domain errors here.
  */
-import type { AdoptionType, BillingCadence, ContractStatus, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type AdoptionType, type BillingCadence, type ContractStatus } from '../generated/prisma/client.js';
 import type { SkuPrice } from '../core/index.js';
 import { conflict } from '../errors.js';
 import type { TierRecord } from './catalog.js';
@@ -318,18 +318,34 @@ export async function contractOfSubscription(tx: DbClient, subscriptionId: strin
   return row?.contractId ? findContract(tx, row.contractId) : null;
 }
 
-/** Active contracts on a test clock: their workflows follow its time. */
+/**
+ * Contracts whose workflow has work left: Active ones, and those that left Active (Expired,
+ * Terminated) but still owe a phase true-up (lifecycle.ts owedTrueUps).
+ */
+const NEEDS_WORKFLOW = Prisma.sql`(c.status = 'Active' OR EXISTS (
+  SELECT 1 FROM contract_terms t
+  WHERE t.contract_id = c.id AND t.trued_up_at IS NULL
+    AND (c.status = 'Expired' OR (c.status = 'Terminated' AND t.end_date <= c.terminated_on))))`;
+
+/** Contracts on a test clock whose workflows follow its time (see NEEDS_WORKFLOW). */
 export async function activeContractIdsOnClock(tx: DbClient, testClockId: string): Promise<string[]> {
-  // Active contracts, and those that left Active but still owe a phase true-up (their workflow runs on).
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text AS id FROM contracts c WHERE c.test_clock_id = ${testClockId}::uuid AND ${NEEDS_WORKFLOW} ORDER BY c.id`;
+  return rows.map((row) => row.id);
+}
+
+/** One page (by id, after `afterId`) of every contract whose workflow should be running (see NEEDS_WORKFLOW). */
+export async function contractsNeedingWorkflow(tx: DbClient, afterId: string | null, limit: number): Promise<ContractRecord[]> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT c.id::text AS id FROM contracts c
-    WHERE c.test_clock_id = ${testClockId}::uuid
-      AND (c.status = 'Active' OR EXISTS (
-        SELECT 1 FROM contract_terms t
-        WHERE t.contract_id = c.id AND t.trued_up_at IS NULL
-          AND (c.status = 'Expired' OR (c.status = 'Terminated' AND t.end_date <= c.terminated_on))))
-    ORDER BY c.id`;
-  return rows.map((row) => row.id);
+    WHERE ${NEEDS_WORKFLOW} AND (${afterId}::uuid IS NULL OR c.id > ${afterId}::uuid)
+    ORDER BY c.id LIMIT ${limit}`;
+  const found: ContractRecord[] = [];
+  for (const row of rows) {
+    const contract = await findContract(tx, row.id);
+    if (contract !== null) found.push(contract);
+  }
+  return found;
 }
 
 /** The customer's "now": its test clock's frozen time when it is on one, else `realNow`. */

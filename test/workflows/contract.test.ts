@@ -17,10 +17,13 @@ import {
 } from '../../src/core/index.js';
 import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
-import { contractWorkflowId } from '../../workflows/messages.js';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { insertContract } from '../../src/db/contracts.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { eventually } from '../support/payments.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -240,4 +243,70 @@ describe('a contract year on a test clock', () => {
     expect(expiredEvent.occurredAt.toISOString()).toBe('2027-01-01T00:00:00.000Z');
     await captureHistory(handle, 'amended-escalated-expired-then-trued-up');
   }, 600_000);
+});
+
+describe('the contract workflow reconciler', () => {
+  it('is a Temporal Schedule that starts the workflow of a contract whose start was lost after the commit', async () => {
+    const scheduleHandle = h.deps.temporal.client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID);
+    expect((await scheduleHandle.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'contractReconcileWorkflow' });
+
+    // The rows as a create leaves them when its process dies between the commit and the start.
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const row = (status: 'Active' | 'Draft') => ({
+      id: newId(),
+      customer_id: customerId,
+      name: `Lost ${status}`,
+      status,
+      start_date: '2026-01-01',
+      end_date: '2026-03-01',
+      discount_bps: null,
+      rate_overrides: null,
+      tier_overrides: null,
+      escalation: null,
+      parent_contract_id: null,
+      amendment_reason: null,
+      effective_date: null,
+      escalation_steps: 0,
+      test_clock_id: clockId,
+      terms: [
+        {
+          phase: 1,
+          start_date: '2026-01-01',
+          end_date: '2026-03-01',
+          committed_amount_nanos: units(10n).toString(),
+          description: 'only',
+          discount_bps: null,
+          rate_overrides: null,
+          tier_overrides: null,
+          commit_product_tag: null,
+        },
+      ],
+    });
+    const active = await insertContract(h.deps.db, row('Active'));
+    const draft = await insertContract(h.deps.db, row('Draft'));
+    const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(active.id));
+    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+
+    const before = (await scheduleHandle.describe()).info.recentActions.length;
+    await scheduleHandle.trigger();
+    const run = await eventually(async () => {
+      const actions = (await scheduleHandle.describe()).info.recentActions;
+      expect(actions.length).toBeGreaterThan(before);
+      return h.deps.temporal.client.workflow.getHandle<() => Promise<ContractReconcileSummary>>(actions[actions.length - 1]!.action.workflow.workflowId);
+    });
+    const summary = await run.result();
+    expect(summary.started).toContain(active.id);
+    expect(summary.started).not.toContain(draft.id);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+
+    // The started workflow runs the contract on its customer's clock: expired at its end, trued up after the grace.
+    await advance(clockId, '2026-03-01T01:00:00.000Z');
+    const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${active.id}`));
+    expect([ended.status, ended.terms[0]!.true_up_nanos]).toEqual(['Expired', units(10n).toString()]);
+    expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    // A second run finds nothing of ours to start.
+    expect((await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` })).started).not.toContain(active.id);
+    await captureHistory(run, 'starts-missing-contract-workflow');
+  }, 120_000);
 });
