@@ -7,6 +7,7 @@
 import type { ContractDeps } from '../src/services/contracts/lifecycle.js';
 import { runContractLifecycle } from '../src/services/contracts/lifecycle.js';
 import { reconcileContractWorkflows } from '../src/services/contracts/reconcile.js';
+import { alignSubscriptionToContract, type AlignInput, type AlignResult } from '../src/services/contracts/coterm-alignment.js';
 import type { Logger } from '../src/logger.js';
 import type { ContractReconcileSummary, ContractSnapshot } from '../workflows/messages.js';
 import { domain } from './invoices.js';
@@ -17,5 +18,8 @@ export function createContractActivities(deps: ContractDeps & { logger: Logger }
       domain(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
 
     reconcileContractWorkflows: (): Promise<ContractReconcileSummary> => reconcileContractWorkflows(deps, new Date()),
+
+    /** Coterm adoption: realigns a subscription's periods to its contract end (run by the subscription workflow). */
+    alignSubscriptionToContract: (input: AlignInput): Promise<AlignResult> => domain(() => alignSubscriptionToContract(deps.db, input)),
   };
 }

@@ -109,6 +109,11 @@ export interface ChangePlanCommand extends SubscriptionCommand {
 }
 
 export const billSubscriptionUpdate = defineUpdate<BillNowResult, [SubscriptionCommand]>('billSubscription');
+/**
+ * Coterm adoption: realign the subscription's periods to end on its contract's end date (the period
+ * in course is cut short and closed, a stub runs to the first aligned boundary).
+ */
+export const alignToContractUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('alignToContract');
 export const changePlanUpdate = defineUpdate<BillNowResult, [ChangePlanCommand]>('changePlan');
 
 // ── Contracts ──
@@ -139,6 +144,7 @@ export const CONTRACT_RECONCILE_SCHEDULE_ID = 'contract-workflows-reconcile';
 
 export interface ContractReconcileSummary {
   checked: number;
+  realigned: string[];
   started: string[];
   closed: string[];
 }

@@ -89,6 +89,8 @@ export interface ContractLinkRecord {
   subscription_id: string;
   adoption_type: AdoptionType;
   coterm_fee_nanos: string | null;
+  /** Coterm with aligned periods: when the subscription's periods were realigned to the contract end. */
+  aligned_at: string | null;
   created_at: string;
 }
 
@@ -293,13 +295,45 @@ export async function insertLink(
   }
 }
 
-const toLink = (row: { contractId: string; subscriptionId: string; adoptionType: AdoptionType; cotermFeeNanos: Prisma.Decimal | null; createdAt: Date }): ContractLinkRecord => ({
+const toLink = (row: {
+  contractId: string;
+  subscriptionId: string;
+  adoptionType: AdoptionType;
+  cotermFeeNanos: Prisma.Decimal | null;
+  alignedAt: Date | null;
+  createdAt: Date;
+}): ContractLinkRecord => ({
   contract_id: row.contractId,
   subscription_id: row.subscriptionId,
   adoption_type: row.adoptionType,
   coterm_fee_nanos: row.cotermFeeNanos?.toFixed(0) ?? null,
+  aligned_at: row.alignedAt?.toISOString() ?? null,
   created_at: row.createdAt.toISOString(),
 });
+
+/** A subscription's link to its contract, with the state of its coterm realignment. */
+export async function linkOfSubscription(
+  tx: DbClient,
+  subscriptionId: string,
+): Promise<(ContractLinkRecord & { aligned_from: Date | null; aligned_at_instant: Date | null }) | null> {
+  const row = await tx.contractSubscription.findUnique({ where: { subscriptionId } });
+  return row === null ? null : { ...toLink(row), aligned_from: row.alignedFrom, aligned_at_instant: row.alignedAt };
+}
+
+/** Records a subscription's coterm realignment at `at` (`from`: the start of the period it cut short, if any). */
+export async function markLinkAligned(tx: DbClient, subscriptionId: string, at: Date, from: Date | null): Promise<void> {
+  await tx.contractSubscription.update({ where: { subscriptionId }, data: { alignedAt: at, alignedFrom: from } });
+}
+
+/** Coterm links whose subscription (Active or PastDue) still waits for its realignment (e.g. lost after the link's commit). */
+export async function unalignedCotermLinks(tx: DbClient): Promise<{ subscription_id: string; contract_id: string }[]> {
+  const rows = await tx.contractSubscription.findMany({
+    where: { adoptionType: 'Coterm', cotermFeeNanos: null, alignedAt: null, subscription: { status: { in: ['Active', 'PastDue'] } } },
+    select: { subscriptionId: true, contractId: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => ({ subscription_id: row.subscriptionId, contract_id: row.contractId }));
+}
 
 /** Moves every subscription of an amended contract to its successor (links and subscriptions.contract_id). */
 export async function moveLinks(tx: DbClient, fromContractId: string, toContractId: string): Promise<void> {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   computeTrueUp,
+  coterm,
   prorateDays,
   ratePeriodAcrossPhases,
   type ContractPricing,
@@ -18,9 +19,9 @@ import {
 import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { insertContract } from '../../src/db/contracts.js';
-import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
-import { makeCustomer, makeTestClock } from '../support/fixtures.js';
+import { insertContract, insertLink } from '../../src/db/contracts.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
@@ -250,9 +251,14 @@ describe('the contract workflow reconciler', () => {
     const scheduleHandle = h.deps.temporal.client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID);
     expect((await scheduleHandle.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'contractReconcileWorkflow' });
 
-    // The rows as a create leaves them when its process dies between the commit and the start.
-    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    // The rows as a create leaves them when its process dies between the commit and the start, and
+    // a Coterm link whose realignment was lost the same way.
+    const clockId = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const subscription = await expectJson<{ id: string }>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }),
+      201,
+    );
     const row = (status: 'Active' | 'Draft') => ({
       id: newId(),
       customer_id: customerId,
@@ -285,6 +291,7 @@ describe('the contract workflow reconciler', () => {
     });
     const active = await insertContract(h.deps.db, row('Active'));
     const draft = await insertContract(h.deps.db, row('Draft'));
+    await insertLink(h.deps.db, { id: newId(), contract_id: active.id, subscription_id: subscription.id, adoption_type: 'Coterm', coterm_fee_nanos: null });
     const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(active.id));
     await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
@@ -298,15 +305,107 @@ describe('the contract workflow reconciler', () => {
     const summary = await run.result();
     expect(summary.started).toContain(active.id);
     expect(summary.started).not.toContain(draft.id);
+    expect(summary.realigned).toContain(subscription.id);
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Realigned on the day its period began: nothing served to cut, the period now ends on the aligned boundary.
+    const realigned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect([realigned.period_start, realigned.period_end]).toEqual(['2026-01-10T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
 
     // The started workflow runs the contract on its customer's clock: expired at its end, trued up after the grace.
     await advance(clockId, '2026-03-01T01:00:00.000Z');
     const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${active.id}`));
     expect([ended.status, ended.terms[0]!.true_up_nanos]).toEqual(['Expired', units(10n).toString()]);
     expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
-    // A second run finds nothing of ours to start.
-    expect((await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` })).started).not.toContain(active.id);
+    // A second run finds nothing of ours to start or realign.
+    const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
+    expect([again.started, again.realigned]).toEqual([expect.not.arrayContaining([active.id]), expect.not.arrayContaining([subscription.id])]);
     await captureHistory(run, 'starts-missing-contract-workflow');
   }, 120_000);
+});
+
+describe('coterm adoption of a running subscription', () => {
+  it('cuts the period in course at the adoption, bills a stub to the first aligned boundary and ends every later period on the contract end', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    // 31.00 a month and 0.01 per API call; the first period is [Jan 10, Feb 10), billed on demand at once.
+    const planId = await makePlan(h.deps.db, { flatNanos: units(31n) });
+    const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`), 201);
+    await advance(clockId, '2026-01-15T12:00:00.000Z');
+    await sendUsage(customerId, subscription.id, 100, '2026-01-15T12:00:00.000Z');
+    await advance(clockId, '2026-01-20T00:00:00.000Z');
+
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Coterm H1',
+          start_date: '2026-01-01',
+          end_date: '2026-07-01',
+          terms: [{ phase: 1, start_date: '2026-01-01', end_date: '2026-07-01', committed_amount_nanos: '0', description: 'only' }],
+        },
+      }),
+      201,
+    );
+    const link = await expectJson<{ aligned_at: string | null; coterm: Record<string, unknown> }>(
+      await h.request('POST', `/admin/v1/contracts/${contract.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'Coterm' } }),
+      201,
+    );
+    // The core's answer, independently: the aligned month containing Jan 20 is [Jan 1, Feb 1); the
+    // stub's 12 days of it cost 31.00 × 12/31 = 12.00.
+    const expected = coterm('2026-01-20', '2026-07-01', units(31n), 'Monthly');
+    if (expected.kind !== 'Aligned') throw new Error('expected an aligned coterm');
+    expect(expected).toMatchObject({ first_period_end: '2026-02-01', first_period_days: 12, first_period_days_in_period: 31, first_period_amount_nanos: units(12n), anchor_day: 1 });
+    expect(link.coterm).toMatchObject({ kind: 'Aligned', first_period_end: '2026-02-01', first_period_amount_nanos: units(12n).toString() });
+    expect(link.aligned_at).toBe('2026-01-20T00:00:00.000Z');
+    const aligned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect([aligned.period_start, aligned.period_end]).toEqual(['2026-01-20T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+    // A second realignment changes nothing (idempotent), and the audit trail has the move.
+    const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: subscription.id, action: 'subscription.cotermed' } });
+    expect(audit.after).toMatchObject({ period_end: '2026-02-01T00:00:00.000Z', cut_period: { start: '2026-01-10T00:00:00.000Z', end: '2026-01-20T00:00:00.000Z' } });
+
+    await advance(clockId, '2026-01-25T12:00:00.000Z');
+    await sendUsage(customerId, subscription.id, 200, '2026-01-25T12:00:00.000Z');
+    await advance(clockId, '2026-07-01T01:00:00.000Z');
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/cancel`, { body: { reason: 'done' } }));
+    await advance(clockId, '2026-08-01T02:00:00.000Z');
+
+    type PeriodInvoice = Invoice & { period_end: string };
+    const invoices = (await expectPage<PeriodInvoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=50`))).data;
+    const lines = (invoice: Invoice, kind: string) => invoice.line_items.filter((l) => l.kind === kind).map((l) => BigInt(l.amount_nanos));
+    expect(invoices.map((i) => [i.period_start, i.period_end, i.status, lines(i, 'fee'), lines(i, 'usage')])).toEqual([
+      // The period in course, cut short at the adoption: 10 of its 31 days served, 100 calls.
+      ['2026-01-10T00:00:00.000Z', '2026-01-20T00:00:00.000Z', 'Open', [units(10n)], [units(1n)]],
+      // The stub, prorated as the core's coterm says, with the 200 calls made in it.
+      ['2026-01-20T00:00:00.000Z', '2026-02-01T00:00:00.000Z', 'Open', [expected.first_period_amount_nanos], [units(2n)]],
+      // Whole aligned months; the last one under the contract ends on its end date.
+      ...['02', '03', '04', '05', '06'].map((m) => [`2026-${m}-01T00:00:00.000Z`, `2026-${String(Number(m) + 1).padStart(2, '0')}-01T00:00:00.000Z`, 'Open', [units(31n)], [0n]]),
+      ['2026-07-01T00:00:00.000Z', '2026-08-01T00:00:00.000Z', 'Open', [units(31n)], [0n]],
+    ]);
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect((await handle.result()).status).toBe('Expired');
+    await captureHistory(handle, 'cotermed-to-contract-end-then-cancelled');
+  }, 300_000);
+
+  it('refuses to coterm a subscription with no paid period in course', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db, { trialDays: 14 });
+    const subscription = await expectJson<{ id: string; status: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD', trial_days: 14 } }), 201);
+    expect(subscription.status).toBe('Trialing');
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Coterm trial',
+          start_date: '2030-01-01',
+          end_date: '2031-01-01',
+          terms: [{ phase: 1, start_date: '2030-01-01', end_date: '2031-01-01', committed_amount_nanos: '0', description: 'only' }],
+        },
+      }),
+      201,
+    );
+    const res = await h.request('POST', `/admin/v1/contracts/${contract.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'Coterm' } });
+    expect(res.status).toBe(409);
+    expect(await h.deps.db.contractSubscription.count({ where: { subscriptionId: subscription.id } })).toBe(0);
+  });
 });

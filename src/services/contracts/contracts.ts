@@ -27,7 +27,9 @@
  *
  * Adoption: PLG and Recontract link the subscription as it is. Coterm computes the alignment to
  * the contract end (core coterm); with fewer than 30 days left it bills the one-time fee instead, as
- * a `contract_fee` line.
+ * a `contract_fee` line. With 30 days or more, the subscription (Active or PastDue) is realigned
+ * by its workflow after the link commits (coterm-alignment.ts): the period in course is cut short
+ * and a stub runs to the first boundary aligned on the contract end, where later periods end too.
  */
 import {
   addDays,
@@ -54,6 +56,7 @@ import {
   findLinkableSubscription,
   insertContract,
   insertLink,
+  linkOfSubscription,
   linksOf,
   listContracts as listContractRows,
   lockContract,
@@ -71,7 +74,9 @@ import {
 import { findCustomer } from '../../db/customers.js';
 import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { contractWorkflowId, contractChangedSignal } from '../../../workflows/messages.js';
+import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import { runUpdate } from '../../temporal/updates.js';
+import type { Client } from '@temporalio/client';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
@@ -461,6 +466,9 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
       throw err;
     }
   }
+  const aligns = cotermResult?.kind === 'Aligned';
+  // Realignment cuts the paid period in course: a trial, a paused or a cancelled subscription has none to align.
+  if (aligns && subscription.status !== 'Active' && subscription.status !== 'PastDue') throw invalidTransition('subscription', subscription.status, 'coterm');
   const fee = cotermResult?.kind === 'OneTimeFee' ? cotermResult.amount_nanos : null;
   const needsDraft = fee !== null && fee > 0n;
   const link = await withContractDraft(contractDeps(deps), contractId, now, { needsDraft, preferSubscriptionId: subscription.id }, async (tx, locked, addLine) => {
@@ -473,7 +481,18 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
     await enqueueEvent(tx, 'contract.subscription_linked', contractId, { contract_id: contractId, customer_id: locked.customer_id, subscription_id: subscription.id, adoption_type: input.adoption_type }, now);
     return created;
   });
-  return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
+  if (!aligns) return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
+  // The subscription's workflow realigns its periods (under its lock, closing the period it cuts
+  // short); should this process die first, the contract reconciler sends the update again.
+  await alignToContract(deps.temporal.client, subscription.id, actor, requestId);
+  const aligned = (await linkOfSubscription(deps.db, subscription.id))!;
+  return { ...link, aligned_at: aligned.aligned_at, coterm: serializeCoterm(cotermResult!) };
+}
+
+/** Sends the coterm realignment to the subscription's workflow (idempotent: a realigned subscription stays as it is). */
+export async function alignToContract(client: Client, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
+  const handle = client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [{ actor, ...(requestId ? { requestId } : {}) }] }));
 }
 
 function serializeCoterm(result: CotermResult): LinkView['coterm'] {

@@ -43,6 +43,7 @@ import { billSubscription } from '../billing/billing.js';
 import { ensureInvoiceWorkflow } from '../invoicing/invoice-workflows.js';
 import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
 import { enqueueEvent } from '../outbox.js';
+import { periodBasis } from '../../db/subscriptions.js';
 import { contractWorkflowId, type ContractWorkflowInput } from '../../../workflows/messages.js';
 import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from './pricing.js';
 
@@ -114,7 +115,7 @@ export async function contractCharges(db: DbClient, contract: ContractRecord, up
         const phaseEnd = phase.ends_at && phase.ends_at < period.end ? phase.ends_at : period.end;
         const service = { start: civil(from), end: civil(phaseEnd) };
         if (service.start >= service.end) continue;
-        const periodDays = { start: civil(period.start), end: civil(period.end) };
+        const periodDays = (await periodBasis(db, subscription.id, period.start)) ?? { start: civil(period.start), end: civil(period.end) };
         const whole = service.start === periodDays.start && service.end === periodDays.end;
         const { rated } = await rateUnderContract(db, { subscriptionId: subscription.id, customerId: subscription.customer_id }, {
           skus: phase.prices,

@@ -6,12 +6,18 @@
  * ones that have none, on the customer's test clock when it has one. It runs from the Temporal
  * Schedule `contract-workflows-reconcile` (hourly, and once when a worker starts).
  *
+ * It also sends the coterm realignment again to subscriptions adopted with Coterm whose realignment
+ * never ran (the process died between the link's commit and the update).
+ *
  * A contract whose workflow exists but closed (failed on a deterministic error, or terminated by an
  * operator) is not restarted: it is reported and logged for an operator, who can start it again
  * after fixing the data, so a failing workflow is not re-run every hour.
  */
 import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { contractsNeedingWorkflow } from '../../db/contracts.js';
+import { contractsNeedingWorkflow, unalignedCotermLinks } from '../../db/contracts.js';
+import { DomainError } from '../../errors.js';
+import { SYSTEM_ACTOR } from '../audit.js';
+import { alignToContract } from './contracts.js';
 import type { Logger } from '../../logger.js';
 import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId } from '../../../workflows/messages.js';
 import { startContractWorkflow, type ContractDeps } from './lifecycle.js';
@@ -19,6 +25,8 @@ import { startContractWorkflow, type ContractDeps } from './lifecycle.js';
 export interface ContractReconcileResult {
   /** Contracts whose workflow should be running. */
   checked: number;
+  /** Subscriptions adopted with Coterm whose realignment was sent again (lost after the link's commit). */
+  realigned: string[];
   /** Contracts whose missing workflow was started. */
   started: string[];
   /** Contracts whose workflow closed although it has work left: left to an operator. */
@@ -39,7 +47,7 @@ async function workflowState(client: Client, contractId: string): Promise<Workfl
 }
 
 export async function reconcileContractWorkflows(deps: ContractDeps & { logger: Logger }, realNow: Date): Promise<ContractReconcileResult> {
-  const result: ContractReconcileResult = { checked: 0, started: [], closed: [] };
+  const result: ContractReconcileResult = { checked: 0, started: [], closed: [], realigned: [] };
   for (let after: string | null = null; ; ) {
     const page = await contractsNeedingWorkflow(deps.db, after, PAGE);
     for (const contract of page) {
@@ -55,6 +63,17 @@ export async function reconcileContractWorkflows(deps: ContractDeps & { logger: 
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
   }
+  for (const link of await unalignedCotermLinks(deps.db)) {
+    try {
+      await alignToContract(deps.client, link.subscription_id, SYSTEM_ACTOR);
+      result.realigned.push(link.subscription_id);
+    } catch (err) {
+      // Refused (e.g. fewer than 30 days left by now, or the subscription moved on): an operator's case.
+      if (!(err instanceof DomainError)) throw err;
+      deps.logger.error({ err, subscriptionId: link.subscription_id }, 'coterm realignment refused');
+    }
+  }
+  if (result.realigned.length > 0) deps.logger.warn({ realigned: result.realigned }, 'contract reconciler realigned coterm subscriptions');
   if (result.started.length > 0) deps.logger.warn({ started: result.started }, 'contract reconciler started missing contract workflows');
   if (result.closed.length > 0) deps.logger.error({ closed: result.closed }, 'contract workflows closed while their contract has work left; an operator must look at them');
   return result;
