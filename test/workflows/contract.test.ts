@@ -246,6 +246,37 @@ describe('a contract year on a test clock', () => {
   }, 600_000);
 });
 
+describe('true-ups owed after a contract left Active', () => {
+  it('trues up a phase that ended before a termination once its grace period has passed', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Terminated early',
+          start_date: '2026-01-01',
+          end_date: '2027-01-01',
+          terms: [
+            { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n).toString(), description: 'first' },
+            { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n).toString(), description: 'second' },
+          ],
+        },
+      }),
+      201,
+    );
+    // Phase 1 has ended, its true-up waits for the grace period; the contract is terminated meanwhile.
+    await advance(clockId, '2026-04-01T00:30:00.000Z');
+    const terminated = await expectJson<Contract>(await h.request('POST', `/admin/v1/contracts/${contract.id}/terminate`, { body: { reason: 'merger' } }));
+    expect([terminated.status, terminated.terms.map((t) => t.true_up_nanos)]).toEqual(['Terminated', [null, null]]);
+    await advance(clockId, '2026-04-01T01:00:00.000Z');
+    // Phase 1 is trued up by the same workflow; phase 2 (in force on the last day) was settled by the early-exit fee.
+    const after = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${contract.id}`));
+    expect([after.status, after.terms.map((t) => t.true_up_nanos)]).toEqual(['Terminated', [units(10n).toString(), null]]);
+    expect(await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(contract.id)).result()).toEqual({ status: 'Terminated', nextWakeAt: null });
+  }, 120_000);
+});
+
 describe('the contract workflow reconciler', () => {
   it('is a Temporal Schedule that starts the workflow of a contract whose start was lost after the commit', async () => {
     const scheduleHandle = h.deps.temporal.client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID);
