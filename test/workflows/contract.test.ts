@@ -20,6 +20,7 @@ import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { insertContract, insertLink } from '../../src/db/contracts.js';
+import { alignSubscriptionToContract } from '../../src/services/contracts/coterm-alignment.js';
 import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
@@ -391,9 +392,18 @@ describe('coterm adoption of a running subscription', () => {
     expect(link.aligned_at).toBe('2026-01-20T00:00:00.000Z');
     const aligned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect([aligned.period_start, aligned.period_end]).toEqual(['2026-01-20T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
-    // A second realignment changes nothing (idempotent), and the audit trail has the move.
+    // The audit trail and the outbox have the move.
     const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: subscription.id, action: 'subscription.cotermed' } });
     expect(audit.after).toMatchObject({ period_end: '2026-02-01T00:00:00.000Z', cut_period: { start: '2026-01-10T00:00:00.000Z', end: '2026-01-20T00:00:00.000Z' } });
+    const event = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: contract.id, type: 'contract.subscription_aligned' } });
+    expect(event.payload).toMatchObject({ data: { subscription_id: subscription.id, period_end: '2026-02-01T00:00:00.000Z', aligned_to: '2026-07-01' } });
+    // Realigning again (a retried activity, or the reconciler) answers what was done and changes nothing.
+    const again = await alignSubscriptionToContract(h.deps.db, { subscriptionId: subscription.id, at: '2026-01-20T06:00:00.000Z', actor: { type: 'system', id: 'test' } });
+    expect(again).toEqual({
+      state: { status: 'Active', periodStart: '2026-01-20T00:00:00.000Z', periodEnd: '2026-02-01T00:00:00.000Z', trialEnd: null },
+      closed: { start: '2026-01-10T00:00:00.000Z', end: '2026-01-20T00:00:00.000Z' },
+    });
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id, action: 'subscription.cotermed' } })).toBe(1);
 
     await advance(clockId, '2026-01-25T12:00:00.000Z');
     await sendUsage(customerId, subscription.id, 200, '2026-01-25T12:00:00.000Z');

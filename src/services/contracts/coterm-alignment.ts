@@ -15,8 +15,9 @@
  * - Later periods: the billing anchor moves to the contract end's day, so each period after E1 ends
  *   on the next aligned boundary, the last one on the contract end.
  * The proration bases are recorded per period (subscription_period_bases) and read by billing.
- * Idempotent: the link records the realignment (aligned_at, aligned_from); a second call answers
- * what the first did.
+ * Audited (`subscription.cotermed`, before/after periods and anchor) with a
+ * `contract.subscription_aligned` event, in the transaction of the move. Idempotent: the link
+ * records the realignment (aligned_at, aligned_from); a second call answers what the first did.
  */
 import { addDays, coterm, CoreValidationError, type BillingCadence } from '../../core/index.js';
 import type { Db } from '../../db/client.js';
@@ -27,6 +28,7 @@ import { getPlanPricing } from '../../db/catalog.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import type { ActorRef, SubscriptionSnapshot } from '../../../workflows/messages.js';
 import { recordAudit } from '../audit.js';
+import { enqueueEvent } from '../outbox.js';
 import { snapshotOf } from '../subscriptions/transitions.js';
 
 export interface AlignInput {
@@ -115,6 +117,20 @@ export async function alignSubscriptionToContract(db: Db, input: AlignInput): Pr
       },
       ...(input.requestId ? { requestId: input.requestId } : {}),
     });
+    await enqueueEvent(
+      tx,
+      'contract.subscription_aligned',
+      contract.id,
+      {
+        contract_id: contract.id,
+        customer_id: subscription.customerId,
+        subscription_id: subscription.id,
+        period_start: updated.periodStart.toISOString(),
+        period_end: updated.periodEnd.toISOString(),
+        aligned_to: contract.end_date,
+      },
+      at,
+    );
     return { state: snapshotOf(updated), closed: cut ? { start: periodStart.toISOString(), end: at.toISOString() } : null };
   });
 }
