@@ -1,16 +1,25 @@
 /**
  * Contract activities: what the contract workflow has due (escalation steps, phase-end true-ups,
- * expiry), done by the contracts service. Idempotent: each step is recorded once, so a retried
- * activity finds it done.
+ * expiry), done by the contracts service, and the reconciler that starts missing contract
+ * workflows. Idempotent: each step is recorded once, so a retried activity finds it done; a
+ * workflow started twice is the same one (USE_EXISTING).
  */
 import type { ContractDeps } from '../src/services/contracts/lifecycle.js';
 import { runContractLifecycle } from '../src/services/contracts/lifecycle.js';
-import type { ContractSnapshot } from '../workflows/messages.js';
+import { reconcileContractWorkflows } from '../src/services/contracts/reconcile.js';
+import { alignSubscriptionToContract, type AlignInput, type AlignResult } from '../src/services/contracts/coterm-alignment.js';
+import type { Logger } from '../src/logger.js';
+import type { ContractReconcileSummary, ContractSnapshot } from '../workflows/messages.js';
 import { domain } from './invoices.js';
 
-export function createContractActivities(deps: ContractDeps) {
+export function createContractActivities(deps: ContractDeps & { logger: Logger }) {
   return {
     advanceContract: (input: { contractId: string; at: string }): Promise<ContractSnapshot> =>
       domain(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
+
+    reconcileContractWorkflows: (): Promise<ContractReconcileSummary> => reconcileContractWorkflows(deps, new Date()),
+
+    /** Coterm adoption: realigns a subscription's periods to its contract end (run by the subscription workflow). */
+    alignSubscriptionToContract: (input: AlignInput): Promise<AlignResult> => domain(() => alignSubscriptionToContract(deps.db, input)),
   };
 }

@@ -18,7 +18,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createSubscriptionActivities(deps.db),
     ...createInvoiceActivities(deps),
-    ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue }),
+    ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue, graceMs: deps.invoiceGraceMs, logger: deps.logger }),
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
   };

@@ -9,6 +9,7 @@ import { createTaxAdapter } from './services/billing/tax.js';
 import { startOutboxRelay } from './services/webhooks/relay.js';
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
+import { ensureContractReconcileSchedule } from './services/contracts/reconcile.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 import { createWorkers } from './temporal/worker.js';
 
@@ -44,6 +45,8 @@ runMain('worker', async () => {
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
   const relay = startOutboxRelay({ db, pool, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, policy: deliveryPolicyOf(webhooks), logger });
   await ensureDunningCheckSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
+  // Contracts whose workflow start was lost (a process died after the commit) get one: hourly, and now.
+  await ensureContractReconcileSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
   await relay.stop();

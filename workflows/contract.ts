@@ -3,9 +3,10 @@
  * due (an escalation step, a ramp phase's end with its true-up, the contract's end) on the
  * customer's clock (real timers, or a test clock advanced through an update) and lets an activity
  * do what is due by then (src/services/contracts/lifecycle.ts). It ends once the contract is no
- * longer Active: Expired at its end, or Amended/Terminated by the API, which signals it.
+ * longer Active (Expired at its end, or Amended/Terminated by the API, which signals it) and owes no
+ * more phase true-ups (each waits for the invoice grace period after its phase end).
  */
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
 import {
@@ -19,6 +20,13 @@ import {
   type ContractSnapshot,
   type ContractWorkflowInput,
 } from './messages.js';
+
+/**
+ * Phase true-ups wait for the invoice grace period after the phase end, so the last one falls after
+ * the contract expired: the workflow runs on while a contract that left Active still owes true-ups
+ * (the activity answers a next wake for them).
+ */
+export const TRUE_UPS_AFTER_END = 'contract-true-ups-after-end';
 
 const { advanceContract } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -41,7 +49,7 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     clock.touch();
   });
   setHandler(contractStateQuery, () => state);
-  setHandler(nextWakeQuery, () => (state.status === 'Active' ? state.nextWakeAt : null));
+  setHandler(nextWakeQuery, () => (finished ? null : state.nextWakeAt));
   setHandler(
     contractAdvanceClockUpdate,
     async (to) => {
@@ -63,10 +71,12 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     working = false;
   };
 
+  // Runs recorded before TRUE_UPS_AFTER_END ended as soon as the contract left Active.
+  const wakeAt = (): string | null => (state.nextWakeAt !== null && (state.status === 'Active' || patched(TRUE_UPS_AFTER_END)) ? state.nextWakeAt : null);
   await tick();
-  while (state.status === 'Active' && state.nextWakeAt !== null) {
+  for (let next = wakeAt(); next !== null; next = wakeAt()) {
     // Woken early by a signal or at the deadline: either way the activity does what is due by now.
-    if (!changed) await clock.until(Date.parse(state.nextWakeAt));
+    if (!changed) await clock.until(Date.parse(next));
     await tick();
     if (state.status === 'Active' && workflowInfo().continueAsNewSuggested) {
       continuing = true;

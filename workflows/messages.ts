@@ -109,6 +109,11 @@ export interface ChangePlanCommand extends SubscriptionCommand {
 }
 
 export const billSubscriptionUpdate = defineUpdate<BillNowResult, [SubscriptionCommand]>('billSubscription');
+/**
+ * Coterm adoption: realign the subscription's periods to end on its contract's end date (the period
+ * in course is cut short and closed, a stub runs to the first aligned boundary).
+ */
+export const alignToContractUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('alignToContract');
 export const changePlanUpdate = defineUpdate<BillNowResult, [ChangePlanCommand]>('changePlan');
 
 // ── Contracts ──
@@ -123,7 +128,7 @@ export interface ContractWorkflowInput {
 
 export interface ContractSnapshot {
   status: ContractStatus;
-  /** When the contract next has something due (ISO), or null once it left Active. */
+  /** When the contract next has something due (ISO), or null once it left Active and owes no phase true-up. */
   nextWakeAt: string | null;
 }
 
@@ -134,6 +139,15 @@ export const contractStateQuery = defineQuery<ContractSnapshot>('contractState')
 export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; status: ContractStatus }, [string]>('advanceTestClock');
 
 export const contractWorkflowId = (contractId: string): string => `contract:${contractId}`;
+/** The Temporal Schedule of the contract workflow reconciler (src/services/contracts/reconcile.ts). */
+export const CONTRACT_RECONCILE_SCHEDULE_ID = 'contract-workflows-reconcile';
+
+export interface ContractReconcileSummary {
+  checked: number;
+  realigned: string[];
+  started: string[];
+  closed: string[];
+}
 
 /** Webhook delivery: one outbox event to one endpoint (SPEC §6). */
 export interface WebhookDeliveryPolicy {

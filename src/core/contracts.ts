@@ -48,11 +48,17 @@ export interface ContractTerm {
   readonly rate_overrides?: readonly RateOverride[];
 }
 
-/** When escalation steps happen: one step per completed `interval_months` since `start_date`. */
+/**
+ * When escalation steps happen: one step per completed `interval_months` since `start_date`. With
+ * `end_date` (the contract's end), escalation prices only the days before it: a day on or after
+ * end_date has no step in force, so a period crossing the contract end is escalated on its days
+ * inside the contract only.
+ */
 export interface EscalationSchedule {
   readonly escalation: Escalation;
   readonly start_date: CivilDate;
   readonly interval_months: number;
+  readonly end_date?: CivilDate;
 }
 
 /** Throws unless `value` is an integer number of basis points in [min, max]. */
@@ -112,11 +118,12 @@ export function escalate(amount: bigint, escalation: Escalation, periodsElapsed:
   return roundDiv(amount * (BPS_DENOMINATOR + BigInt(escalation.basis_points)) ** n, BPS_DENOMINATOR ** n, 'HalfEven');
 }
 
-/** Escalation steps completed on `date`: whole `interval_months` since the schedule's start. */
+/** Escalation steps in force on `date`: whole `interval_months` since the schedule's start (0 from end_date on). */
 export function escalationPeriodsAt(schedule: EscalationSchedule, date: CivilDate): number {
   if (!Number.isSafeInteger(schedule.interval_months) || schedule.interval_months < 1) {
     throw new CoreValidationError('invalid_escalation', 'escalation.interval_months', 'interval_months must be a positive integer');
   }
+  if (schedule.end_date !== undefined && dayNumber(date) >= dayNumber(schedule.end_date, 'escalation.end_date')) return 0;
   const months = wholeMonthsBetween(schedule.start_date, date);
   return (months - (months % schedule.interval_months)) / schedule.interval_months;
 }

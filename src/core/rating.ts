@@ -257,13 +257,17 @@ function rangeOf(period: DateRange, service: DateRange | undefined): { start: nu
 /** Escalation step dates strictly inside (start, end), as day numbers. */
 function escalationBoundaries(schedule: EscalationSchedule, start: number, end: number): number[] {
   // Steps completed on the range's first and last day bound the loop (and validate the schedule).
+  // The schedule's end (when inside the range) is a boundary too: escalation stops there.
+  const scheduleEnd = schedule.end_date === undefined ? end : dayNumber(schedule.end_date, 'escalation.end_date');
+  const stop = scheduleEnd < end ? scheduleEnd : end;
+  const found: number[] = stop > start && stop < end ? [stop] : [];
+  if (stop <= start) return found;
   const first = escalationPeriodsAt(schedule, fromDayNumber(start));
-  const last = escalationPeriodsAt(schedule, fromDayNumber(end));
+  const last = escalationPeriodsAt(schedule, fromDayNumber(stop - 1));
   const anchor = parseCivilParts(schedule.start_date, 'escalation.start_date').day;
-  const found: number[] = [];
   for (let step = first < 1 ? 1 : first; step <= last; step += 1) {
     const day = dayNumber(addMonthsClamped(schedule.start_date, step * schedule.interval_months, anchor));
-    if (day > start && day < end) found.push(day);
+    if (day > start && day < stop) found.push(day);
     if (found.length >= MAX_PERIOD_PIECES) {
       throw new CoreValidationError('too_many_pieces', 'period', `a period may cross at most ${MAX_PERIOD_PIECES - 1} phase or escalation boundaries`);
     }

@@ -3,7 +3,7 @@
  * adopt (`contract_subscriptions`), mapped to API-shaped records (civil dates as YYYY-MM-DD, money as
  * decimal strings). Prisma errors are translated into domain errors here.
  */
-import type { AdoptionType, BillingCadence, ContractStatus, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type AdoptionType, type BillingCadence, type ContractStatus } from '../generated/prisma/client.js';
 import type { SkuPrice } from '../core/index.js';
 import { conflict } from '../errors.js';
 import type { TierRecord } from './catalog.js';
@@ -89,6 +89,8 @@ export interface ContractLinkRecord {
   subscription_id: string;
   adoption_type: AdoptionType;
   coterm_fee_nanos: string | null;
+  /** Coterm with aligned periods: when the subscription's periods were realigned to the contract end. */
+  aligned_at: string | null;
   created_at: string;
 }
 
@@ -293,13 +295,45 @@ export async function insertLink(
   }
 }
 
-const toLink = (row: { contractId: string; subscriptionId: string; adoptionType: AdoptionType; cotermFeeNanos: Prisma.Decimal | null; createdAt: Date }): ContractLinkRecord => ({
+const toLink = (row: {
+  contractId: string;
+  subscriptionId: string;
+  adoptionType: AdoptionType;
+  cotermFeeNanos: Prisma.Decimal | null;
+  alignedAt: Date | null;
+  createdAt: Date;
+}): ContractLinkRecord => ({
   contract_id: row.contractId,
   subscription_id: row.subscriptionId,
   adoption_type: row.adoptionType,
   coterm_fee_nanos: row.cotermFeeNanos?.toFixed(0) ?? null,
+  aligned_at: row.alignedAt?.toISOString() ?? null,
   created_at: row.createdAt.toISOString(),
 });
+
+/** A subscription's link to its contract, with the state of its coterm realignment. */
+export async function linkOfSubscription(
+  tx: DbClient,
+  subscriptionId: string,
+): Promise<(ContractLinkRecord & { aligned_from: Date | null; aligned_at_instant: Date | null }) | null> {
+  const row = await tx.contractSubscription.findUnique({ where: { subscriptionId } });
+  return row === null ? null : { ...toLink(row), aligned_from: row.alignedFrom, aligned_at_instant: row.alignedAt };
+}
+
+/** Records a subscription's coterm realignment at `at` (`from`: the start of the period it cut short, if any). */
+export async function markLinkAligned(tx: DbClient, subscriptionId: string, at: Date, from: Date | null): Promise<void> {
+  await tx.contractSubscription.update({ where: { subscriptionId }, data: { alignedAt: at, alignedFrom: from } });
+}
+
+/** Coterm links whose subscription (Active or PastDue) still waits for its realignment (e.g. lost after the link's commit). */
+export async function unalignedCotermLinks(tx: DbClient): Promise<{ subscription_id: string; contract_id: string }[]> {
+  const rows = await tx.contractSubscription.findMany({
+    where: { adoptionType: 'Coterm', cotermFeeNanos: null, alignedAt: null, subscription: { status: { in: ['Active', 'PastDue'] } } },
+    select: { subscriptionId: true, contractId: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => ({ subscription_id: row.subscriptionId, contract_id: row.contractId }));
+}
 
 /** Moves every subscription of an amended contract to its successor (links and subscriptions.contract_id). */
 export async function moveLinks(tx: DbClient, fromContractId: string, toContractId: string): Promise<void> {
@@ -318,10 +352,34 @@ export async function contractOfSubscription(tx: DbClient, subscriptionId: strin
   return row?.contractId ? findContract(tx, row.contractId) : null;
 }
 
-/** Active contracts on a test clock: their workflows follow its time. */
+/**
+ * Contracts whose workflow has work left: Active ones, and those that left Active (Expired,
+ * Terminated) but still owe a phase true-up (lifecycle.ts owedTrueUps).
+ */
+const NEEDS_WORKFLOW = Prisma.sql`(c.status = 'Active' OR EXISTS (
+  SELECT 1 FROM contract_terms t
+  WHERE t.contract_id = c.id AND t.trued_up_at IS NULL
+    AND (c.status = 'Expired' OR (c.status = 'Terminated' AND t.end_date <= c.terminated_on))))`;
+
+/** Contracts on a test clock whose workflows follow its time (see NEEDS_WORKFLOW). */
 export async function activeContractIdsOnClock(tx: DbClient, testClockId: string): Promise<string[]> {
-  const rows = await tx.contract.findMany({ where: { testClockId, status: 'Active' }, select: { id: true }, orderBy: { id: 'asc' } });
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text AS id FROM contracts c WHERE c.test_clock_id = ${testClockId}::uuid AND ${NEEDS_WORKFLOW} ORDER BY c.id`;
   return rows.map((row) => row.id);
+}
+
+/** One page (by id, after `afterId`) of every contract whose workflow should be running (see NEEDS_WORKFLOW). */
+export async function contractsNeedingWorkflow(tx: DbClient, afterId: string | null, limit: number): Promise<ContractRecord[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text AS id FROM contracts c
+    WHERE ${NEEDS_WORKFLOW} AND (${afterId}::uuid IS NULL OR c.id > ${afterId}::uuid)
+    ORDER BY c.id LIMIT ${limit}`;
+  const found: ContractRecord[] = [];
+  for (const row of rows) {
+    const contract = await findContract(tx, row.id);
+    if (contract !== null) found.push(contract);
+  }
+  return found;
 }
 
 /** The customer's "now": its test clock's frozen time when it is on one, else `realNow`. */

@@ -248,6 +248,30 @@ export async function insertDraft(
   await tx.invoice.create({ data: draft });
 }
 
+/**
+ * A subscription period now ends at `newEnd` (cut short): each Draft holding its lines follows. A
+ * Draft with no other subscription's lines is moved to the new period (its billing group's key);
+ * from a Draft shared with other subscriptions its lines are taken off, to be billed anew on the
+ * Draft of the new period. Returns the Drafts it changed.
+ */
+export async function repointPeriodDrafts(tx: DbClient, subscriptionId: string, periodStart: Date, newEnd: Date): Promise<string[]> {
+  const drafts = await tx.invoice.findMany({
+    where: { status: 'Draft', lines: { some: { subscriptionId, periodStart } } },
+    select: { id: true, periodEnd: true },
+  });
+  for (const draft of drafts) {
+    const shared = await tx.invoiceLineItem.count({ where: { invoiceId: draft.id, subscriptionId: { not: null }, NOT: { subscriptionId } } });
+    if (shared === 0) {
+      await tx.invoice.update({ where: { id: draft.id }, data: { periodEnd: newEnd } });
+      await tx.invoiceLineItem.updateMany({ where: { invoiceId: draft.id, subscriptionId, periodStart }, data: { periodEnd: newEnd } });
+    } else {
+      await deleteRebilledLines(tx, draft.id, subscriptionId, periodStart);
+      await recomputeTotals(tx, draft.id);
+    }
+  }
+  return drafts.map((draft) => draft.id);
+}
+
 /** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
 export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<void> {
   await tx.invoiceLineItem.deleteMany({

@@ -39,6 +39,7 @@ export interface SubscriptionChanges {
   periodEnd?: Date;
   pausedAt?: Date | null;
   cancelledAt?: Date;
+  billingAnchor?: Date;
 }
 
 export function updateSubscription(tx: DbClient, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
@@ -146,4 +147,31 @@ export async function hasPlanChangeAt(tx: DbClient, subscriptionId: string, plan
 /** Ends the open phase at `at`. */
 export async function closeOpenPhase(tx: DbClient, subscriptionId: string, at: Date): Promise<void> {
   await tx.subscriptionPhase.updateMany({ where: { subscriptionId, endsAt: null }, data: { endsAt: at } });
+}
+
+/** Civil days [start, end) a period's recurring fees are prorated over. */
+export interface PeriodBasis {
+  start: string;
+  end: string;
+}
+
+const civilOfDate = (d: Date): string => d.toISOString().slice(0, 10);
+
+/**
+ * The calendar period a subscription period's recurring fees are prorated over when it is not the
+ * period itself (a period cut short or a stub of a coterm realignment); null for a regular period.
+ */
+export async function periodBasis(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<PeriodBasis | null> {
+  const row = await tx.subscriptionPeriodBasis.findUnique({ where: { subscriptionId_periodStart: { subscriptionId, periodStart } } });
+  return row === null ? null : { start: civilOfDate(row.basisStart), end: civilOfDate(row.basisEnd) };
+}
+
+/** Records (or replaces) the proration basis of a subscription period. */
+export async function setPeriodBasis(tx: DbClient, input: { subscriptionId: string; periodStart: Date; periodEnd: Date; basis: PeriodBasis }): Promise<void> {
+  const data = { periodEnd: input.periodEnd, basisStart: new Date(`${input.basis.start}T00:00:00.000Z`), basisEnd: new Date(`${input.basis.end}T00:00:00.000Z`) };
+  await tx.subscriptionPeriodBasis.upsert({
+    where: { subscriptionId_periodStart: { subscriptionId: input.subscriptionId, periodStart: input.periodStart } },
+    create: { subscriptionId: input.subscriptionId, periodStart: input.periodStart, ...data },
+    update: data,
+  });
 }

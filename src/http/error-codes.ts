@@ -89,6 +89,7 @@ export const ERROR_CODES = {
   contract_customer_mismatch: { status: 422, meaning: "the subscription belongs to another customer than the contract" },
   invalid_effective_date: { status: 422, meaning: "an amendment's effective_date must fall inside the contract and not before today" },
   contract_ended: { status: 422, meaning: 'the contract ends on or before today: nothing is left to coterm to' },
+  coterm_not_alignable: { status: 422, meaning: 'the subscription cannot be realigned to its contract end: it is not adopted with Coterm, or fewer than 30 days are left' },
   webhook_url_not_allowed: { status: 422, meaning: 'the webhook URL is not an absolute http(s) URL without credentials, or (in production mode) points at a loopback, link-local or private address' },
   nothing_to_charge: { status: 422, meaning: 'the invoice has nothing left to pay' },
   no_payment_method: { status: 422, meaning: 'the payer has no payment method on file to charge' },

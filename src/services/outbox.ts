@@ -18,7 +18,7 @@ export const EVENT_TYPES = [
   'payment.succeeded',
   'spend_alert.triggered',
   'credit_note.issued',
-  // Contract lifecycle (beyond SPEC §6): moves, escalation steps, phase true-ups, adopted subscriptions.
+  // Contract lifecycle (beyond SPEC §6): moves, escalation steps, phase true-ups, adopted (and coterm-realigned) subscriptions.
   'contract.created',
   'contract.activated',
   'contract.amended',
@@ -27,6 +27,7 @@ export const EVENT_TYPES = [
   'contract.escalated',
   'contract.trued_up',
   'contract.subscription_linked',
+  'contract.subscription_aligned',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

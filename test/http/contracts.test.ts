@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractWorkflowId } from '../../workflows/messages.js';
-import { makeCustomer, makePlan } from '../support/fixtures.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -327,5 +327,25 @@ describe('subscriptions under a contract', () => {
       await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&status=Draft`),
     );
     expect(drafts.data.flatMap((i) => i.line_items.filter((l) => l.kind === 'contract_fee').map((l) => l.amount_nanos))).toEqual([link.coterm.amount_nanos]);
+  });
+
+  it('escalates a period crossing the contract end on its days inside the contract only', async () => {
+    // Contract over [Jan 1, Mar 11) with a monthly 10% escalation: two steps by March. The
+    // subscription's period [Mar 1, Apr 1) has 10 days under the contract and 21 after it.
+    const clockId = await makeTestClock(h.deps.db, '2026-03-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const planId = await makePlan(h.deps.db, { flatNanos: 31n * UNIT });
+    const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+    const contract = await create(customerId, {
+      start_date: '2026-01-01',
+      end_date: '2026-03-11',
+      escalation: { kind: 'Percent', basis_points: 1000, interval_months: 1 },
+      terms: [{ phase: 1, start_date: '2026-01-01', end_date: '2026-03-11', committed_amount_nanos: '0', description: 'only' }],
+    });
+    await expectJson(await h.request('POST', `/admin/v1/contracts/${contract.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'PLG' } }), 201);
+    const invoice = await expectJson<{ line_items: { kind: string; amount_nanos: string }[] }>(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`), 201);
+    // 31.00 × 10/31 × 1.21 = 12.10 inside the contract, 31.00 × 21/31 = 21.00 at list price after it
+    // (escalating the whole period would give 37.51).
+    expect(invoice.line_items.filter((l) => l.kind === 'fee').map((l) => l.amount_nanos)).toEqual([(3310n * UNIT / 100n).toString()]);
   });
 });

@@ -24,6 +24,7 @@ import { createStripeProcessor } from '../../src/processor/stripe.js';
 import { zeroTax } from '../../src/services/billing/tax.js';
 import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
+import { ensureContractReconcileSchedule } from '../../src/services/contracts/reconcile.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
@@ -144,6 +145,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       maxConcurrentActivities: 5,
     });
     await ensureDunningCheckSchedule(temporalClient.client, TEST_TASK_QUEUE);
+    await ensureContractReconcileSchedule(temporalClient.client, TEST_TASK_QUEUE);
     const running = workers.run();
     teardown.push(async () => {
       workers.shutdown();

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   computeTrueUp,
+  coterm,
   prorateDays,
   ratePeriodAcrossPhases,
   type ContractPricing,
@@ -17,10 +18,14 @@ import {
 } from '../../src/core/index.js';
 import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
-import { contractWorkflowId } from '../../workflows/messages.js';
-import { makeCustomer, makeTestClock } from '../support/fixtures.js';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { insertContract, insertLink } from '../../src/db/contracts.js';
+import { alignSubscriptionToContract } from '../../src/services/contracts/coterm-alignment.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { eventually } from '../support/payments.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,6 +80,8 @@ const month = (m: number) => `2026-${String(m).padStart(2, '0')}-01`;
 const nextMonth = (m: number) => (m === 12 ? '2027-01-01' : month(m + 1));
 /** API calls in month m (1-12). */
 const callsIn = (m: number) => 150 + 50 * m;
+/** July calls of phase 1's last day that arrive after the phase ended, within the grace period. */
+const LATE_JULY_CALLS = 50;
 
 describe('a contract year on a test clock', () => {
   it('prices every invoice by the terms in force, draws the commit down, trues up each phase, follows an amendment and expires', async () => {
@@ -143,7 +150,7 @@ describe('a contract year on a test clock', () => {
     const expected = new Map<number, RatedPeriod>();
     const usageByPhase = new Map<number, bigint>();
     for (let m = 1; m <= 12; m += 1) {
-      const split = m === 7 ? { usage_to_date: { '2026-07-16': { api_calls: String(callsIn(7) / 2) } } } : {};
+      const split = m === 7 ? { usage_to_date: { '2026-07-16': { api_calls: String(callsIn(7) / 2 + LATE_JULY_CALLS) } } } : {};
       const rated = ratePeriodAcrossPhases({ skus, usage: { api_calls: String(callsIn(m)) }, period: { start: month(m), end: nextMonth(m) }, contract: terms, ...split });
       expected.set(m, rated);
       for (const piece of rated.pieces) {
@@ -167,8 +174,15 @@ describe('a contract year on a test clock', () => {
         expect(midYear.terms[0]).toMatchObject({ drawn_down_nanos: drawn.toString(), remaining_commit_nanos: (units(100n) - drawn).toString(), true_up_nanos: null });
         expect(midYear.escalation_steps).toBe(2);
         await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-10T12:00:00.000Z');
+        // Phase 1 has ended, but its true-up waits for the grace period: usage of its last day that
+        // arrives now (late) is still counted in it.
+        await advance(clockId, '2026-07-16T00:30:00.000Z');
+        const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`));
+        expect(ended.terms[0]!.true_up_nanos).toBeNull();
+        await sendUsage(customerId, subscription.id, LATE_JULY_CALLS, '2026-07-15T20:00:00.000Z');
         await advance(clockId, '2026-07-20T12:00:00.000Z');
-        await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-20T12:00:00.000Z');
+        expect((await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`))).terms[0]!.true_up_nanos).toBe(trueUps.get(1)!.toString());
+        await sendUsage(customerId, subscription.id, callsIn(7) / 2 - LATE_JULY_CALLS, '2026-07-20T12:00:00.000Z');
       } else {
         const mid = `${month(m).slice(0, 8)}15T12:00:00.000Z`;
         await advance(clockId, mid);
@@ -188,9 +202,14 @@ describe('a contract year on a test clock', () => {
       await advance(clockId, `${nextMonth(m)}T01:00:00.000Z`);
     }
 
-    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
-    expect(invoices.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual(Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']));
-    const landing = new Map([[7, 1], [9, 2], [12, 3]]);
+    const all = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
+    expect(all.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual([...Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']), ['2027-01-01', 'Draft']]);
+    const invoices = all.slice(0, 12);
+    // Each true-up is billed once its phase's grace period is over, on the Draft of that time: phase
+    // 1 (ends 07-16) in July, phase 2 (ends 10-01) in October, phase 3 (ends with the contract) on
+    // the Draft of January 2027, after the contract expired.
+    const landing = new Map([[7, 1], [10, 2]]);
+    expect(all[12]!.line_items.filter((l) => l.kind === 'true_up').map((l) => l.amount_nanos)).toEqual([trueUps.get(3)!.toString()]);
     invoices.forEach((invoice, index) => {
       const m = index + 1;
       const rated = expected.get(m)!;
@@ -205,8 +224,8 @@ describe('a contract year on a test clock', () => {
     // (49 + 650 × 0.01) × 1.331 × 80% = 59.0964.
     expect(invoices[0]!.total_nanos).toBe((4080n * UNIT / 100n).toString());
     expect(invoices[3]!.total_nanos).toBe((4620n * UNIT / 100n).toString());
-    expect(invoices[9]!.total_nanos).toBe((590964n * UNIT / 10000n).toString());
-    expect(invoices[9]!.total).toBe('59.10');
+    const charges = (invoice: Invoice) => invoice.line_items.filter((l) => l.kind === 'fee' || l.kind === 'usage').reduce((sum, l) => sum + BigInt(l.amount_nanos), 0n);
+    expect(charges(invoices[9]!)).toBe(590964n * UNIT / 10000n);
 
     const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${amendedId}`));
     expect(ended.status).toBe('Expired');
@@ -215,12 +234,219 @@ describe('a contract year on a test clock', () => {
     expect(ended.amendment_chain?.map((c) => [c.id, c.status])).toEqual([[original.id, 'Amended'], [amendedId, 'Expired']]);
     const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(amendedId));
     expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    // Expired at its end, then trued up after the grace period by the same workflow.
+    const truedUp = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: amendedId, type: 'contract.trued_up' }, orderBy: { occurredAt: 'desc' } });
+    expect(truedUp.occurredAt.toISOString()).toBe('2027-01-01T01:00:00.000Z');
     const moves = await h.deps.db.auditLogEntry.findMany({ where: { entityId: { in: [original.id, amendedId] } }, orderBy: { createdAt: 'asc' } });
     expect(moves.map((a) => a.action)).toEqual(
       expect.arrayContaining(['contract.created', 'contract.subscription_linked', 'contract.escalated', 'contract.trued_up', 'contract.amended', 'contract.expired']),
     );
     const expiredEvent = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: amendedId, type: 'contract.expired' } });
     expect(expiredEvent.occurredAt.toISOString()).toBe('2027-01-01T00:00:00.000Z');
-    await captureHistory(handle, 'amended-escalated-trued-up-expired');
+    await captureHistory(handle, 'amended-escalated-expired-then-trued-up');
   }, 600_000);
+});
+
+describe('true-ups owed after a contract left Active', () => {
+  it('trues up a phase that ended before a termination once its grace period has passed', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Terminated early',
+          start_date: '2026-01-01',
+          end_date: '2027-01-01',
+          terms: [
+            { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n).toString(), description: 'first' },
+            { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n).toString(), description: 'second' },
+          ],
+        },
+      }),
+      201,
+    );
+    // Phase 1 has ended, its true-up waits for the grace period; the contract is terminated meanwhile.
+    await advance(clockId, '2026-04-01T00:30:00.000Z');
+    const terminated = await expectJson<Contract>(await h.request('POST', `/admin/v1/contracts/${contract.id}/terminate`, { body: { reason: 'merger' } }));
+    expect([terminated.status, terminated.terms.map((t) => t.true_up_nanos)]).toEqual(['Terminated', [null, null]]);
+    await advance(clockId, '2026-04-01T01:00:00.000Z');
+    // Phase 1 is trued up by the same workflow; phase 2 (in force on the last day) was settled by the early-exit fee.
+    const after = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${contract.id}`));
+    expect([after.status, after.terms.map((t) => t.true_up_nanos)]).toEqual(['Terminated', [units(10n).toString(), null]]);
+    expect(await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(contract.id)).result()).toEqual({ status: 'Terminated', nextWakeAt: null });
+  }, 120_000);
+});
+
+describe('the contract workflow reconciler', () => {
+  it('is a Temporal Schedule that starts the workflow of a contract whose start was lost after the commit', async () => {
+    const scheduleHandle = h.deps.temporal.client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID);
+    expect((await scheduleHandle.describe()).action).toMatchObject({ type: 'startWorkflow', workflowType: 'contractReconcileWorkflow' });
+
+    // The rows as a create leaves them when its process dies between the commit and the start, and
+    // a Coterm link whose realignment was lost the same way.
+    const clockId = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const subscription = await expectJson<{ id: string }>(
+      await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }),
+      201,
+    );
+    const row = (status: 'Active' | 'Draft') => ({
+      id: newId(),
+      customer_id: customerId,
+      name: `Lost ${status}`,
+      status,
+      start_date: '2026-01-01',
+      end_date: '2026-03-01',
+      discount_bps: null,
+      rate_overrides: null,
+      tier_overrides: null,
+      escalation: null,
+      parent_contract_id: null,
+      amendment_reason: null,
+      effective_date: null,
+      escalation_steps: 0,
+      test_clock_id: clockId,
+      terms: [
+        {
+          phase: 1,
+          start_date: '2026-01-01',
+          end_date: '2026-03-01',
+          committed_amount_nanos: units(10n).toString(),
+          description: 'only',
+          discount_bps: null,
+          rate_overrides: null,
+          tier_overrides: null,
+          commit_product_tag: null,
+        },
+      ],
+    });
+    const active = await insertContract(h.deps.db, row('Active'));
+    const draft = await insertContract(h.deps.db, row('Draft'));
+    await insertLink(h.deps.db, { id: newId(), contract_id: active.id, subscription_id: subscription.id, adoption_type: 'Coterm', coterm_fee_nanos: null });
+    const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(active.id));
+    await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+
+    const before = (await scheduleHandle.describe()).info.recentActions.length;
+    await scheduleHandle.trigger();
+    const run = await eventually(async () => {
+      const actions = (await scheduleHandle.describe()).info.recentActions;
+      expect(actions.length).toBeGreaterThan(before);
+      return h.deps.temporal.client.workflow.getHandle<() => Promise<ContractReconcileSummary>>(actions[actions.length - 1]!.action.workflow.workflowId);
+    });
+    const summary = await run.result();
+    expect(summary.started).toContain(active.id);
+    expect(summary.started).not.toContain(draft.id);
+    expect(summary.realigned).toContain(subscription.id);
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    // Realigned on the day its period began: nothing served to cut, the period now ends on the aligned boundary.
+    const realigned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect([realigned.period_start, realigned.period_end]).toEqual(['2026-01-10T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+
+    // The started workflow runs the contract on its customer's clock: expired at its end, trued up after the grace.
+    await advance(clockId, '2026-03-01T01:00:00.000Z');
+    const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${active.id}`));
+    expect([ended.status, ended.terms[0]!.true_up_nanos]).toEqual(['Expired', units(10n).toString()]);
+    expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    // A second run finds nothing of ours to start or realign.
+    const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
+    expect([again.started, again.realigned]).toEqual([expect.not.arrayContaining([active.id]), expect.not.arrayContaining([subscription.id])]);
+    await captureHistory(run, 'starts-missing-contract-workflow');
+  }, 120_000);
+});
+
+describe('coterm adoption of a running subscription', () => {
+  it('cuts the period in course at the adoption, bills a stub to the first aligned boundary and ends every later period on the contract end', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    // 31.00 a month and 0.01 per API call; the first period is [Jan 10, Feb 10), billed on demand at once.
+    const planId = await makePlan(h.deps.db, { flatNanos: units(31n) });
+    const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`), 201);
+    await advance(clockId, '2026-01-15T12:00:00.000Z');
+    await sendUsage(customerId, subscription.id, 100, '2026-01-15T12:00:00.000Z');
+    await advance(clockId, '2026-01-20T00:00:00.000Z');
+
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Coterm H1',
+          start_date: '2026-01-01',
+          end_date: '2026-07-01',
+          terms: [{ phase: 1, start_date: '2026-01-01', end_date: '2026-07-01', committed_amount_nanos: '0', description: 'only' }],
+        },
+      }),
+      201,
+    );
+    const link = await expectJson<{ aligned_at: string | null; coterm: Record<string, unknown> }>(
+      await h.request('POST', `/admin/v1/contracts/${contract.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'Coterm' } }),
+      201,
+    );
+    // The core's answer, independently: the aligned month containing Jan 20 is [Jan 1, Feb 1); the
+    // stub's 12 days of it cost 31.00 × 12/31 = 12.00.
+    const expected = coterm('2026-01-20', '2026-07-01', units(31n), 'Monthly');
+    if (expected.kind !== 'Aligned') throw new Error('expected an aligned coterm');
+    expect(expected).toMatchObject({ first_period_end: '2026-02-01', first_period_days: 12, first_period_days_in_period: 31, first_period_amount_nanos: units(12n), anchor_day: 1 });
+    expect(link.coterm).toMatchObject({ kind: 'Aligned', first_period_end: '2026-02-01', first_period_amount_nanos: units(12n).toString() });
+    expect(link.aligned_at).toBe('2026-01-20T00:00:00.000Z');
+    const aligned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+    expect([aligned.period_start, aligned.period_end]).toEqual(['2026-01-20T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
+    // The audit trail and the outbox have the move.
+    const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: subscription.id, action: 'subscription.cotermed' } });
+    expect(audit.after).toMatchObject({ period_end: '2026-02-01T00:00:00.000Z', cut_period: { start: '2026-01-10T00:00:00.000Z', end: '2026-01-20T00:00:00.000Z' } });
+    const event = await h.deps.db.outboxEvent.findFirstOrThrow({ where: { aggregateId: contract.id, type: 'contract.subscription_aligned' } });
+    expect(event.payload).toMatchObject({ data: { subscription_id: subscription.id, period_end: '2026-02-01T00:00:00.000Z', aligned_to: '2026-07-01' } });
+    // Realigning again (a retried activity, or the reconciler) answers what was done and changes nothing.
+    const again = await alignSubscriptionToContract(h.deps.db, { subscriptionId: subscription.id, at: '2026-01-20T06:00:00.000Z', actor: { type: 'system', id: 'test' } });
+    expect(again).toEqual({
+      state: { status: 'Active', periodStart: '2026-01-20T00:00:00.000Z', periodEnd: '2026-02-01T00:00:00.000Z', trialEnd: null },
+      closed: { start: '2026-01-10T00:00:00.000Z', end: '2026-01-20T00:00:00.000Z' },
+    });
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id, action: 'subscription.cotermed' } })).toBe(1);
+
+    await advance(clockId, '2026-01-25T12:00:00.000Z');
+    await sendUsage(customerId, subscription.id, 200, '2026-01-25T12:00:00.000Z');
+    await advance(clockId, '2026-07-01T01:00:00.000Z');
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/cancel`, { body: { reason: 'done' } }));
+    await advance(clockId, '2026-08-01T02:00:00.000Z');
+
+    type PeriodInvoice = Invoice & { period_end: string };
+    const invoices = (await expectPage<PeriodInvoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=50`))).data;
+    const lines = (invoice: Invoice, kind: string) => invoice.line_items.filter((l) => l.kind === kind).map((l) => BigInt(l.amount_nanos));
+    expect(invoices.map((i) => [i.period_start, i.period_end, i.status, lines(i, 'fee'), lines(i, 'usage')])).toEqual([
+      // The period in course, cut short at the adoption: 10 of its 31 days served, 100 calls.
+      ['2026-01-10T00:00:00.000Z', '2026-01-20T00:00:00.000Z', 'Open', [units(10n)], [units(1n)]],
+      // The stub, prorated as the core's coterm says, with the 200 calls made in it.
+      ['2026-01-20T00:00:00.000Z', '2026-02-01T00:00:00.000Z', 'Open', [expected.first_period_amount_nanos], [units(2n)]],
+      // Whole aligned months; the last one under the contract ends on its end date.
+      ...['02', '03', '04', '05', '06'].map((m) => [`2026-${m}-01T00:00:00.000Z`, `2026-${String(Number(m) + 1).padStart(2, '0')}-01T00:00:00.000Z`, 'Open', [units(31n)], [0n]]),
+      ['2026-07-01T00:00:00.000Z', '2026-08-01T00:00:00.000Z', 'Open', [units(31n)], [0n]],
+    ]);
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+    expect((await handle.result()).status).toBe('Expired');
+    await captureHistory(handle, 'cotermed-to-contract-end-then-cancelled');
+  }, 300_000);
+
+  it('refuses to coterm a subscription with no paid period in course', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db, { trialDays: 14 });
+    const subscription = await expectJson<{ id: string; status: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD', trial_days: 14 } }), 201);
+    expect(subscription.status).toBe('Trialing');
+    const contract = await expectJson<Contract>(
+      await h.request('POST', '/admin/v1/contracts', {
+        body: {
+          customer_id: customerId,
+          name: 'Coterm trial',
+          start_date: '2030-01-01',
+          end_date: '2031-01-01',
+          terms: [{ phase: 1, start_date: '2030-01-01', end_date: '2031-01-01', committed_amount_nanos: '0', description: 'only' }],
+        },
+      }),
+      201,
+    );
+    const res = await h.request('POST', `/admin/v1/contracts/${contract.id}/subscriptions`, { body: { subscription_id: subscription.id, adoption_type: 'Coterm' } });
+    expect(res.status).toBe(409);
+    expect(await h.deps.db.contractSubscription.count({ where: { subscriptionId: subscription.id } })).toBe(0);
+  });
 });

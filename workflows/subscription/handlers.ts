@@ -7,6 +7,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
 import {
   advanceClockUpdate,
+  alignToContractUpdate,
   billSubscriptionUpdate,
   cancelSubscriptionUpdate,
   changePlanUpdate,
@@ -21,9 +22,9 @@ import {
   type SubscriptionSnapshot,
   type SubscriptionStatus,
 } from '../messages.js';
-import { CONTINUE_AS_NEW_ON_EVERY_WAKE } from './patches.js';
+import { CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT } from './patches.js';
 import { activities, type SubscriptionRun } from './run.js';
-import { ALLOWED, assertAllowed, BILLABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
+import { ALLOWED, assertAllowed, BILLABLE, COTERM_ALIGNABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
 
 const MOVES: Record<Move, UpdateDefinition<SubscriptionSnapshot, [SubscriptionCommand]>> = {
   pause: pauseSubscriptionUpdate,
@@ -44,6 +45,19 @@ export function registerHandlers(run: SubscriptionRun): void {
     const result = await activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso() });
     wakeMainLoop(run);
     return result;
+  });
+  registerCommand(run, alignToContractUpdate, 'align to its contract', COTERM_ALIGNABLE, async (command) => {
+    patched(COTERM_ALIGNMENT);
+    const aligned = await activities.alignSubscriptionToContract({
+      subscriptionId: run.subscriptionId,
+      at: run.nowIso(),
+      actor: command.actor,
+      requestId: command.requestId,
+    });
+    run.state = aligned.state;
+    if (aligned.closed !== null) await run.closeCutPeriod(aligned.closed);
+    run.clock.touch();
+    return run.state;
   });
   registerCommand(run, changePlanUpdate, 'change the plan of', PLAN_CHANGEABLE, async (command: ChangePlanCommand) => {
     const result = await activities.changeSubscriptionPlan({ subscriptionId: run.subscriptionId, at: run.nowIso(), command });

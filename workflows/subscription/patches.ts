@@ -11,3 +11,10 @@
  * never reached the check and its history grew without bound.
  */
 export const CONTINUE_AS_NEW_ON_EVERY_WAKE = 'subscription-continue-as-new-on-every-wake';
+
+/**
+ * The `alignToContract` update (coterm adoption): realigns the periods to the contract end, closing
+ * the period it cuts short. Runs that carry the marker were realigned; the handler is new, so no
+ * history recorded before it holds the update.
+ */
+export const COTERM_ALIGNMENT = 'subscription-coterm-alignment';

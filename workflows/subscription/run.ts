@@ -112,6 +112,12 @@ export class SubscriptionRun {
     };
   }
 
+  /** Closes a period a coterm realignment cut short (billed now, finalized when its grace period is over). */
+  async closeCutPeriod(period: { start: string; end: string }): Promise<void> {
+    const { finalizeAt } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason: 'subscription_cycle' });
+    this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt });
+  }
+
   /** Bills the current period to its end; its invoice is finalized when the grace period is over. */
   private async closePeriod(reason: 'subscription_cycle' | 'subscription_final'): Promise<void> {
     const period = { start: this.state.periodStart, end: this.state.periodEnd };

@@ -22,6 +22,8 @@ export const ALLOWED: Record<Move, { from: readonly SubscriptionStatus[]; to: Su
 /** States whose current period has charges: a trial bills nothing and an Expired subscription is over. */
 export const BILLABLE: readonly SubscriptionStatus[] = ['Active', 'PastDue', 'Paused', 'Cancelled'];
 export const PLAN_CHANGEABLE: readonly SubscriptionStatus[] = ['Trialing', 'Active', 'PastDue'];
+/** States whose periods a coterm adoption realigns to the contract end (a paid period in course). */
+export const COTERM_ALIGNABLE: readonly SubscriptionStatus[] = ['Active', 'PastDue'];
 
 /**
  * What the main loop does when the state's deadline is reached: end the trial, cancel a subscription

@@ -95,7 +95,7 @@ const pricingView = {
 };
 
 const LinkViewSchema = z
-  .object({ contract_id: z.string(), subscription_id: z.string(), adoption_type: AdoptionTypeSchema, coterm_fee_nanos: z.string().nullable(), created_at: TimestampSchema })
+  .object({ contract_id: z.string(), subscription_id: z.string(), adoption_type: AdoptionTypeSchema, coterm_fee_nanos: z.string().nullable(), aligned_at: TimestampSchema.nullable().openapi({ description: 'Coterm: when the subscription was realigned to end its periods on the contract end (null until then, and for other adoptions)' }), created_at: TimestampSchema })
   .openapi('ContractSubscription');
 
 const ContractSchema = z

@@ -4,7 +4,8 @@
  * (core/invoicing.ts).
  *
  * - Periods are [period_start, period_end). Recurring fees (Flat, Committed commits) are charged for
- *   the whole period on its first invoice and prorated by whole days across plan phases; usage is
+ *   the whole period on its first invoice and prorated by whole days across plan phases (over the
+ *   period's calendar basis when it has one: a period cut short, or a coterm stub); usage is
  *   rated from the period start (or the phase start) up to `upTo`, also in phases shorter than a day.
  * - A trial period bills nothing, even when the subscription is cancelled during it.
  * - Billing groups (consolidated billing): the Draft belongs to the account that pays (the payer:
@@ -35,7 +36,7 @@ import {
   type InvoiceRow,
   type NewLine,
 } from '../../db/invoices.js';
-import { findSubscription, lockSubscription, phasesOverlapping, progressiveThreshold, type SubscriptionPhaseRow } from '../../db/subscriptions.js';
+import { findSubscription, lockSubscription, periodBasis, phasesOverlapping, progressiveThreshold, type PeriodBasis, type SubscriptionPhaseRow } from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
 import { contractOfSubscription, type ContractRecord } from '../../db/contracts.js';
@@ -74,6 +75,7 @@ async function rateToDate(
   phases: SubscriptionPhaseRow[],
   upTo: Date,
   contract: ContractRecord | null,
+  basis: PeriodBasis | null,
 ): Promise<TargetLine[]> {
   const lines: TargetLine[] = [];
   for (const phase of phases) {
@@ -87,7 +89,9 @@ async function rateToDate(
     const wholeDays = service.start < service.end;
     const skus = plan.prices.filter((sku) => wholeDays || !RECURRING.has(sku.pricing_model));
     if (skus.length === 0) continue;
-    const periodDays = { start: civil(period.start), end: civil(period.end) };
+    // Recurring fees are prorated over the period's calendar basis when it has one (a period cut
+    // short or a stub of a coterm realignment), else over the period itself.
+    const periodDays = basis ?? { start: civil(period.start), end: civil(period.end) };
     const prorated = wholeDays && !(service.start === periodDays.start && service.end === periodDays.end);
     const rated = await rateUnderContract(tx, { subscriptionId: subscription.id, customerId: subscription.customerId }, {
       skus,
@@ -183,7 +187,8 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
 
     const upTo = input.upTo < period.end ? input.upTo : period.end;
     const phases = await phasesOverlapping(tx, subscription.id, period);
-    const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfSubscription(tx, subscription.id));
+    const basis = await periodBasis(tx, subscription.id, period.start);
+    const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfSubscription(tx, subscription.id), basis);
     const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
     if (!draft && charges.length === 0) return NOTHING;
 

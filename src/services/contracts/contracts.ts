@@ -27,7 +27,9 @@
  *
  * Adoption: PLG and Recontract link the subscription as it is. Coterm computes the alignment to
  * the contract end (core coterm); with fewer than 30 days left it bills the one-time fee instead, as
- * a `contract_fee` line.
+ * a `contract_fee` line. With 30 days or more, the subscription (Active or PastDue) is realigned
+ * by its workflow after the link commits (coterm-alignment.ts): the period in course is cut short
+ * and a stub runs to the first boundary aligned on the contract end, where later periods end too.
  */
 import {
   addDays,
@@ -54,6 +56,7 @@ import {
   findLinkableSubscription,
   insertContract,
   insertLink,
+  linkOfSubscription,
   linksOf,
   listContracts as listContractRows,
   lockContract,
@@ -71,13 +74,15 @@ import {
 import { findCustomer } from '../../db/customers.js';
 import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { contractWorkflowId, contractChangedSignal, type ContractWorkflowInput } from '../../../workflows/messages.js';
+import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import { runUpdate } from '../../temporal/updates.js';
+import type { Client } from '@temporalio/client';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
-import { contractBalances, contractCharges, moveContract, withContractDraft, type ContractDeps } from './lifecycle.js';
+import { contractBalances, contractCharges, moveContract, startContractWorkflow as startWorkflowOf, withContractDraft, type ContractDeps } from './lifecycle.js';
 import { commitBalances } from './pricing.js';
 
 export interface TermInput {
@@ -127,7 +132,7 @@ export interface ContractView extends Omit<ContractRecord, 'terms'> {
   subscriptions: ContractLinkRecord[] | null;
 }
 
-const contractDeps = (deps: ServiceDeps): ContractDeps => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue });
+const contractDeps = (deps: ServiceDeps): ContractDeps => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue, graceMs: deps.settings.invoiceGraceMs });
 const civil = (d: Date): string => d.toISOString().slice(0, 10);
 const unprocessable = (code: string, field: string, message: string) => new DomainError('unprocessable', code, `${field}: ${message}`, { field });
 
@@ -240,22 +245,10 @@ async function contractProblems(deps: ServiceDeps, input: CreateContractInput): 
 
 /**
  * Started after the commit (its first step reads the row); should this process die in between, the
- * contract is Active without a workflow until one is started for it (USE_EXISTING makes that safe).
+ * contract is Active without a workflow until the reconciler (reconcile.ts) starts one for it
+ * (USE_EXISTING makes a second start harmless).
  */
-async function startContractWorkflow(deps: ServiceDeps, contract: ContractRecord): Promise<void> {
-  const now = await customerNow(deps.db, contract.customer_id, deps.clock());
-  const input: ContractWorkflowInput = {
-    contractId: contract.id,
-    testClock: contract.test_clock_id === null ? null : { id: contract.test_clock_id, now: now.toISOString() },
-  };
-  await deps.temporal.client.workflow.start('contractWorkflow', {
-    workflowId: contractWorkflowId(contract.id),
-    taskQueue: deps.settings.temporalTaskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    memo: { customer_id: contract.customer_id },
-  });
-}
+const startContractWorkflow = (deps: ServiceDeps, contract: ContractRecord): Promise<void> => startWorkflowOf(contractDeps(deps), contract, deps.clock());
 
 /** Tells a contract's workflow to look at the contract again (it ends once the contract left Active). */
 async function signalContractWorkflow(deps: ServiceDeps, contractId: string): Promise<void> {
@@ -473,6 +466,9 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
       throw err;
     }
   }
+  const aligns = cotermResult?.kind === 'Aligned';
+  // Realignment cuts the paid period in course: a trial, a paused or a cancelled subscription has none to align.
+  if (aligns && subscription.status !== 'Active' && subscription.status !== 'PastDue') throw invalidTransition('subscription', subscription.status, 'coterm');
   const fee = cotermResult?.kind === 'OneTimeFee' ? cotermResult.amount_nanos : null;
   const needsDraft = fee !== null && fee > 0n;
   const link = await withContractDraft(contractDeps(deps), contractId, now, { needsDraft, preferSubscriptionId: subscription.id }, async (tx, locked, addLine) => {
@@ -485,7 +481,18 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
     await enqueueEvent(tx, 'contract.subscription_linked', contractId, { contract_id: contractId, customer_id: locked.customer_id, subscription_id: subscription.id, adoption_type: input.adoption_type }, now);
     return created;
   });
-  return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
+  if (!aligns) return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
+  // The subscription's workflow realigns its periods (under its lock, closing the period it cuts
+  // short); should this process die first, the contract reconciler sends the update again.
+  await alignToContract(deps.temporal.client, subscription.id, actor, requestId);
+  const aligned = (await linkOfSubscription(deps.db, subscription.id))!;
+  return { ...link, aligned_at: aligned.aligned_at, coterm: serializeCoterm(cotermResult!) };
+}
+
+/** Sends the coterm realignment to the subscription's workflow (idempotent: a realigned subscription stays as it is). */
+export async function alignToContract(client: Client, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
+  const handle = client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [{ actor, ...(requestId ? { requestId } : {}) }] }));
 }
 
 function serializeCoterm(result: CotermResult): LinkView['coterm'] {

@@ -3,12 +3,17 @@
  * that matters, on the customer's clock (a test clock's time for sandbox customers):
  * - escalation steps (every interval_months from start_date): recorded as they come, with an audit
  *   entry and an event; rating already prices each day at the step in force;
- * - phase-end true-ups: at a ramp phase's end_date its commit is compared with the usage charges
- *   it absorbed (compute_true_up); a shortfall becomes a `true_up` line on the Draft that holds the
- *   linked subscription's charges of that time (see contractDraft), recorded once per phase;
- * - natural end: at end_date (after the last phase's true-up) Active → Expired.
- * Contract dates start at 00:00 UTC. Usage that arrives after a phase's end is not counted in its
- * true-up. The same draw-down figures are shown on the contract (remaining commit per phase).
+ * - phase-end true-ups: once a ramp phase has ended and the invoice grace period after its end_date
+ *   has passed, its commit is compared with the usage charges it absorbed (compute_true_up); a
+ *   shortfall becomes a `true_up` line on the Draft that holds the linked subscription's charges of
+ *   that time (see contractDraft), recorded once per phase. Usage is counted by event time inside
+ *   the phase, so late usage for the phase that arrives within the grace period (which also still
+ *   lands on its period's invoice before finalization) is counted; usage arriving later is neither;
+ * - natural end: at end_date Active → Expired; the true-ups still owed (the last phase's, within
+ *   its grace) are done after it by the same workflow. A Terminated contract's phases that ended
+ *   before its last day are trued up the same way.
+ * Contract dates start at 00:00 UTC. The same draw-down figures are shown on the contract
+ * (remaining commit per phase).
  */
 import type { Client } from '@temporalio/client';
 import { addDays, addMonthsClamped, computeTrueUp, escalationPeriodsAt, parseCivilParts, type Charge } from '../../core/index.js';
@@ -38,6 +43,8 @@ import { billSubscription } from '../billing/billing.js';
 import { ensureInvoiceWorkflow } from '../invoicing/invoice-workflows.js';
 import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
 import { enqueueEvent } from '../outbox.js';
+import { periodBasis } from '../../db/subscriptions.js';
+import { contractWorkflowId, type ContractWorkflowInput } from '../../../workflows/messages.js';
 import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from './pricing.js';
 
 /** What contract operations need, from the API or the worker. */
@@ -46,6 +53,8 @@ export interface ContractDeps {
   client: Client;
   /** The subscription task queue (invoice workflows run on its invoice queue). */
   taskQueue: string;
+  /** The invoice grace period: a phase's true-up waits this long after the phase end for late usage. */
+  graceMs: number;
 }
 
 export interface ContractLifecycleState {
@@ -106,7 +115,7 @@ export async function contractCharges(db: DbClient, contract: ContractRecord, up
         const phaseEnd = phase.ends_at && phase.ends_at < period.end ? phase.ends_at : period.end;
         const service = { start: civil(from), end: civil(phaseEnd) };
         if (service.start >= service.end) continue;
-        const periodDays = { start: civil(period.start), end: civil(period.end) };
+        const periodDays = (await periodBasis(db, subscription.id, period.start)) ?? { start: civil(period.start), end: civil(period.end) };
         const whole = service.start === periodDays.start && service.end === periodDays.end;
         const { rated } = await rateUnderContract(db, { subscriptionId: subscription.id, customerId: subscription.customer_id }, {
           skus: phase.prices,
@@ -217,7 +226,7 @@ async function trueUpPhase(deps: ContractDeps, contract: ContractRecord, term: T
   const [balance] = commitBalances([term], await contractCharges(deps.db, contract, phaseEnd));
   const result = computeTrueUp(BigInt(term.committed_amount_nanos), balance!.eligible_usage_nanos);
   await withContractDraft(deps, contract.id, at, { needsDraft: result.true_up_nanos > 0n }, async (tx, locked, addLine) => {
-    if (locked.status !== 'Active') return;
+    if (!owedTrueUps(locked).some((owed) => owed.phase === term.phase)) return;
     if (!(await markTrueUp(tx, contract.id, term.phase, at, result.true_up_nanos))) return;
     if (result.true_up_nanos > 0n) {
       await addLine({
@@ -262,45 +271,86 @@ export async function moveContract(
   return moved;
 }
 
-/** Does everything due on the contract by `at`; returns its status and when it is next due. */
+/**
+ * The ramp phases still owed a true-up: not trued up yet, and (for a Terminated contract) ended
+ * before its last day; the phase in force on that day was settled by the early-exit fee, later ones
+ * are not owed. An Amended contract owes none: its successor carries its terms.
+ */
+function owedTrueUps(contract: ContractRecord): TermRecord[] {
+  if (contract.status === 'Active' || contract.status === 'Expired') return contract.terms.filter((term) => term.trued_up_at === null);
+  if (contract.status === 'Terminated' && contract.terminated_on !== null) {
+    const lastDay = contract.terminated_on;
+    return contract.terms.filter((term) => term.trued_up_at === null && term.end_date <= lastDay);
+  }
+  return [];
+}
+
+/** When a phase's true-up is due: its end plus the grace period in which late usage still lands on its period's invoice. */
+const trueUpDue = (deps: ContractDeps, term: TermRecord): Date => new Date(dateOf(term.end_date).getTime() + deps.graceMs);
+
+/**
+ * Does everything due on the contract by `at`; returns its status and when it is next due. A
+ * contract that left Active (Expired, Terminated) still has its owed true-ups done, so its
+ * workflow runs on until the last of them.
+ */
 export async function runContractLifecycle(deps: ContractDeps, contractId: string, at: Date): Promise<ContractLifecycleState> {
   let contract = await findContract(deps.db, contractId);
   if (contract === null) throw notFound('contract', contractId);
-  if (contract.status !== 'Active') return { status: contract.status, nextWakeAt: null };
 
-  const steps = stepsAt(contract, at);
-  if (steps > contract.escalation_steps) {
-    contract = await deps.db.$transaction(async (tx) => {
-      const locked = (await lockContract(tx, contractId))!;
-      if (locked.status !== 'Active' || locked.escalation_steps >= steps) return locked;
-      const updated = await updateContract(tx, contractId, { escalation_steps: steps });
-      const change = { escalation_steps: steps, escalation: locked.escalation };
-      await recordAudit(tx, { action: 'contract.escalated', actor: SYSTEM_ACTOR, entityType: 'contract', entityId: contractId, customerId: locked.customer_id, before: { escalation_steps: locked.escalation_steps }, after: change });
-      await enqueueEvent(tx, 'contract.escalated', contractId, { ...contractEvent(updated), escalation_steps: steps }, at);
-      return updated;
-    });
-    if (contract.status !== 'Active') return { status: contract.status, nextWakeAt: null };
+  if (contract.status === 'Active') {
+    const steps = stepsAt(contract, at);
+    if (steps > contract.escalation_steps) {
+      contract = await deps.db.$transaction(async (tx) => {
+        const locked = (await lockContract(tx, contractId))!;
+        if (locked.status !== 'Active' || locked.escalation_steps >= steps) return locked;
+        const updated = await updateContract(tx, contractId, { escalation_steps: steps });
+        const change = { escalation_steps: steps, escalation: locked.escalation };
+        await recordAudit(tx, { action: 'contract.escalated', actor: SYSTEM_ACTOR, entityType: 'contract', entityId: contractId, customerId: locked.customer_id, before: { escalation_steps: locked.escalation_steps }, after: change });
+        await enqueueEvent(tx, 'contract.escalated', contractId, { ...contractEvent(updated), escalation_steps: steps }, at);
+        return updated;
+      });
+    }
   }
 
-  for (const term of contract.terms) {
-    if (term.trued_up_at === null && dateOf(term.end_date) <= at) await trueUpPhase(deps, contract, term, at);
+  for (const term of owedTrueUps(contract)) {
+    if (trueUpDue(deps, term) <= at) await trueUpPhase(deps, contract, term, at);
   }
 
-  if (dateOf(contract.end_date) <= at) {
-    const expired = await deps.db.$transaction(async (tx) => {
+  if (contract.status === 'Active' && dateOf(contract.end_date) <= at) {
+    await deps.db.$transaction(async (tx) => {
       const locked = (await lockContract(tx, contractId))!;
       return locked.status === 'Active' ? moveContract(tx, locked, 'Expired', at, SYSTEM_ACTOR) : locked;
     });
-    return { status: expired.status, nextWakeAt: null };
   }
 
   const current = (await findContract(deps.db, contractId))!;
-  const due: Date[] = [dateOf(current.end_date)];
-  for (const term of current.terms) if (term.trued_up_at === null && dateOf(term.end_date) > at) due.push(dateOf(term.end_date));
-  const nextStep = stepDate(current, current.escalation_steps + 1);
-  if (nextStep !== null) due.push(dateOf(nextStep));
-  const next = due.filter((d) => d > at).reduce((a, b) => (a < b ? a : b));
-  return { status: current.status, nextWakeAt: next.toISOString() };
+  const due: Date[] = owedTrueUps(current).map((term) => trueUpDue(deps, term));
+  if (current.status === 'Active') {
+    due.push(dateOf(current.end_date));
+    const nextStep = stepDate(current, current.escalation_steps + 1);
+    if (nextStep !== null) due.push(dateOf(nextStep));
+  }
+  const next = due.filter((d) => d > at).reduce<Date | null>((a, b) => (a === null || b < a ? b : a), null);
+  return { status: current.status, nextWakeAt: next === null ? null : next.toISOString() };
+}
+
+/**
+ * Starts the workflow of a contract (`contract:<id>`) unless it runs already (USE_EXISTING), on the
+ * customer's test clock when it has one. `realNow` is the wall-clock time.
+ */
+export async function startContractWorkflow(deps: ContractDeps, contract: ContractRecord, realNow: Date): Promise<void> {
+  const now = await customerNow(deps.db, contract.customer_id, realNow);
+  const input: ContractWorkflowInput = {
+    contractId: contract.id,
+    testClock: contract.test_clock_id === null ? null : { id: contract.test_clock_id, now: now.toISOString() },
+  };
+  await deps.client.workflow.start('contractWorkflow', {
+    workflowId: contractWorkflowId(contract.id),
+    taskQueue: deps.taskQueue,
+    args: [input],
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    memo: { customer_id: contract.customer_id },
+  });
 }
 
 /** The customer's "now" for a contract (its test clock's time when it has one). */

@@ -6,7 +6,8 @@
  *   back to the contract-level ones; the contract-level values are folded into the terms instead of
  *   being handed to the core on their own, so the days of a period outside the contract's terms
  *   are rated at list price. Escalation steps every `interval_months` from the contract's
- *   start_date (core escalationPeriodsAt).
+ *   start_date (core escalationPeriodsAt) and stops at its end_date (or after its termination
+ *   day): a period crossing the contract end is escalated on its days inside the contract only.
  * - A Terminated contract's terms end after its termination day (that day is the last one served,
  *   as cancellation_credit counts it); phases after it are dropped.
  * - A Draft contract prices nothing. Amended, Expired and Terminated contracts still price the
@@ -76,6 +77,8 @@ export function contractPricing(contract: ContractRecord): ContractPricing | und
             escalation: escalation.kind === 'Percent' ? { kind: 'Percent', basis_points: escalation.basis_points } : { kind: 'Fixed', amount_nanos: BigInt(escalation.amount_nanos) },
             start_date: contract.start_date,
             interval_months: escalation.interval_months,
+            // Escalation is a contract term: the days after the contract (or after its termination) are not escalated.
+            end_date: lastDay ?? contract.end_date,
           },
         }),
   };

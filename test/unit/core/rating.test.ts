@@ -296,6 +296,42 @@ describe('ratePeriodAcrossPhases', () => {
     expect(rated.total_nanos).toBe(337_500_000_000_000n);
   });
 
+  it('stops escalating at the schedule end: a period crossing the contract end is escalated on its days inside only', () => {
+    const skus: SkuPrice[] = [
+      { sku_id: 'platform', name: 'Platform fee', pricing_model: 'Flat', unit_amount_nanos: 300n * U, currency: 'USD' },
+      SKUS[1]!,
+    ];
+    // Two completed yearly steps by April 2025; the contract ends on 2025-04-11.
+    const contract: ContractPricing = {
+      escalation: { escalation: { kind: 'Percent', basis_points: 1000 }, start_date: '2023-04-01', interval_months: 12, end_date: '2025-04-11' },
+    };
+    expect(escalationPeriodsAt(contract.escalation!, '2025-04-10')).toBe(2);
+    expect(escalationPeriodsAt(contract.escalation!, '2025-04-11')).toBe(0);
+    expect(periodPieces(PERIOD_APRIL, contract).map((p) => [p.start, p.days, p.escalation_periods])).toEqual([
+      ['2025-04-01', 10, 2],
+      ['2025-04-11', 20, 0],
+    ]);
+    const rated = ratePeriodAcrossPhases({
+      skus,
+      usage: { api_call: '250000' },
+      usage_to_date: new Map([['2025-04-11', { api_call: '100000' }]]),
+      contract,
+      period: PERIOD_APRIL,
+    });
+    // 300 × 10/30 × 1.21 = 121 and 10.00 × 1.21 = 12.10 inside; 300 × 20/30 = 200 and 15.00 at list price after.
+    expect(rated.pieces.map((p) => p.lines.map((l) => l.amount_nanos))).toEqual([
+      [121n * U, 12_100_000_000_000n],
+      [200n * U, 15n * U],
+    ]);
+    // A step date on or after the end is no boundary; a period wholly after the end is one list-price piece.
+    const yearly = { ...contract.escalation!, end_date: '2025-04-01' };
+    expect(periodPieces({ start: '2025-03-15', end: '2025-05-15' }, { escalation: yearly }).map((p) => [p.start, p.escalation_periods])).toEqual([
+      ['2025-03-15', 1],
+      ['2025-04-01', 0],
+    ]);
+    expect(periodPieces(PERIOD_APRIL, { escalation: yearly }).map((p) => [p.start, p.escalation_periods])).toEqual([['2025-04-01', 0]]);
+  });
+
   it('finds monthly escalation steps on a 31st anchor, and none for an interval beyond the calendar', () => {
     const monthly: ContractPricing = { escalation: { escalation: { kind: 'Fixed', amount_nanos: U }, start_date: '2024-01-31', interval_months: 1 } };
     // Steps complete on the last day of shorter months: 02-29, then 03-31.

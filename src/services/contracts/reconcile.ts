@@ -1,0 +1,99 @@
+/**
+ * The contract workflow reconciler. A contract's workflow is started after the commit that makes it
+ * Active (no RPC inside a transaction), so a process that dies in between leaves an Active contract
+ * with no workflow: nothing would escalate, true up or expire it. The reconciler finds every
+ * contract whose workflow should be running (Active, or still owing a phase true-up) and starts the
+ * ones that have none, on the customer's test clock when it has one. It runs from the Temporal
+ * Schedule `contract-workflows-reconcile` (hourly, and once when a worker starts).
+ *
+ * It also sends the coterm realignment again to subscriptions adopted with Coterm whose realignment
+ * never ran (the process died between the link's commit and the update).
+ *
+ * A contract whose workflow exists but closed (failed on a deterministic error, or terminated by an
+ * operator) is not restarted: it is reported and logged for an operator, who can start it again
+ * after fixing the data, so a failing workflow is not re-run every hour.
+ */
+import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { contractsNeedingWorkflow, unalignedCotermLinks } from '../../db/contracts.js';
+import { DomainError } from '../../errors.js';
+import { SYSTEM_ACTOR } from '../audit.js';
+import { alignToContract } from './contracts.js';
+import type { Logger } from '../../logger.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId } from '../../../workflows/messages.js';
+import { startContractWorkflow, type ContractDeps } from './lifecycle.js';
+
+export interface ContractReconcileResult {
+  /** Contracts whose workflow should be running. */
+  checked: number;
+  /** Subscriptions adopted with Coterm whose realignment was sent again (lost after the link's commit). */
+  realigned: string[];
+  /** Contracts whose missing workflow was started. */
+  started: string[];
+  /** Contracts whose workflow closed although it has work left: left to an operator. */
+  closed: string[];
+}
+
+const PAGE = 500;
+
+type WorkflowState = 'missing' | 'running' | 'closed';
+
+async function workflowState(client: Client, contractId: string): Promise<WorkflowState> {
+  try {
+    return (await client.workflow.getHandle(contractWorkflowId(contractId)).describe()).status.name === 'RUNNING' ? 'running' : 'closed';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return 'missing';
+    throw err;
+  }
+}
+
+export async function reconcileContractWorkflows(deps: ContractDeps & { logger: Logger }, realNow: Date): Promise<ContractReconcileResult> {
+  const result: ContractReconcileResult = { checked: 0, started: [], closed: [], realigned: [] };
+  for (let after: string | null = null; ; ) {
+    const page = await contractsNeedingWorkflow(deps.db, after, PAGE);
+    for (const contract of page) {
+      result.checked += 1;
+      const state = await workflowState(deps.client, contract.id);
+      if (state === 'missing') {
+        await startContractWorkflow(deps, contract, realNow);
+        result.started.push(contract.id);
+      } else if (state === 'closed') {
+        result.closed.push(contract.id);
+      }
+    }
+    if (page.length < PAGE) break;
+    after = page[page.length - 1]!.id;
+  }
+  for (const link of await unalignedCotermLinks(deps.db)) {
+    try {
+      await alignToContract(deps.client, link.subscription_id, SYSTEM_ACTOR);
+      result.realigned.push(link.subscription_id);
+    } catch (err) {
+      // Refused (e.g. fewer than 30 days left by now, or the subscription moved on): an operator's case.
+      if (!(err instanceof DomainError)) throw err;
+      deps.logger.error({ err, subscriptionId: link.subscription_id }, 'coterm realignment refused');
+    }
+  }
+  if (result.realigned.length > 0) deps.logger.warn({ realigned: result.realigned }, 'contract reconciler realigned coterm subscriptions');
+  if (result.started.length > 0) deps.logger.warn({ started: result.started }, 'contract reconciler started missing contract workflows');
+  if (result.closed.length > 0) deps.logger.error({ closed: result.closed }, 'contract workflows closed while their contract has work left; an operator must look at them');
+  return result;
+}
+
+/**
+ * Creates the hourly Temporal Schedule of the reconciler once (visible in the Temporal UI); with
+ * `runNow` it also runs it at once (a worker starting after a crash catches up without waiting).
+ */
+export async function ensureContractReconcileSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
+  try {
+    await client.schedule.create({
+      scheduleId: CONTRACT_RECONCILE_SCHEDULE_ID,
+      spec: { intervals: [{ every: '1 hour' }] },
+      action: { type: 'startWorkflow', workflowType: 'contractReconcileWorkflow', taskQueue, args: [] },
+      policies: { overlap: 'SKIP' },
+      memo: { description: 'starts the workflows of contracts that have work left but no workflow (lost after the commit)' },
+    });
+  } catch (err) {
+    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+  }
+  if (options.runNow) await client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID).trigger();
+}
