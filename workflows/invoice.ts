@@ -9,6 +9,9 @@
  * charged in the same update, so finalize answers Paid when the charge succeeded. `invoicePayment`
  * charges an Open invoice again (a dunning retry, a charge on demand), captures an authorised
  * payment, or applies a processor notification; each is one activity under the same lock.
+ *
+ * Documents (issue 19): once the invoice is issued, an activity renders and stores its PDF, and
+ * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
  */
 import { ApplicationFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -30,7 +33,7 @@ import {
 } from './messages.js';
 import { Mutex } from './mutex.js';
 
-const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification } = proxyActivities<Activities>({
+const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification, renderInvoiceDocument } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -43,6 +46,8 @@ const ALLOWED: Record<'finalize' | 'pay' | 'void' | 'collect', InvoiceStatus> = 
 
 /** Auto-charge after finalization: invoices finalized before it existed replay without it. */
 export const AUTO_CHARGE_PATCH = 'invoice-auto-charge';
+/** The PDF rendered after finalization and at the end: invoices finalized before it existed replay without it. */
+export const DOCUMENT_PATCH = 'invoice-document';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
@@ -106,7 +111,13 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(voidInvoiceUpdate, (command) => run('void', () => voidInvoiceRecord(input.invoiceId, command)), { validator: guard('void') });
   setHandler(invoiceStateQuery, () => state);
 
+  await condition(() => state.status !== 'Draft');
+  // Off the finalize update's path: the document is rendered once the invoice is issued.
+  const documents = patched(DOCUMENT_PATCH);
+  if (documents) await renderInvoiceDocument(input.invoiceId);
   await condition(() => state.status === 'Paid' || state.status === 'Void');
   await condition(allHandlersFinished);
+  // The final edition, PAID or VOID (already stored when finalizing charged the invoice at once: a no-op then).
+  if (documents) await renderInvoiceDocument(input.invoiceId);
   return state;
 }

@@ -37,3 +37,8 @@ export function listCreditNotesOf(tx: DbClient, invoiceId: string, page: { limit
     take: page.limit + 1,
   });
 }
+
+/** Every credit note of an invoice, in issue order. */
+export function creditNotesOf(tx: DbClient, invoiceId: string): Promise<CreditNoteRow[]> {
+  return tx.creditNote.findMany({ where: { invoiceId }, orderBy: { id: 'asc' } });
+}

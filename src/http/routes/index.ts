@@ -2,6 +2,7 @@ import type { RouteModule } from '../app.js';
 import { registerCatalog } from './catalog.js';
 import { registerContracts } from './contracts.js';
 import { registerCustomers } from './customers.js';
+import { registerDocuments } from './documents.js';
 import { registerEvents } from './events.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle.js';
 import { registerInvoices } from './invoices.js';
@@ -14,4 +15,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments];
