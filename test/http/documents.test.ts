@@ -15,8 +15,10 @@ import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
 import type { CreditNoteView, InvoiceView } from '../../src/schemas/invoicing.js';
 import type { CustomerView } from '../../src/schemas/accounts.js';
+import { invoiceWorkflowId } from '../../workflows/messages.js';
 import { enUs, pdfText } from '../support/documents.js';
 import { makeTestClock } from '../support/fixtures.js';
+import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 
 let h: Harness;
@@ -249,6 +251,14 @@ describe('invoice PDFs', () => {
     const voided = await getPdf(`/v1/invoices/${id}/pdf`);
     expect(voided.text).toContain('VOID');
     expect(voided.text).toContain('Amount due ¥0');
+
+    // Visible in the workflow: one rendering after finalization, one when it ended Void.
+    const handle = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(id));
+    await handle.result();
+    const history = await handle.fetchHistory();
+    const rendered = (history.events ?? []).filter((event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'renderInvoiceDocument');
+    expect(rendered).toHaveLength(2);
+    await captureHistory(handle, 'finalized-document-stored-voided');
   });
 });
 
