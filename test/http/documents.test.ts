@@ -117,8 +117,8 @@ describe('invoice PDFs', () => {
           pricing_model: 'Graduated',
           list_amount_nanos: String(1_400n * UNIT + 6n * 10n ** 9n),
           tiers: [
-            { tier: 1, from: '0', up_to: '10000', quantity: '10000', unit_amount_nanos: String(UNIT / 10n), flat_amount_nanos: '0', amount_nanos: String(1_000n * UNIT) },
-            { tier: 2, from: '10000', up_to: null, quantity: '5001', unit_amount_nanos: String(UNIT / 12n), flat_amount_nanos: '0', amount_nanos: String(400n * UNIT + 6n * 10n ** 9n) },
+            { tier: 0, from: '0', up_to: '10000', quantity: '10000', unit_amount_nanos: String(UNIT / 10n), flat_amount_nanos: '0', amount_nanos: String(1_000n * UNIT) },
+            { tier: 1, from: '10000', up_to: null, quantity: '5001', unit_amount_nanos: String(UNIT / 12n), flat_amount_nanos: '0', amount_nanos: String(400n * UNIT + 6n * 10n ** 9n) },
           ],
           adjustments: [{ kind: 'ContractDiscount', basis_points: 714, amount_nanos: String(-100n * UNIT), description: 'Contract discount 7.14%' }],
         },

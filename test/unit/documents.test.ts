@@ -161,8 +161,8 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
           pricing_model: 'Graduated',
           list_amount_nanos: String(1_400n * UNIT),
           tiers: [
-            { tier: 1, from: '0', up_to: '10000', quantity: '10000', unit_amount_nanos: String(UNIT / 10n), flat_amount_nanos: '0', amount_nanos: String(1_000n * UNIT) },
-            { tier: 2, from: '10000', up_to: null, quantity: '5000', unit_amount_nanos: String(UNIT / 12n), flat_amount_nanos: '0', amount_nanos: String(400n * UNIT) },
+            { tier: 0, from: '0', up_to: '10000', quantity: '10000', unit_amount_nanos: String(UNIT / 10n), flat_amount_nanos: '0', amount_nanos: String(1_000n * UNIT) },
+            { tier: 1, from: '10000', up_to: null, quantity: '5000', unit_amount_nanos: String(UNIT / 12n), flat_amount_nanos: '0', amount_nanos: String(400n * UNIT) },
           ],
           adjustments: [{ kind: 'ContractDiscount', basis_points: 714, amount_nanos: String(-(99n * UNIT + 996n * 10n ** 9n)), description: 'Contract discount 7.14%' }],
         },
@@ -187,7 +187,7 @@ describe('invoice PDFs', () => {
     for (const expected of [
       'Seller Inc', '1 Main Street', 'Tax ID: US-99-1234567', 'Payer Legal LLC', '2 Side Street', 'Tax ID: DE123456789',
       'INV-000042', 'Issue date 2026-02-01', 'Due date 2026-03-03 (net 30 days)', 'Service period 2026-01-01 to 2026-01-31',
-      'API calls 15,000 $0.0004 $1,300.01', 'Tier 1: 0 to 10,000 10,000 $0.10 $1,000.00', 'Tier 2: over 10,000 5,000', '$400.00',
+      'API calls 15,000 $1,300.01', 'Tier 1: 0 to 10,000 10,000 $0.10 $1,000.00', 'Tier 2: over 10,000 5,000', '$400.00',
       'List price $1,400.00', 'Contract discount 7.14% -$100.00', 'Sales tax 10% [TAX] $130.00',
       'Subtotal $1,300.01', 'Tax (flat:1000) $130.00', 'Credit applied: Goodwill credit -$10.00', 'Total $1,420.01', 'Amount due $1,420.01',
       'Unpaid, due 2026-03-03',

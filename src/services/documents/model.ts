@@ -65,6 +65,7 @@ export interface DocumentFormat {
 }
 
 interface RatedTierJson {
+  /** 0-based, printed from 1. */
   tier?: number;
   from?: string;
   up_to?: string | null;
@@ -99,20 +100,22 @@ function lineRows(line: InvoiceLineView, currency: string, fmt: DocumentFormat, 
   const money = (value: bigint) => formatAmount(value, currency, fmt.locale);
   const unit = raw(line.unit_amount_nanos);
   const description = withAccount && line.customer_name ? `${line.description} (${line.customer_name})` : line.description;
+  const detail = isObject(line.detail) ? (line.detail as RatedLineJson) : null;
+  const tiers = detail && Array.isArray(detail.tiers) ? detail.tiers : [];
+  // A tiered line has no single unit price: its tiers below show each one.
+  const tiered = detail !== null && (TIERED.has(detail.pricing_model ?? '') || tiers.length > 1);
   const rows: DocumentRow[] = [
     {
       description,
       quantity: line.is_tax ? '' : formatQuantity(line.quantity, fmt.locale),
-      unitPrice: unit === null ? '' : formatUnitPrice(unit, currency, fmt.locale),
+      unitPrice: unit === null || tiered ? '' : formatUnitPrice(unit, currency, fmt.locale),
       amount: money(BigInt(line.amount_nanos)),
       detail: false,
       tax: line.is_tax,
     },
   ];
-  const detail = isObject(line.detail) ? (line.detail as RatedLineJson) : null;
   if (!detail) return rows;
-  const tiers = Array.isArray(detail.tiers) ? detail.tiers : [];
-  if (TIERED.has(detail.pricing_model ?? '') || tiers.length > 1) {
+  if (tiered) {
     for (const tier of tiers) {
       const amount = raw(tier.amount_nanos);
       if (amount === null) continue;
@@ -121,7 +124,7 @@ function lineRows(line: InvoiceLineView, currency: string, fmt: DocumentFormat, 
       const flat = raw(tier.flat_amount_nanos);
       const unitAmount = raw(tier.unit_amount_nanos);
       rows.push({
-        description: `Tier ${tier.tier ?? ''}: ${range}${flat ? ` (flat ${money(flat)})` : ''}`,
+        description: `Tier ${typeof tier.tier === 'number' ? tier.tier + 1 : ''}: ${range}${flat ? ` (flat ${money(flat)})` : ''}`,
         quantity: tier.quantity ? formatQuantity(tier.quantity, fmt.locale) : '',
         unitPrice: unitAmount === null ? '' : formatUnitPrice(unitAmount, currency, fmt.locale),
         amount: money(amount),
