@@ -30,12 +30,12 @@ export async function firstPrintedParties(tx: DbClient, owner: DocumentOwner): P
   return first?.parties ?? null;
 }
 
-/** Stores an edition unless one is stored already; answers the stored row either way. */
+/** Stores an edition unless one is stored already; answers the stored row either way, and whether this call stored it. */
 export async function storeDocument(
   tx: DbClient,
   input: { id: string; owner: DocumentOwner; edition: string; sha256: string; content: Uint8Array; parties: unknown },
-): Promise<StoredDocument> {
-  await tx.document.createMany({
+): Promise<{ document: StoredDocument; created: boolean }> {
+  const { count } = await tx.document.createMany({
     data: [
       {
         id: input.id,
@@ -48,5 +48,5 @@ export async function storeDocument(
     ],
     skipDuplicates: true,
   });
-  return tx.document.findUniqueOrThrow({ where: where(input.owner, input.edition) });
+  return { document: await tx.document.findUniqueOrThrow({ where: where(input.owner, input.edition) }), created: count === 1 };
 }

@@ -210,6 +210,13 @@ describe('invoice PDFs', () => {
     // Documents are immutable in the database itself.
     await expect(h.deps.db.document.updateMany({ where: { invoiceId: id }, data: { sha256: '0'.repeat(64) } })).rejects.toThrow(/append-only/);
 
+    // The payer moves and renames after the invoice was issued: its documents keep what they printed.
+    await expectJson(
+      await h.request('PATCH', `/admin/v1/customers/${payer.id}`, {
+        body: { legal_name: 'Renamed Payer Corp', billing_address: { line1: '9 New Road', city: 'Austin', state: 'TX', postal_code: '73301', country: 'US' } },
+      }),
+      200,
+    );
     const note = await expectJson<CreditNoteView>(
       await h.request('POST', `/admin/v1/invoices/${id}/credit-notes`, { body: { amount_nanos: String(100n * UNIT + UNIT / 200n), reason: 'product_unsatisfactory', memo: 'Outage credit' } }),
       201,
@@ -219,7 +226,13 @@ describe('invoice PDFs', () => {
     expect(credited.sha).not.toBe(first.sha);
     expect(credited.text).toContain(`Credit note ${note.number} (${date(note.created_at)}) ${enUs(`-${note.amount}`, 'USD')}`);
     expectAmounts(credited.text, invoice);
-    expect(Buffer.compare(first.bytes, (await getPdf(`/v1/invoices/${id}/pdf`)).bytes), 'the old edition stays stored').not.toBe(0);
+    expect(credited.text).toContain('Stable payer');
+    expect(credited.text).not.toMatch(/Renamed Payer Corp|9 New Road/);
+    const editions = await h.deps.db.document.findMany({ where: { invoiceId: id }, orderBy: { createdAt: 'asc' } });
+    expect(editions.map((d) => d.edition)).toEqual(['open', 'open+cn1']);
+    expect(sha256(editions[0]!.content), 'the first edition stays stored as it was').toBe(first.sha);
+    const audited = await h.deps.db.auditLogEntry.findMany({ where: { entityId: id, action: 'invoice.document_stored' } });
+    expect(audited.map((entry) => (entry.after as { edition: string }).edition).sort()).toEqual(['open', 'open+cn1']);
 
     const notePdf = await getPdf(`/v1/credit-notes/${note.id}/pdf`, { as: { customer: payer.id } });
     for (const expected of ['Credit note', note.number, `Credits invoice ${invoice.invoice_number}`, `Amount credited ${enUs(note.amount, 'USD')}`, 'Outage credit', 'Stable payer']) {

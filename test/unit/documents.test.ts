@@ -3,7 +3,10 @@
  * rounding, hosted links that cannot be forged or altered, and PDFs that are a pure function of
  * the invoice (byte-identical renders) and show what the invoice says.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { toDisplay } from '../../src/core/index.js';
 import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
@@ -11,6 +14,7 @@ import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../
 import { renderHtml } from '../../src/services/documents/html.js';
 import { creditNoteDocumentModel, invoiceDocumentModel, type DocumentParties } from '../../src/services/documents/model.js';
 import { renderPdf } from '../../src/services/documents/pdf.js';
+import { documentSettingsOf } from '../../src/services/documents/settings.js';
 import type { InvoiceLineView, InvoiceView } from '../../src/schemas/invoicing.js';
 import { enUs, pdfText } from '../support/documents.js';
 
@@ -234,6 +238,26 @@ describe('invoice PDFs', () => {
     }
   });
 
+  it('show where a credit invoice\'s credit was applied', async () => {
+    const credit = invoice({ total_nanos: String(-30n * UNIT), amount_due_nanos: '0', status: 'Paid', paid_at: '2026-02-01T01:00:00.000Z', line_items: [line({ kind: 'fee', description: 'Unused Pro days', amount_nanos: String(-30n * UNIT) })] });
+    const applied = {
+      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z' },
+      invoiceNumber: 'INV-000040',
+    };
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));
+    expect(text).toContain('Total -$30.00 Applied to invoice INV-000040 as CN-000009 $30.00');
+    expect(text).toContain('PAID');
+  });
+
+  it('print the configured logo', async () => {
+    const logo = await readFile(path.join(PROJECT_ROOT, 'docs', 'example-invoice.png'));
+    const model = invoiceDocumentModel(invoice(), [], parties, { locale: 'en-US' });
+    const [plain, branded] = await Promise.all([renderPdf(model), renderPdf(model, { logo })]);
+    expect(plain.includes('/Subtype /Image')).toBe(false);
+    expect(branded.includes('/Subtype /Image')).toBe(true);
+    expect(Buffer.compare(branded, await renderPdf(model, { logo }))).toBe(0);
+  });
+
   it('the hosted page shows the same document, escaped', () => {
     const hostile = { ...parties, payer: { ...parties.payer, name: '<script>alert(1)</script>' } };
     const html = renderHtml(invoiceDocumentModel(invoice(), [], hostile, { locale: 'en-US' }), 'token/pdf');
@@ -251,6 +275,13 @@ describe('document configuration', () => {
     const config = loadWorkerConfig({ ...env, SELLER_NAME: 'Acme GmbH', SELLER_ADDRESS: 'Hauptstr. 1\\n10115 Berlin\nGermany', SELLER_TAX_ID: 'DE999', DOCUMENT_LOCALE: 'de-DE' });
     expect(config).toMatchObject({ SELLER_NAME: 'Acme GmbH', SELLER_ADDRESS: ['Hauptstr. 1', '10115 Berlin', 'Germany'], SELLER_TAX_ID: 'DE999', DOCUMENT_LOCALE: 'de-DE' });
     expect(loadWorkerConfig(env)).toMatchObject({ SELLER_NAME: 'Billing Engine', SELLER_ADDRESS: [], DOCUMENT_LOCALE: 'en-US' });
+  });
+
+  it('reads the logo, refusing a file that is neither PNG nor JPEG', async () => {
+    const logo = path.join(PROJECT_ROOT, 'docs', 'example-invoice.png');
+    expect((await documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: logo }))).logo?.subarray(1, 4).toString()).toBe('PNG');
+    await expect(documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: path.join(PROJECT_ROOT, 'README.md') }))).rejects.toThrow(/SELLER_LOGO_PATH must be a PNG or JPEG/);
+    await expect(documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: path.join(PROJECT_ROOT, 'no-such-logo.png') }))).rejects.toThrow(/SELLER_LOGO_PATH cannot be read/);
   });
 
   it('refuses an unknown locale and a short link secret', () => {

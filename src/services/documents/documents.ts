@@ -9,11 +9,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db, DbClient } from '../../db/client.js';
-import { creditNotesOf, findCreditNote } from '../../db/credit-notes.js';
+import { creditNotesFromSource, creditNotesOf, findCreditNote } from '../../db/credit-notes.js';
 import { getCustomer } from '../../db/customers.js';
 import { findDocument, firstPrintedParties, storeDocument, type DocumentOwner } from '../../db/documents.js';
 import { newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
+import { recordAudit, SYSTEM_ACTOR } from '../audit.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
 import { toCreditNoteView } from '../invoicing/credit-notes.js';
 import { invoiceNow, loadInvoiceView } from '../invoicing/invoices.js';
@@ -68,14 +69,38 @@ interface InvoiceDocument {
 async function invoiceDocument(db: DbClient, settings: DocumentSettings, invoiceId: string, ownCustomerId?: string): Promise<InvoiceDocument> {
   const invoice = await loadInvoiceView(db, invoiceId, ownCustomerId);
   const notes = (await creditNotesOf(db, invoiceId)).map(toCreditNoteView);
+  const applications = (await creditNotesFromSource(db, invoiceId)).map((row) => ({ note: toCreditNoteView(row), invoiceNumber: row.invoice.invoiceNumber }));
   const draft = invoice.status === 'Draft';
   const parties = draft ? await currentParties(db, settings, invoice.customer_id) : await partiesFor(db, settings, { invoiceId }, invoice.customer_id);
   return {
     invoice,
-    model: invoiceDocumentModel(invoice, notes, parties, { locale: settings.locale }),
+    model: invoiceDocumentModel(invoice, notes, parties, { locale: settings.locale }, applications),
     parties,
     edition: draft ? null : editionOf(invoice, notes.length),
   };
+}
+
+/** Stores an edition with its audit entry, in one transaction; an edition stored meanwhile is kept and served. */
+async function store(
+  db: Db,
+  input: { owner: DocumentOwner; customerId: string; edition: string; content: Uint8Array; parties: DocumentParties },
+): Promise<{ content: Uint8Array; sha256: string; edition: string }> {
+  const digest = sha256(input.content);
+  return db.$transaction(async (tx) => {
+    const { document, created } = await storeDocument(tx, { id: newId(), owner: input.owner, edition: input.edition, sha256: digest, content: input.content, parties: input.parties });
+    if (created) {
+      const [entityType, entityId] = 'invoiceId' in input.owner ? ['invoice', input.owner.invoiceId] : ['credit_note', input.owner.creditNoteId];
+      await recordAudit(tx, {
+        action: `${entityType}.document_stored`,
+        actor: SYSTEM_ACTOR,
+        entityType,
+        entityId,
+        customerId: input.customerId,
+        after: { document_id: document.id, edition: document.edition, sha256: document.sha256, bytes: document.content.length },
+      });
+    }
+    return document;
+  });
 }
 
 const filenameOf = (invoice: InvoiceView): string => `${invoice.invoice_number ?? `draft-${invoice.id}`}.pdf`;
@@ -90,7 +115,7 @@ async function storedPdf(db: Db, settings: DocumentSettings, document: InvoiceDo
   const existing = await findDocument(db, owner, document.edition);
   if (existing) return { content: existing.content, sha256: existing.sha256, filename, edition: existing.edition };
   const content = await renderPdf(document.model, { logo: settings.logo });
-  const stored = await storeDocument(db, { id: newId(), owner, edition: document.edition, sha256: sha256(content), content, parties: document.parties });
+  const stored = await store(db, { owner, customerId: document.invoice.customer_id, edition: document.edition, content, parties: document.parties });
   return { content: stored.content, sha256: stored.sha256, filename, edition: stored.edition };
 }
 
@@ -119,7 +144,7 @@ export async function creditNotePdf(db: Db, settings: DocumentSettings, creditNo
   const invoice = await loadInvoiceView(db, note.invoice_id);
   const parties = await partiesFor(db, settings, { invoiceId: invoice.id }, invoice.customer_id);
   const content = await renderPdf(creditNoteDocumentModel(note, invoice, parties, { locale: settings.locale }), { logo: settings.logo });
-  const stored = await storeDocument(db, { id: newId(), owner, edition: 'issued', sha256: sha256(content), content, parties });
+  const stored = await store(db, { owner, customerId: note.customer_id, edition: 'issued', content, parties });
   return { content: stored.content, sha256: stored.sha256, filename, edition: stored.edition };
 }
 

@@ -163,7 +163,19 @@ function paymentStatus(invoice: InvoiceView): string {
   }
 }
 
-export function invoiceDocumentModel(invoice: InvoiceView, creditNotes: CreditNoteView[], parties: DocumentParties, fmt: DocumentFormat): DocumentModel {
+/** Where a credit invoice's credit went: a credit note on another invoice. */
+export interface CreditApplication {
+  note: CreditNoteView;
+  invoiceNumber: string | null;
+}
+
+export function invoiceDocumentModel(
+  invoice: InvoiceView,
+  creditNotes: CreditNoteView[],
+  parties: DocumentParties,
+  fmt: DocumentFormat,
+  applications: CreditApplication[] = [],
+): DocumentModel {
   const currency = invoice.currency;
   const money = (value: string | bigint) => formatAmount(BigInt(value), currency, fmt.locale);
   const draft = invoice.status === 'Draft';
@@ -211,6 +223,9 @@ export function invoiceDocumentModel(invoice: InvoiceView, creditNotes: CreditNo
     summary.push({ label: `Credit applied: ${credit.description}`, amount: money(credit.amount_nanos), strong: false });
   }
   summary.push({ label: 'Total', amount: money(invoice.total_nanos), strong: true });
+  for (const { note, invoiceNumber } of applications) {
+    summary.push({ label: `Applied to invoice ${invoiceNumber ?? note.invoice_id} as ${note.number}`, amount: money(note.amount_nanos), strong: false });
+  }
   for (const note of creditNotes) {
     summary.push({ label: `Credit note ${note.number} (${formatDate(note.created_at)})`, amount: money(-BigInt(note.amount_nanos)), strong: false });
   }
