@@ -13,7 +13,7 @@
  * Documents (issue 19): once the invoice is issued, an activity renders and stores its PDF, and
  * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
  */
-import { ApplicationFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   finalizeInvoiceUpdate,
@@ -33,13 +33,19 @@ import {
 } from './messages.js';
 import { Mutex } from './mutex.js';
 
-const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification, renderInvoiceDocument } = proxyActivities<Activities>({
+const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
     maximumInterval: '1 minute',
     nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE],
   },
+});
+
+/** Rendering is bounded: a document that cannot be rendered must not hold the invoice's lifecycle (a GET renders it on demand). */
+const { renderInvoiceDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
 });
 
 const ALLOWED: Record<'finalize' | 'pay' | 'void' | 'collect', InvoiceStatus> = { finalize: 'Draft', pay: 'Open', void: 'Open', collect: 'Open' };
@@ -111,13 +117,21 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(voidInvoiceUpdate, (command) => run('void', () => voidInvoiceRecord(input.invoiceId, command)), { validator: guard('void') });
   setHandler(invoiceStateQuery, () => state);
 
+  const renderDocument = async () => {
+    try {
+      await renderInvoiceDocument(input.invoiceId);
+    } catch (err) {
+      log.warn('invoice document not rendered; it will be rendered when first requested', { invoiceId: input.invoiceId, error: String(err) });
+    }
+  };
+
   await condition(() => state.status !== 'Draft');
   // Off the finalize update's path: the document is rendered once the invoice is issued.
   const documents = patched(DOCUMENT_PATCH);
-  if (documents) await renderInvoiceDocument(input.invoiceId);
+  if (documents) await renderDocument();
   await condition(() => state.status === 'Paid' || state.status === 'Void');
   await condition(allHandlersFinished);
   // The final edition, PAID or VOID (already stored when finalizing charged the invoice at once: a no-op then).
-  if (documents) await renderInvoiceDocument(input.invoiceId);
+  if (documents) await renderDocument();
   return state;
 }

@@ -66,7 +66,12 @@ interface InvoiceDocument {
   edition: string | null;
 }
 
-async function invoiceDocument(db: DbClient, settings: DocumentSettings, invoiceId: string, ownCustomerId?: string): Promise<InvoiceDocument> {
+/** The invoice, its credit notes and its parties read from one snapshot, so the edition and its content agree. */
+function invoiceDocument(db: Db, settings: DocumentSettings, invoiceId: string, ownCustomerId?: string): Promise<InvoiceDocument> {
+  return db.$transaction((tx) => readInvoiceDocument(tx, settings, invoiceId, ownCustomerId), { isolationLevel: 'RepeatableRead' });
+}
+
+async function readInvoiceDocument(db: DbClient, settings: DocumentSettings, invoiceId: string, ownCustomerId?: string): Promise<InvoiceDocument> {
   const invoice = await loadInvoiceView(db, invoiceId, ownCustomerId);
   const notes = (await creditNotesOf(db, invoiceId)).map(toCreditNoteView);
   const applications = (await creditNotesFromSource(db, invoiceId)).map((row) => ({ note: toCreditNoteView(row), invoiceNumber: row.invoice.invoiceNumber }));

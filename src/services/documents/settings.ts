@@ -3,8 +3,7 @@
  * the API renders on demand, the worker's activity after finalization, so both need it.
  */
 import { readFile } from 'node:fs/promises';
-import type { WorkerConfig } from '../../config.js';
-import { ConfigError } from '../../config.js';
+import { ConfigError, type WorkerConfig } from '../../config.js';
 import type { Party } from './model.js';
 
 export interface DocumentSettings {
