@@ -7,7 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
-import { toDisplay } from '../../src/core/index.js';
+import fc from 'fast-check';
+import { ISO_4217, toDisplay } from '../../src/core/index.js';
 import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
 import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
@@ -33,6 +34,19 @@ describe('amounts on documents', () => {
       expect(formatAmount(raw, currency, 'en-US').replace(/\u00a0/g, ' ')).toBe(printed);
       expect(formatAmount(raw, currency, 'en-US').replace(/\u00a0/g, ' ')).toBe(enUs(toDisplay(raw, currency).text, currency));
     }
+  });
+
+  it('prints the digits of the JSON display string for any amount in any currency (property)', () => {
+    const currencies = [...ISO_4217];
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 37n), max: 10n ** 37n }), fc.constantFrom(...currencies), (raw, currency) => {
+        // The sign, then the number (a currency sign may hold a dot itself, e.g. "Cg."), grouping removed.
+        const printed = formatAmount(raw, currency, 'en-US');
+        const number = /\d[\d,]*(\.\d+)?(?!.*\d)/.exec(printed)?.[0].replace(/,/g, '');
+        expect(`${printed.includes('-') ? '-' : ''}${number}`).toBe(toDisplay(raw, currency).text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('follows the configured locale without touching the digits', () => {
