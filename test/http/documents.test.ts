@@ -68,13 +68,13 @@ async function finalizeWithTax(id: string): Promise<void> {
 
 const getInvoice = async (id: string) => expectJson<InvoiceView>(await h.request('GET', `/admin/v1/invoices/${id}`));
 
-async function getPdf(path: string, as: Parameters<Harness['request']>[2] = {}, on: Harness = h): Promise<{ bytes: Buffer; sha: string | null; text: string }> {
+async function getPdf(path: string, as: Parameters<Harness['request']>[2] = {}, on: Harness = h): Promise<{ bytes: Buffer; sha: string | null; edition: string | null; text: string }> {
   const res = await on.request('GET', path, as);
   expect(res.status, await res.clone().text()).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/pdf');
   const bytes = Buffer.from(await res.arrayBuffer());
   expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
-  return { bytes, sha: res.headers.get('x-document-sha256'), text: await pdfText(bytes) };
+  return { bytes, sha: res.headers.get('x-document-sha256'), edition: res.headers.get('x-document-edition'), text: await pdfText(bytes) };
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -131,6 +131,7 @@ describe('invoice PDFs', () => {
     expect(draft.text).toContain('DRAFT');
     expect(draft.text).not.toMatch(/INV-\d/);
     expect(draft.sha).toBe(sha256(draft.bytes));
+    expect(draft.edition, 'a Draft is no stored edition').toBeNull();
     expect(await h.deps.db.document.count({ where: { invoiceId: id } }), 'a Draft is never stored').toBe(0);
 
     await finalizeWithTax(id);
@@ -197,6 +198,7 @@ describe('invoice PDFs', () => {
     const second = await getPdf(`/v1/invoices/${id}/pdf`, { as: { customer: payer.id } });
     expect(Buffer.compare(first.bytes, second.bytes)).toBe(0);
     expect(first.sha).toBe(sha256(first.bytes));
+    expect(first.edition).toBe('open');
     const stored = await h.deps.db.document.findMany({ where: { invoiceId: id } });
     expect(stored.map((d) => [d.edition, d.sha256])).toEqual([['open', first.sha]]);
 

@@ -18,6 +18,7 @@ const pdfResponse = (description: string) => ({
   headers: {
     'X-Document-SHA256': { description: 'SHA-256 (hex) of the PDF; the same for every download of a stored edition', schema: { type: 'string' as const } },
     ETag: { description: 'the SHA-256, quoted', schema: { type: 'string' as const } },
+    'X-Document-Edition': { description: 'the stored edition served (open, paid, void, +cn<n> after credit notes; issued for a credit note); absent for a Draft', schema: { type: 'string' as const } },
   },
   content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
 });
@@ -81,6 +82,7 @@ function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
     ETag: `"${pdf.sha256}"`,
     // A Draft changes; a stored edition never does, but the invoice may move on to another edition.
     'Cache-Control': 'private, no-cache',
+    ...(pdf.edition ? { 'X-Document-Edition': pdf.edition } : {}),
   });
 }
 
