@@ -22,6 +22,8 @@ import {
 import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
 import { closeDunning } from '../src/services/payments/collection.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
+import { storeInvoiceDocument } from '../src/services/documents/documents.js';
+import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   INVALID_TRANSITION,
@@ -45,6 +47,8 @@ export interface InvoiceActivityDeps {
   taskQueue: string;
   /** How long a closed period's Draft waits before it is finalized (late usage, consolidation). */
   invoiceGraceMs: number;
+  /** Seller block, logo and locale of invoice documents. */
+  documents?: DocumentSettings;
 }
 
 const FAILURE_TYPE: Record<DomainError['kind'], string> = {
@@ -161,6 +165,17 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         });
         await closeDunning(deps, invoiceId, 'voided', at);
         return outcome(voided);
+      }),
+
+    /**
+     * Renders and stores the PDF of the invoice's current state (after finalization, and when it is
+     * Paid or Void); a stored edition is kept as it is, so a retried activity changes nothing.
+     */
+    renderInvoiceDocument: (invoiceId: string): Promise<{ edition: string; sha256: string } | null> =>
+      domain(async () => {
+        const stored = await storeInvoiceDocument(db, deps.documents ?? DEFAULT_DOCUMENT_SETTINGS, invoiceId);
+        if (stored) deps.logger.info({ invoiceId, edition: stored.edition, sha256: stored.sha256 }, 'invoice document stored');
+        return stored;
       }),
 
     /** Bill on demand: the current period up to `upTo`, into its Draft. */

@@ -164,6 +164,7 @@ async function main(): Promise<void> {
     env.JWT_SECRET ??= devSecrets.jwt_secret;
     env.API_KEY_HASH ??= apiKeyHash(devSecrets.api_key);
     env.PROCESSOR_WEBHOOK_SECRET ??= devSecrets.processor_webhook_secret;
+    env.HOSTED_LINK_SECRET ??= devSecrets.hosted_link_secret;
   }
 
   if (env.DATABASE_URL) {

@@ -15,6 +15,13 @@ export const STRIPE_API_BASE = 'https://api.stripe.com';
 
 const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/** SELLER_ADDRESS lines: separated by newlines, or by a backslash-n where an env file cannot hold a newline. */
+const addressLines = (text: string): string[] =>
+  text
+    .split(/\r?\n|\\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+
 const baseSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z
@@ -61,6 +68,23 @@ const baseSchema = z.object({
         return z.NEVER;
       }
     }),
+  /** The seller block of invoice documents (issue 19). */
+  SELLER_NAME: z.string().trim().min(1).max(200).default('Billing Engine'),
+  SELLER_ADDRESS: z.string().max(1000).default('').transform(addressLines),
+  SELLER_TAX_ID: z.string().trim().min(1).max(64).optional(),
+  /** A PNG or JPEG file printed at the top of invoice documents. */
+  SELLER_LOGO_PATH: z.string().min(1).optional(),
+  /** Locale of the amounts on invoice documents (digit grouping, decimal mark, currency sign). */
+  DOCUMENT_LOCALE: z
+    .string()
+    .default('en-US')
+    .refine((v) => {
+      try {
+        return Intl.NumberFormat.supportedLocalesOf(v).length > 0;
+      } catch {
+        return false;
+      }
+    }, 'must be a BCP 47 locale this runtime supports, e.g. en-US or de-DE'),
 });
 
 const apiSchema = baseSchema.extend({
@@ -83,6 +107,12 @@ const apiSchema = baseSchema.extend({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Usage events: how many seconds after the customer's current time a timestamp may be. */
   EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
+  /** HMAC key of hosted invoice links (hosted_invoice_url). */
+  HOSTED_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** Hosted invoice links expire this many days after the invoice's due date (invoice time). */
+  HOSTED_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** The API's address as payers reach it, for hosted_invoice_url; default http://HOST:PORT. */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
 });
 
 export type WorkerConfig = z.infer<typeof baseSchema>;
@@ -100,7 +130,7 @@ export function processorSettings(config: WorkerConfig): { apiBase: string; secr
 export type ApiConfig = z.infer<typeof apiSchema>;
 
 /** The secrets the API needs; NODE_ENV=production refuses to start without them. */
-export const SECRET_VARIABLES = ['JWT_SECRET', 'API_KEY_HASH', 'PROCESSOR_WEBHOOK_SECRET'] as const;
+export const SECRET_VARIABLES = ['JWT_SECRET', 'API_KEY_HASH', 'PROCESSOR_WEBHOOK_SECRET', 'HOSTED_LINK_SECRET'] as const;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

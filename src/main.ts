@@ -14,6 +14,7 @@ import { ROUTES } from './http/routes/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
+import { documentSettingsOf } from './services/documents/settings.js';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 
@@ -54,6 +55,7 @@ runMain('api', async () => {
   await checkDatabase(config.DATABASE_URL);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
   const { db, pool } = createDb(config.DATABASE_URL);
+  const hostname = config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
 
   const deps: AppDeps = {
     db,
@@ -77,6 +79,12 @@ runMain('api', async () => {
       webhooks: webhookSettingsOf(config),
       dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
       processorWebhookSecret: config.PROCESSOR_WEBHOOK_SECRET,
+      documents: await documentSettingsOf(config),
+      hostedLinks: {
+        secret: config.HOSTED_LINK_SECRET,
+        ttlDays: config.HOSTED_LINK_TTL_DAYS,
+        baseUrl: config.PUBLIC_URL ?? `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${config.PORT}`,
+      },
     },
   };
   const app = createApp(deps, ROUTES);
@@ -89,7 +97,6 @@ runMain('api', async () => {
   }, PURGE_INTERVAL_MS);
   purge.unref();
 
-  const hostname = config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname }, (info) => {
     logger.info({ host: hostname, port: info.port }, 'api listening');
   });

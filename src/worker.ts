@@ -6,6 +6,7 @@ import { createDb } from './db/client.js';
 import { createLogger } from './logger.js';
 import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
+import { documentSettingsOf } from './services/documents/settings.js';
 import { startOutboxRelay } from './services/webhooks/relay.js';
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
@@ -38,6 +39,7 @@ runMain('worker', async () => {
       webhookAllowPrivateUrls: webhooks.allowPrivateUrls,
       processor,
       dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
+      documents: await documentSettingsOf(config),
     }),
     logger,
     maxConcurrentActivities: DB_POOL_SIZE / 2,

@@ -9,8 +9,11 @@
  * charged in the same update, so finalize answers Paid when the charge succeeded. `invoicePayment`
  * charges an Open invoice again (a dunning retry, a charge on demand), captures an authorised
  * payment, or applies a processor notification; each is one activity under the same lock.
+ *
+ * Documents (issue 19): once the invoice is issued, an activity renders and stores its PDF, and
+ * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
  */
-import { ApplicationFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   finalizeInvoiceUpdate,
@@ -39,10 +42,18 @@ const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoic
   },
 });
 
+/** Rendering is bounded: a document that cannot be rendered must not hold the invoice's lifecycle (a GET renders it on demand). */
+const { renderInvoiceDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+});
+
 const ALLOWED: Record<'finalize' | 'pay' | 'void' | 'collect', InvoiceStatus> = { finalize: 'Draft', pay: 'Open', void: 'Open', collect: 'Open' };
 
 /** Auto-charge after finalization: invoices finalized before it existed replay without it. */
 export const AUTO_CHARGE_PATCH = 'invoice-auto-charge';
+/** The PDF rendered after finalization and at the end: invoices finalized before it existed replay without it. */
+export const DOCUMENT_PATCH = 'invoice-document';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
@@ -106,7 +117,21 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(voidInvoiceUpdate, (command) => run('void', () => voidInvoiceRecord(input.invoiceId, command)), { validator: guard('void') });
   setHandler(invoiceStateQuery, () => state);
 
+  const renderDocument = async () => {
+    try {
+      await renderInvoiceDocument(input.invoiceId);
+    } catch (err) {
+      log.warn('invoice document not rendered; it will be rendered when first requested', { invoiceId: input.invoiceId, error: String(err) });
+    }
+  };
+
+  await condition(() => state.status !== 'Draft');
+  // Off the finalize update's path: the document is rendered once the invoice is issued.
+  const documents = patched(DOCUMENT_PATCH);
+  if (documents) await renderDocument();
   await condition(() => state.status === 'Paid' || state.status === 'Void');
   await condition(allHandlersFinished);
+  // The final edition, PAID or VOID (already stored when finalizing charged the invoice at once: a no-op then).
+  if (documents) await renderDocument();
   return state;
 }

@@ -37,3 +37,13 @@ export function listCreditNotesOf(tx: DbClient, invoiceId: string, page: { limit
     take: page.limit + 1,
   });
 }
+
+/** Every credit note of an invoice, in issue order. */
+export function creditNotesOf(tx: DbClient, invoiceId: string): Promise<CreditNoteRow[]> {
+  return tx.creditNote.findMany({ where: { invoiceId }, orderBy: { id: 'asc' } });
+}
+
+/** The credit notes that apply a credit invoice's credit to other invoices, with those invoices' numbers. */
+export function creditNotesFromSource(tx: DbClient, sourceInvoiceId: string): Promise<(CreditNoteRow & { invoice: { invoiceNumber: string | null } })[]> {
+  return tx.creditNote.findMany({ where: { sourceInvoiceId }, orderBy: { id: 'asc' }, include: { invoice: { select: { invoiceNumber: true } } } });
+}

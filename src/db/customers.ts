@@ -3,13 +3,14 @@
  * entries for the 360 view) mapped to API-shaped records, so no Prisma row ever reaches a response. Prisma
  * errors are translated into domain errors here, at the edge.
  */
-import type {
-  AccountType,
-  Consolidation,
-  Customer as CustomerRow,
-  CustomerStatus,
-  InvoiceStatus,
-  SubscriptionStatus,
+import {
+  Prisma,
+  type AccountType,
+  type Consolidation,
+  type Customer as CustomerRow,
+  type CustomerStatus,
+  type InvoiceStatus,
+  type SubscriptionStatus,
 } from '../generated/prisma/client.js';
 import { conflict, notFound } from '../errors.js';
 import type { DbClient } from './client.js';
@@ -30,6 +31,7 @@ export interface CustomerRecord {
   billing_currency: string;
   payment_terms_days: number;
   tax_id: string | null;
+  billing_address: BillingAddress | null;
   test_clock_id: string | null;
   external_id: string | null;
   metadata: Record<string, string>;
@@ -37,12 +39,27 @@ export interface CustomerRecord {
   updated_at: string;
 }
 
+/** The bill-to postal address printed on invoices. */
+export interface BillingAddress {
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+/** The jsonb column's value: unchanged (undefined), SQL NULL, or the address. */
+const addressColumn = (address: BillingAddress | null | undefined) =>
+  address === undefined ? undefined : address === null ? Prisma.DbNull : ({ ...address } satisfies Prisma.InputJsonObject);
+
 export type NewCustomer = Omit<CustomerRecord, 'status' | 'created_at' | 'updated_at'>;
 
 export type CustomerChanges = Partial<
   Pick<
     CustomerRecord,
-    'display_name' | 'legal_name' | 'email' | 'bill_to_id' | 'consolidation' | 'payment_terms_days' | 'tax_id' | 'parent_id' | 'status' | 'external_id' | 'metadata'
+    'display_name' | 'legal_name' | 'email' | 'bill_to_id' | 'consolidation' | 'payment_terms_days' | 'tax_id' | 'billing_address' | 'parent_id' | 'status' | 'external_id' | 'metadata'
   >
 >;
 
@@ -108,6 +125,7 @@ export function toCustomerRecord(row: CustomerRow): CustomerRecord {
     billing_currency: row.billingCurrency,
     payment_terms_days: row.paymentTermsDays,
     tax_id: row.taxId,
+    billing_address: (row.billingAddress as BillingAddress | null) ?? null,
     test_clock_id: row.testClockId,
     external_id: row.externalId,
     metadata: row.metadata as Record<string, string>,
@@ -164,6 +182,7 @@ export async function insertCustomer(tx: DbClient, customer: NewCustomer): Promi
         billingCurrency: customer.billing_currency,
         paymentTermsDays: customer.payment_terms_days,
         taxId: customer.tax_id,
+        billingAddress: addressColumn(customer.billing_address),
         testClockId: customer.test_clock_id,
         externalId: customer.external_id,
         metadata: customer.metadata,
@@ -193,6 +212,7 @@ export async function updateCustomer(tx: DbClient, id: string, changes: Customer
         consolidation: changes.consolidation,
         paymentTermsDays: changes.payment_terms_days,
         taxId: changes.tax_id,
+        billingAddress: addressColumn(changes.billing_address),
         parentId: changes.parent_id,
         status: changes.status,
         externalId: changes.external_id,

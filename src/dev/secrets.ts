@@ -12,6 +12,7 @@ export interface DevSecrets {
   jwt_secret: string;
   api_key: string;
   processor_webhook_secret: string;
+  hosted_link_secret: string;
 }
 
 export function apiKeyHash(apiKey: string): string {
@@ -23,12 +24,19 @@ export function generateSecrets(): DevSecrets {
     jwt_secret: randomBytes(32).toString('base64url'),
     api_key: `bsk_test_${randomBytes(24).toString('base64url').replace(/-/g, 'A')}`,
     processor_webhook_secret: `whsec_${randomBytes(24).toString('base64url')}`,
+    hosted_link_secret: randomBytes(32).toString('base64url'),
   };
 }
 
 export async function loadOrCreateDevSecrets(dataDir: string): Promise<DevSecrets> {
   const file = path.join(dataDir, 'dev-secrets.json');
-  if (existsSync(file)) return JSON.parse(await readFile(file, 'utf8')) as DevSecrets;
+  if (existsSync(file)) {
+    const stored = JSON.parse(await readFile(file, 'utf8')) as Partial<DevSecrets>;
+    // A data folder from before a secret existed gets that secret added, the others kept.
+    const secrets = { ...generateSecrets(), ...stored };
+    if (Object.keys(secrets).length !== Object.keys(stored).length) await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+    return secrets;
+  }
   const secrets = generateSecrets();
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps, ServiceSettings } from '../services/deps.js';
+import type { HostedLinkSettings } from '../services/documents/hosted-links.js';
 
 /** Who is calling, as established by the auth middleware. */
 export interface Principal {
@@ -22,6 +23,8 @@ export interface HttpSettings extends ServiceSettings {
   idempotencyTtlMs: number;
   /** Signing secret of the processor's notifications (PROCESSOR_WEBHOOK_SECRET). */
   processorWebhookSecret: string;
+  /** Hosted invoice links (HOSTED_LINK_SECRET, HOSTED_LINK_TTL_DAYS, PUBLIC_URL); without them invoices carry no link. */
+  hostedLinks?: HostedLinkSettings;
 }
 
 /** Everything a handler may use, set once per app: the services' dependencies plus the HTTP settings. */

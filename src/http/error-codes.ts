@@ -42,6 +42,7 @@ export const ERROR_CODES = {
   payment_method_not_found: { status: 404, meaning: "the payment method does not exist or is not one of the payer's attached methods" },
   payment_not_found: { status: 404, meaning: 'the payment does not exist or is not a collected payment of the invoice' },
   dunning_schedule_not_found: { status: 404, meaning: 'the invoice has no dunning schedule (its payment never failed)' },
+  hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
   // 409
   invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },
   external_id_taken: { status: 409, meaning: "the external_id is another customer's" },
@@ -58,6 +59,8 @@ export const ERROR_CODES = {
   subscription_already_linked: { status: 409, meaning: 'the subscription is already linked to a contract' },
   webhook_delivery_in_progress: { status: 409, meaning: 'the webhook delivery is still being attempted; resend it once it is Delivered or Failed' },
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
+  // 410
+  hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
   unsupported_media_type: { status: 415, meaning: 'the body is not JSON (application/json, or the CloudEvents media types on the event routes)' },

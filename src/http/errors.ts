@@ -120,6 +120,7 @@ export const commonErrorResponses = {
   403: errorResponse(403, 'Credentials lack the required scope'),
   404: errorResponse(404, 'Resource not found'),
   409: errorResponse(409, 'Conflict, invalid state transition, or idempotent request in flight'),
+  410: errorResponse(410, 'Gone: an expired link'),
   413: errorResponse(413, 'Payload too large'),
   415: errorResponse(415, 'Request body is not JSON'),
   422: errorResponse(422, 'Business rule violated or Idempotency-Key reused with another body'),

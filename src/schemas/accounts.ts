@@ -7,6 +7,17 @@ export const AccountTypeSchema = z.enum(['Organization', 'Individual', 'Subsidia
 export const CustomerStatusSchema = z.enum(['Active', 'Suspended', 'Closed']).openapi('CustomerStatus');
 export const ConsolidationSchema = z.enum(['Standalone', 'ConsolidateToParent']).openapi('Consolidation');
 
+export const BillingAddressSchema = z
+  .object({
+    line1: z.string(),
+    line2: z.string().nullable(),
+    city: z.string(),
+    state: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    country: z.string().openapi({ description: 'ISO 3166-1 alpha-2', example: 'US' }),
+  })
+  .openapi('BillingAddress', { description: 'the bill-to postal address printed on invoice documents' });
+
 export const CustomerSchema = z
   .object({
     id: UuidSchema,
@@ -21,6 +32,7 @@ export const CustomerSchema = z
     billing_currency: CurrencySchema,
     payment_terms_days: z.number().int(),
     tax_id: z.string().nullable(),
+    billing_address: BillingAddressSchema.nullable(),
     test_clock_id: UuidSchema.nullable(),
     external_id: ExternalIdSchema.nullable(),
     metadata: MetadataSchema,

@@ -61,6 +61,11 @@ export const InvoiceSchema = z
     paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
     voided_at: TimestampSchema.nullable(),
     created_at: TimestampSchema,
+    hosted_invoice_url: z.string().nullable().openapi({
+      description:
+        'a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft',
+      example: 'https://billing.example.com/hosted/invoices/0192…',
+    }),
     line_items: z.array(InvoiceLineItemSchema),
   })
   .openapi('Invoice');

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { PaymentProcessor } from '../processor/index.js';
 import type { TemporalHandle } from '../temporal/client.js';
 import type { TaxAdapter } from './billing/tax.js';
+import type { DocumentSettings } from './documents/settings.js';
 import type { WebhookSettings } from './webhooks/settings.js';
 
 export interface ServiceSettings {
@@ -21,6 +22,8 @@ export interface ServiceSettings {
   webhooks: WebhookSettings;
   /** Days after a failed payment when dunning retries it (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */
   dunningScheduleDays?: readonly number[];
+  /** Seller block, logo and locale of invoice documents (SELLER_*, DOCUMENT_LOCALE); defaults without. */
+  documents?: DocumentSettings;
 }
 
 export interface ServiceDeps {

@@ -54,6 +54,7 @@ async function startApi(processes: number) {
       JWT_SECRET: secrets.jwt_secret,
       API_KEY_HASH: apiKeyHash(secrets.api_key),
       PROCESSOR_WEBHOOK_SECRET: secrets.processor_webhook_secret,
+      HOSTED_LINK_SECRET: secrets.hosted_link_secret,
       // Production requires a processor key; stripe-mock stands in for the processor.
       PROCESSOR_SECRET_KEY: LOCAL_PROCESSOR_SECRET_KEY,
       PROCESSOR_API_BASE: inject('stripeMockUrl'),

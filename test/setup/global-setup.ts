@@ -23,6 +23,7 @@ import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
 import { createStripeProcessor } from '../../src/processor/stripe.js';
 import { zeroTax } from '../../src/services/billing/tax.js';
 import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
+import type { DocumentSettings } from '../../src/services/documents/settings.js';
 import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from '../../src/services/contracts/reconcile.js';
 import { connectTemporal } from '../../src/temporal/client.js';
@@ -37,6 +38,13 @@ export const TEST_INVOICE_GRACE_MS = 3_600_000;
  * longest history the other workflow tests record (under 400 events).
  */
 export const TEST_SUGGEST_CONTINUE_AS_NEW_EVENTS = 500;
+
+/** The seller block of invoice documents, the same for the worker's activity and the tests' API. */
+export const TEST_DOCUMENT_SETTINGS: DocumentSettings = {
+  seller: { name: 'Test Seller Ltd', lines: ['1 Ledger Lane', 'EC1A 1BB London', 'GB'], taxId: 'GB123456789' },
+  logo: null,
+  locale: 'en-US',
+};
 
 /**
  * Webhook deliveries on a scaled-down schedule (the SPEC's 0 s, 30 s, 5 min, 30 min, 4 h and a 60 s
@@ -60,6 +68,7 @@ declare module 'vitest' {
     stripeMockUrl: string;
     suggestContinueAsNewEvents: number;
     webhookSettings: WebhookSettings;
+    documentSettings: DocumentSettings;
   }
 }
 
@@ -139,6 +148,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         webhookAllowPrivateUrls: TEST_WEBHOOK_SETTINGS.allowPrivateUrls,
         processor: createStripeProcessor({ apiBase: stripeMock.url, secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
         dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
+        documents: TEST_DOCUMENT_SETTINGS,
       }),
       logger,
       workflowBundle,
@@ -160,6 +170,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('stripeMockUrl', stripeMock.url);
     project.provide('suggestContinueAsNewEvents', TEST_SUGGEST_CONTINUE_AS_NEW_EVENTS);
     project.provide('webhookSettings', TEST_WEBHOOK_SETTINGS);
+    project.provide('documentSettings', TEST_DOCUMENT_SETTINGS);
     log(`ready in ${Date.now() - started} ms (postgres, temporal ${temporal.address}, stripe-mock ${stripeMock.url}, worker)`);
   } catch (err) {
     await unwind();

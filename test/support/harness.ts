@@ -61,6 +61,8 @@ export async function createHarness(
       anonymousRateLimit: { ratePerSecond: 10_000, burst: 10_000 },
       idempotencyTtlMs: 24 * 3_600_000,
       processorWebhookSecret: secrets.processor_webhook_secret,
+      hostedLinks: { secret: secrets.hosted_link_secret, ttlDays: 30, baseUrl: 'http://billing.test' },
+      documents: inject('documentSettings'),
       ...overrides,
     },
   };

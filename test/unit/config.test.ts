@@ -7,6 +7,7 @@ const valid = {
   JWT_SECRET: 'x'.repeat(32),
   API_KEY_HASH: 'a'.repeat(64),
   PROCESSOR_WEBHOOK_SECRET: 'whsec_0123456789abcdef',
+  HOSTED_LINK_SECRET: 'h'.repeat(32),
 };
 
 describe('configuration', () => {

@@ -34,6 +34,19 @@ const EmailSchema = z.email({ message: 'must be an email address' }).max(254).op
 const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
 const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
 
+const AddressLineSchema = z.string().trim().min(1, 'must not be empty').max(200);
+const BillingAddressInputSchema = z
+  .strictObject({
+    line1: AddressLineSchema,
+    line2: AddressLineSchema.nullable().optional(),
+    city: AddressLineSchema,
+    state: AddressLineSchema.nullable().optional(),
+    postal_code: z.string().trim().min(1, 'must not be empty').max(32).nullable().optional(),
+    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as "US"'),
+  })
+  .transform((a) => ({ line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state ?? null, postal_code: a.postal_code ?? null, country: a.country }))
+  .openapi({ description: 'the bill-to postal address printed on invoice documents' });
+
 const CreateCustomerSchema = z
   .strictObject({
     display_name: NameSchema,
@@ -46,6 +59,7 @@ const CreateCustomerSchema = z
     consolidation: ConsolidationSchema.optional().openapi({ description: 'default Standalone' }),
     payment_terms_days: PaymentTermsSchema.optional(),
     tax_id: TaxIdSchema.nullable().optional(),
+    billing_address: BillingAddressInputSchema.nullable().optional(),
     test_clock_id: UuidSchema.nullable().optional().openapi({ description: 'sandbox test clock the customer follows' }),
     external_id: ExternalIdSchema.nullable().optional(),
     metadata: MetadataInputSchema.optional(),
@@ -61,6 +75,7 @@ const UpdateCustomerSchema = z
     consolidation: ConsolidationSchema.optional(),
     payment_terms_days: PaymentTermsSchema.optional(),
     tax_id: TaxIdSchema.nullable().optional(),
+    billing_address: BillingAddressInputSchema.nullable().optional(),
     parent_id: UuidSchema.nullable().optional(),
     external_id: ExternalIdSchema.nullable().optional(),
     metadata: MetadataInputSchema.optional(),

@@ -3,6 +3,7 @@ import { registerAudit } from './audit.js';
 import { registerCatalog } from './catalog.js';
 import { registerContracts } from './contracts.js';
 import { registerCustomers } from './customers.js';
+import { registerDocuments } from './documents.js';
 import { registerEvents } from './events.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle.js';
 import { registerInvoices } from './invoices.js';
@@ -15,4 +16,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerAudit];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerAudit];

@@ -6,6 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { moveInvoiceNow } from '../../services/invoicing/invoice-lifecycle.js';
 import { InvoiceSchema } from '../../schemas/invoicing.js';
 import type { App } from '../context.js';
+import { withHostedLink } from '../hosted-links.js';
 import { commonErrorResponses } from '../errors.js';
 import { jsonResponse, mutationRequest, requestContext } from '../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema } from '../schemas.js';
@@ -50,15 +51,15 @@ const voidRoute = createRoute({
 });
 
 export function registerInvoiceLifecycle(app: App): void {
-  app.openapi(finalize, async (c) => c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', requestContext(c)), 200));
+  app.openapi(finalize, async (c) => c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', requestContext(c))), 200));
   app.openapi(pay, async (c) => {
     const { actor_id, actor_name } = c.req.valid('json');
     const command = { ...requestContext(c), paidBy: { actorId: actor_id, actorName: actor_name } };
-    return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command), 200);
+    return c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command)), 200);
   });
   app.openapi(voidRoute, async (c) => {
     const { reason } = (c.req.valid('json') as z.infer<typeof VoidSchema> | undefined) ?? {};
     const command = { ...requestContext(c), ...(reason ? { reason } : {}) };
-    return c.json(await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'void', command), 200);
+    return c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'void', command)), 200);
   });
 }

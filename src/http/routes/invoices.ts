@@ -13,6 +13,7 @@ import { MoneySchema, UuidSchema } from '../../schemas/common.js';
 import { CreditNoteReasonSchema, CreditNoteSchema, InvoiceSchema, InvoiceStatusSchema } from '../../schemas/invoicing.js';
 import { ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
+import { withHostedLink } from '../hosted-links.js';
 import { commonErrorResponses } from '../errors.js';
 import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
@@ -162,12 +163,13 @@ const getCreditNoteRoute = createRoute({
 export function registerInvoices(app: App): void {
   app.openapi(listRoute, async (c) => {
     const { limit, starting_after, ...filter } = c.req.valid('query');
-    return sendPage(c, await listInvoices(c.get('deps').db, filter, { limit, starting_after }));
+    const page = await listInvoices(c.get('deps').db, filter, { limit, starting_after });
+    return sendPage(c, { ...page, data: page.data.map((invoice) => withHostedLink(c, invoice)) });
   });
 
-  app.openapi(getRoute, async (c) => c.json(await loadInvoiceView(c.get('deps').db, c.req.valid('param').id), 200));
+  app.openapi(getRoute, async (c) => c.json(withHostedLink(c, await loadInvoiceView(c.get('deps').db, c.req.valid('param').id)), 200));
 
-  app.openapi(getOwnRoute, async (c) => c.json(await loadInvoiceView(c.get('deps').db, c.req.valid('param').id, ownCustomerId(c)), 200));
+  app.openapi(getOwnRoute, async (c) => c.json(withHostedLink(c, await loadInvoiceView(c.get('deps').db, c.req.valid('param').id, ownCustomerId(c))), 200));
 
   app.openapi(addLineRoute, async (c) => {
     const body = c.req.valid('json');
@@ -182,18 +184,18 @@ export function registerInvoices(app: App): void {
       },
       requestContext(c),
     );
-    return c.json(invoice, 201);
+    return c.json(withHostedLink(c, invoice), 201);
   });
 
   app.openapi(applyCreditRoute, async (c) => {
     const body = c.req.valid('json');
     const invoice = await applyCredit(c.get('deps').db, c.req.valid('param').id, { description: body.description, amountNanos: BigInt(body.amount_nanos) }, requestContext(c));
-    return c.json(invoice, 201);
+    return c.json(withHostedLink(c, invoice), 201);
   });
 
   app.openapi(calculateTaxRoute, async (c) => {
     const { db, tax } = c.get('deps');
-    return c.json(await calculateInvoiceTax(db, c.req.valid('param').id, tax, requestContext(c)), 200);
+    return c.json(withHostedLink(c, await calculateInvoiceTax(db, c.req.valid('param').id, tax, requestContext(c))), 200);
   });
 
   app.openapi(issueCreditNoteRoute, async (c) => {

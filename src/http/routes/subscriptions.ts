@@ -11,6 +11,7 @@ import { InvoiceSchema } from '../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema, SubscriptionStatusSchema } from '../../schemas/subscriptions.js';
 import { actorOf, ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
+import { withHostedLink } from '../hosted-links.js';
 import { commonErrorResponses } from '../errors.js';
 import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
@@ -130,7 +131,7 @@ export function registerSubscriptions(app: App): void {
 
   app.openapi(bill, async (c) => {
     const { invoice, created } = await billNow(c.get('deps'), c.req.valid('param').id, requestContext(c));
-    return created ? c.json(invoice, 201) : c.json(invoice, 200);
+    return created ? c.json(withHostedLink(c, invoice), 201) : c.json(withHostedLink(c, invoice), 200);
   });
   app.openapi(changePlanRoute, async (c) =>
     c.json(await changePlan(c.get('deps'), c.req.valid('param').id, c.req.valid('json').plan_id, requestContext(c)), 200),

@@ -40,6 +40,7 @@ import {
   subtreeHeight,
   subtreeRows,
   updateCustomer as updateCustomerRow,
+  type BillingAddress,
   type CustomerChanges,
   type CustomerListQuery,
   type CustomerRecord,
@@ -75,6 +76,7 @@ export interface CreateCustomerInput {
   consolidation?: Consolidation;
   payment_terms_days?: number;
   tax_id?: string | null;
+  billing_address?: BillingAddress | null;
   test_clock_id?: string | null;
   external_id?: string | null;
   metadata?: Record<string, string | null>;
@@ -176,6 +178,7 @@ export async function createCustomer(db: Db, input: CreateCustomerInput, context
     billing_currency: input.currency,
     payment_terms_days: input.payment_terms_days ?? 30,
     tax_id: input.tax_id ?? null,
+    billing_address: input.billing_address ?? null,
     test_clock_id: input.test_clock_id ?? null,
     external_id: input.external_id ?? null,
     metadata: mergeMetadata({}, input.metadata ?? {}),

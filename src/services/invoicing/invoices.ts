@@ -67,6 +67,8 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName } : null,
     voided_at: iso(invoice.voidedAt),
     created_at: invoice.createdAt.toISOString(),
+    // Signed by the API (src/http/hosted-links.ts), which holds the link secret.
+    hosted_invoice_url: null,
     line_items: lines.map((line) => ({
       id: line.id,
       kind: line.kind,

@@ -1,0 +1,14 @@
+/**
+ * Invoices leave the API with their hosted_invoice_url: the services build the view, the API signs
+ * the link with HOSTED_LINK_SECRET, which only the API holds.
+ */
+import type { Context } from 'hono';
+import { hostedInvoiceUrl } from '../services/documents/hosted-links.js';
+import type { InvoiceView } from '../schemas/invoicing.js';
+import type { AppEnv } from './context.js';
+
+export function withHostedLink<T extends InvoiceView | null>(c: Context<AppEnv>, invoice: T): T {
+  const links = c.get('deps').settings.hostedLinks;
+  if (!invoice || !links) return invoice;
+  return { ...invoice, hosted_invoice_url: hostedInvoiceUrl(links, invoice) };
+}

@@ -1,0 +1,78 @@
+/**
+ * The hosted invoice page: the same document model as the PDF, as one self-contained HTML page
+ * (inline styles, no scripts, nothing loaded from elsewhere) with a link to download the PDF.
+ */
+import type { DocumentModel, Party } from './model.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const esc = (text: string): string => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+
+const STYLE = `
+body{font:14px/1.45 -apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;background:#f6f8fa;margin:0}
+main{max-width:820px;margin:32px auto;background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:40px;position:relative;overflow:hidden}
+header{display:flex;justify-content:space-between;align-items:flex-start}
+h1{margin:0;font-size:28px}.number{color:#59636e}
+.mark{position:absolute;top:38%;left:0;right:0;text-align:center;font-size:120px;font-weight:700;transform:rotate(-30deg);opacity:.12;pointer-events:none}
+.mark.DRAFT,.mark.VOID{color:#cf222e}.mark.PAID{color:#1a7f37}
+.parties{display:flex;gap:40px;margin:28px 0}.parties div{flex:1}.label{font-size:11px;font-weight:700;color:#59636e;text-transform:uppercase}
+dl{display:grid;grid-template-columns:150px 1fr;gap:2px 12px;margin:0 0 24px}dt{color:#59636e;font-weight:600}dd{margin:0}
+table{width:100%;border-collapse:collapse}th{text-align:left;color:#59636e;font-size:12px;border-bottom:1px solid #d0d7de;padding:6px 4px}
+td{padding:5px 4px;vertical-align:top}.num{text-align:right;white-space:nowrap}.detail td{color:#59636e;font-size:12px}.detail td:first-child{padding-left:20px}
+.section td{font-weight:700;padding-top:14px}.subtotal td{font-weight:700}.tax{font-size:11px;font-weight:700;color:#9a6700;border:1px solid #d4a72c;border-radius:4px;padding:0 4px;margin-left:6px}
+.summary{margin-left:auto;margin-top:16px;width:60%}.summary td{text-align:right}.summary .strong td{font-weight:700;font-size:16px;border-top:1px solid #d0d7de}
+.notes{color:#59636e;font-style:italic}.download{display:inline-block;margin-top:24px;padding:8px 16px;background:#1f883d;color:#fff;border-radius:6px;text-decoration:none;font-weight:600}
+`;
+
+function party(label: string, p: Party): string {
+  const lines = p.lines.map((line) => `${esc(line)}<br>`).join('');
+  const tax = p.taxId ? `Tax ID: ${esc(p.taxId)}` : '';
+  return `<div><div class="label">${esc(label)}</div><strong>${esc(p.name)}</strong><br>${lines}${tax}</div>`;
+}
+
+export function renderHtml(model: DocumentModel, pdfHref: string): string {
+  const facts = model.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
+  const rows = model.sections
+    .map((section) => {
+      const title = section.title ? `<tr class="section"><td colspan="4">${esc(section.title)}</td></tr>` : '';
+      const body = section.rows
+        .map(
+          (row) =>
+            `<tr${row.detail ? ' class="detail"' : ''}><td>${esc(row.description)}${row.tax ? '<span class="tax">TAX</span>' : ''}</td>` +
+            `<td class="num">${esc(row.quantity)}</td><td class="num">${esc(row.unitPrice)}</td><td class="num">${esc(row.amount)}</td></tr>`,
+        )
+        .join('');
+      const subtotal = section.subtotal
+        ? `<tr class="subtotal"><td colspan="3">Subtotal ${esc(section.title ?? '')}</td><td class="num">${esc(section.subtotal)}</td></tr>`
+        : '';
+      return title + body + subtotal;
+    })
+    .join('');
+  const summary = model.summary
+    .map((row) => `<tr${row.strong ? ' class="strong"' : ''}><td>${esc(row.label)}</td><td class="num">${esc(row.amount)}</td></tr>`)
+    .join('');
+  const notes = model.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
+  const mark = model.mark ? `<div class="mark ${model.mark}">${model.mark}</div>` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(model.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${mark}
+<header><div><h1>${esc(model.heading)}</h1>${model.number ? `<div class="number">${esc(model.number)}</div>` : ''}</div></header>
+<section class="parties">${party('From', model.parties.seller)}${party('Bill to', model.parties.payer)}</section>
+<dl>${facts}</dl>
+<table><thead><tr><th>Description</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="summary"><tbody>${summary}</tbody></table>
+${notes}
+<a class="download" href="${esc(pdfHref)}" download>Download PDF</a>
+</main>
+</body>
+</html>
+`;
+}

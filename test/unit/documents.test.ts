@@ -1,0 +1,307 @@
+/**
+ * Invoice documents without services: amounts formatted from raw units with the one display
+ * rounding, hosted links that cannot be forged or altered, and PDFs that are a pure function of
+ * the invoice (byte-identical renders) and show what the invoice says.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../src/dev/paths.js';
+import fc from 'fast-check';
+import { ISO_4217, toDisplay } from '../../src/core/index.js';
+import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
+import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
+import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
+import { renderHtml } from '../../src/services/documents/html.js';
+import { creditNoteDocumentModel, invoiceDocumentModel, type DocumentParties } from '../../src/services/documents/model.js';
+import { renderPdf } from '../../src/services/documents/pdf.js';
+import { documentSettingsOf } from '../../src/services/documents/settings.js';
+import type { InvoiceLineView, InvoiceView } from '../../src/schemas/invoicing.js';
+import { enUs, pdfText } from '../support/documents.js';
+
+const UNIT = 10n ** 12n;
+
+describe('amounts on documents', () => {
+  it('rounds once, HalfEven, to the minor unit of USD, JPY and KWD, exactly like the JSON display strings', () => {
+    const cases: [bigint, string, string][] = [
+      [1_005n * 10n ** 9n, 'USD', '$1.00'], // 1.005 → 1.00 (tie to even)
+      [1_015n * 10n ** 9n, 'USD', '$1.02'], // 1.015 → 1.02 (tie to even)
+      [1_234_567n * UNIT + UNIT / 2n, 'JPY', '¥1,234,568'], // .5 → even
+      [-(12n * UNIT + 3_455n * 10n ** 8n), 'KWD', '-KWD 12.346'],
+      [99_999_999_999_999_999_999_999n * UNIT, 'USD', '$99,999,999,999,999,999,999,999.00'],
+    ];
+    for (const [raw, currency, printed] of cases) {
+      expect(formatAmount(raw, currency, 'en-US').replace(/\u00a0/g, ' ')).toBe(printed);
+      expect(formatAmount(raw, currency, 'en-US').replace(/\u00a0/g, ' ')).toBe(enUs(toDisplay(raw, currency).text, currency));
+    }
+  });
+
+  it('prints the digits of the JSON display string for any amount in any currency (property)', () => {
+    const currencies = [...ISO_4217];
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 37n), max: 10n ** 37n }), fc.constantFrom(...currencies), (raw, currency) => {
+        // The sign, then the number (a currency sign may hold a dot itself, e.g. "Cg."), grouping removed.
+        const printed = formatAmount(raw, currency, 'en-US');
+        const number = /\d[\d,]*(\.\d+)?(?!.*\d)/.exec(printed)?.[0].replace(/,/g, '');
+        expect(`${printed.includes('-') ? '-' : ''}${number}`).toBe(toDisplay(raw, currency).text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('follows the configured locale without touching the digits', () => {
+    expect(formatAmount(1_234_567n * 10n ** 10n, 'EUR', 'de-DE').replace(/\u00a0/g, ' ')).toBe('12.345,67 €');
+    // ja-JP writes the full-width ￥, which the PDF's standard fonts cannot draw: the code stands in.
+    expect(formatAmount(1_234n * UNIT, 'JPY', 'ja-JP').replace(/\u00a0/g, ' ')).toBe('JPY 1,234');
+  });
+
+  it('prints unit prices exactly, below the minor unit too, and quantities digit for digit', () => {
+    expect(formatUnitPrice(4n * 10n ** 8n, 'USD', 'en-US')).toBe('$0.0004');
+    expect(formatUnitPrice(UNIT / 10n, 'USD', 'en-US')).toBe('$0.10');
+    expect(formatUnitPrice(1n, 'JPY', 'en-US')).toBe('¥0.000000000001');
+    expect(formatQuantity('1234567.125', 'en-US')).toBe('1,234,567.125');
+    expect(formatQuantity('12345678901234567890', 'en-US')).toBe('12,345,678,901,234,567,890');
+  });
+
+  it('prints the ISO code for a currency sign the PDF fonts cannot draw', () => {
+    expect(formatAmount(100n * UNIT, 'INR', 'en-IN').replace(/\u00a0/g, ' ')).toBe('INR 100.00');
+  });
+
+  it('shows a half-open period by its last day', () => {
+    expect(lastDayOf('2026-02-01T00:00:00.000Z')).toBe('2026-01-31');
+    expect(lastDayOf('2026-02-01T12:00:00.000Z')).toBe('2026-02-01');
+  });
+});
+
+describe('hosted links', () => {
+  const secret = 's'.repeat(40);
+  const id = '0192f000-0000-7000-8000-000000000001';
+  const expiresAt = new Date('2026-03-01T00:00:00Z');
+
+  it('verify for the invoice and expiry they were signed for', () => {
+    expect(verifyHostedLinkToken(secret, hostedLinkToken(secret, id, expiresAt))).toEqual({ invoiceId: id, expiresAt });
+  });
+
+  it('refuse any altered part, another secret, and malformed tokens', () => {
+    const token = hostedLinkToken(secret, id, expiresAt);
+    const [, expires = '', signature = ''] = token.split('.');
+    const otherId = '0192f000-0000-7000-8000-000000000002';
+    const flipped = signature.slice(0, -1) + (signature.endsWith('A') ? 'B' : 'A');
+    for (const bad of [
+      `${otherId}.${expires}.${signature}`,
+      `${id}.${Number(expires) + 86_400}.${signature}`,
+      `${id}.0${expires}.${signature}`,
+      `${id}.${expires}.${flipped}`,
+      `${id}.${expires}`,
+      'garbage',
+      `${token}x`,
+    ]) {
+      expect(verifyHostedLinkToken(secret, bad), bad).toBeNull();
+    }
+    expect(verifyHostedLinkToken('t'.repeat(40), token)).toBeNull();
+  });
+
+  it('are the same on every read of an invoice, expiring HOSTED_LINK_TTL_DAYS after its due date', () => {
+    const settings = { secret, ttlDays: 30, baseUrl: 'https://billing.example.com/' };
+    const invoice = { id, finalized_at: '2026-01-01T00:00:00.000Z', due_at: '2026-01-31T00:00:00.000Z' };
+    const url = hostedInvoiceUrl(settings, invoice);
+    expect(url).toBe(hostedInvoiceUrl(settings, invoice));
+    expect(url).toMatch(new RegExp(`^https://billing\\.example\\.com/hosted/invoices/${id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
+    expect(verifyHostedLinkToken(secret, url!.split('/').pop()!)?.expiresAt.toISOString()).toBe('2026-03-02T00:00:00.000Z');
+    expect(hostedInvoiceUrl(settings, { id, finalized_at: null, due_at: null })).toBeNull();
+  });
+});
+
+const parties: DocumentParties = {
+  seller: { name: 'Seller Inc', lines: ['1 Main Street', 'Springfield 12345'], taxId: 'US-99-1234567' },
+  payer: { name: 'Payer Legal LLC', lines: ['2 Side Street', 'billing@payer.example'], taxId: 'DE123456789' },
+};
+
+function line(overrides: Partial<InvoiceLineView>): InvoiceLineView {
+  return {
+    id: '0192f000-0000-7000-8000-0000000000aa',
+    kind: 'fee',
+    description: 'Platform fee',
+    sku_id: null,
+    plan_id: null,
+    subscription_id: null,
+    customer_id: null,
+    customer_name: null,
+    quantity: '1',
+    unit_amount_nanos: null,
+    amount_nanos: '0',
+    amount: '0',
+    is_tax: false,
+    period_start: null,
+    period_end: null,
+    detail: null,
+    ...overrides,
+  };
+}
+
+function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
+  return {
+    id: '0192f000-0000-7000-8000-000000000001',
+    status: 'Open',
+    invoice_number: 'INV-000042',
+    customer_id: '0192f000-0000-7000-8000-0000000000c1',
+    subscription_id: null,
+    currency: 'USD',
+    billing_reason: 'subscription_cycle',
+    period_start: '2026-01-01T00:00:00.000Z',
+    period_end: '2026-02-01T00:00:00.000Z',
+    subtotal_nanos: String(1_300n * UNIT + 6n * 10n ** 9n),
+    tax_nanos: String(130n * UNIT),
+    credits_applied_nanos: String(10n * UNIT),
+    total_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
+    credited_nanos: '0',
+    amount_due_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
+    subtotal: '1300.00',
+    tax: '130.00',
+    total: '1420.00',
+    amount_due: '1420.00',
+    tax_adapter: 'flat:1000',
+    due_at: '2026-03-03T01:00:00.000Z',
+    finalized_at: '2026-02-01T01:00:00.000Z',
+    paid_at: null,
+    paid_by: null,
+    voided_at: null,
+    created_at: '2026-01-01T00:00:00.000Z',
+    hosted_invoice_url: null,
+    line_items: [
+      line({
+        kind: 'usage',
+        description: 'API calls',
+        quantity: '15000',
+        unit_amount_nanos: String(4n * 10n ** 8n),
+        amount_nanos: String(1_300n * UNIT + 6n * 10n ** 9n),
+        detail: {
+          pricing_model: 'Graduated',
+          list_amount_nanos: String(1_400n * UNIT),
+          tiers: [
+            { tier: 0, from: '0', up_to: '10000', quantity: '10000', unit_amount_nanos: String(UNIT / 10n), flat_amount_nanos: '0', amount_nanos: String(1_000n * UNIT) },
+            { tier: 1, from: '10000', up_to: null, quantity: '5000', unit_amount_nanos: String(UNIT / 12n), flat_amount_nanos: '0', amount_nanos: String(400n * UNIT) },
+          ],
+          adjustments: [{ kind: 'ContractDiscount', basis_points: 714, amount_nanos: String(-(99n * UNIT + 996n * 10n ** 9n)), description: 'Contract discount 7.14%' }],
+        },
+      }),
+      line({ kind: 'tax', description: 'Sales tax 10%', is_tax: true, amount_nanos: String(130n * UNIT) }),
+      line({ kind: 'credit', description: 'Goodwill credit', amount_nanos: String(-10n * UNIT) }),
+    ],
+    ...overrides,
+  };
+}
+
+describe('invoice PDFs', () => {
+  it('are byte-identical when rendered twice', async () => {
+    const model = invoiceDocumentModel(invoice(), [], parties, { locale: 'en-US' });
+    const [a, b] = await Promise.all([renderPdf(model), renderPdf(model)]);
+    expect(a.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(Buffer.compare(a, b)).toBe(0);
+  });
+
+  it('show the parties, number, dates, each line with its tiers and discount, the flagged tax and every total', async () => {
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(invoice(), [], parties, { locale: 'en-US' })));
+    for (const expected of [
+      'Seller Inc', '1 Main Street', 'Tax ID: US-99-1234567', 'Payer Legal LLC', '2 Side Street', 'Tax ID: DE123456789',
+      'INV-000042', 'Issue date 2026-02-01', 'Due date 2026-03-03 (net 30 days)', 'Service period 2026-01-01 to 2026-01-31',
+      'API calls 15,000 $1,300.01', 'Tier 1: 0 to 10,000 10,000 $0.10 $1,000.00', 'Tier 2: over 10,000 5,000', '$400.00',
+      'List price $1,400.00', 'Contract discount 7.14% -$100.00', 'Sales tax 10% [TAX] $130.00',
+      'Subtotal $1,300.01', 'Tax (flat:1000) $130.00', 'Credit applied: Goodwill credit -$10.00', 'Total $1,420.01', 'Amount due $1,420.01',
+      'Unpaid, due 2026-03-03',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).not.toMatch(/DRAFT|VOID|PAID/);
+  });
+
+  it('mark a Draft DRAFT without a number, and a Void invoice VOID', async () => {
+    const draft = await pdfText(await renderPdf(invoiceDocumentModel(invoice({ status: 'Draft', invoice_number: null, finalized_at: null, due_at: null }), [], parties, { locale: 'en-US' })));
+    expect(draft).toContain('DRAFT');
+    expect(draft).not.toContain('INV-');
+    const voided = await pdfText(await renderPdf(invoiceDocumentModel(invoice({ status: 'Void', voided_at: '2026-02-10T00:00:00.000Z', amount_due_nanos: '0' }), [], parties, { locale: 'en-US' })));
+    expect(voided).toContain('VOID');
+    expect(voided).toContain('Amount due $0.00');
+  });
+
+  it('group a consolidated invoice by the child account that incurred each line', async () => {
+    const consolidated = invoice({
+      line_items: [
+        line({ description: 'Parent seats', amount_nanos: String(100n * UNIT) }),
+        line({ description: 'Child A usage', customer_id: '0192f000-0000-7000-8000-0000000000c2', customer_name: 'Child A', amount_nanos: String(20n * UNIT) }),
+        line({ description: 'Child B usage', customer_id: '0192f000-0000-7000-8000-0000000000c3', customer_name: 'Child B', amount_nanos: String(3n * UNIT) }),
+        line({ description: 'Child A seats', customer_id: '0192f000-0000-7000-8000-0000000000c2', customer_name: 'Child A', amount_nanos: String(5n * UNIT) }),
+      ],
+    });
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(consolidated, [], parties, { locale: 'en-US' })));
+    expect(text).toMatch(/Payer Legal LLC Parent seats 1 \$100\.00 Subtotal Payer Legal LLC \$100\.00 Child A Child A usage 1 \$20\.00 Child A seats 1 \$5\.00 Subtotal Child A \$25\.00 Child B Child B usage 1 \$3\.00 Subtotal Child B \$3\.00/);
+  });
+
+  it('list the credit notes of an invoice, and a credit note references its invoice', async () => {
+    const note = {
+      id: '0192f000-0000-7000-8000-0000000000d1', number: 'CN-000007', invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      amount_nanos: String(20n * UNIT), amount: '20.00', reason: 'product_unsatisfactory' as const, memo: 'Outage on Jan 12', source_invoice_id: null, created_at: '2026-02-05T00:00:00.000Z',
+    };
+    const credited = invoice({ credited_nanos: String(20n * UNIT), amount_due_nanos: String(1_400n * UNIT + 6n * 10n ** 9n) });
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(credited, [note], parties, { locale: 'en-US' })));
+    expect(text).toContain('Credit note CN-000007 (2026-02-05) -$20.00');
+    expect(text).toContain('Amount due $1,400.01');
+    const noteText = await pdfText(await renderPdf(creditNoteDocumentModel(note, credited, parties, { locale: 'en-US' })));
+    for (const expected of ['Credit note', 'CN-000007', 'Credits invoice INV-000042 of 2026-02-01', 'Product unsatisfactory', 'Amount credited $20.00', 'Outage on Jan 12', 'Payer Legal LLC']) {
+      expect(noteText).toContain(expected);
+    }
+  });
+
+  it('show where a credit invoice\'s credit was applied', async () => {
+    const credit = invoice({ total_nanos: String(-30n * UNIT), amount_due_nanos: '0', status: 'Paid', paid_at: '2026-02-01T01:00:00.000Z', line_items: [line({ kind: 'fee', description: 'Unused Pro days', amount_nanos: String(-30n * UNIT) })] });
+    const applied = {
+      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z' },
+      invoiceNumber: 'INV-000040',
+    };
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));
+    expect(text).toContain('Total -$30.00 Applied to invoice INV-000040 as CN-000009 $30.00');
+    expect(text).toContain('PAID');
+  });
+
+  it('print the configured logo', async () => {
+    const logo = await readFile(path.join(PROJECT_ROOT, 'docs', 'example-invoice.png'));
+    const model = invoiceDocumentModel(invoice(), [], parties, { locale: 'en-US' });
+    const [plain, branded] = await Promise.all([renderPdf(model), renderPdf(model, { logo })]);
+    expect(plain.includes('/Subtype /Image')).toBe(false);
+    expect(branded.includes('/Subtype /Image')).toBe(true);
+    expect(Buffer.compare(branded, await renderPdf(model, { logo }))).toBe(0);
+  });
+
+  it('the hosted page shows the same document, escaped', () => {
+    const hostile = { ...parties, payer: { ...parties.payer, name: '<script>alert(1)</script>' } };
+    const html = renderHtml(invoiceDocumentModel(invoice(), [], hostile, { locale: 'en-US' }), 'token/pdf');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('$1,420.01');
+    expect(html).toContain('href="token/pdf"');
+  });
+});
+
+describe('document configuration', () => {
+  const env = { DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/billing', TEMPORAL_ADDRESS: '127.0.0.1:7233' };
+
+  it('reads the seller block and the locale, with defaults', () => {
+    const config = loadWorkerConfig({ ...env, SELLER_NAME: 'Acme GmbH', SELLER_ADDRESS: 'Hauptstr. 1\\n10115 Berlin\nGermany', SELLER_TAX_ID: 'DE999', DOCUMENT_LOCALE: 'de-DE' });
+    expect(config).toMatchObject({ SELLER_NAME: 'Acme GmbH', SELLER_ADDRESS: ['Hauptstr. 1', '10115 Berlin', 'Germany'], SELLER_TAX_ID: 'DE999', DOCUMENT_LOCALE: 'de-DE' });
+    expect(loadWorkerConfig(env)).toMatchObject({ SELLER_NAME: 'Billing Engine', SELLER_ADDRESS: [], DOCUMENT_LOCALE: 'en-US' });
+  });
+
+  it('reads the logo, refusing a file that is neither PNG nor JPEG', async () => {
+    const logo = path.join(PROJECT_ROOT, 'docs', 'example-invoice.png');
+    expect((await documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: logo }))).logo?.subarray(1, 4).toString()).toBe('PNG');
+    await expect(documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: path.join(PROJECT_ROOT, 'README.md') }))).rejects.toThrow(/SELLER_LOGO_PATH must be a PNG or JPEG/);
+    await expect(documentSettingsOf(loadWorkerConfig({ ...env, SELLER_LOGO_PATH: path.join(PROJECT_ROOT, 'no-such-logo.png') }))).rejects.toThrow(/SELLER_LOGO_PATH cannot be read/);
+  });
+
+  it('refuses an unknown locale and a short link secret', () => {
+    expect(() => loadWorkerConfig({ ...env, DOCUMENT_LOCALE: 'not a locale!' })).toThrow(/DOCUMENT_LOCALE must be a BCP 47 locale/);
+    const api = { ...env, JWT_SECRET: 'x'.repeat(32), API_KEY_HASH: 'a'.repeat(64), PROCESSOR_WEBHOOK_SECRET: 'whsec_0123456789abcdef' };
+    expect(() => loadApiConfig({ ...api, HOSTED_LINK_SECRET: 'short' })).toThrow(/HOSTED_LINK_SECRET must be at least 32 characters/);
+    expect(loadApiConfig({ ...api, HOSTED_LINK_SECRET: 'h'.repeat(32) })).toMatchObject({ HOSTED_LINK_TTL_DAYS: 30 });
+  });
+});
