@@ -5,6 +5,7 @@ import { registerCustomers } from './customers.js';
 import { registerEvents } from './events.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle.js';
 import { registerInvoices } from './invoices.js';
+import { registerLedger } from './ledger.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
@@ -14,4 +15,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger];
