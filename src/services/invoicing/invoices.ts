@@ -167,6 +167,10 @@ export async function finalizeInvoice(
     const totals = await recomputeTotals(tx, id);
     const customer = await getCustomer(tx, current.customerId);
     const number = invoiceNumber(await nextDocumentNumber(tx, 'invoice'));
+    // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
+    // Draft: its wallet_applied_nanos is frozen with the rest once it is Open.
+    await postInvoiceFinalized(tx, { ...totals, invoiceNumber: number }, options.at);
+    await drawDownWalletForInvoice(tx, { ...totals, invoiceNumber: number }, options.at);
     const finalized = await updateInvoice(tx, id, {
       status: 'Open',
       invoiceNumber: number,
@@ -190,8 +194,6 @@ export async function finalizeInvoice(
       after: { status: 'Open', invoice_number: number, total_nanos: finalized.totalNanos.toFixed(0) },
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
-    await postInvoiceFinalized(tx, finalized, options.at);
-    await drawDownWalletForInvoice(tx, finalized, options.at);
     const total = fromDecimal(totals.totalNanos);
     if (total < 0n) {
       await applyCredit(tx, finalized, -total, options);
