@@ -3,11 +3,16 @@
  * charged at most once): the drawdown that crossed the threshold recorded a Pending top-up in its
  * transaction; this charges it through the payment processor (idempotency key per top-up) and
  * records the answer. A processor that cannot be reached is retried on a bounded schedule; a
- * domain refusal is final.
+ * domain refusal is final. Either way a top-up that could not be charged ends Failed, never Pending.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE, type WalletRechargeInput, type WalletRechargeResult } from './messages.js';
+
+const { abandonWalletTopUp } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', nonRetryableErrorTypes: [NOT_FOUND] },
+});
 
 const { chargeWalletTopUp } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -20,5 +25,12 @@ const { chargeWalletTopUp } = proxyActivities<Activities>({
 });
 
 export async function walletRechargeWorkflow(input: WalletRechargeInput): Promise<WalletRechargeResult> {
-  return chargeWalletTopUp(input.topUpId);
+  try {
+    return await chargeWalletTopUp(input.topUpId);
+  } catch (err) {
+    // Refused for good, or the processor stayed unreachable through every retry: the top-up is
+    // recorded Failed with the reason (audited and logged), which lets the next crossing recharge.
+    const reason = err instanceof ActivityFailure && err.cause instanceof Error ? err.cause.message : String(err);
+    return abandonWalletTopUp(input.topUpId, reason);
+  }
 }

@@ -488,10 +488,17 @@ export async function chargeTopUp(deps: WalletDeps, topUpId: string): Promise<Wa
     if (err instanceof ProcessorUnavailableError) throw new DomainError('unavailable', 'payment_processor_unavailable', err.message);
     throw err;
   }
-  deps.logger.info({ topUpId, intent: answer.id, outcome: answer.outcome }, 'wallet top-up charged');
+  deps.logger.info({ topUpId, intent: answer.id, outcome: answer.outcome, source: topUp.source }, 'wallet top-up charged');
   if (answer.outcome === 'succeeded') return creditTopUp(deps, topUpId, answer.id);
   if (answer.outcome === 'failed' || answer.outcome === 'canceled') return failTopUp(deps.db, topUpId, answer.failure?.message ?? 'the payment failed', answer.id);
   return updateTopUp(deps.db, topUpId, { processorPaymentIntentId: answer.id });
+}
+
+/** A top-up its workflow could not charge (refused for good, or the processor stayed unreachable): Failed, logged. */
+export async function abandonTopUp(deps: WalletDeps, topUpId: string, reason: string): Promise<WalletTopUpRow> {
+  if (!(await findTopUp(deps.db, topUpId))) throw notFound('wallet_top_up', topUpId);
+  deps.logger.warn({ topUpId, reason }, 'wallet top-up could not be charged; recorded as Failed');
+  return failTopUp(deps.db, topUpId, reason, null);
 }
 
 async function failTopUp(db: Db, topUpId: string, message: string, intentId: string | null): Promise<WalletTopUpRow> {
