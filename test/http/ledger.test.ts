@@ -172,11 +172,11 @@ describe('postings of the invoice flows', () => {
     expect(await balances(customerId)).toMatchObject({ revenue: 140n * UNIT, deferred_revenue: 0n });
     // As of March 31st: the payment (March 5th) counts, the credit note (issued today, real time) and the recognition do not.
     expect(await balances(customerId, '2026-03-31T00:00:00Z')).toMatchObject({ revenue: 100n * UNIT, deferred_revenue: 50n * UNIT, cash: 140n * UNIT });
-    expect(await balances(customerId, '2026-03-01T00:00:00Z')).toEqual({});
+    expect(Object.values(await balances(customerId, '2026-03-01T00:00:00Z')).every((b) => b === 0n)).toBe(true);
 
     const trial = await expectJson<TrialBody>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));
     expect(trial.currencies).toHaveLength(1);
-    expect(trial.currencies[0]).toMatchObject({ currency: 'USD', total_debits_nanos: (290n * UNIT).toString(), difference_nanos: '0' });
+    expect(trial.currencies[0]).toMatchObject({ currency: 'USD', total_debits_nanos: (350n * UNIT).toString(), difference_nanos: '0' });
 
     const byNote = await expectPage<EntryBody>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/entries?source_id=${note.id}`));
     expect(byNote.data.map((e) => [e.journal_kind, e.account, e.side, e.amount_nanos])).toEqual([
@@ -206,6 +206,16 @@ describe('postings of the invoice flows', () => {
     expect(await balances(customerId)).toMatchObject({ accounts_receivable: 30n * UNIT, revenue: 30n * UNIT });
     const overview = await expectJson<{ ledger_balances: Record<string, string> }>(await h.request('GET', `/admin/v1/customers/${customerId}`));
     expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: (30n * UNIT).toString(), prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
+  });
+
+  it('leaves an invoice finalized before the ledger existed outside it: its payment posts nothing', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const legacy = await makeDraft(customerId, [{ kind: 'fee', description: 'before the ledger', amountNanos: 12n * UNIT }]);
+    // Finalized the way the engine did before postings existed: no journal.
+    await h.deps.db.invoice.update({ where: { id: legacy }, data: { status: 'Open', invoiceNumber: `LEGACY-${legacy}`, finalizedAt: new Date() } });
+    await markInvoicePaid(h.deps.db, legacy, { actor: ADMIN, paidBy: { actorId: 'cust', actorName: null }, at: new Date() });
+    expect(await journalsOf(legacy)).toEqual([]);
+    expect(await balances(customerId)).toEqual({});
   });
 
   it('the trial balance over every customer sums to zero per currency', async () => {

@@ -27,7 +27,7 @@ import {
   type JournalDraft,
 } from '../../core/index.js';
 import type { DbClient } from '../../db/client.js';
-import { deferredLinesDue, insertJournal, postingLinesOf, unreversedJournalsOfInvoice } from '../../db/ledger.js';
+import { deferredLinesDue, insertJournal, journalExists, postingLinesOf, unreversedJournalsOfInvoice } from '../../db/ledger.js';
 import { fromDecimal } from '../../db/money.js';
 import type { InvoiceRow } from '../../db/invoices.js';
 
@@ -81,13 +81,21 @@ export async function postInvoiceFinalized(tx: DbClient, invoice: InvoiceRow, at
   await post(tx, invoiceFinalizedJournal(split), invoiceContext(invoice, `invoice ${invoice.invoiceNumber ?? invoice.id} finalized`, at));
 }
 
+/**
+ * Whether the ledger holds the invoice's finalization. Invoices finalized before the ledger existed
+ * stay outside it: their later payments, credit notes and refunds post nothing (they would leave
+ * receivable the ledger never recorded).
+ */
+const ledgerHolds = async (tx: DbClient, invoiceId: string): Promise<boolean> => (await journalExists(tx, `invoice_finalized:${invoiceId}`)) !== null;
+
 /** Payment collected (processor or recorded by hand) for what was left to pay. */
 export async function postPaymentCollected(tx: DbClient, invoice: InvoiceRow, amount: bigint, at: Date): Promise<void> {
-  if (amount <= 0n) return;
+  if (amount <= 0n || !(await ledgerHolds(tx, invoice.id))) return;
   await post(tx, paymentCollectedJournal(amount), invoiceContext(invoice, `payment of invoice ${invoice.invoiceNumber ?? invoice.id}`, at));
 }
 
 export async function postCreditNote(tx: DbClient, note: { id: string; number: string; invoiceId: string; customerId: string; currency: string; amount: bigint }, at: Date): Promise<void> {
+  if (!(await ledgerHolds(tx, note.invoiceId))) return;
   await post(tx, creditNoteJournal(note.amount), {
     customerId: note.customerId,
     currency: note.currency,
@@ -100,6 +108,7 @@ export async function postCreditNote(tx: DbClient, note: { id: string; number: s
 }
 
 export async function postRefund(tx: DbClient, refund: { id: string; invoiceId: string; customerId: string; currency: string; amount: bigint }, at: Date): Promise<void> {
+  if (!(await ledgerHolds(tx, refund.invoiceId))) return;
   await post(tx, refundJournal(refund.amount), {
     customerId: refund.customerId,
     currency: refund.currency,
