@@ -63,7 +63,7 @@ export function setAutoRecharge(tx: DbClient, walletId: string, settings: { thre
   });
 }
 
-export function grantsOf(tx: DbClient, walletId: string): Promise<WalletGrantRow[]> {
+export function grantsOf(tx: DbClient | Db, walletId: string): Promise<WalletGrantRow[]> {
   return tx.walletGrant.findMany({ where: { walletId }, orderBy: { id: 'asc' } });
 }
 

@@ -146,7 +146,7 @@ async function walletOrNotFound(db: Db, customerId: string, currency: string): P
 
 export async function getWallet(db: Db, customerId: string, currency: string): Promise<WalletView> {
   const wallet = await walletOrNotFound(db, customerId, currency);
-  return toWalletView(wallet, await db.$transaction((tx) => grantsOf(tx, wallet.id)));
+  return toWalletView(wallet, await grantsOf(db, wallet.id));
 }
 
 export async function listTransactions(db: Db, customerId: string, currency: string, page: { limit: number; starting_after?: string | undefined }) {
