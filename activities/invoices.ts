@@ -24,6 +24,8 @@ import { closeDunning } from '../src/services/payments/collection.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
+import { closeLedgerPeriod } from '../src/services/ledger/ledger.js';
+import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   INVALID_TRANSITION,
@@ -137,6 +139,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
           applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });
+        // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it.
+        await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
         return outcome(result.invoice);
       }),
 
@@ -189,6 +193,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
       domain(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason });
+        await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
         return { invoiceId, finalizeAt: new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString() };
       }),
 

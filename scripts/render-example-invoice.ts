@@ -121,6 +121,7 @@ const invoice: InvoiceRow = {
   creditsAppliedNanos: toDecimal(50n * UNIT),
   totalNanos: toDecimal(total),
   creditedNanos: toDecimal(0n),
+  walletAppliedNanos: toDecimal(0n),
   taxAdapter: 'flat:2000',
   testClockId: null,
   dueAt: new Date(FINALIZED_AT.getTime() + 30 * 86_400_000),

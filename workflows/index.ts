@@ -7,3 +7,4 @@ export { dunningWorkflow } from './dunning.js';
 export { processorEventWorkflow } from './processor-event.js';
 export { dunningCheckWorkflow } from './dunning-check.js';
 export { contractReconcileWorkflow } from './contract-reconcile.js';
+export { walletRechargeWorkflow } from './wallet-recharge.js';

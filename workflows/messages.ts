@@ -259,3 +259,16 @@ export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoi
 export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;
 /** The Temporal Schedule that runs the daily dunning check (check_due_attempts). */
 export const DUNNING_CHECK_SCHEDULE_ID = 'dunning-check-due-attempts';
+
+/** One auto-recharge of a wallet: charges the Pending top-up its threshold crossing recorded. */
+export interface WalletRechargeInput {
+  topUpId: string;
+}
+
+/** What became of the top-up: Succeeded, Failed, or Pending (the processor's notification decides). */
+export interface WalletRechargeResult {
+  topUpId: string;
+  status: 'Pending' | 'Succeeded' | 'Failed';
+}
+
+export const walletRechargeWorkflowId = (topUpId: string): string => `wallet-recharge:${topUpId}`;

@@ -149,6 +149,7 @@ export interface InvoiceChanges {
   subscriptionId?: string | null;
   taxAdapter?: string;
   creditedNanos?: bigint;
+  walletAppliedNanos?: bigint;
   dueAt?: Date;
   finalizedAt?: Date;
   paidAt?: Date;
@@ -158,8 +159,15 @@ export interface InvoiceChanges {
 }
 
 export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges): Promise<InvoiceRow> {
-  const { creditedNanos, ...rest } = changes;
-  return tx.invoice.update({ where: { id }, data: { ...rest, ...(creditedNanos === undefined ? {} : { creditedNanos: toDecimal(creditedNanos) }) } });
+  const { creditedNanos, walletAppliedNanos, ...rest } = changes;
+  return tx.invoice.update({
+    where: { id },
+    data: {
+      ...rest,
+      ...(creditedNanos === undefined ? {} : { creditedNanos: toDecimal(creditedNanos) }),
+      ...(walletAppliedNanos === undefined ? {} : { walletAppliedNanos: toDecimal(walletAppliedNanos) }),
+    },
+  });
 }
 
 export interface NewLine {

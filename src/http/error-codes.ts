@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   payment_not_found: { status: 404, meaning: 'the payment does not exist or is not a collected payment of the invoice' },
   dunning_schedule_not_found: { status: 404, meaning: 'the invoice has no dunning schedule (its payment never failed)' },
   hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
+  wallet_not_found: { status: 404, meaning: 'the customer has no wallet in this currency (a top-up, a grant or auto-recharge settings create it)' },
+  wallet_top_up_not_found: { status: 404, meaning: 'the wallet top-up does not exist' },
   // 409
   invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },
   external_id_taken: { status: 409, meaning: "the external_id is another customer's" },
@@ -101,6 +103,7 @@ export const ERROR_CODES = {
   refund_not_whole_minor_units: { status: 422, meaning: "a refund amount is not a whole number of the currency's minor units" },
   refund_exceeds_payment: { status: 422, meaning: 'the refund exceeds what the payment collected and has not given back, or what the invoice has left to credit' },
   refund_rejected: { status: 422, meaning: 'the payment processor refused the refund' },
+  top_up_not_whole_minor_units: { status: 422, meaning: "a paid wallet top-up is not a positive whole number of the currency's minor units" },
   invalid_events: { status: 422, meaning: 'events of a batch are invalid and nothing was stored; details.issues lists each, with its issue code' },
   // 429, 5xx
   rate_limited: { status: 429, meaning: 'the caller (or, without valid credentials, the client address) exceeded its request rate; see Retry-After' },

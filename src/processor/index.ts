@@ -25,9 +25,12 @@ export interface CreateIntentRequest {
   processorCustomerId: string;
   processorPaymentMethodId: string;
   captureMethod: 'automatic' | 'manual';
-  /** Carried back by the processor's notifications: `invoice_id` names the invoice it collects. */
-  metadata: { invoice_id: string; payment_id: string; attempt: string };
-  /** Derived from the invoice id and the attempt: a retried request never charges twice. */
+  /**
+   * Carried back by the processor's notifications: `invoice_id` names the invoice it collects,
+   * `wallet_top_up_id` the wallet top-up it pays.
+   */
+  metadata: { invoice_id: string; payment_id: string; attempt: string } | { wallet_top_up_id: string; customer_id: string };
+  /** Derived from the invoice id and the attempt (or the top-up id): a retried request never charges twice. */
   idempotencyKey: string;
   description: string;
 }

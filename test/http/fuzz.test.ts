@@ -172,7 +172,12 @@ const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
 function pathFor(path: string): fc.Arbitrary<string> {
   const match = /\/([a-z-]+)\/\{[^}]+\}/.exec(path);
   const resource = match ? COLLECTIONS[match[1]!] : undefined;
-  return (resource ? seededId([resource]) : fc.uuid({ version: 7 })).map((id) => path.replace(/\{[^}]+\}/g, id));
+  const ids = resource ? seededId([resource]) : fc.uuid({ version: 7 });
+  // A {currency} path parameter (a customer's wallet) takes a currency code; every other one the id.
+  if (path.includes('{currency}')) {
+    return fc.tuple(ids, fc.constantFrom('USD', 'EUR')).map(([id, currency]) => path.replace('{currency}', currency).replace(/\{[^}]+\}/g, id));
+  }
+  return ids.map((id) => path.replace(/\{[^}]+\}/g, id));
 }
 
 function resolve(schema: Schema | undefined): Schema {

@@ -155,6 +155,7 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     credits_applied_nanos: String(10n * UNIT),
     total_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     credited_nanos: '0',
+    wallet_applied_nanos: '0',
     amount_due_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     subtotal: '1300.00',
     tax: '130.00',
@@ -222,6 +223,13 @@ describe('invoice PDFs', () => {
     const voided = await pdfText(await renderPdf(invoiceDocumentModel(invoice({ status: 'Void', voided_at: '2026-02-10T00:00:00.000Z', amount_due_nanos: '0' }), [], parties, { locale: 'en-US' })));
     expect(voided).toContain('VOID');
     expect(voided).toContain('Amount due $0.00');
+  });
+
+  it('show what the credit wallet paid before the amount due', async () => {
+    const wallet = 20n * UNIT;
+    const paidFromWallet = invoice({ wallet_applied_nanos: String(wallet), amount_due_nanos: String(1_400n * UNIT + 6n * 10n ** 9n), amount_due: '1400.01' });
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(paidFromWallet, [], parties, { locale: 'en-US' })));
+    expect(text).toContain('Total $1,420.01 Paid from credit wallet -$20.00 Amount due $1,400.01');
   });
 
   it('group a consolidated invoice by the child account that incurred each line', async () => {

@@ -7,6 +7,7 @@ import { registerDocuments } from './documents.js';
 import { registerEvents } from './events.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle.js';
 import { registerInvoices } from './invoices.js';
+import { registerLedger } from './ledger.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
@@ -16,4 +17,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerAudit];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerAudit];

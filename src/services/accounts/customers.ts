@@ -49,6 +49,7 @@ import { attachedPaymentMethods } from '../../db/payments.js';
 import type { AccountType, Consolidation, CustomerStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type Actor } from '../audit.js';
+import { ledgerBalancesForOverview } from '../ledger/ledger.js';
 import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import type { CustomerOverview, CustomerView, HierarchyNode } from '../../schemas/accounts.js';
 import { METADATA_LIMITS } from '../../schemas/common.js';
@@ -281,7 +282,7 @@ export async function listCustomers(db: Db, query: CustomerListQuery): Promise<C
   return listCustomerRows(db, query);
 }
 
-/** The 360 view. The ledger does not exist yet: until it does, every balance is zero. */
+/** The 360 view; its ledger balances are in the customer's billing currency. */
 export async function getCustomerOverview(db: Db, id: string): Promise<CustomerOverview> {
   const customer = await existingCustomer(db, id);
   const [subscriptions, invoices, audit, paymentMethods] = await Promise.all([
@@ -294,7 +295,7 @@ export async function getCustomerOverview(db: Db, id: string): Promise<CustomerO
     customer,
     subscriptions,
     invoices,
-    ledger_balances: { accounts_receivable_nanos: '0', prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' },
+    ledger_balances: await ledgerBalancesForOverview(db, id, customer.billing_currency),
     recent_audit: audit,
     payment_methods: paymentMethods,
   };

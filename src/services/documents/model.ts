@@ -230,6 +230,7 @@ export function invoiceDocumentModel(
     summary.push({ label: `Credit note ${note.number} (${formatDate(note.created_at)})`, amount: money(-BigInt(note.amount_nanos)), strong: false });
   }
   if (creditNotes.length > 0) summary.push({ label: 'Credited', amount: money(invoice.credited_nanos), strong: false });
+  if (BigInt(invoice.wallet_applied_nanos) !== 0n) summary.push({ label: 'Paid from credit wallet', amount: money(-BigInt(invoice.wallet_applied_nanos)), strong: false });
   summary.push({ label: 'Amount due', amount: money(invoice.amount_due_nanos), strong: true });
 
   const notes: string[] = [];

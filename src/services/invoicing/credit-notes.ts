@@ -17,6 +17,7 @@ import { newId } from '../../ids.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
+import { postCreditNote } from '../ledger/postings.js';
 import type { CreditNoteReason, CreditNoteView } from '../../schemas/invoicing.js';
 
 export interface IssueCreditNoteInput {
@@ -88,6 +89,7 @@ export async function creditInvoice(tx: DbClient, invoiceId: string, input: Issu
     });
     const creditedAfter = credited + input.amountNanos;
     await updateInvoice(tx, invoiceId, { creditedNanos: creditedAfter });
+    await postCreditNote(tx, { id: note.id, number, invoiceId, customerId: note.customerId, currency: note.currency, amount: input.amountNanos }, context.at);
     // The invoice is the aggregate, so consumers see its credit notes in order with its other events.
     await enqueueEvent(
       tx,

@@ -31,15 +31,21 @@ import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { creditInvoice } from './credit-notes.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
+import { postInvoiceFinalized, postInvoiceVoided, postPaymentCollected } from '../ledger/postings.js';
+import { drawDownWalletForInvoice, returnWalletDrawdown } from '../wallets/wallets.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
 
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
+/** What is left to pay on a finalized invoice: total − credited − wallet credit applied at finalization. */
+export const amountDueOf = (invoice: InvoiceRow): bigint =>
+  fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos) - fromDecimal(invoice.walletAppliedNanos);
+
 export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): InvoiceView {
   const display = (raw: bigint) => toDisplay(raw, invoice.currency).text;
   const total = fromDecimal(invoice.totalNanos);
-  const amountDue = invoice.status === 'Open' ? total - fromDecimal(invoice.creditedNanos) : 0n;
+  const amountDue = invoice.status === 'Open' ? amountDueOf(invoice) : 0n;
   return {
     id: invoice.id,
     status: invoice.status,
@@ -55,6 +61,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     credits_applied_nanos: invoice.creditsAppliedNanos.toFixed(0),
     total_nanos: total.toString(),
     credited_nanos: invoice.creditedNanos.toFixed(0),
+    wallet_applied_nanos: invoice.walletAppliedNanos.toFixed(0),
     amount_due_nanos: amountDue.toString(),
     subtotal: display(fromDecimal(invoice.subtotalNanos)),
     tax: display(fromDecimal(invoice.taxNanos)),
@@ -154,7 +161,7 @@ export async function finalizeInvoice(
   id: string,
   options: { actor: Actor; at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow) => Promise<void>; requestId?: string },
 ): Promise<FinalizeResult> {
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx): Promise<FinalizeResult> => {
     const current = await lockInvoice(tx, id);
     if (current.status === 'Open' || current.status === 'Paid') return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: true };
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
@@ -162,6 +169,10 @@ export async function finalizeInvoice(
     const totals = await recomputeTotals(tx, id);
     const customer = await getCustomer(tx, current.customerId);
     const number = invoiceNumber(await nextDocumentNumber(tx, 'invoice'));
+    // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
+    // Draft: its wallet_applied_nanos is frozen with the rest once it is Open.
+    await postInvoiceFinalized(tx, { ...totals, invoiceNumber: number }, options.at);
+    await drawDownWalletForInvoice(tx, { ...totals, invoiceNumber: number }, options.at);
     const finalized = await updateInvoice(tx, id, {
       status: 'Open',
       invoiceNumber: number,
@@ -194,6 +205,13 @@ export async function finalizeInvoice(
     }
     return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: false };
   });
+  // The wallet paid all of it: Paid in its own transaction, like any payment (it advances the
+  // subscriptions' charged_through_date, whose rows are never waited for under the invoice lock).
+  if (result.invoice.status === 'Open' && result.invoice.amount_due_nanos === '0' && result.invoice.wallet_applied_nanos !== '0') {
+    const paid = await markInvoicePaid(db, id, { actor: SYSTEM_ACTOR, paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit wallet' }, at: options.at });
+    return { invoice: paid, alreadyFinalized: result.alreadyFinalized };
+  }
+  return result;
 }
 
 /** Applies a credit invoice's credit to its billing group's earlier finalized invoices as credit notes. */
@@ -262,7 +280,8 @@ async function settle(tx: DbClient, invoice: InvoiceRow, payment: PaymentRecord,
     paidByActorName: payment.paidBy.actorName,
   });
   if (charged) await advanceChargedThrough(tx, invoice.id);
-  const due = fromDecimal(paid.totalNanos) - fromDecimal(paid.creditedNanos);
+  const due = amountDueOf(paid);
+  await postPaymentCollected(tx, paid, due, payment.at);
   await enqueueEvent(tx, 'invoice.paid', invoice.id, {
     invoice_id: invoice.id,
     customer_id: paid.customerId,
@@ -289,6 +308,8 @@ export async function voidInvoice(db: Db, id: string, options: { actor: Actor; a
     if (current.status === 'Void') return loadInvoiceView(tx, id);
     if (current.status !== 'Open') throw invalidTransition('invoice', current.status, 'void');
     const voided = await updateInvoice(tx, id, { status: 'Void', voidedAt: options.at });
+    await postInvoiceVoided(tx, voided, options.at);
+    await returnWalletDrawdown(tx, voided, options.at);
     await enqueueEvent(tx, 'invoice.voided', id, {
       invoice_id: id,
       customer_id: voided.customerId,

@@ -57,7 +57,7 @@ import {
 } from '../../../workflows/messages.js';
 import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { lockInvoice } from '../../db/invoices.js';
-import { invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
+import { amountDueOf, invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
 import { enqueueEvent } from '../outbox.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -110,7 +110,7 @@ export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId
   return { status: invoice.status, invoiceNumber: invoice.invoiceNumber };
 }
 
-const amountDue = (invoice: Invoice): bigint => fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+const amountDue = (invoice: Invoice): bigint => amountDueOf(invoice);
 
 /**
  * Charges an Open invoice: the given payment method, else the payer's default (the invoice is

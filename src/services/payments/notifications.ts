@@ -34,6 +34,7 @@ import { recordInvoiceFailure, recordPaymentUpdate, type PaymentUpdate } from '.
 import type { PaymentDeps } from './deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
+import { applyTopUpNotification, topUpOfNotification } from '../wallets/wallets.js';
 
 export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'payment_intent.succeeded',
@@ -76,6 +77,27 @@ async function resolveTarget(db: DbClient | PaymentDeps['db'], type: string, obj
   return (await invoiceState(db, invoiceId)) ? { invoiceId, paymentId: null } : null;
 }
 
+const metadataTopUpId = (object: Record<string, unknown>): string | null => {
+  const metadata = object.metadata;
+  const id = metadata !== null && typeof metadata === 'object' ? text((metadata as Record<string, unknown>).wallet_top_up_id) : null;
+  return id && UUID_PATTERN.test(id) ? id : null;
+};
+
+/** The wallet top-up a PaymentIntent notification is about, if any. */
+async function resolveTopUp(deps: PaymentDeps, type: string, object: Record<string, unknown>) {
+  if (!type.startsWith('payment_intent.')) return null;
+  return topUpOfNotification(deps.db, idOf(object.id), metadataTopUpId(object));
+}
+
+/** Applies a notification about a wallet top-up and marks it processed; null when it is about none. */
+async function applyTopUpEvent(deps: PaymentDeps, eventId: string, type: string, object: Record<string, unknown>): Promise<string | null> {
+  const topUp = await resolveTopUp(deps, type, object);
+  if (!topUp) return null;
+  const outcome = await applyTopUpNotification({ ...deps, clock: () => new Date() }, topUp, type, idOf(object.id), failureOf(object, 'payment_failed').message);
+  await markProcessorEventProcessed(deps.db, eventId, outcome, new Date());
+  return outcome;
+}
+
 /** Verifies, stores once and hands the notification to its workflow. */
 export async function receiveNotification(deps: PaymentDeps, rawBody: string, signature: string | undefined, secret: string): Promise<NotificationReceipt> {
   let notification: ProcessorNotification;
@@ -87,7 +109,7 @@ export async function receiveNotification(deps: PaymentDeps, rawBody: string, si
   }
   const receipt = (action: NotificationReceipt['action']): NotificationReceipt => ({ received: true, event_id: notification.id, type: notification.type, action });
   const handled = HANDLED_NOTIFICATIONS.has(notification.type);
-  const target = handled ? await resolveTarget(deps.db, notification.type, notification.object) : null;
+  const target = handled ? ((await resolveTarget(deps.db, notification.type, notification.object)) ?? (await resolveTopUp(deps, notification.type, notification.object))) : null;
   const ignored = !handled ? 'ignored_type' : target ? null : 'ignored_unknown_object';
   const stored = await insertProcessorEvent(deps.db, {
     id: notification.id,
@@ -131,6 +153,8 @@ export async function processNotification(deps: PaymentDeps, eventId: string): P
   const event = await findProcessorEvent(deps.db, eventId);
   if (!event) return 'unknown_event';
   if (event.processedAt) return event.outcome ?? 'processed';
+  const topUpOutcome = await applyTopUpEvent(deps, eventId, event.type, objectOf(event.payload));
+  if (topUpOutcome) return topUpOutcome;
   const target = await resolveTarget(deps.db, event.type, objectOf(event.payload));
   if (!target) {
     await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());
@@ -168,6 +192,7 @@ export async function applyNotification(deps: PaymentDeps, eventId: string): Pro
   const event = await findProcessorEvent(deps.db, eventId);
   if (!event || event.processedAt) return;
   const object = objectOf(event.payload);
+  if (await applyTopUpEvent(deps, eventId, event.type, object)) return;
   const target = await resolveTarget(deps.db, event.type, object);
   if (!target) {
     await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());

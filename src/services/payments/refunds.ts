@@ -19,6 +19,7 @@ import { creditInvoice } from '../invoicing/credit-notes.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
 import type { PaymentDeps } from './deps.js';
+import { postRefund } from '../ledger/postings.js';
 
 export interface RefundInput {
   /** Default: everything the payment has left to give back. */
@@ -113,6 +114,7 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
   const recorded = await deps.db.$transaction(async (tx) => {
     const note = await creditInvoice(tx, invoiceId, { amountNanos: fromDecimal(refund.amountNanos), reason: input.reason, memo: `refund ${answer.id}` }, { actor: context.actor, at });
     const done = await updateRefund(tx, refund.id, { status: answer.outcome === 'succeeded' ? 'Succeeded' : 'Pending', processorRefundId: answer.id, creditNoteId: note.id });
+    await postRefund(tx, { id: refund.id, invoiceId, customerId: note.customer_id, currency: note.currency, amount: fromDecimal(refund.amountNanos) }, at);
     await recordAudit(tx, {
       action: 'refund.issued',
       actor: context.actor,
@@ -166,6 +168,7 @@ export async function syncProcessorRefunds(deps: PaymentDeps, paymentId: string,
       processorRefundId: latestRefundId(charge),
     });
     await addRefunded(tx, paymentId, amountNanos, capped);
+    await postRefund(tx, { id: refund.id, invoiceId: invoice.id, customerId: invoice.customerId, currency: current.currency, amount: amountNanos }, at);
     const creditable = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
     const noteAmount = amountNanos < creditable ? amountNanos : creditable;
     if ((invoice.status === 'Paid' || invoice.status === 'Open') && noteAmount > 0n) {

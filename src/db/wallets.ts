@@ -1,0 +1,192 @@
+/**
+ * Credit wallet repository: one wallet per customer and currency (its row lock serialises every
+ * balance move), its grants, paid top-ups and append-only transaction history.
+ */
+import type { Wallet, WalletGrant, WalletTopUp, WalletTransaction } from '../generated/prisma/client.js';
+import { newId } from '../ids.js';
+import type { Db, DbClient } from './client.js';
+import { fromDecimal, toDecimal } from './money.js';
+
+export type WalletRow = Wallet;
+export type WalletGrantRow = WalletGrant;
+export type WalletTopUpRow = WalletTopUp;
+export type WalletTransactionRow = WalletTransaction;
+
+export function findWallet(tx: DbClient | Db, customerId: string, currency: string): Promise<WalletRow | null> {
+  return tx.wallet.findUnique({ where: { customerId_currency: { customerId, currency } } });
+}
+
+export function findWalletById(tx: DbClient | Db, id: string): Promise<WalletRow | null> {
+  return tx.wallet.findUnique({ where: { id } });
+}
+
+/** The customer's wallets in id (creation) order; a page of `limit + 1` when `page` is given. */
+export function walletsOfCustomer(
+  tx: DbClient | Db,
+  customerId: string,
+  page?: { limit: number; starting_after?: string | undefined },
+): Promise<(WalletRow & { grants: WalletGrantRow[] })[]> {
+  return tx.wallet.findMany({
+    where: { customerId, ...(page?.starting_after ? { id: { gt: page.starting_after } } : {}) },
+    orderBy: { id: 'asc' },
+    ...(page ? { take: page.limit + 1 } : {}),
+    include: { grants: { orderBy: { id: 'asc' } } },
+  });
+}
+
+/** Locks the customer's wallet in the currency for the rest of the transaction, creating it when missing. */
+export async function lockOrCreateWallet(tx: DbClient, customerId: string, currency: string): Promise<WalletRow> {
+  await tx.$executeRaw`
+    INSERT INTO wallets (id, customer_id, currency, updated_at) VALUES (${newId()}::uuid, ${customerId}::uuid, ${currency}, now())
+    ON CONFLICT (customer_id, currency) DO NOTHING`;
+  return lockExistingWallet(tx, customerId, currency) as Promise<WalletRow>;
+}
+
+/** Locks the wallet when it exists (a customer without one has nothing to draw down). */
+export async function lockExistingWallet(tx: DbClient, customerId: string, currency: string): Promise<WalletRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM wallets WHERE customer_id = ${customerId}::uuid AND currency = ${currency} FOR UPDATE`;
+  if (rows.length === 0) return null;
+  return tx.wallet.findUniqueOrThrow({ where: { id: rows[0]!.id } });
+}
+
+export function setWalletBalance(tx: DbClient, walletId: string, balance: bigint): Promise<WalletRow> {
+  return tx.wallet.update({ where: { id: walletId }, data: { balanceNanos: toDecimal(balance) } });
+}
+
+export function setAutoRecharge(tx: DbClient, walletId: string, settings: { threshold: bigint; target: bigint } | null): Promise<WalletRow> {
+  return tx.wallet.update({
+    where: { id: walletId },
+    data: settings
+      ? { autoRechargeThresholdNanos: toDecimal(settings.threshold), autoRechargeTargetNanos: toDecimal(settings.target) }
+      : { autoRechargeThresholdNanos: null, autoRechargeTargetNanos: null },
+  });
+}
+
+export function grantsOf(tx: DbClient | Db, walletId: string): Promise<WalletGrantRow[]> {
+  return tx.walletGrant.findMany({ where: { walletId }, orderBy: { id: 'asc' } });
+}
+
+export async function insertGrant(tx: DbClient, grant: { walletId: string; kind: 'paid' | 'promotional'; amount: bigint; expiresAt: Date | null; grantedAt: Date }): Promise<WalletGrantRow> {
+  return tx.walletGrant.create({
+    data: {
+      id: newId(),
+      walletId: grant.walletId,
+      kind: grant.kind,
+      amountNanos: toDecimal(grant.amount),
+      remainingNanos: toDecimal(grant.amount),
+      expiresAt: grant.expiresAt,
+      grantedAt: grant.grantedAt,
+    },
+  });
+}
+
+export function setGrantRemaining(tx: DbClient, grantId: string, remaining: bigint): Promise<WalletGrantRow> {
+  return tx.walletGrant.update({ where: { id: grantId }, data: { remainingNanos: toDecimal(remaining) } });
+}
+
+export interface NewWalletTransaction {
+  walletId: string;
+  kind: 'top_up' | 'promotional_grant' | 'drawdown' | 'expiry' | 'void_return';
+  amount: bigint;
+  balanceAfter: bigint;
+  invoiceId?: string | null;
+  grantId?: string | null;
+  topUpId?: string | null;
+  journalId?: string | null;
+  description: string;
+  occurredAt: Date;
+}
+
+export function insertWalletTransaction(tx: DbClient, t: NewWalletTransaction): Promise<WalletTransactionRow> {
+  return tx.walletTransaction.create({
+    data: {
+      id: newId(),
+      walletId: t.walletId,
+      kind: t.kind,
+      amountNanos: toDecimal(t.amount),
+      balanceAfterNanos: toDecimal(t.balanceAfter),
+      invoiceId: t.invoiceId ?? null,
+      grantId: t.grantId ?? null,
+      topUpId: t.topUpId ?? null,
+      journalId: t.journalId ?? null,
+      description: t.description,
+      occurredAt: t.occurredAt,
+    },
+  });
+}
+
+/** The drawdowns an invoice made, grant by grant (what a void gives back). */
+export async function drawdownsOfInvoice(tx: DbClient, walletId: string, invoiceId: string): Promise<{ grantId: string; amount: bigint }[]> {
+  const rows = await tx.walletTransaction.findMany({ where: { walletId, invoiceId, kind: 'drawdown' }, orderBy: { id: 'asc' } });
+  return rows.filter((r) => r.grantId !== null).map((r) => ({ grantId: r.grantId!, amount: -fromDecimal(r.amountNanos) }));
+}
+
+export function listWalletTransactions(tx: DbClient | Db, walletId: string, page: { limit: number; starting_after?: string | undefined }): Promise<WalletTransactionRow[]> {
+  return tx.walletTransaction.findMany({
+    where: { walletId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+  });
+}
+
+export interface NewTopUp {
+  walletId: string;
+  customerId: string;
+  currency: string;
+  source: 'api' | 'auto_recharge';
+  amount: bigint;
+  amountMinor: bigint;
+  paymentMethodId: string | null;
+  requestedAt: Date;
+}
+
+/**
+ * Inserts a Pending top-up. An auto-recharge while another one of the wallet is Pending is refused
+ * by a unique index: null then, nothing written.
+ */
+export async function insertTopUp(tx: DbClient, topUp: NewTopUp): Promise<WalletTopUpRow | null> {
+  const id = newId();
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO wallet_top_ups (id, wallet_id, customer_id, currency, source, status, amount_nanos, amount_minor, payment_method_id, requested_at, updated_at)
+    VALUES (${id}::uuid, ${topUp.walletId}::uuid, ${topUp.customerId}::uuid, ${topUp.currency}, ${topUp.source}, 'Pending',
+            ${toDecimal(topUp.amount)}, ${topUp.amountMinor}, ${topUp.paymentMethodId}::uuid, ${topUp.requestedAt}, now())
+    ON CONFLICT DO NOTHING
+    RETURNING id::text`;
+  if (rows.length === 0) return null;
+  return tx.walletTopUp.findUniqueOrThrow({ where: { id } });
+}
+
+export function findTopUp(tx: DbClient | Db, id: string): Promise<WalletTopUpRow | null> {
+  return tx.walletTopUp.findUnique({ where: { id } });
+}
+
+export async function lockTopUp(tx: DbClient, id: string): Promise<WalletTopUpRow | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM wallet_top_ups WHERE id = ${id}::uuid FOR UPDATE`;
+  return rows.length === 0 ? null : tx.walletTopUp.findUniqueOrThrow({ where: { id } });
+}
+
+export function findTopUpByIntent(tx: DbClient | Db, intentId: string): Promise<WalletTopUpRow | null> {
+  return tx.walletTopUp.findUnique({ where: { processorPaymentIntentId: intentId } });
+}
+
+export function updateTopUp(
+  tx: DbClient | Db,
+  id: string,
+  changes: { status?: 'Pending' | 'Succeeded' | 'Failed'; processorPaymentIntentId?: string | null; failureMessage?: string | null; grantId?: string },
+): Promise<WalletTopUpRow> {
+  return tx.walletTopUp.update({ where: { id }, data: changes });
+}
+
+/** Pending auto-recharges of a customer's wallets (their workflows are started after the commit). */
+export function pendingRechargesOfCustomer(tx: DbClient | Db, customerId: string): Promise<WalletTopUpRow[]> {
+  return tx.walletTopUp.findMany({ where: { customerId, source: 'auto_recharge', status: 'Pending' }, orderBy: { id: 'asc' } });
+}
+
+export function topUpsOfWallet(tx: DbClient | Db, walletId: string, page: { limit: number; starting_after?: string | undefined }): Promise<WalletTopUpRow[]> {
+  return tx.walletTopUp.findMany({
+    where: { walletId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
+    orderBy: { id: 'asc' },
+    take: page.limit + 1,
+  });
+}

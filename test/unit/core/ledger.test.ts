@@ -1,0 +1,315 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_KINDS,
+  assertBalanced,
+  creditNoteJournal,
+  invoiceFinalizedJournal,
+  journalOf,
+  normalBalance,
+  paymentCollectedJournal,
+  planDrawdown,
+  promotionalExpiryJournal,
+  promotionalGrantJournal,
+  rechargeOnCrossing,
+  recognitionJournal,
+  refundJournal,
+  reversalOf,
+  sides,
+  splitInvoiceLines,
+  UnbalancedJournalError,
+  walletDrawdownJournal,
+  walletTopUpJournal,
+  type AccountKind,
+  type Entry,
+  type Grant,
+  type JournalDraft,
+} from '../../../src/core/index.js';
+
+const U = 1_000_000_000_000n;
+const money = fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n });
+const positive = fc.bigInt({ min: 1n, max: 10n ** 18n });
+
+describe('journals', () => {
+  it('an invoice finalization debits AR with the total and credits revenue, deferred revenue and tax', () => {
+    const journal = invoiceFinalizedJournal({ recognized: 100n * U, deferred: 20n * U, tax: 12n * U });
+    expect(journal.entries).toEqual([
+      { account: 'accounts_receivable', side: 'debit', amount: 132n * U },
+      { account: 'revenue', side: 'credit', amount: 100n * U },
+      { account: 'deferred_revenue', side: 'credit', amount: 20n * U },
+      { account: 'tax_payable', side: 'credit', amount: 12n * U },
+    ]);
+  });
+
+  it('refuses a journal whose debits differ from its credits, or a non-positive entry', () => {
+    expect(() => assertBalanced([{ account: 'cash', side: 'debit', amount: 5n }, { account: 'revenue', side: 'credit', amount: 4n }])).toThrow(UnbalancedJournalError);
+    expect(() => assertBalanced([{ account: 'cash', side: 'debit', amount: 0n }])).toThrow(UnbalancedJournalError);
+    expect(() => assertBalanced([{ account: 'cash', side: 'debit', amount: -3n }, { account: 'revenue', side: 'credit', amount: -3n }])).toThrow(UnbalancedJournalError);
+    expect(() => journalOf('refund', [{ account: 'cash', debit: 5n }])).toThrow(UnbalancedJournalError);
+  });
+
+  it('a negative credit line nets against revenue; an event that moves nothing is empty', () => {
+    expect(invoiceFinalizedJournal({ recognized: 0n, deferred: 0n, tax: 0n }).entries).toEqual([]);
+    expect(invoiceFinalizedJournal({ recognized: -10n, deferred: 0n, tax: 0n }).entries).toEqual([
+      { account: 'accounts_receivable', side: 'credit', amount: 10n },
+      { account: 'revenue', side: 'debit', amount: 10n },
+    ]);
+  });
+
+  it('every journal any builder produces balances (property)', () => {
+    const drafts: fc.Arbitrary<JournalDraft> = fc.oneof(
+      fc.tuple(money, money, money).map(([recognized, deferred, tax]) => invoiceFinalizedJournal({ recognized, deferred, tax })),
+      positive.map(paymentCollectedJournal),
+      positive.map(refundJournal),
+      positive.map(creditNoteJournal),
+      positive.map(walletTopUpJournal),
+      positive.map(promotionalGrantJournal),
+      positive.map(promotionalExpiryJournal),
+      money.map(recognitionJournal),
+      fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.bigInt({ min: 0n, max: 10n ** 18n })).map(([paid, promotional]) => walletDrawdownJournal({ paid, promotional })),
+    );
+    fc.assert(
+      fc.property(drafts, (draft) => {
+        const { debits, credits } = sides(draft.entries);
+        expect(debits).toBe(credits);
+        expect(draft.entries.every((e) => e.amount > 0n)).toBe(true);
+        const reversed = reversalOf(draft.entries, 'invoice_voided');
+        expect(sides(reversed.entries)).toEqual({ debits: credits, credits: debits });
+      }),
+    );
+  });
+
+  it('splits lines: tax to tax payable, periods ending after finalization deferred, the rest revenue', () => {
+    const at = new Date('2026-02-01T01:00:00Z');
+    expect(
+      splitInvoiceLines(
+        [
+          { amount: 49n * U, isTax: false, periodEnd: new Date('2026-02-01T00:00:00Z') },
+          { amount: 30n * U, isTax: false, periodEnd: new Date('2026-03-01T00:00:00Z') },
+          { amount: -5n * U, isTax: false, periodEnd: null },
+          { amount: 7n * U, isTax: true, periodEnd: new Date('2026-03-01T00:00:00Z') },
+        ],
+        at,
+      ),
+    ).toEqual({ recognized: 44n * U, deferred: 30n * U, tax: 7n * U });
+  });
+});
+
+describe('wallet math', () => {
+  const grant = (id: string, kind: Grant['kind'], remaining: bigint, expiresAt: number | null, grantedAt = 0): Grant => ({ id, kind, remaining, expiresAt, grantedAt });
+
+  it('draws promotional credit first (soonest expiry first), then paid credit oldest first, skipping expired grants', () => {
+    const grants = [
+      grant('paid-new', 'paid', 10n, null, 2),
+      grant('paid-old', 'paid', 10n, null, 1),
+      grant('promo-forever', 'promotional', 5n, null),
+      grant('promo-soon', 'promotional', 5n, 100),
+      grant('promo-expired', 'promotional', 50n, 10),
+    ];
+    expect(planDrawdown(grants, 22n, 50)).toEqual([
+      { grantId: 'promo-soon', kind: 'promotional', amount: 5n },
+      { grantId: 'promo-forever', kind: 'promotional', amount: 5n },
+      { grantId: 'paid-old', kind: 'paid', amount: 10n },
+      { grantId: 'paid-new', kind: 'paid', amount: 2n },
+    ]);
+  });
+
+  it('never takes more than wanted nor more than a grant holds (property)', () => {
+    const grants = fc.array(
+      fc.record({
+        id: fc.uuid(),
+        kind: fc.constantFrom<Grant['kind']>('paid', 'promotional'),
+        remaining: fc.bigInt({ min: 0n, max: 10n ** 15n }),
+        expiresAt: fc.option(fc.integer({ min: 0, max: 1000 }), { nil: null }),
+        grantedAt: fc.integer({ min: 0, max: 1000 }),
+      }),
+      { maxLength: 8 },
+    );
+    fc.assert(
+      fc.property(grants, fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.integer({ min: 0, max: 1000 }), (gs, wanted, now) => {
+        const takes = planDrawdown(gs, wanted, now);
+        const total = takes.reduce((s, t) => s + t.amount, 0n);
+        const available = gs.filter((g) => g.expiresAt === null || g.expiresAt > now).reduce((s, g) => s + g.remaining, 0n);
+        expect(total).toBe(wanted < available ? wanted : available);
+        for (const take of takes) expect(take.amount).toBeLessThanOrEqual(gs.find((g) => g.id === take.grantId)!.remaining);
+      }),
+    );
+  });
+
+  it('recharges once per crossing, up to the target', () => {
+    expect(rechargeOnCrossing({ before: 100n, after: 40n, threshold: 50n, target: 200n })).toBe(160n);
+    expect(rechargeOnCrossing({ before: 50n, after: 49n, threshold: 50n, target: 200n })).toBe(151n);
+    expect(rechargeOnCrossing({ before: 40n, after: 30n, threshold: 50n, target: 200n })).toBeNull();
+    expect(rechargeOnCrossing({ before: 100n, after: 60n, threshold: 50n, target: 200n })).toBeNull();
+  });
+});
+
+/**
+ * A model of the billing flows: invoices finalized, paid, refunded, credited and voided, a wallet
+ * topped up (paid and promotional) and drawn down at finalization, deferred revenue recognized.
+ * Each step posts the journals the services post; the ledger must stay balanced and AR must equal
+ * what customers owe on their invoices.
+ */
+describe('ledger over random business sequences (property)', () => {
+  interface Invoice {
+    total: bigint;
+    deferred: bigint;
+    recognizedLater: boolean;
+    status: 'Open' | 'Paid' | 'Void';
+    credited: bigint;
+    wallet: { paid: bigint; promotional: bigint };
+    collected: bigint;
+    refunded: bigint;
+    journals: Entry[][];
+  }
+
+  type Step =
+    | { op: 'finalize'; recognized: bigint; deferred: bigint; tax: bigint }
+    | { op: 'pay'; pick: number }
+    | { op: 'refund'; pick: number; part: bigint }
+    | { op: 'credit'; pick: number; part: bigint }
+    | { op: 'void'; pick: number }
+    | { op: 'top_up'; amount: bigint; promotional: boolean }
+    | { op: 'expire' }
+    | { op: 'recognize'; pick: number };
+
+  const amount = fc.bigInt({ min: 0n, max: 10n ** 15n });
+  const part = fc.bigInt({ min: 1n, max: 1000n });
+  const pick = fc.nat();
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ op: fc.constant('finalize' as const), recognized: amount, deferred: amount, tax: amount }),
+    fc.record({ op: fc.constant('pay' as const), pick }),
+    fc.record({ op: fc.constant('refund' as const), pick, part }),
+    fc.record({ op: fc.constant('credit' as const), pick, part }),
+    fc.record({ op: fc.constant('void' as const), pick }),
+    fc.record({ op: fc.constant('top_up' as const), amount, promotional: fc.boolean() }),
+    fc.record({ op: fc.constant('expire' as const) }),
+    fc.record({ op: fc.constant('recognize' as const), pick }),
+  );
+
+  it('leaves the trial balance at zero and AR equal to the sum of open invoice amounts', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const balances = new Map<AccountKind, { debits: bigint; credits: bigint }>();
+        const post = (draft: JournalDraft): Entry[] => {
+          assertBalanced(draft.entries);
+          for (const e of draft.entries) {
+            const t = balances.get(e.account) ?? { debits: 0n, credits: 0n };
+            balances.set(e.account, e.side === 'debit' ? { ...t, debits: t.debits + e.amount } : { ...t, credits: t.credits + e.amount });
+          }
+          return [...draft.entries];
+        };
+        const invoices: Invoice[] = [];
+        let walletPaid = 0n;
+        let walletPromotional = 0n;
+        const choose = (n: number, ok: (i: Invoice) => boolean) => {
+          const candidates = invoices.filter(ok);
+          return candidates.length === 0 ? undefined : candidates[n % candidates.length];
+        };
+        const due = (i: Invoice) => i.total - i.credited - i.wallet.paid - i.wallet.promotional;
+
+        for (const s of steps) {
+          switch (s.op) {
+            case 'finalize': {
+              const invoice: Invoice = {
+                total: s.recognized + s.deferred + s.tax,
+                deferred: s.deferred,
+                recognizedLater: false,
+                status: 'Open',
+                credited: 0n,
+                wallet: { paid: 0n, promotional: 0n },
+                collected: 0n,
+                refunded: 0n,
+                journals: [],
+              };
+              invoice.journals.push(post(invoiceFinalizedJournal(s)));
+              // The drawdown right after finalization, before any charge: promotional first.
+              const promotional = walletPromotional < invoice.total ? walletPromotional : invoice.total;
+              const rest = invoice.total - promotional;
+              const paid = walletPaid < rest ? walletPaid : rest;
+              if (promotional + paid > 0n) {
+                invoice.journals.push(post(walletDrawdownJournal({ paid, promotional })));
+                walletPromotional -= promotional;
+                walletPaid -= paid;
+                invoice.wallet = { paid, promotional };
+              }
+              if (due(invoice) === 0n) invoice.status = 'Paid';
+              invoices.push(invoice);
+              break;
+            }
+            case 'pay': {
+              const invoice = choose(s.pick, (i) => i.status === 'Open');
+              if (!invoice) break;
+              if (due(invoice) > 0n) post(paymentCollectedJournal(due(invoice)));
+              invoice.collected = due(invoice);
+              invoice.status = 'Paid';
+              break;
+            }
+            case 'credit': {
+              const invoice = choose(s.pick, (i) => i.status === 'Open' && due(i) > 0n);
+              if (!invoice) break;
+              const credit = (due(invoice) * s.part) / 1000n || 1n;
+              invoice.journals.push(post(creditNoteJournal(credit)));
+              invoice.credited += credit;
+              break;
+            }
+            case 'refund': {
+              // A refund goes back on the payment with its credit note: AR is untouched, cash leaves.
+              const invoice = choose(s.pick, (i) => i.status === 'Paid' && i.collected - i.refunded > 0n);
+              if (!invoice) break;
+              const refund = ((invoice.collected - invoice.refunded) * s.part) / 1000n || 1n;
+              post(creditNoteJournal(refund));
+              post(refundJournal(refund));
+              invoice.refunded += refund;
+              invoice.credited += refund;
+              break;
+            }
+            case 'void': {
+              const invoice = choose(s.pick, (i) => i.status === 'Open');
+              if (!invoice) break;
+              // Every journal of the invoice reversed, newest first; the wallet gets its credit back.
+              for (const entries of [...invoice.journals].reverse()) post(reversalOf(entries, 'invoice_voided'));
+              walletPaid += invoice.wallet.paid;
+              walletPromotional += invoice.wallet.promotional;
+              invoice.status = 'Void';
+              break;
+            }
+            case 'top_up':
+              if (s.amount === 0n) break;
+              if (s.promotional) {
+                post(promotionalGrantJournal(s.amount));
+                walletPromotional += s.amount;
+              } else {
+                post(walletTopUpJournal(s.amount));
+                walletPaid += s.amount;
+              }
+              break;
+            case 'expire':
+              if (walletPromotional > 0n) post(promotionalExpiryJournal(walletPromotional));
+              walletPromotional = 0n;
+              break;
+            case 'recognize': {
+              const invoice = choose(s.pick, (i) => i.status !== 'Void' && !i.recognizedLater && i.deferred > 0n);
+              if (!invoice) break;
+              invoice.journals.push(post(recognitionJournal(invoice.deferred)));
+              invoice.recognizedLater = true;
+              break;
+            }
+          }
+        }
+
+        const totals = ACCOUNT_KINDS.map((k) => balances.get(k) ?? { debits: 0n, credits: 0n });
+        const trial = totals.reduce((sum, t) => sum + t.debits - t.credits, 0n);
+        expect(trial).toBe(0n);
+        const balance = (k: AccountKind) => normalBalance(k, balances.get(k) ?? { debits: 0n, credits: 0n });
+        const openAmounts = invoices.filter((i) => i.status === 'Open').reduce((sum, i) => sum + due(i), 0n);
+        expect(balance('accounts_receivable')).toBe(openAmounts);
+        expect(balance('wallet')).toBe(walletPaid);
+        expect(balance('promotional_credit')).toBe(walletPromotional);
+        const deferredLeft = invoices.filter((i) => i.status !== 'Void' && !i.recognizedLater).reduce((sum, i) => sum + i.deferred, 0n);
+        expect(balance('deferred_revenue')).toBe(deferredLeft);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

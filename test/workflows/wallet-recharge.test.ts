@@ -1,0 +1,97 @@
+/**
+ * Auto-recharge on the real Temporal server with the worker's real activities: 50 invoices of one
+ * customer finalized at once through the API (each through its invoice workflow) draw its wallet
+ * down across the threshold, and exactly one top-up and one `wallet-recharge` workflow come of it.
+ * stripe-mock refuses the charge; the processor's signed notification then collects it and the
+ * balance is back at the target. The workflow's history is committed for the replay test.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { newId } from '../../src/ids.js';
+import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
+import { processorEventWorkflowId, walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
+import { makeCustomer } from '../support/fixtures.js';
+import { captureHistory } from '../support/histories.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { attachCard, eventId, eventually, notify } from '../support/payments.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const UNIT = 1_000_000_000_000n;
+const INVOICES = 50;
+
+interface TopUpBody {
+  id: string;
+  status: string;
+  source: string;
+  amount_nanos: string;
+  processor_payment_intent_id: string | null;
+}
+
+it('50 concurrent drawdowns crossing the threshold make exactly one auto-recharge, charged once by its workflow', async () => {
+  const customerId = await makeCustomer(h.deps.db);
+  await attachCard(h, customerId);
+  const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
+  await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: (1000n * UNIT).toString() } }), 201);
+  await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: (600n * UNIT).toString(), target_nanos: (1000n * UNIT).toString() } }));
+
+  const ids = Array.from({ length: INVOICES }, () => newId());
+  await h.deps.db.$transaction(async (tx) => {
+    for (const id of ids) {
+      await tx.invoice.create({ data: { id, customerId, currency: 'USD', billingReason: 'manual' } });
+      await insertLines(tx, id, [{ kind: 'fee', description: 'Seat', amountNanos: 10n * UNIT }]);
+      await recomputeTotals(tx, id);
+    }
+  });
+  const answers = await Promise.all(ids.map((id) => h.request('POST', `/admin/v1/invoices/${id}/finalize`)));
+  const invoices = await Promise.all(answers.map((res) => expectJson<{ status: string; wallet_applied_nanos: string }>(res)));
+  // The wallet paid every invoice in full: no card charge.
+  expect(invoices.every((i) => i.status === 'Paid' && i.wallet_applied_nanos === (10n * UNIT).toString())).toBe(true);
+
+  const topUps = await expectPage<TopUpBody>(await h.request('GET', `${wallet}/top-ups`));
+  expect(topUps.data).toHaveLength(1);
+  const [topUp] = topUps.data;
+  // The crossing drawdown took the balance from 600 to 590: topped up by 410 back to 1000.
+  expect(topUp).toMatchObject({ source: 'auto_recharge', amount_nanos: (410n * UNIT).toString() });
+  expect(await h.deps.db.auditLogEntry.count({ where: { customerId, action: 'wallet.auto_recharge_requested' } })).toBe(1);
+
+  const handle = h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(topUp!.id));
+  // stripe-mock answers every confirmation with requires_payment_method: the charge is refused.
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: topUp!.id, status: 'Failed' });
+  const recorded = await eventually(async () => {
+    const [row] = (await expectPage<TopUpBody>(await h.request('GET', `${wallet}/top-ups`))).data;
+    expect(row!.processor_payment_intent_id).toMatch(/^pi_/);
+    return row!;
+  });
+
+  // The processor collects it later (the customer fixed the card): credited once. The other drawdowns
+  // went on below the threshold meanwhile (1000 − 50 × 10), none of them crossing it again.
+  const event = {
+    id: eventId(),
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: recorded.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: recorded.id } } },
+  };
+  const receipt = await expectJson<{ event_id: string }>(await notify(h, event));
+  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('top_up_succeeded');
+  const after = await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet));
+  expect(after.balance_nanos).toBe((500n * UNIT + 410n * UNIT).toString());
+
+  const ledger = await expectJson<{ accounts: { kind: string; balance_nanos: string }[] }>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/accounts`));
+  const balance = Object.fromEntries(ledger.accounts.map((a) => [a.kind, a.balance_nanos]));
+  expect(balance).toMatchObject({
+    accounts_receivable: '0',
+    revenue: (500n * UNIT).toString(),
+    cash: (410n * UNIT).toString(),
+    wallet: (410n * UNIT).toString(),
+    promotional_credit: (500n * UNIT).toString(),
+  });
+  await captureHistory(handle, 'charge-refused-at-the-processor');
+}, 180_000);
