@@ -6,6 +6,7 @@ import { createContractActivities } from './contracts.js';
 import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
+import { createSpendAlertActivities } from './spend-alerts.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
 /**
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue }),
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
+    ...createSpendAlertActivities(deps.db),
   };
 }
 

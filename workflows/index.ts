@@ -6,3 +6,4 @@ export { webhookDeliveryWorkflow } from './webhook-delivery.js';
 export { dunningWorkflow } from './dunning.js';
 export { processorEventWorkflow } from './processor-event.js';
 export { dunningCheckWorkflow } from './dunning-check.js';
+export { spendAlertWorkflow } from './spend-alerts.js';

@@ -245,3 +245,28 @@ export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoi
 export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;
 /** The Temporal Schedule that runs the daily dunning check (check_due_attempts). */
 export const DUNNING_CHECK_SCHEDULE_ID = 'dunning-check-due-attempts';
+
+// ── Spend alerts ──
+
+export interface SpendAlertWorkflowInput {
+  customerId: string;
+  /** Present for customers on a test clock: their time only moves when the clock advances. */
+  testClock: { id: string; now: string } | null;
+  /** A change signalled to the previous run and not evaluated yet (carried across continue-as-new). */
+  pending: boolean;
+}
+
+/** What an evaluation found: how many alerts are enabled, and when the next billing period starts (ISO). */
+export interface SpendEvaluation {
+  enabledAlerts: number;
+  nextPeriodStart: string | null;
+  /** A subscription's period has ended but not rolled yet: its new period's spend is not known yet. */
+  awaitingRoll: boolean;
+}
+
+/** The customer's spend may have changed (usage recorded, an alert created or reset): evaluate soon. */
+export const spendChangedSignal = defineSignal('spendChanged');
+/** The test-clock advance of spend alert workflows: the same update name as subscriptions', so one advance drives both. */
+export const spendAlertAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean }, [string]>('advanceTestClock');
+
+export const spendAlertWorkflowId = (customerId: string): string => `spend-alerts:${customerId}`;

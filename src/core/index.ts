@@ -19,3 +19,4 @@ export * from './invoicing.js';
 export * from './metering.js';
 export * from './webhooks.js';
 export * from './dunning.js';
+export * from './spend-alerts.js';

@@ -8,10 +8,11 @@ import { registerInvoices } from './invoices.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
+import { registerSpendAlerts } from './spend-alerts.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { registerTestClocks } from './test-clocks.js';
 import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerSpendAlerts];
