@@ -133,7 +133,7 @@ export async function createSpendAlert(deps: ServiceDeps, customerId: string, in
     return created;
   });
   // The spend may already be above the new threshold: evaluate now, not at the next usage event.
-  await requestSpendEvaluation(deps, customerId);
+  await requestSpendEvaluationOrLog(deps, customerId);
   return view;
 }
 
@@ -214,8 +214,20 @@ export async function resetSpendAlert(
     });
     return loadView(tx, after);
   });
-  await requestSpendEvaluation(deps, customerId);
+  await requestSpendEvaluationOrLog(deps, customerId);
   return view;
+}
+
+/**
+ * After a committed change: the change stands even when Temporal cannot be reached now; the next
+ * usage, alert change or period start evaluates it.
+ */
+async function requestSpendEvaluationOrLog(deps: ServiceDeps, customerId: string): Promise<void> {
+  try {
+    await requestSpendEvaluation(deps, customerId);
+  } catch (err) {
+    deps.logger.warn({ err, customerId }, 'could not signal the spend alert evaluator');
+  }
 }
 
 /** Whether the customer's product should serve it: blocked while a HardLimit alert is Triggered. */
