@@ -9,6 +9,8 @@ import { createDb } from '../../src/db/client.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
+import { captureHistory } from '../support/histories.js';
+import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { evaluateSpendAlerts } from '../../src/services/alerts/spend-alerts.js';
 
 let h: Harness;
@@ -188,6 +190,7 @@ describe('spend alert evaluation', () => {
       ['usage', units(31n)],
       ['spend_cap', (-UNIT).toString()],
     ]);
+    await captureHistory(h.deps.temporal.client.workflow.getHandle(spendAlertWorkflowId(customerId)), 'real-time-concurrent-batches-admin-reset-crossed-again');
   }, 120_000);
 
   it('records a crossing once when 20 evaluations race (the conditional Armed → Triggered update decides)', async () => {
