@@ -258,56 +258,56 @@ const inScope = (meterEventType: string | null) => (charge: { meter_event_type: 
  * whether a subscription's period has ended without rolling yet (then evaluate again shortly).
  */
 export async function evaluateSpendAlerts(db: Db, customerId: string, at: Date): Promise<SpendEvaluation> {
-  return db.$transaction(async (tx) => {
-    const alerts = await enabledSpendAlerts(tx, customerId);
-    if (alerts.length === 0) return { enabledAlerts: 0, nextPeriodStart: null, awaitingRoll: false };
-    const spendByCurrency = new Map<string, PeriodSpend[]>();
-    let awaitingRoll = false;
-    for (const currency of new Set(alerts.map((alert) => alert.currency))) {
-      const spends: PeriodSpend[] = [];
-      for (const subscription of await subscriptionsForSpend(tx, customerId, currency)) {
-        // A period that has ended but not rolled yet: its successor's spend is not known until it rolls.
-        if (subscription.periodEnd <= at) awaitingRoll = true;
-        const spend = await currentPeriodSpend(tx, subscription.id, at);
-        if (spend) spends.push(spend);
-      }
-      spendByCurrency.set(currency, spends);
+  // Rating reads outside any transaction (it may take a while); each alert's outcome is then written
+  // in a short transaction of its own, where the conditional update decides a crossing.
+  const alerts = await enabledSpendAlerts(db, customerId);
+  if (alerts.length === 0) return { enabledAlerts: 0, nextPeriodStart: null, awaitingRoll: false };
+  const spendByCurrency = new Map<string, PeriodSpend[]>();
+  let awaitingRoll = false;
+  for (const currency of new Set(alerts.map((alert) => alert.currency))) {
+    const spends: PeriodSpend[] = [];
+    for (const subscription of await subscriptionsForSpend(db, customerId, currency)) {
+      // A period that has ended but not rolled yet: its successor's spend is not known until it rolls.
+      if (subscription.periodEnd <= at) awaitingRoll = true;
+      const spend = await currentPeriodSpend(db, subscription.id, at);
+      if (spend) spends.push(spend);
     }
-    for (const alert of alerts) {
-      const periods = spendByCurrency.get(alert.currency) ?? [];
-      const spend = periods.flatMap((period) => period.charges.filter(inScope(alert.meterEventType))).reduce((sum, charge) => sum + charge.amount_nanos, 0n);
-      const threshold = fromDecimal(alert.thresholdNanos);
-      const previous = fromDecimalOrNull(alert.lastSpendNanos);
-      // A crossing: at or above the threshold now, below it at the previous evaluation of the period.
-      const crossed = alert.status === 'Armed' && thresholdCrossed(spend, threshold) && (previous === null || !thresholdCrossed(previous, threshold));
-      if (crossed) {
-        const periodStart = periods.reduce<Date | null>((earliest, p) => (earliest === null || p.periodStart < earliest ? p.periodStart : earliest), null);
-        if (await markTriggered(tx, alert.id, { at, spendNanos: spend, periodStart })) {
-          await enqueueEvent(tx, 'spend_alert.triggered', alert.id, {
-            alert_type: alert.alertType,
-            customer_id: customerId,
-            threshold_nanos: threshold.toString(),
-            alert_id: alert.id,
-            currency: alert.currency,
-            spend_nanos: spend.toString(),
-          }, at);
-          await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'triggered', spendNanos: spend, periodStart, actor: SYSTEM_ACTOR, at });
-          await recordAudit(tx, {
-            action: 'spend_alert.triggered',
-            actor: SYSTEM_ACTOR,
-            entityType: 'spend_alert',
-            entityId: alert.id,
-            customerId,
-            before: { status: 'Armed' },
-            after: { status: 'Triggered', spend_nanos: spend.toString(), threshold_nanos: threshold.toString() },
-          });
-        }
+    spendByCurrency.set(currency, spends);
+  }
+  for (const alert of alerts) {
+    const periods = spendByCurrency.get(alert.currency) ?? [];
+    const spend = periods.flatMap((period) => period.charges.filter(inScope(alert.meterEventType))).reduce((sum, charge) => sum + charge.amount_nanos, 0n);
+    const threshold = fromDecimal(alert.thresholdNanos);
+    const previous = fromDecimalOrNull(alert.lastSpendNanos);
+    // A crossing: at or above the threshold now, below it at the previous evaluation of the period.
+    const crossed = alert.status === 'Armed' && thresholdCrossed(spend, threshold) && (previous === null || !thresholdCrossed(previous, threshold));
+    const periodStart = periods.reduce<Date | null>((earliest, p) => (earliest === null || p.periodStart < earliest ? p.periodStart : earliest), null);
+    await db.$transaction(async (tx) => {
+      if (crossed && (await markTriggered(tx, alert.id, { at, spendNanos: spend, periodStart }))) {
+        await enqueueEvent(tx, 'spend_alert.triggered', alert.id, {
+          alert_type: alert.alertType,
+          customer_id: customerId,
+          threshold_nanos: threshold.toString(),
+          alert_id: alert.id,
+          currency: alert.currency,
+          spend_nanos: spend.toString(),
+        }, at);
+        await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'triggered', spendNanos: spend, periodStart, actor: SYSTEM_ACTOR, at });
+        await recordAudit(tx, {
+          action: 'spend_alert.triggered',
+          actor: SYSTEM_ACTOR,
+          entityType: 'spend_alert',
+          entityId: alert.id,
+          customerId,
+          before: { status: 'Armed' },
+          after: { status: 'Triggered', spend_nanos: spend.toString(), threshold_nanos: threshold.toString() },
+        });
       }
       await recordEvaluation(tx, alert.id, at, spend);
-    }
-    const next = await nextPeriodStart(tx, customerId, at);
-    return { enabledAlerts: alerts.length, nextPeriodStart: next?.toISOString() ?? null, awaitingRoll };
-  });
+    });
+  }
+  const next = await nextPeriodStart(db, customerId, at);
+  return { enabledAlerts: alerts.length, nextPeriodStart: next?.toISOString() ?? null, awaitingRoll };
 }
 
 /**
