@@ -79,6 +79,13 @@ describe('spend alert resources', () => {
     const refused = await expectJson<ErrorBody>(await h.request('POST', `${alertsPath(customerId)}/${hard.id}/reset`), 409);
     expect(refused.error.code).toBe('invalid_state_transition');
 
+    // The database keeps a disabled alert disabled and the history append-only.
+    await expect(h.deps.pool.query(`UPDATE spend_alerts SET status = 'Armed' WHERE id = $1`, [hard.id])).rejects.toThrow(/disabled/);
+    await expect(h.deps.pool.query('DELETE FROM spend_alerts WHERE id = $1', [soft.id])).rejects.toThrow(/cannot be deleted/);
+    await expect(h.deps.pool.query(`UPDATE spend_alert_events SET kind = 'reset' WHERE alert_id = $1`, [hard.id])).rejects.toThrow();
+    await expect(h.deps.pool.query('DELETE FROM spend_alert_events WHERE alert_id = $1', [hard.id])).rejects.toThrow();
+    expect((await expectJson<Alert>(await h.request('GET', `${alertsPath(customerId)}/${hard.id}`))).history).toHaveLength(2);
+
     const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: hard.id }, orderBy: { id: 'asc' } });
     expect(audit.map((entry) => entry.action)).toEqual(['spend_alert.created', 'spend_alert.disabled']);
   });
