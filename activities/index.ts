@@ -7,6 +7,7 @@ import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWalletActivities } from './wallets.js';
+import { createSpendAlertActivities } from './spend-alerts.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
 /**
@@ -23,6 +24,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
     ...createWalletActivities(deps),
+    ...createSpendAlertActivities(deps.db),
   };
 }
 

@@ -8,3 +8,4 @@ export { processorEventWorkflow } from './processor-event.js';
 export { dunningCheckWorkflow } from './dunning-check.js';
 export { contractReconcileWorkflow } from './contract-reconcile.js';
 export { walletRechargeWorkflow } from './wallet-recharge.js';
+export { spendAlertWorkflow } from './spend-alerts.js';

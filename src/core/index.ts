@@ -20,3 +20,4 @@ export * from './metering.js';
 export * from './webhooks.js';
 export * from './dunning.js';
 export * from './ledger.js';
+export * from './spend-alerts.js';

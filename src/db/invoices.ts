@@ -171,7 +171,7 @@ export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges)
 }
 
 export interface NewLine {
-  kind: 'fee' | 'usage' | 'manual' | 'credit' | 'tax' | 'true_up' | 'contract_fee';
+  kind: 'fee' | 'usage' | 'manual' | 'credit' | 'tax' | 'true_up' | 'contract_fee' | 'spend_cap';
   description: string;
   amountNanos: bigint;
   quantity?: string;

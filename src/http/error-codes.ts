@@ -36,6 +36,7 @@ export const ERROR_CODES = {
   meter_not_found: { status: 404, meaning: 'the meter does not exist' },
   test_clock_not_found: { status: 404, meaning: 'the test clock does not exist' },
   contract_not_found: { status: 404, meaning: 'the contract does not exist' },
+  spend_alert_not_found: { status: 404, meaning: 'the spend alert does not exist or belongs to another customer' },
   webhook_endpoint_not_found: { status: 404, meaning: 'the webhook endpoint does not exist' },
   audit_entry_not_found: { status: 404, meaning: 'the audit entry does not exist' },
   webhook_delivery_not_found: { status: 404, meaning: 'the webhook delivery does not exist or belongs to another endpoint' },

@@ -13,7 +13,10 @@ export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).ope
 export const InvoiceLineItemSchema = z
   .object({
     id: UuidSchema,
-    kind: z.string().openapi({ description: 'fee | usage | manual | credit | tax; credit lines are negative, tax lines are flagged is_tax', example: 'fee' }),
+    kind: z.string().openapi({
+      description: 'fee | usage | manual | credit | tax | true_up | contract_fee | spend_cap; credit and spend_cap lines are negative, tax lines are flagged is_tax',
+      example: 'fee',
+    }),
     description: z.string(),
     sku_id: UuidSchema.nullable(),
     plan_id: UuidSchema.nullable(),
@@ -44,12 +47,15 @@ export const InvoiceSchema = z
     billing_reason: z.string(),
     period_start: TimestampSchema.nullable(),
     period_end: TimestampSchema.nullable(),
-    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit' }),
+    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit (a spend_cap line included)' }),
     tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
     credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
     total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
     credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
     wallet_applied_nanos: MoneySchema.openapi({ description: 'credit wallet balance applied at finalization, before any charge' }),
+    spend_cap_withheld_nanos: MoneySchema.openapi({
+      description: 'charges above a HardLimit spend alert withheld at finalization (positive; the spend_cap lines carry minus this): never charged, already left out of total_nanos',
+    }),
     amount_due_nanos: MoneySchema.openapi({ description: 'total − credited − wallet_applied while Open, else 0' }),
     subtotal: DisplayAmountSchema('subtotal_nanos'),
     tax: DisplayAmountSchema('tax_nanos'),

@@ -4,7 +4,7 @@
  * service stays healthy.
  *
  * Real resources are created first (customer, product, two plans with SKUs, a subscription, its
- * Draft invoice, a meter, a test clock, a webhook endpoint, a payment method), and path parameters and reference fields mostly name them,
+ * Draft invoice, a meter, a test clock, a webhook endpoint, a payment method, a spend alert), and path parameters and reference fields mostly name them,
  * so requests get past the lookup into the service code. Bodies are built from each operation's own
  * request schema, for each media type it takes (the CloudEvents ones included), and then broken: one
  * field replaced by a hostile value, a required field dropped, an unknown field added, or the whole
@@ -70,6 +70,7 @@ interface Seeds {
   contract: string;
   webhook: string;
   payment_method: string;
+  spend_alert: string;
 }
 
 let h: Harness;
@@ -119,7 +120,8 @@ async function seed(): Promise<Seeds> {
       terms: [{ phase: 1, start_date: '2030-01-01', end_date: '2031-01-01', committed_amount_nanos: '0', description: 'fuzz' }],
     })
   ).id;
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method };
+  const spend_alert = (await create(`/admin/v1/customers/${customer}/alerts`, { alert_type: 'SoftLimit', threshold_nanos: '1000000000000000000' })).id;
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert };
 }
 
 beforeAll(async () => {
@@ -134,7 +136,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** The seeded resource a path's `{id}` names, by the collection before it. */
+/** The seeded resource each `{param}` of a path names, by the collection before it. */
 const COLLECTIONS: Record<string, keyof Seeds> = {
   customers: 'customer',
   products: 'product',
@@ -147,6 +149,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   contracts: 'contract',
   webhooks: 'webhook',
   'payment-methods': 'payment_method',
+  alerts: 'spend_alert',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */
@@ -170,14 +173,15 @@ const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names.map((name) => seeds[name])) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) });
 
 function pathFor(path: string): fc.Arbitrary<string> {
-  const match = /\/([a-z-]+)\/\{[^}]+\}/.exec(path);
-  const resource = match ? COLLECTIONS[match[1]!] : undefined;
-  const ids = resource ? seededId([resource]) : fc.uuid({ version: 7 });
-  // A {currency} path parameter (a customer's wallet) takes a currency code; every other one the id.
-  if (path.includes('{currency}')) {
-    return fc.tuple(ids, fc.constantFrom('USD', 'EUR')).map(([id, currency]) => path.replace('{currency}', currency).replace(/\{[^}]+\}/g, id));
-  }
-  return ids.map((id) => path.replace(/\{[^}]+\}/g, id));
+  const [first, ...rest] = [...path.matchAll(/\/([a-z-]+)\/\{[^}]+\}/g)].map((match) => COLLECTIONS[match[1]!]);
+  const firstId = first ? seededId([first]) : fc.uuid({ version: 7 });
+  // A {currency} path parameter (a customer's wallet) takes a currency code; a later parameter of a
+  // known collection (an alert of the customer) names its own seed; others repeat the first id.
+  return fc.tuple(firstId, fc.constantFrom('USD', 'EUR'), ...rest.map((resource) => (resource ? seededId([resource]) : fc.constant(null)))).map(([id, currency, ...later]) => {
+    const ids = [id, ...later.map((other) => other ?? id)];
+    let i = 0;
+    return path.replace('{currency}', currency).replace(/\{[^}]+\}/g, () => ids[Math.min(i++, ids.length - 1)]!);
+  });
 }
 
 function resolve(schema: Schema | undefined): Schema {

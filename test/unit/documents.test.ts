@@ -156,6 +156,7 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     total_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     credited_nanos: '0',
     wallet_applied_nanos: '0',
+    spend_cap_withheld_nanos: '0',
     amount_due_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     subtotal: '1300.00',
     tax: '130.00',

@@ -11,10 +11,11 @@ import { registerLedger } from './ledger.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
+import { registerSpendAlerts } from './spend-alerts.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { registerTestClocks } from './test-clocks.js';
 import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerAudit];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerSpendAlerts, registerAudit];

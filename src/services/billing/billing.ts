@@ -53,6 +53,7 @@ export interface BillResult {
 
 interface TargetLine extends ChargeLine {
   kind: 'fee' | 'usage';
+  meter_event_type: string | null;
   plan_id: string;
   unit_amount_nanos: bigint;
   detail: RatedLine;
@@ -108,6 +109,7 @@ async function rateToDate(
         quantity: line.quantity,
         amount_nanos: line.amount_nanos,
         kind: RECURRING.has(line.pricing_model) ? 'fee' : 'usage',
+        meter_event_type: skus.find((sku) => sku.sku_id === line.sku_id)?.meter_event_type ?? null,
         plan_id: phase.planId,
         unit_amount_nanos: line.unit_amount_nanos,
         detail: line,
@@ -125,6 +127,43 @@ async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart:
     billed.set(row.skuId, { quantity, amount_nanos: row.amountNanos });
   }
   return billed;
+}
+
+/** One charge of a period's spend: what the period's invoices would carry for one SKU, rated to date. */
+export interface SpendCharge {
+  sku_id: string;
+  meter_event_type: string | null;
+  amount_nanos: bigint;
+}
+
+export interface PeriodSpend {
+  periodStart: Date;
+  periodEnd: Date;
+  charges: SpendCharge[];
+}
+
+/**
+ * The subscription's spend in the period holding `at`: its fees and every usage event recorded for
+ * the period so far, rated cumulatively (what billing the period now would total, before tax and
+ * credits); null when the subscription bills nothing now (trial, Expired) or `at` is outside its
+ * current period (a period that has ended but not rolled yet counts from the roll on).
+ */
+export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, at: Date): Promise<PeriodSpend | null> {
+  const subscription = await findSubscription(tx, subscriptionId);
+  if (!subscription || subscription.status === 'Trialing' || subscription.status === 'Expired') return null;
+  const period = { start: subscription.periodStart, end: subscription.periodEnd };
+  if (at < period.start || at >= period.end) return null;
+  if (subscription.trialEnd !== null && period.end <= subscription.trialEnd) return null;
+  const phases = await phasesOverlapping(tx, subscription.id, period);
+  // Every event recorded for the period counts, also one stamped at this very instant or within
+  // the allowed clock skew ahead of it: events cannot be stamped later than that.
+  const basis = await periodBasis(tx, subscription.id, period.start);
+  const lines = await rateToDate(tx, subscription, period, phases, period.end, await contractOfSubscription(tx, subscription.id), basis);
+  return {
+    periodStart: period.start,
+    periodEnd: period.end,
+    charges: lines.map((line) => ({ sku_id: line.sku_id, meter_event_type: line.meter_event_type, amount_nanos: line.amount_nanos })),
+  };
 }
 
 /** Most hops followed from a customer to its payer (hierarchies are at most 5 levels deep). */

@@ -29,6 +29,7 @@ import { advanceChargedThrough } from '../../db/subscriptions.js';
 import { toPage } from '../pagination.js';
 import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { creditInvoice } from './credit-notes.js';
+import { applyHardLimitSpendCap } from '../alerts/spend-cap.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { postInvoiceFinalized, postInvoiceVoided, postPaymentCollected } from '../ledger/postings.js';
@@ -62,6 +63,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     total_nanos: total.toString(),
     credited_nanos: invoice.creditedNanos.toFixed(0),
     wallet_applied_nanos: invoice.walletAppliedNanos.toFixed(0),
+    spend_cap_withheld_nanos: lines.filter((line) => line.kind === 'spend_cap').reduce((sum, line) => sum - fromDecimal(line.amountNanos), 0n).toString(),
     amount_due_nanos: amountDue.toString(),
     subtotal: display(fromDecimal(invoice.subtotalNanos)),
     tax: display(fromDecimal(invoice.taxNanos)),
@@ -165,6 +167,8 @@ export async function finalizeInvoice(
     const current = await lockInvoice(tx, id);
     if (current.status === 'Open' || current.status === 'Paid') return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: true };
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
+    // Before tax: tax follows the capped charges, and wallet drawdown and the card charge see the capped total.
+    const withheld = await applyHardLimitSpendCap(tx, current);
     await options.applyTax(tx, current);
     const totals = await recomputeTotals(tx, id);
     const customer = await getCustomer(tx, current.customerId);
@@ -193,7 +197,12 @@ export async function finalizeInvoice(
       entityId: id,
       customerId: finalized.customerId,
       before: { status: 'Draft' },
-      after: { status: 'Open', invoice_number: number, total_nanos: finalized.totalNanos.toFixed(0) },
+      after: {
+        status: 'Open',
+        invoice_number: number,
+        total_nanos: finalized.totalNanos.toFixed(0),
+        ...(withheld.length > 0 ? { spend_cap_withheld: withheld.map((w) => ({ customer_id: w.customerId, withheld_nanos: w.withheldNanos.toString() })) } : {}),
+      },
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
     const total = fromDecimal(totals.totalNanos);

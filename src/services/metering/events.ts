@@ -39,6 +39,8 @@
  *   receipt when absent), `subject` → customer_id, `data` → properties, the extension attribute
  *   `subscriptionid` → subscription_id, `source` is stored. Other extension attributes are accepted
  *   and ignored, as the CloudEvents spec asks of consumers.
+ * - Spend alerts: stored events note their customers for the spend alert evaluators
+ *   (noteUsageRecorded: coalesced per process, one signal per customer with alerts, never per event).
  */
 import type pg from 'pg';
 import { customerIdsByExternalId } from '../../db/customers.js';
@@ -46,6 +48,7 @@ import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '.
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { scheduleRollup } from './usage.js';
+import { noteUsageRecorded } from '../alerts/spend-alerts.js';
 import type { IngestBatchResult, IngestEventResult } from '../../schemas/metering.js';
 
 /** Largest batch accepted by /v1/events/batch (also for CloudEvents batches). */
@@ -364,7 +367,10 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
   if (foreign) throw singleEventError(foreign, event, context);
   const outcome = await writerFor(deps).write(toRow(event, 0));
   if ('problem' in outcome) throw singleEventError(outcome.problem, event, context);
-  if (outcome.stored) scheduleRollup(deps);
+  if (outcome.stored) {
+    scheduleRollup(deps);
+    noteUsageRecorded(deps, [event.customer_id]);
+  }
   return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late };
 }
 
@@ -374,6 +380,9 @@ export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], 
   if (foreign.length > 0) throw batchError(foreign, events, context);
   const outcome = await storeEvents(deps.pool, events.map(toRow), deps.clock(), context.maxFutureSkewMs);
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
-  if (outcome.accepted > 0) scheduleRollup(deps);
+  if (outcome.accepted > 0) {
+    scheduleRollup(deps);
+    noteUsageRecorded(deps, new Set(events.map((event) => event.customer_id)));
+  }
   return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late };
 }

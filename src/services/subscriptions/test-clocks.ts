@@ -27,7 +27,8 @@ import {
 } from '../../db/test-clocks.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId } from '../../ids.js';
-import { advanceClockUpdate, contractWorkflowId, nextWakeQuery, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import { advanceClockUpdate, contractWorkflowId, nextWakeQuery, spendAlertWorkflowId, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
 import { activeContractIdsOnClock } from '../../db/contracts.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
@@ -68,7 +69,14 @@ export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime
     const { clock, subscriptionIds } = await moveClock(deps, id, target, actor, requestId);
     // Contract workflows of the clock's customers answer the same advance update and next-wake query.
     const contractIds = await activeContractIdsOnClock(deps.db, id);
-    await driveInLockstep(deps, id, [...subscriptionIds.map(subscriptionWorkflowId), ...contractIds.map(contractWorkflowId)], target);
+    // So do the spend alert evaluators of its customers (their period-start resets, their evaluations).
+    const alertCustomerIds = await customersWithEnabledAlertsOnClock(deps.db, id);
+    await driveInLockstep(
+      deps,
+      id,
+      [...subscriptionIds.map(subscriptionWorkflowId), ...contractIds.map(contractWorkflowId), ...alertCustomerIds.map(spendAlertWorkflowId)],
+      target,
+    );
     return clock;
   });
   if (advanced === null) {
