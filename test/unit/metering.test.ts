@@ -67,7 +67,17 @@ describe('event validation helpers', () => {
       'nested.big',
       'quantity',
     ]);
-    expect(propertyIssues({ quantity: '-1.25', tokens: '123456789012345678901234567890', ratio: 0.1 })).toEqual([]);
+    expect(propertyIssues({ quantity: '1.25', tokens: '123456789012345678.123456789012', ratio: 0.1 })).toEqual([]);
+  });
+
+  it('refuses negative and unbounded quantities in top-level properties (numbers and decimal strings)', () => {
+    const paths = (properties: Record<string, unknown>) => propertyIssues(properties).map((i) => i.path).sort();
+    expect(paths({ quantity: '-5000', n: -5, m: -0.5, zero: '-0', ok: 0, label: '-x' })).toEqual(['m', 'n', 'quantity']);
+    expect(paths({ quantity: '1000000000000000000000000000000', tokens: '1234567890123456789', ok: '123456789012345678' })).toEqual(['quantity', 'tokens']);
+    expect(paths({ quantity: '0.0000000000001', tiny: 1e-13, ok: '0.000000000001', ok2: 1e-12, padded: '0000000000000000000001' })).toEqual(['quantity', 'tiny']);
+    // Nested values are not aggregated by meters: only the JSON exactness rules apply there.
+    expect(paths({ nested: { delta: -5 } })).toEqual([]);
+    expect(propertyIssues({ quantity: -5 })[0]!.message).toMatch(/negative/);
   });
 
   it('refuses JSON numbers that may not be the text sent: overflow and more than 15 significant digits', () => {
@@ -84,7 +94,8 @@ describe('event validation helpers', () => {
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), fc.integer({ min: 1, max: 20 }), fc.boolean(), (digits, scale, negative) => {
         const text = `${negative ? '-' : ''}${digits}e-${scale}`;
         const value = Number(text);
-        expect(propertyIssues({ value })).toEqual([]);
+        // Nested, so only the exactness rule applies (top-level values are also quantity-bounded).
+        expect(propertyIssues({ nested: { value } })).toEqual([]);
         // Shortest round trip gives the same decimal back.
         expect(Number(String(value))).toBe(value);
       }),

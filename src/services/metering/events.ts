@@ -151,7 +151,51 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
       for (const [key, child] of Object.entries(value)) stack.push([`${path}.${key}`, child]);
     }
   }
+  // Top-level values are what meters aggregate: every numeric one is a usage quantity.
+  const flagged = new Set(issues.map((issue) => issue.path));
+  for (const [path, value] of Object.entries(properties)) {
+    const problem = flagged.has(path) ? null : quantityProblem(value);
+    if (problem) issues.push({ path, message: problem });
+  }
   return issues;
+}
+
+/**
+ * Bounds of a usage quantity: a top-level property that is a JSON number or a decimal string.
+ * Meters sum, count and compare these values, and rating multiplies their period totals by unit
+ * prices, so they are refused at the door when they could never be billed: negative (a customer
+ * could lower its own bill, and a negative period total is not a quantity), more than
+ * MAX_QUANTITY_INTEGER_DIGITS digits before the decimal point, or more than MAX_QUANTITY_DECIMALS
+ * after it. Corrections are not negative events: void or re-rate through an invoice edit.
+ */
+export const MAX_QUANTITY_INTEGER_DIGITS = 18;
+export const MAX_QUANTITY_DECIMALS = 12;
+
+/** Integer digits and decimals of a finite number's shortest decimal form (1.5e-7 → 0 and 8). */
+function numberDigits(value: number): { integer: number; decimals: number } {
+  const [mantissa = '0', exponentText = '0'] = Math.abs(value).toExponential().split('e');
+  const exponent = Number(exponentText);
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return { integer: Math.max(1, exponent + 1), decimals: Math.max(0, fraction - exponent) };
+}
+
+function quantityProblem(value: unknown): string | null {
+  let negative: boolean;
+  let digits: { integer: number; decimals: number };
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    negative = value < 0;
+    digits = numberDigits(value);
+  } else if (typeof value === 'string' && DECIMAL.test(value)) {
+    negative = value.startsWith('-') && /[1-9]/.test(value);
+    const [integer = '', fraction = ''] = value.replace('-', '').split('.');
+    digits = { integer: integer.replace(/^0+(?=.)/, '').length, decimals: fraction.length };
+  } else {
+    return null;
+  }
+  if (negative) return 'is a negative quantity: usage quantities are never negative';
+  if (digits.integer > MAX_QUANTITY_INTEGER_DIGITS) return `is a quantity with more than ${MAX_QUANTITY_INTEGER_DIGITS} digits before the decimal point`;
+  if (digits.decimals > MAX_QUANTITY_DECIMALS) return `is a quantity with more than ${MAX_QUANTITY_DECIMALS} decimal places`;
+  return null;
 }
 
 export interface IngestContext {
