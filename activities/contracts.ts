@@ -6,11 +6,11 @@
 import type { ContractDeps } from '../src/services/contracts/lifecycle.js';
 import { runContractLifecycle } from '../src/services/contracts/lifecycle.js';
 import type { ContractSnapshot } from '../workflows/messages.js';
-import { domain } from './invoices.js';
+import { classified } from './failures.js';
 
 export function createContractActivities(deps: ContractDeps) {
   return {
     advanceContract: (input: { contractId: string; at: string }): Promise<ContractSnapshot> =>
-      domain(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
+      classified(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
   };
 }

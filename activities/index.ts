@@ -3,6 +3,7 @@
  * worker's composition root; workflows import only the *type* of what it returns.
  */
 import { createContractActivities } from './contracts.js';
+import { createFailureActivities } from './failures.js';
 import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -21,6 +22,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue }),
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
+    ...createFailureActivities(deps),
   };
 }
 

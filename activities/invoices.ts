@@ -1,15 +1,14 @@
 /**
- * Invoice and billing activities. Domain errors become non-retryable Temporal failures (their type
- * names the kind, their details carry the domain error) so workflows stop retrying moves that can
- * never succeed and the API can answer with the original error.
+ * Invoice and billing activities. Failures are classified (./failures.ts): domain errors and other
+ * deterministic failures are never retried, transient ones are.
  */
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../src/logger.js';
 import { SYSTEM_ACTOR } from '../src/services/audit.js';
 import { billSubscription, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
-import { DomainError, type DomainFailureDetails } from '../src/errors.js';
+import { DomainError } from '../src/errors.js';
+import { classified } from './failures.js';
 import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
 import {
   finalizeInvoice,
@@ -24,10 +23,6 @@ import { closeDunning } from '../src/services/payments/collection.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
-  INVALID_TRANSITION,
-  NOT_FOUND,
-  UNAVAILABLE,
-  UNPROCESSABLE,
   type BillNowResult,
   type ChangePlanCommand,
   type InvoiceOutcome,
@@ -45,28 +40,6 @@ export interface InvoiceActivityDeps {
   taskQueue: string;
   /** How long a closed period's Draft waits before it is finalized (late usage, consolidation). */
   invoiceGraceMs: number;
-}
-
-const FAILURE_TYPE: Record<DomainError['kind'], string> = {
-  invalid_transition: INVALID_TRANSITION,
-  not_found: NOT_FOUND,
-  unprocessable: UNPROCESSABLE,
-  validation: UNPROCESSABLE,
-  conflict: UNPROCESSABLE,
-  unavailable: UNAVAILABLE,
-};
-
-export async function domain<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    // A dependency that is down may answer a retry: only the other domain errors are final.
-    if (err instanceof DomainError && err.kind !== 'unavailable') {
-      const details: DomainFailureDetails = { domain: { kind: err.kind, code: err.code, ...(err.details ? { details: err.details } : {}) } };
-      throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPE[err.kind], details);
-    }
-    throw err;
-  }
 }
 
 const outcome = (view: { status: InvoiceOutcome['status']; invoice_number: string | null }): InvoiceOutcome => ({
@@ -126,7 +99,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
   return {
     finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      domain(async () => {
+      classified(async () => {
         const result = await finalizeInvoice(db, invoiceId, {
           actor: command.actor,
           at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
@@ -137,7 +110,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
-      domain(async () => {
+      classified(async () => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const paid = await markInvoicePaid(db, invoiceId, {
           actor: command.actor,
@@ -151,7 +124,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     voidInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      domain(async () => {
+      classified(async () => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const voided = await voidInvoice(db, invoiceId, {
           actor: command.actor,
@@ -165,14 +138,14 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
     /** Bill on demand: the current period up to `upTo`, into its Draft. */
     billSubscriptionNow: (input: { subscriptionId: string; upTo: string }): Promise<BillNowResult> =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual' });
         return { invoiceId, created };
       }),
 
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason });
         return { invoiceId, finalizeAt: new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString() };
       }),
@@ -182,7 +155,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
      * billing group's, which other subscriptions may share), dated `at`.
      */
     finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null });
         if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
         return finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'));
@@ -190,7 +163,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
     checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
-      domain(async () => {
+      classified(async () => {
         const threshold = await progressiveThresholdOf(db, input.subscriptionId);
         if (threshold === null) return { invoiceId: null, finalized: false };
         const draft = await bill(input.subscriptionId, { upTo: input.at, reason: 'threshold' });
@@ -200,7 +173,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>
-      domain(async () => {
+      classified(async () => {
         await changeSubscriptionPlan(db, { subscriptionId: input.subscriptionId, planId: input.command.planId, at: new Date(input.at), command: input.command });
         const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change' });
         return { invoiceId, created };

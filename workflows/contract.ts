@@ -9,6 +9,7 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, prox
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
 import {
+  ACTIVITY_RETRY,
   contractAdvanceClockUpdate,
   contractChangedSignal,
   contractStateQuery,
@@ -22,7 +23,7 @@ import {
 
 const { advanceContract } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+  retry: ACTIVITY_RETRY,
 });
 
 export async function contractWorkflow(input: ContractWorkflowInput): Promise<ContractSnapshot> {

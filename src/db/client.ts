@@ -41,7 +41,8 @@ export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolC
   try {
     return await work(client);
   } catch (err) {
-    lost ??= isConnectionLoss(err) ? (err as Error) : undefined;
+    if (lost) throw lost; // the connection's own error says why ("terminating connection…", 57P01), not "not queryable"
+    lost = isConnectionLoss(err) ? (err as Error) : undefined;
     throw err;
   } finally {
     client.off('error', onError);

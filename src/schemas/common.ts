@@ -87,3 +87,19 @@ export const DateTimeSchema = z
 
 /** An instant the API answers with (always UTC, milliseconds). */
 export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
+
+/**
+ * A step of the resource's workflow that failed in a way no automatic retry fixes (README,
+ * "Failures"), waiting for an operator: fix the data, then POST …/retry. Null when none.
+ */
+export const BillingErrorSchema = z
+  .object({
+    step: z.string().openapi({ description: 'what the workflow was doing, e.g. closeSubscriptionPeriod or finalize', example: 'closeSubscriptionPeriod' }),
+    type: z.string().openapi({ description: 'DeterministicFailure, Unprocessable, NotFound, InvalidTransition, or RetriesExhausted (a transient failure outlasted its retry schedule)', example: 'DeterministicFailure' }),
+    message: z.string().openapi({ description: 'the reason, as the failing code reported it' }),
+    failed_at: z.string().openapi({ format: 'date-time', description: "when it failed (the entity's time: its test clock's for sandbox customers)" }),
+  })
+  .nullable()
+  .openapi('BillingError');
+
+export type BillingErrorView = z.infer<typeof BillingErrorSchema>;

@@ -11,3 +11,10 @@
  * never reached the check and its history grew without bound.
  */
 export const CONTINUE_AS_NEW_ON_EVERY_WAKE = 'subscription-continue-as-new-on-every-wake';
+
+/**
+ * A main-loop step whose activity fails (deterministically, or after its bounded retry schedule) no
+ * longer fails the workflow: it is recorded as the subscription's billing_error and the loop holds
+ * until an operator's `retrySubscriptionBilling` update, serving every other update meanwhile.
+ */
+export const BILLING_ERRORS = 'subscription-billing-errors';

@@ -32,6 +32,7 @@ import { creditInvoice } from './credit-notes.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
+import { billingErrorView } from '../failures/billing-errors.js';
 
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
@@ -66,6 +67,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     paid_at: iso(invoice.paidAt),
     paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName } : null,
     voided_at: iso(invoice.voidedAt),
+    billing_error: billingErrorView(invoice.billingError),
     created_at: invoice.createdAt.toISOString(),
     line_items: lines.map((line) => ({
       id: line.id,
