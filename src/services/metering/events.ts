@@ -21,7 +21,9 @@
  *   customer's current time (its test clock's for a sandbox customer); properties is an object;
  *   JSON numbers must be exact as doubles carry them (integers within ±2^53, other numbers with at
  *   most 15 significant digits, finite): anything else is refused and must be sent as a decimal
- *   string; `quantity`, read by the default meter, is numeric.
+ *   string; `quantity`, read by the default meter, is numeric; top-level numeric values (numbers and
+ *   decimal strings: what meters aggregate) are usage quantities, refused when negative or beyond
+ *   MAX_QUANTITY_INTEGER_DIGITS / MAX_QUANTITY_DECIMALS, for every sender.
  * - Late events: an event whose timestamp falls in an already invoiced period is stored with
  *   late = true and counted in the responses (late, late_count) and the usage summary
  *   (late_event_count). "Invoiced" means: before the subscription's charged_through_date, or inside
