@@ -37,29 +37,54 @@ const event = (customerId: string, properties: Record<string, unknown>) => ({
 
 describe('usage quantities at the door', () => {
   it.each([
-    ['a negative decimal string', { quantity: '-5000' }, 'quantity', /negative/],
-    ['a negative number', { quantity: -5 }, 'quantity', /negative/],
-    ['a 31-digit quantity', { quantity: '1000000000000000000000000000000' }, 'quantity', /18 digits/],
+    ['a 31-digit quantity', { quantity: '1000000000000000000000000000000' }, 'quantity', /20 digits/],
+    ['a 31-digit quantity another meter may sum', { tokens: '-1000000000000000000000000000000' }, 'tokens', /20 digits/],
     ['more than 12 decimals', { tokens: '0.0000000000001' }, 'tokens', /12 decimal/],
-    ['a negative property another meter may sum', { tokens: -1 }, 'tokens', /negative/],
-  ])('refuses %s, from a customer token and from an admin', async (_name, properties, path, message) => {
+  ])('refuses %s from every sender, single or batch', async (_name, properties, path, message) => {
     const customerId = await makeCustomer(h.deps.db);
-    for (const as of [{ customer: customerId }, 'admin'] as const) {
+    for (const as of [{ customer: customerId }, 'admin', 'api_key'] as const) {
       const res = await h.request('POST', '/v1/events', { body: event(customerId, properties), as });
       const body = (await res.json()) as ErrorBody;
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(body.error.code).toBe('validation_failed');
       expect(body.error.details?.issues).toEqual([expect.objectContaining({ path: `properties.${path}`, message: expect.stringMatching(message) })]);
+      const batch = await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId, { quantity: '2' }), event(customerId, properties)] }, as });
+      expect(batch.status).toBe(400);
+      expect(((await batch.json()) as ErrorBody).error.details?.issues?.map((i) => i.path)).toEqual([`events.1.properties.${path}`]);
     }
-    const batch = await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId, { quantity: '2' }), event(customerId, properties)] } });
-    expect(batch.status).toBe(400);
-    expect(((await batch.json()) as ErrorBody).error.details?.issues?.map((i) => i.path)).toEqual([`events.1.properties.${path}`]);
     expect(await h.deps.db.usageEvent.count({ where: { customerId } })).toBe(0);
   });
 
-  it('accepts quantities within the bounds', async () => {
+  it.each([
+    ['a negative decimal string', { quantity: '-5000' }, 'quantity'],
+    ['a negative number', { quantity: -5 }, 'quantity'],
+    ['a negative property another meter may sum', { tokens: -1 }, 'tokens'],
+  ])('refuses %s from a customer token (single, batch, CloudEvent), accepts it from admin credentials as a correction', async (_name, properties, path) => {
     const customerId = await makeCustomer(h.deps.db);
-    const res = await h.request('POST', '/v1/events', { body: event(customerId, { quantity: '999999999999999999.000000000001', tokens: 0 }), as: { customer: customerId } });
+    const as = { customer: customerId };
+    const single = await h.request('POST', '/v1/events', { body: event(customerId, properties), as });
+    const body = (await single.json()) as ErrorBody;
+    expect(single.status, JSON.stringify(body)).toBe(400);
+    expect(body.error.details?.issues).toEqual([expect.objectContaining({ path: `properties.${path}`, message: expect.stringMatching(/negative/) })]);
+    const batch = await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId, { quantity: '2' }), event(customerId, properties)] }, as });
+    expect(batch.status).toBe(400);
+    expect(((await batch.json()) as ErrorBody).error.details?.issues?.map((i) => i.path)).toEqual([`events.1.properties.${path}`]);
+    const cloudEvent = { specversion: '1.0', id: `ce-${newId()}`, source: '/test', type: 'api_calls', subject: customerId, data: properties };
+    const ce = await h.request('POST', '/v1/events', { rawBody: JSON.stringify(cloudEvent), headers: { 'content-type': 'application/cloudevents+json' }, as });
+    expect(ce.status).toBe(400);
+    expect(((await ce.json()) as ErrorBody).error.details?.issues?.map((i) => i.path)).toEqual([`data.${path}`]);
+    expect(await h.deps.db.usageEvent.count({ where: { customerId } })).toBe(0);
+
+    for (const admin of ['admin', 'api_key'] as const) {
+      const res = await h.request('POST', '/v1/events', { body: event(customerId, properties), as: admin });
+      expect([200, 201, 202], await res.clone().text()).toContain(res.status);
+    }
+    expect(await h.deps.db.usageEvent.count({ where: { customerId } })).toBe(2);
+  });
+
+  it('accepts quantities within the bounds from a customer token', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const res = await h.request('POST', '/v1/events', { body: event(customerId, { quantity: '99999999999999999999.000000000001', tokens: 0 }), as: { customer: customerId } });
     expect([200, 201, 202], await res.clone().text()).toContain(res.status);
   });
 });

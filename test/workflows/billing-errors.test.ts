@@ -1,10 +1,11 @@
 /**
  * The failure taxonomy end to end (README, "Failures"), through the API, PostgreSQL and the Temporal
  * server with the real worker:
- * - a DETERMINISTIC failure (a negative usage total stored before the door refused it: the rating
- *   core's CoreValidationError) is never retried: the subscription shows billing_error, an audit
- *   entry is written, the test-clock advance returns, other subscriptions are billed, updates are
- *   served; an operator's retry runs the step again, and after the data is fixed it bills;
+ * - a DETERMINISTIC failure (an invoice line that overflows its column, SQLSTATE 22003 / Prisma
+ *   P2020) is never retried: the subscription shows billing_error, an audit entry is written, the
+ *   test-clock advance returns, other subscriptions are billed (one whose stored usage nets below
+ *   zero bills zero usage), updates are served; an operator's retry runs the step again, and after
+ *   the cause is fixed it bills;
  * - a TRANSIENT failure (a serialization failure injected by a trigger) is retried with backoff and
  *   the period is billed with no billing_error;
  * - an invoice move failing deterministically shows billing_error on the invoice and is retried by
@@ -97,67 +98,80 @@ async function activityAttempts(workflowId: string): Promise<Record<string, numb
 }
 
 describe('billing errors', () => {
-  it('holds a subscription whose period cannot be rated as billing_error without retrying, keeps everything else going, and bills after an operator fixes the data and retries', async () => {
+  it('holds a subscription whose period cannot be billed as billing_error without retrying, keeps everything else going, and bills after an operator fixes the cause and retries', async () => {
     const eventType = `poison_${process.pid}`;
     const clockId = await makeTestClock(h.deps.db, START);
     const poisoned = await subscribe(clockId, eventType);
     const healthy = await subscribe(clockId, eventType);
-    const badEvent = await storeRawEvent(poisoned.customerId, poisoned.subscriptionId, eventType, '-5000');
+    const corrected = await subscribe(clockId, eventType);
+    await storeRawEvent(poisoned.customerId, poisoned.subscriptionId, eventType, '2');
     await storeRawEvent(healthy.customerId, healthy.subscriptionId, eventType, '7');
-
-    // The advance returns (it used to wait forever behind an activity retried at attempt 15+).
-    const started = Date.now();
-    await advance(clockId, AFTER_FIRST_PERIOD);
-    expect(Date.now() - started).toBeLessThan(30_000);
-
-    const held = await subscriptionOf(poisoned.subscriptionId);
-    expect(held).toMatchObject({ status: 'Active', period_end: '2026-02-01T00:00:00.000Z' });
-    expect(held.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure', failed_at: '2026-02-01T00:00:00.000Z' });
-    expect(held.billing_error!.message).toMatch(/negative|quantity/i);
-    // Deterministic: one attempt, never retried.
-    expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeSubscriptionPeriod).toEqual([1]);
-    const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_error' } });
-    expect(audit.after).toMatchObject({ billing_error: { step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' } });
-
-    // Other work continues: the other subscription on the clock rolled and its invoice was finalized.
-    expect(await subscriptionOf(healthy.subscriptionId)).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z', billing_error: null });
-    const healthyInvoices = await invoicesOf(healthy.subscriptionId);
-    expect(healthyInvoices.map((invoice) => invoice.status)).toEqual(['Open']);
-    expect(healthyInvoices[0]!.total_nanos).toBe((49n * UNIT + 7n * (UNIT / 100n)).toString());
-    // Updates are served while held: billing on demand fails fast with the same reason (422), not a hang.
-    const bill = await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/bill`);
-    expect(bill.status).toBe(422);
-    expect(((await bill.json()) as { error: { code: string } }).error.code).toBe('billing_failed');
-    // Nothing to retry on a subscription without a billing error.
-    const nothing = await h.request('POST', `/admin/v1/subscriptions/${healthy.subscriptionId}/retry`);
-    expect(nothing.status).toBe(409);
-    expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
-
-    // A retry before fixing the data runs the step again and fails again.
-    const again = await expectJson<Subscription>(await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/retry`));
-    expect(again.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' });
-
-    // Usage events are append-only: the operator compensates the bad one with an event of the
-    // opposite quantity (accepted by the door), then retries: the period is billed, rolled and finalized.
-    const compensation = {
-      id: `compensates-${badEvent}`,
-      event_type: eventType,
-      customer_id: poisoned.customerId,
-      subscription_id: poisoned.subscriptionId,
-      timestamp: '2026-01-15T00:00:00Z',
-      properties: { quantity: '5000', compensates: badEvent },
+    // Stored before the door refused negatives from customers: the period's usage counts as zero, never below.
+    await storeRawEvent(corrected.customerId, corrected.subscriptionId, eventType, '-5000');
+    // The poisoned subscription's invoice lines overflow their column when inserted (SQLSTATE 22003,
+    // what Prisma reports as P2020), as a 31-digit quantity did.
+    const fn = `overflow_${poisoned.subscriptionId.replaceAll('-', '')}`;
+    await h.deps.db.$executeRawUnsafe(`
+      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.subscription_id = '${poisoned.subscriptionId}'::uuid THEN
+          RAISE EXCEPTION 'numeric field overflow' USING ERRCODE = '22003';
+        END IF;
+        RETURN NEW;
+      END $$`);
+    const dropTrigger = async () => {
+      await h.deps.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON invoice_line_items`);
+      await h.deps.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
     };
-    const sent = await h.request('POST', '/v1/events', { body: compensation });
-    expect([200, 201, 202], await sent.clone().text()).toContain(sent.status);
+    await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT ON invoice_line_items FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      // The advance returns (it used to wait forever behind an activity retried at attempt 15+).
+      const started = Date.now();
+      await advance(clockId, AFTER_FIRST_PERIOD);
+      expect(Date.now() - started).toBeLessThan(30_000);
+
+      const held = await subscriptionOf(poisoned.subscriptionId);
+      expect(held).toMatchObject({ status: 'Active', period_end: '2026-02-01T00:00:00.000Z' });
+      expect(held.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure', failed_at: '2026-02-01T00:00:00.000Z' });
+      expect(held.billing_error!.message).toMatch(/overflow|out of range/i);
+      // Deterministic: one attempt, never retried.
+      expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeSubscriptionPeriod).toEqual([1]);
+      const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_error' } });
+      expect(audit.after).toMatchObject({ billing_error: { step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' } });
+
+      // Other work continues: the other subscriptions on the clock rolled and their invoices were finalized.
+      for (const [other, usageNanos] of [
+        [healthy, 7n * (UNIT / 100n)],
+        [corrected, 0n],
+      ] as const) {
+        expect(await subscriptionOf(other.subscriptionId)).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z', billing_error: null });
+        const invoices = await invoicesOf(other.subscriptionId);
+        expect(invoices.map((invoice) => [invoice.status, invoice.total_nanos])).toEqual([['Open', (49n * UNIT + usageNanos).toString()]]);
+      }
+      // Updates are served while held: billing on demand fails fast with the same reason (422), not a hang.
+      const bill = await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/bill`);
+      expect(bill.status).toBe(422);
+      expect(((await bill.json()) as { error: { code: string } }).error.code).toBe('billing_failed');
+      // Nothing to retry on a subscription without a billing error.
+      const nothing = await h.request('POST', `/admin/v1/subscriptions/${healthy.subscriptionId}/retry`);
+      expect(nothing.status).toBe(409);
+      expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+
+      // A retry before fixing the cause runs the step again and fails again.
+      const again = await expectJson<Subscription>(await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/retry`));
+      expect(again.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' });
+    } finally {
+      await dropTrigger();
+    }
+
+    // The operator fixed the cause; the retry bills the period, rolls it and finalizes its invoice.
     const retried = await expectJson<Subscription>(await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/retry`));
     expect(retried.billing_error).toBeNull();
     // Re-driving the clock at its current time waits for everything due (the invoice's grace end).
     await advance(clockId, AFTER_FIRST_PERIOD);
     expect(await subscriptionOf(poisoned.subscriptionId)).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z', billing_error: null });
     const invoices = await invoicesOf(poisoned.subscriptionId);
-    expect(invoices.map((invoice) => invoice.status)).toEqual(['Open']);
-    // The fee alone: the period's usage nets to zero.
-    expect(invoices[0]!.total_nanos).toBe((49n * UNIT).toString());
+    expect(invoices.map((invoice) => [invoice.status, invoice.total_nanos])).toEqual([['Open', (49n * UNIT + 2n * (UNIT / 100n)).toString()]]);
     const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_retried' } });
     expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([
       ['admin', 'test-admin'],

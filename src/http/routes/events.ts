@@ -62,7 +62,8 @@ const PropertiesSchema = z
   .openapi({
     description:
       'arbitrary key/values for filtering and aggregation; send exact quantities as decimal strings ("0.25"). Top-level numbers and ' +
-      'decimal strings are usage quantities: never negative, at most 18 digits before the decimal point and 12 after',
+      'decimal strings are usage quantities: at most 20 digits before the decimal point and 12 after, and negative only with admin ' +
+      'credentials (corrections; billing never counts a period below zero)',
     example: { tokens: '1500', model: 'large' },
   });
 
