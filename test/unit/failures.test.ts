@@ -2,14 +2,15 @@
  * The failure taxonomy (README, "Failures"): which errors a retry can clear (transient) and which it
  * never can (deterministic), and how an activity turns each into a Temporal failure.
  */
-import { ApplicationFailure } from '@temporalio/common';
+import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { classified } from '../../activities/failures.js';
 import { CoreValidationError } from '../../src/core/index.js';
 import { DomainError } from '../../src/errors.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
 import { classifyFailure } from '../../src/services/failures/taxonomy.js';
-import { ACTIVITY_RETRY, DETERMINISTIC_FAILURE, NOT_FOUND } from '../../workflows/messages.js';
+import { billingErrorOf, isBillingFailure, RETRIES_EXHAUSTED } from '../../workflows/failures.js';
+import { ACTIVITY_RETRY, DETERMINISTIC_FAILURE, NOT_FOUND, UNPROCESSABLE } from '../../workflows/messages.js';
 
 const sqlError = (code: string, message = `sqlstate ${code}`) => Object.assign(new Error(message), { code });
 const prismaError = (code: string, meta?: Record<string, unknown>) =>
@@ -66,5 +67,27 @@ describe('classified activities', () => {
     expect(await classified(() => Promise.reject(transient)).catch((e: unknown) => e)).toBe(transient);
     expect(ACTIVITY_RETRY).toMatchObject({ initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 20 });
     expect(ACTIVITY_RETRY.nonRetryableErrorTypes).toContain(DETERMINISTIC_FAILURE);
+  });
+});
+
+describe('billing errors in workflows', () => {
+  const at = '2026-02-01T00:00:00.000Z';
+  const failed = (retryState: ActivityFailure['retryState'], cause: Error) => new ActivityFailure('activity failed', 'closeSubscriptionPeriod', '1', retryState, 'worker', cause);
+
+  it('reads a deterministic failure as its activity, type and message', () => {
+    const err = failed('NON_RETRYABLE_FAILURE', ApplicationFailure.nonRetryable('numeric field overflow', DETERMINISTIC_FAILURE));
+    expect(billingErrorOf(err, at)).toEqual({ step: 'closeSubscriptionPeriod', type: DETERMINISTIC_FAILURE, message: 'numeric field overflow', failedAt: at });
+    expect(isBillingFailure(err)).toBe(true);
+  });
+
+  it('reads a transient failure that outlasted its retry schedule as RetriesExhausted', () => {
+    const err = failed('MAXIMUM_ATTEMPTS_REACHED', ApplicationFailure.retryable('Connection terminated unexpectedly', 'Error'));
+    expect(billingErrorOf(err, at)).toMatchObject({ type: RETRIES_EXHAUSTED, message: 'Connection terminated unexpectedly' });
+    expect(isBillingFailure(err)).toBe(true);
+  });
+
+  it('leaves business refusals of invoice moves to their caller', () => {
+    expect(isBillingFailure(failed('NON_RETRYABLE_FAILURE', ApplicationFailure.nonRetryable('negative total', UNPROCESSABLE)))).toBe(false);
+    expect(isBillingFailure(new Error('not an activity failure'))).toBe(false);
   });
 });
