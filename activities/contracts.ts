@@ -10,16 +10,16 @@ import { reconcileContractWorkflows } from '../src/services/contracts/reconcile.
 import { alignSubscriptionToContract, type AlignInput, type AlignResult } from '../src/services/contracts/coterm-alignment.js';
 import type { Logger } from '../src/logger.js';
 import type { ContractReconcileSummary, ContractSnapshot } from '../workflows/messages.js';
-import { domain } from './invoices.js';
+import { classified } from './failures.js';
 
 export function createContractActivities(deps: ContractDeps & { logger: Logger }) {
   return {
     advanceContract: (input: { contractId: string; at: string }): Promise<ContractSnapshot> =>
-      domain(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
+      classified(() => runContractLifecycle(deps, input.contractId, new Date(input.at))),
 
-    reconcileContractWorkflows: (): Promise<ContractReconcileSummary> => reconcileContractWorkflows(deps, new Date()),
+    reconcileContractWorkflows: (): Promise<ContractReconcileSummary> => classified(() => reconcileContractWorkflows(deps, new Date())),
 
     /** Coterm adoption: realigns a subscription's periods to its contract end (run by the subscription workflow). */
-    alignSubscriptionToContract: (input: AlignInput): Promise<AlignResult> => domain(() => alignSubscriptionToContract(deps.db, input)),
+    alignSubscriptionToContract: (input: AlignInput): Promise<AlignResult> => classified(() => alignSubscriptionToContract(deps.db, input)),
   };
 }

@@ -3,6 +3,7 @@
  * worker's composition root; workflows import only the *type* of what it returns.
  */
 import { createContractActivities } from './contracts.js';
+import { createFailureActivities } from './failures.js';
 import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
@@ -25,6 +26,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createPaymentActivities(deps),
     ...createWalletActivities(deps),
     ...createSpendAlertActivities(deps.db),
+    ...createFailureActivities(deps),
   };
 }
 

@@ -1,15 +1,14 @@
 /**
- * Invoice and billing activities. Domain errors become non-retryable Temporal failures (their type
- * names the kind, their details carry the domain error) so workflows stop retrying moves that can
- * never succeed and the API can answer with the original error.
+ * Invoice and billing activities. Failures are classified (./failures.ts): domain errors and other
+ * deterministic failures are never retried, transient ones are.
  */
-import { ApplicationFailure } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../src/logger.js';
 import { SYSTEM_ACTOR } from '../src/services/audit.js';
 import { billSubscription, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
-import { DomainError, type DomainFailureDetails } from '../src/errors.js';
+import { DomainError } from '../src/errors.js';
+import { classified } from './failures.js';
 import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
 import {
   finalizeInvoice,
@@ -28,10 +27,6 @@ import { closeLedgerPeriod } from '../src/services/ledger/ledger.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
-  INVALID_TRANSITION,
-  NOT_FOUND,
-  UNAVAILABLE,
-  UNPROCESSABLE,
   type BillNowResult,
   type ChangePlanCommand,
   type InvoiceOutcome,
@@ -51,28 +46,6 @@ export interface InvoiceActivityDeps {
   invoiceGraceMs: number;
   /** Seller block, logo and locale of invoice documents. */
   documents?: DocumentSettings;
-}
-
-const FAILURE_TYPE: Record<DomainError['kind'], string> = {
-  invalid_transition: INVALID_TRANSITION,
-  not_found: NOT_FOUND,
-  unprocessable: UNPROCESSABLE,
-  validation: UNPROCESSABLE,
-  conflict: UNPROCESSABLE,
-  unavailable: UNAVAILABLE,
-};
-
-export async function domain<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    // A dependency that is down may answer a retry: only the other domain errors are final.
-    if (err instanceof DomainError && err.kind !== 'unavailable') {
-      const details: DomainFailureDetails = { domain: { kind: err.kind, code: err.code, ...(err.details ? { details: err.details } : {}) } };
-      throw ApplicationFailure.nonRetryable(err.message, FAILURE_TYPE[err.kind], details);
-    }
-    throw err;
-  }
 }
 
 const outcome = (view: { status: InvoiceOutcome['status']; invoice_number: string | null }): InvoiceOutcome => ({
@@ -132,7 +105,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
   return {
     finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      domain(async () => {
+      classified(async () => {
         const result = await finalizeInvoice(db, invoiceId, {
           actor: command.actor,
           at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
@@ -145,7 +118,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
-      domain(async () => {
+      classified(async () => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const paid = await markInvoicePaid(db, invoiceId, {
           actor: command.actor,
@@ -159,7 +132,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     voidInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      domain(async () => {
+      classified(async () => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const voided = await voidInvoice(db, invoiceId, {
           actor: command.actor,
@@ -176,7 +149,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
      * Paid or Void); a stored edition is kept as it is, so a retried activity changes nothing.
      */
     renderInvoiceDocument: (invoiceId: string): Promise<{ edition: string; sha256: string } | null> =>
-      domain(async () => {
+      classified(async () => {
         const stored = await storeInvoiceDocument(db, deps.documents ?? DEFAULT_DOCUMENT_SETTINGS, invoiceId);
         if (stored) deps.logger.info({ invoiceId, edition: stored.edition, sha256: stored.sha256 }, 'invoice document stored');
         return stored;
@@ -184,14 +157,14 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
     /** Bill on demand: the current period up to `upTo`, into its Draft. */
     billSubscriptionNow: (input: { subscriptionId: string; upTo: string }): Promise<BillNowResult> =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual' });
         return { invoiceId, created };
       }),
 
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason });
         await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
         return { invoiceId, finalizeAt: new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString() };
@@ -202,7 +175,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
      * billing group's, which other subscriptions may share), dated `at`.
      */
     finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
-      domain(async () => {
+      classified(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null });
         if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
         return finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'));
@@ -210,7 +183,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
     checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
-      domain(async () => {
+      classified(async () => {
         const threshold = await progressiveThresholdOf(db, input.subscriptionId);
         if (threshold === null) return { invoiceId: null, finalized: false };
         const draft = await bill(input.subscriptionId, { upTo: input.at, reason: 'threshold' });
@@ -220,7 +193,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       }),
 
     changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>
-      domain(async () => {
+      classified(async () => {
         await changeSubscriptionPlan(db, { subscriptionId: input.subscriptionId, planId: input.command.planId, at: new Date(input.at), command: input.command });
         const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change' });
         return { invoiceId, created };

@@ -17,7 +17,7 @@ import type {
   DunningState,
   InvoicePaymentResult,
 } from '../workflows/messages.js';
-import { domain } from './invoices.js';
+import { classified } from './failures.js';
 
 export interface PaymentActivityDeps {
   db: ServiceDeps['db'];
@@ -31,24 +31,24 @@ export interface PaymentActivityDeps {
 export function createPaymentActivities(deps: PaymentActivityDeps) {
   const payments: PaymentDeps = deps;
   return {
-    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> => domain(() => chargeInvoice(payments, invoiceId, command)),
+    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> => classified(() => chargeInvoice(payments, invoiceId, command)),
 
     captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> =>
-      domain(() => captureInvoicePayment(payments, invoiceId, command)),
+      classified(() => captureInvoicePayment(payments, invoiceId, command)),
 
     /** A processor notification about one of the invoice's payments, applied inside its workflow. */
     applyPaymentNotification: (invoiceId: string, eventId: string): Promise<InvoicePaymentResult> =>
-      domain(async () => {
+      classified(async () => {
         await applyNotification(payments, eventId);
         return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
       }),
 
-    processProcessorEvent: (eventId: string): Promise<string> => domain(() => processNotification(payments, eventId)),
+    processProcessorEvent: (eventId: string): Promise<string> => classified(() => processNotification(payments, eventId)),
 
-    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> => domain(() => runDunningAttempt(payments, input)),
+    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> => classified(() => runDunningAttempt(payments, input)),
 
-    concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => domain(() => concludeDunning(payments, input)),
+    concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => classified(() => concludeDunning(payments, input)),
 
-    checkDueDunningAttempts: () => domain(() => checkDueAttempts(payments, new Date())),
+    checkDueDunningAttempts: () => classified(() => checkDueAttempts(payments, new Date())),
   };
 }

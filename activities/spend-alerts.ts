@@ -6,13 +6,13 @@
 import type { ServiceDeps } from '../src/services/deps.js';
 import { evaluateSpendAlerts, resetSpendAlertsForPeriod } from '../src/services/alerts/spend-alerts.js';
 import type { SpendEvaluation } from '../workflows/messages.js';
-import { domain } from './invoices.js';
+import { classified } from './failures.js';
 
 export function createSpendAlertActivities(db: ServiceDeps['db']) {
   return {
     evaluateSpendAlerts: (input: { customerId: string; at: string }): Promise<SpendEvaluation> =>
-      domain(() => evaluateSpendAlerts(db, input.customerId, new Date(input.at))),
+      classified(() => evaluateSpendAlerts(db, input.customerId, new Date(input.at))),
     resetSpendAlertsForPeriod: (input: { customerId: string; periodStart: string }): Promise<number> =>
-      domain(() => resetSpendAlertsForPeriod(db, input.customerId, new Date(input.periodStart))),
+      classified(() => resetSpendAlertsForPeriod(db, input.customerId, new Date(input.periodStart))),
   };
 }

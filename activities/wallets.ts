@@ -4,7 +4,7 @@ import type { Logger } from '../src/logger.js';
 import type { PaymentProcessor } from '../src/processor/index.js';
 import { abandonTopUp, chargeTopUp } from '../src/services/wallets/wallets.js';
 import type { WalletRechargeResult } from '../workflows/messages.js';
-import { domain } from './invoices.js';
+import { classified } from './failures.js';
 
 export interface WalletActivityDeps {
   db: ServiceDeps['db'];
@@ -16,13 +16,13 @@ export function createWalletActivities(deps: WalletActivityDeps) {
   const wallets = { ...deps, clock: () => new Date() };
   return {
     chargeWalletTopUp: (topUpId: string): Promise<WalletRechargeResult> =>
-      domain(async () => {
+      classified(async () => {
         const topUp = await chargeTopUp(wallets, topUpId);
         return { topUpId, status: topUp.status as WalletRechargeResult['status'] };
       }),
 
     abandonWalletTopUp: (topUpId: string, reason: string): Promise<WalletRechargeResult> =>
-      domain(async () => {
+      classified(async () => {
         const topUp = await abandonTopUp(wallets, topUpId, reason);
         return { topUpId, status: topUp.status as WalletRechargeResult['status'] };
       }),

@@ -122,6 +122,7 @@ const invoice: InvoiceRow = {
   totalNanos: toDecimal(total),
   creditedNanos: toDecimal(0n),
   walletAppliedNanos: toDecimal(0n),
+  billingError: null,
   taxAdapter: 'flat:2000',
   testClockId: null,
   dueAt: new Date(FINALIZED_AT.getTime() + 30 * 86_400_000),

@@ -8,6 +8,7 @@ import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
 import { startOutboxRelay } from './services/webhooks/relay.js';
+import { startWorkflowReconciler } from './services/subscriptions/workflow-starts.js';
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from './services/contracts/reconcile.js';
@@ -46,11 +47,14 @@ runMain('worker', async () => {
   });
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
   const relay = startOutboxRelay({ db, pool, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, policy: deliveryPolicyOf(webhooks), logger });
+  // Subscriptions whose workflow start after commit did not happen get it here (README, "Failures").
+  const reconciler = startWorkflowReconciler({ db, temporal, logger, settings: { temporalTaskQueue: config.TEMPORAL_TASK_QUEUE } });
   await ensureDunningCheckSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   // Contracts whose workflow start was lost (a process died after the commit) get one: hourly, and now.
   await ensureContractReconcileSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
+  reconciler.stop();
   await relay.stop();
   await Promise.allSettled([workers.connection.close(), temporal.connection.close(), db.$disconnect()]);
   await pool.end().catch(() => {});

@@ -10,6 +10,7 @@ import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patc
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
 import {
+  ACTIVITY_RETRY,
   contractAdvanceClockUpdate,
   contractChangedSignal,
   contractStateQuery,
@@ -30,7 +31,7 @@ export const TRUE_UPS_AFTER_END = 'contract-true-ups-after-end';
 
 const { advanceContract } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+  retry: ACTIVITY_RETRY,
 });
 
 export async function contractWorkflow(input: ContractWorkflowInput): Promise<ContractSnapshot> {

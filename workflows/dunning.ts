@@ -12,6 +12,7 @@ import type { Activities } from '../activities/index.js';
 import { dunningAttemptDueMs } from '../src/core/dunning.js';
 import { WorkflowClock } from './clock.js';
 import {
+  ACTIVITY_RETRY,
   advanceDunningClockUpdate,
   dunningClosedSignal,
   dunningStateQuery,
@@ -27,7 +28,7 @@ import { Mutex } from './mutex.js';
 const { runDunningAttempt, concludeDunning } = proxyActivities<Activities>({
   // A retry waits for the invoice workflow's charge, which waits for the processor.
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+  retry: ACTIVITY_RETRY,
 });
 
 /** How long after the last retry its outcome may stay pending at the processor before the schedule is Exhausted. */

@@ -16,30 +16,41 @@
 import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
+  ACTIVITY_RETRY,
   finalizeInvoiceUpdate,
   INVALID_TRANSITION,
   invoicePaymentUpdate,
   invoiceStateQuery,
+  NO_BILLING_ERROR,
   NOT_FOUND,
   payInvoiceUpdate,
+  retryInvoiceBillingUpdate,
   UNPROCESSABLE,
   voidInvoiceUpdate,
+  type BillingErrorState,
   type InvoiceOutcome,
   type InvoicePaymentCommand,
   type InvoicePaymentResult,
   type InvoiceStatus,
   type InvoiceWorkflowInput,
+  type PayInvoiceCommand,
   type SubscriptionCommand,
 } from './messages.js';
+import { billingErrorOf, isBillingFailure } from './failures.js';
 import { Mutex } from './mutex.js';
 
-const { finalizeInvoiceRecord, payInvoiceRecord, voidInvoiceRecord, chargeInvoice, captureInvoicePayment, applyPaymentNotification } = proxyActivities<Activities>({
+const {
+  finalizeInvoiceRecord,
+  payInvoiceRecord,
+  voidInvoiceRecord,
+  chargeInvoice,
+  captureInvoicePayment,
+  applyPaymentNotification,
+  recordBillingError,
+  clearBillingError,
+} = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: {
-    initialInterval: '1 second',
-    maximumInterval: '1 minute',
-    nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE],
-  },
+  retry: ACTIVITY_RETRY,
 });
 
 /** Rendering is bounded: a document that cannot be rendered must not hold the invoice's lifecycle (a GET renders it on demand). */
@@ -54,6 +65,12 @@ const ALLOWED: Record<'finalize' | 'pay' | 'void' | 'collect', InvoiceStatus> = 
 export const AUTO_CHARGE_PATCH = 'invoice-auto-charge';
 /** The PDF rendered after finalization and at the end: invoices finalized before it existed replay without it. */
 export const DOCUMENT_PATCH = 'invoice-document';
+/**
+ * A move whose activity fails deterministically (or past its retry schedule) is recorded as the
+ * invoice's billing_error (row, audit entry, log line) before the update fails, and an operator's
+ * `retryInvoiceBilling` update runs it again. Runs without the marker only failed the update.
+ */
+export const INVOICE_BILLING_ERRORS_PATCH = 'invoice-billing-errors';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
@@ -90,32 +107,75 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       return state;
     });
 
-  setHandler(
-    finalizeInvoiceUpdate,
-    (command) =>
-      run('finalize', async () => {
-        const finalized = await finalizeInvoiceRecord(input.invoiceId, command);
-        if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
-        const charged = await chargeInvoice(input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
-        return charged.invoice;
-      }),
-    { validator: guard('finalize') },
-  );
-  setHandler(
-    invoicePaymentUpdate,
-    (command) =>
-      mutex.run(async () => {
-        // Re-checked: the invoice may have been paid or voided while this waited its turn.
-        collectable(command);
-        const result = await collect(command);
-        state = result.invoice;
-        return result;
-      }),
-    { validator: collectable },
-  );
-  setHandler(payInvoiceUpdate, (command) => run('pay', () => payInvoiceRecord(input.invoiceId, command)), { validator: guard('pay') });
-  setHandler(voidInvoiceUpdate, (command) => run('void', () => voidInvoiceRecord(input.invoiceId, command)), { validator: guard('void') });
+  let billingError: BillingErrorState | null = null;
+  /** Runs the move that failed with the billing error again. */
+  let retryFailed: (() => Promise<InvoiceOutcome>) | null = null;
+  /** Runs a move; a billing failure of it is recorded (under the patch) before the update fails. */
+  const recorded = async <T>(move: () => Promise<T>, again: () => Promise<InvoiceOutcome>, at: string | undefined): Promise<T> => {
+    try {
+      return await move();
+    } catch (err) {
+      if (!isBillingFailure(err) || !patched(INVOICE_BILLING_ERRORS_PATCH)) throw err;
+      const error = billingErrorOf(err, at ?? new Date().toISOString());
+      log.warn('invoice move failed; waiting for an operator retry', { invoiceId: input.invoiceId, ...error });
+      await recordBillingError({ entity: 'invoice', id: input.invoiceId, error });
+      billingError = error;
+      retryFailed = again;
+      throw err;
+    }
+  };
+
+  const finalize = (command: SubscriptionCommand): Promise<InvoiceOutcome> =>
+    recorded(
+      () =>
+        run('finalize', async () => {
+          const finalized = await finalizeInvoiceRecord(input.invoiceId, command);
+          if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
+          const charged = await chargeInvoice(input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
+          return charged.invoice;
+        }),
+      () => finalize(command),
+      command.at,
+    );
+  const payment = (command: InvoicePaymentCommand): Promise<InvoicePaymentResult> =>
+    recorded(
+      () =>
+        mutex.run(async () => {
+          // Re-checked: the invoice may have been paid or voided while this waited its turn.
+          collectable(command);
+          const result = await collect(command);
+          state = result.invoice;
+          return result;
+        }),
+      async () => (await payment(command)).invoice,
+      undefined,
+    );
+  const pay = (command: PayInvoiceCommand): Promise<InvoiceOutcome> =>
+    recorded(() => run('pay', () => payInvoiceRecord(input.invoiceId, command)), () => pay(command), command.at);
+  const voidIt = (command: SubscriptionCommand): Promise<InvoiceOutcome> =>
+    recorded(() => run('void', () => voidInvoiceRecord(input.invoiceId, command)), () => voidIt(command), command.at);
+
+  setHandler(finalizeInvoiceUpdate, finalize, { validator: guard('finalize') });
+  setHandler(invoicePaymentUpdate, payment, { validator: collectable });
+  setHandler(payInvoiceUpdate, pay, { validator: guard('pay') });
+  setHandler(voidInvoiceUpdate, voidIt, { validator: guard('void') });
   setHandler(invoiceStateQuery, () => state);
+  setHandler(
+    retryInvoiceBillingUpdate,
+    async (command: SubscriptionCommand) => {
+      const again = retryFailed;
+      if (billingError === null || again === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
+      await mutex.run(() => clearBillingError({ entity: 'invoice', id: input.invoiceId, command }));
+      billingError = null;
+      retryFailed = null;
+      return again();
+    },
+    {
+      validator: (_command: SubscriptionCommand) => {
+        if (billingError === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
+      },
+    },
+  );
 
   const renderDocument = async () => {
     try {

@@ -2,6 +2,7 @@
  * Message definitions shared by workflows and the API (which must never import workflow code).
  * Timestamps cross the boundary as ISO strings; money as decimal strings.
  */
+import type { RetryPolicy } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 
 export type SubscriptionStatus = 'Trialing' | 'Active' | 'PastDue' | 'Paused' | 'Cancelled' | 'Expired';
@@ -62,11 +63,53 @@ export const NOT_FOUND = 'NotFound';
 export const UNPROCESSABLE = 'Unprocessable';
 /** Failure type of an activity whose dependency (the payment processor) is down: retried. */
 export const UNAVAILABLE = 'Unavailable';
+/**
+ * Failure type of an activity that failed in a way no retry can fix (a core validation error, a
+ * numeric overflow, a broken invariant): never retried; the workflow records a billing_error.
+ */
+export const DETERMINISTIC_FAILURE = 'DeterministicFailure';
+
+/** Details of a DeterministicFailure: the original error, as an operator reads it. */
+export interface FailureDetails {
+  failure: { name: string; code: string | null; message: string };
+}
+
+/**
+ * Retry schedule of activities: transient failures are retried with exponential backoff (1 s doubling
+ * up to 1 min), 20 attempts in all (about 15 minutes); then the failure is recorded like a
+ * deterministic one. The failure types listed are never retried.
+ */
+export const ACTIVITY_RETRY: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 20,
+  nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE, DETERMINISTIC_FAILURE],
+};
+
+/** Failure type of an operator's retry when the resource has no billing error to retry. */
+export const NO_BILLING_ERROR = 'NoBillingError';
+
+/** A step of a workflow that failed and waits for an operator: shown as `billing_error` on the resource. */
+export interface BillingErrorState {
+  /** What the workflow was doing: `close_period`, `finalize_invoice`, `finalize`, … */
+  step: string;
+  /** DeterministicFailure, Unprocessable, NotFound, … or RetriesExhausted for a transient failure that outlasted its schedule. */
+  type: string;
+  message: string;
+  /** When it failed (the entity's time, ISO). */
+  failedAt: string;
+}
 
 export const pauseSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('pauseSubscription');
 export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('resumeSubscription');
 export const cancelSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('cancelSubscription');
 export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [string]>('advanceTestClock');
+/**
+ * An operator's retry of the step that failed with a billing_error: clears it, and answers once the
+ * step ran again (done, or failed again with a new billing_error).
+ */
+export const retrySubscriptionBillingUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('retrySubscriptionBilling');
 export const subscriptionStateQuery = defineQuery<SubscriptionSnapshot>('subscriptionState');
 /** When the workflow next has something to do on its own (ISO), or null: test clocks advance in these steps. */
 export const nextWakeQuery = defineQuery<string | null>('nextWakeAt');
@@ -94,6 +137,8 @@ export const finalizeInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionC
 export const payInvoiceUpdate = defineUpdate<InvoiceOutcome, [PayInvoiceCommand]>('payInvoice');
 export const voidInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('voidInvoice');
 export const invoiceStateQuery = defineQuery<InvoiceOutcome>('invoiceState');
+/** An operator's retry of the move that failed with a billing_error: clears it and runs the move again. */
+export const retryInvoiceBillingUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('retryInvoiceBilling');
 
 export const invoiceWorkflowId = (invoiceId: string): string => `invoice:${invoiceId}`;
 

@@ -5,11 +5,11 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE } from './messages.js';
+import { ACTIVITY_RETRY } from './messages.js';
 
 const { processProcessorEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+  retry: ACTIVITY_RETRY,
 });
 
 /** Returns what applying the notification did (e.g. payment_succeeded, refund_recorded). */

@@ -13,6 +13,9 @@ export type DbClient = Prisma.TransactionClient;
 /** One PrismaClient per process, created in the composition root and passed down. */
 export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle pooled connection that the server drops (a restart, pg_terminate_backend) is emitted
+  // here: without a listener the process would die of it. The pool discards the connection itself.
+  pool.on('error', () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool) });
   return { db, pool };
 }
@@ -20,4 +23,35 @@ export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg
 /** Resolves when the database answers a trivial query. */
 export async function pingDb(pool: pg.Pool): Promise<void> {
   await pool.query('SELECT 1');
+}
+
+/**
+ * Runs `work` on one connection checked out of the pool. While it is checked out, the connection's
+ * 'error' event (the server dropped it mid-operation) has a listener, so it can never kill the
+ * process: the pending query fails instead (a connection error the API answers with 503), and the
+ * broken connection is destroyed rather than returned to the pool.
+ */
+export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost ??= err;
+  };
+  client.on('error', onError);
+  try {
+    return await work(client);
+  } catch (err) {
+    if (lost) throw lost; // the connection's own error says why ("terminating connection…", 57P01), not "not queryable"
+    lost = isConnectionLoss(err) ? (err as Error) : undefined;
+    throw err;
+  } finally {
+    client.off('error', onError);
+    client.release(lost);
+  }
+}
+
+/** node-postgres' messages for a connection that went away under a query. */
+function isConnectionLoss(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return (typeof code === 'string' && /^(08|57P0)/.test(code)) || /^Connection terminated/.test(String(message));
 }

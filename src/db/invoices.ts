@@ -6,7 +6,7 @@
  * Totals: subtotal = Σ non-tax, non-credit lines; tax = Σ tax lines; credits = −Σ credit lines;
  * total = subtotal + tax − credits, all exact raw units.
  */
-import type { Invoice, InvoiceLineItem, InvoiceStatus, Prisma } from '../generated/prisma/client.js';
+import { Prisma, type Invoice, type InvoiceLineItem, type InvoiceStatus } from '../generated/prisma/client.js';
 import { invalidTransition, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { DbClient } from './client.js';
@@ -27,6 +27,14 @@ export function findInvoice(tx: DbClient, id: string): Promise<InvoiceRow | null
 /** An invoice known to exist (locked, or just written in this transaction). */
 export function getInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
   return tx.invoice.findUniqueOrThrow({ where: { id } });
+}
+
+/** Sets (or clears, with null) the billing error shown on the invoice; the row before, or null when it does not exist. */
+export async function setInvoiceBillingError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null): Promise<InvoiceRow | null> {
+  const before = await tx.invoice.findUnique({ where: { id } });
+  if (!before) return null;
+  await tx.invoice.update({ where: { id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
 }
 
 export function findInvoiceWithLines(tx: DbClient, id: string): Promise<InvoiceWithLines | null> {

@@ -3,7 +3,7 @@
  * plan phases. Every writer of a subscription takes `lockSubscription` first, so state moves, plan
  * changes and billing of one subscription are serialised in one order.
  */
-import type { Prisma, Subscription, SubscriptionPhase, SubscriptionStatus } from '../generated/prisma/client.js';
+import { Prisma, type Subscription, type SubscriptionPhase, type SubscriptionStatus } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 
 export type SubscriptionRow = Subscription;
@@ -173,5 +173,29 @@ export async function setPeriodBasis(tx: DbClient, input: { subscriptionId: stri
     where: { subscriptionId_periodStart: { subscriptionId: input.subscriptionId, periodStart: input.periodStart } },
     create: { subscriptionId: input.subscriptionId, periodStart: input.periodStart, ...data },
     update: data,
+  });
+}
+
+// ── Failures and workflow starts ─────────────────────────────────────────────────────────────
+
+/** Sets (or clears, with null) the billing error shown on the subscription; the row before, or null when it does not exist. */
+export async function setSubscriptionBillingError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null): Promise<SubscriptionRow | null> {
+  const before = await tx.subscription.findUnique({ where: { id } });
+  if (!before) return null;
+  await tx.subscription.update({ where: { id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
+}
+
+/** Records that the subscription's workflow was started. */
+export async function markWorkflowStarted(tx: DbClient, id: string, at: Date): Promise<void> {
+  await tx.subscription.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: at } });
+}
+
+/** Subscriptions created before `createdBefore` (of one test clock, when given) whose workflow was never started, oldest first. */
+export function subscriptionsWithoutWorkflow(tx: DbClient, createdBefore: Date, limit: number, testClockId?: string): Promise<SubscriptionRow[]> {
+  return tx.subscription.findMany({
+    where: { workflowStartedAt: null, createdAt: { lt: createdBefore }, ...(testClockId !== undefined ? { testClockId } : {}) },
+    orderBy: { createdAt: 'asc' },
+    take: limit,
   });
 }

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { TestClock } from '../generated/prisma/client.js';
-import type { DbClient } from './client.js';
+import { withPooledClient, type DbClient } from './client.js';
 
 export type TestClockRow = TestClock;
 
@@ -50,8 +50,7 @@ const advanceLockKey = (id: string) => `test-clock-advance:${id}`;
  * (released even if the process dies); null when another advance holds it.
  */
 export async function withAdvanceLock<T>(pool: pg.Pool, id: string, work: () => Promise<T>): Promise<T | null> {
-  const client = await pool.connect();
-  try {
+  return withPooledClient(pool, async (client) => {
     const [row] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [advanceLockKey(id)])).rows;
     if (!row?.locked) return null;
     try {
@@ -59,7 +58,5 @@ export async function withAdvanceLock<T>(pool: pg.Pool, id: string, work: () => 
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advanceLockKey(id)]);
     }
-  } finally {
-    client.release();
-  }
+  });
 }

@@ -64,11 +64,16 @@ export const ERROR_CODES = {
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
+  no_billing_error: { status: 409, meaning: 'the subscription or invoice has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
   unsupported_media_type: { status: 415, meaning: 'the body is not JSON (application/json, or the CloudEvents media types on the event routes)' },
   // 422
   idempotency_key_reused: { status: 422, meaning: 'this Idempotency-Key was used with a different request body' },
+  billing_failed: {
+    status: 422,
+    meaning: 'the operation failed in a way no retry can fix (invalid stored data, a numeric overflow, a broken invariant); the resource shows it as billing_error: fix the data, then POST …/retry',
+  },
   parent_not_allowed: { status: 422, meaning: 'an Organization or Individual is a top-level account and takes no parent_id' },
   subsidiary_requires_parent: { status: 422, meaning: 'a Subsidiary needs a parent_id' },
   individual_cannot_have_children: { status: 422, meaning: 'the parent is an Individual, which cannot have child accounts' },

@@ -113,3 +113,18 @@ export const ExternalIdSchema = z
   .max(255)
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
   .openapi({ description: "your system's id for the customer: unique, usable as external_customer_id in usage events", example: 'crm-8812' });
+/**
+ * A step of the resource's workflow that failed in a way no automatic retry fixes (README,
+ * "Failures"), waiting for an operator: fix the data, then POST …/retry. Null when none.
+ */
+export const BillingErrorSchema = z
+  .object({
+    step: z.string().openapi({ description: 'what the workflow was doing, e.g. closeSubscriptionPeriod or finalize', example: 'closeSubscriptionPeriod' }),
+    type: z.string().openapi({ description: 'DeterministicFailure, Unprocessable, NotFound, InvalidTransition, or RetriesExhausted (a transient failure outlasted its retry schedule)', example: 'DeterministicFailure' }),
+    message: z.string().openapi({ description: 'the reason, as the failing code reported it' }),
+    failed_at: z.string().openapi({ format: 'date-time', description: "when it failed (the entity's time: its test clock's for sandbox customers)" }),
+  })
+  .nullable()
+  .openapi('BillingError');
+
+export type BillingErrorView = z.infer<typeof BillingErrorSchema>;

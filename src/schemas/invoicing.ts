@@ -3,7 +3,7 @@
  * (`*_nanos`); each display string next to one is that amount rounded once for display.
  */
 import { z } from '@hono/zod-openapi';
-import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
 const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
@@ -67,6 +67,7 @@ export const InvoiceSchema = z
     paid_at: TimestampSchema.nullable(),
     paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
     voided_at: TimestampSchema.nullable(),
+    billing_error: BillingErrorSchema,
     created_at: TimestampSchema,
     hosted_invoice_url: z.string().nullable().openapi({
       description:

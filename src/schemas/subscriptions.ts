@@ -1,6 +1,6 @@
 /** Subscriptions, plan changes and test clocks as the API returns them (SPEC §2, §3). */
 import { z } from '@hono/zod-openapi';
-import { UuidSchema } from './common.js';
+import { BillingErrorSchema, UuidSchema } from './common.js';
 import { InvoiceSchema } from './invoicing.js';
 
 export const SubscriptionStatusSchema = z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']);
@@ -22,6 +22,7 @@ export const SubscriptionSchema = z
     progressive_threshold_nanos: z.string().nullable().openapi({ description: 'progressive billing threshold of accrued charges' }),
     paused_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
+    billing_error: BillingErrorSchema,
     created_at: z.string(),
     updated_at: z.string(),
   })

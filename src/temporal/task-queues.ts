@@ -10,3 +10,10 @@ export const invoiceTaskQueue = (taskQueue: string): string => `${taskQueue}-inv
  * delivery timeout each), which must never take the slots billing work runs in.
  */
 export const webhookTaskQueue = (taskQueue: string): string => `${taskQueue}-webhooks`;
+
+/**
+ * Id reuse of invoice workflows: a run that completed (the invoice is Paid or Void) is never
+ * followed by another, so an update-with-start racing the completion is refused instead of starting
+ * a new run; only a run that failed or was terminated may be started again.
+ */
+export const INVOICE_WORKFLOW_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as const;

@@ -1,8 +1,8 @@
 /** Maps failures of workflow updates to domain errors the API renders. */
 import { setTimeout } from 'node:timers/promises';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CONTINUING_AS_NEW, INVALID_TRANSITION } from '../../workflows/messages.js';
+import { CONTINUING_AS_NEW, DETERMINISTIC_FAILURE, INVALID_TRANSITION, NO_BILLING_ERROR, type FailureDetails } from '../../workflows/messages.js';
 import { DomainError, type DomainFailureDetails } from '../errors.js';
 
 /** The ApplicationFailure at the root of an update's failure: the handler's own, or an activity's it awaited. */
@@ -40,10 +40,14 @@ export async function runUpdate<T>(entity: string, call: () => Promise<T>): Prom
 /** The domain error an update's failure means, or the failure itself when it means none. */
 function updateError(entity: string, err: unknown): unknown {
   const failure = applicationFailure(err);
-  const details = failure?.details?.[0] as Partial<DomainFailureDetails> & { move?: string; status?: string } | undefined;
+  const details = failure?.details?.[0] as (Partial<DomainFailureDetails> & Partial<FailureDetails> & { move?: string; status?: string }) | undefined;
   if (failure && details?.domain) {
     // An activity refused with a domain error: the same error, as if the service had thrown it here.
     return new DomainError(details.domain.kind, details.domain.code, failure.message, details.domain.details);
+  }
+  if (failure?.type === NO_BILLING_ERROR) return new DomainError('conflict', 'no_billing_error', failure.message, { entity });
+  if (failure?.type === DETERMINISTIC_FAILURE) {
+    return new DomainError('unprocessable', 'billing_failed', failure.message, { entity, ...(details?.failure ? { failure: details.failure } : {}) });
   }
   if (failure?.type === INVALID_TRANSITION) {
     return new DomainError('invalid_transition', 'invalid_state_transition', failure.message, {
@@ -51,6 +55,10 @@ function updateError(entity: string, err: unknown): unknown {
       from: details?.status,
       action: details?.move,
     });
+  }
+  // Update-with-start on a workflow that completed meanwhile: the reuse policy refuses a new run.
+  if (err instanceof WorkflowExecutionAlreadyStartedError || (err as { cause?: unknown }).cause instanceof WorkflowExecutionAlreadyStartedError) {
+    return new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });
   }
   if (err instanceof WorkflowNotFoundError || (err as { name?: string }).name === 'WorkflowNotFoundError') {
     return new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });

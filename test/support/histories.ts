@@ -30,10 +30,20 @@ export async function captureHistory(handle: WorkflowHandle, name: string): Prom
   await mkdir(HISTORIES_DIR, { recursive: true });
   const file = path.join(HISTORIES_DIR, `${description.type}--${name}.json`);
   try {
-    await writeFile(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`, { flag: 'wx' });
+    await writeFile(file, `${JSON.stringify(JSON.parse(historyToJSON(history)), withoutMachinePaths, 2)}\n`, { flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+}
+
+/**
+ * Recorded failures carry stack traces and messages naming files by their absolute path on the
+ * machine that captured them: a history names them relative to the project (or to node_modules)
+ * instead. Replay never reads them.
+ */
+function withoutMachinePaths(_key: string, value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value.replace(/(?:\/[\w.+@-]+)+\/node_modules\//g, 'node_modules/').replaceAll(`${PROJECT_ROOT}/`, '');
 }
 
 export async function loadCommittedHistories(): Promise<CommittedHistory[]> {

@@ -157,6 +157,7 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     credited_nanos: '0',
     wallet_applied_nanos: '0',
     spend_cap_withheld_nanos: '0',
+    billing_error: null,
     amount_due_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     subtotal: '1300.00',
     tax: '130.00',

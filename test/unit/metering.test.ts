@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isBoundedInstant } from '../../src/schemas/common.js';
-import { fromCloudEvent, MAX_NUMBER_DIGITS, propertyIssues } from '../../src/services/metering/events.js';
+import { fromCloudEvent, MAX_NUMBER_DIGITS, negativeQuantityIssues, propertyIssues } from '../../src/services/metering/events.js';
 import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/metering/meters.js';
 
 describe('window sizes', () => {
@@ -67,7 +67,22 @@ describe('event validation helpers', () => {
       'nested.big',
       'quantity',
     ]);
-    expect(propertyIssues({ quantity: '-1.25', tokens: '123456789012345678901234567890', ratio: 0.1 })).toEqual([]);
+    expect(propertyIssues({ quantity: '1.25', tokens: '12345678901234567890.123456789012', ratio: 0.1 })).toEqual([]);
+  });
+
+  it('refuses unbounded quantities in top-level properties (numbers and decimal strings); negatives only from customer tokens', () => {
+    const paths = (properties: Record<string, unknown>) => propertyIssues(properties).map((i) => i.path).sort();
+    expect(paths({ quantity: '1000000000000000000000000000000', tokens: '123456789012345678901', ok: '12345678901234567890' })).toEqual(['quantity', 'tokens']);
+    expect(paths({ quantity: '0.0000000000001', tiny: 1e-13, ok: '0.000000000001', ok2: 1e-12, padded: '0000000000000000000000001' })).toEqual(['quantity', 'tiny']);
+    // Negative values are bounded like the others; whether the sender may send them is decided by who it is.
+    expect(paths({ quantity: '-5000', n: -5, correction: '-1.5' })).toEqual([]);
+    expect(negativeQuantityIssues({ quantity: '-5000', n: -5, m: -0.5, zero: '-0', ok: 0, label: '-x', nested: { delta: -5 } }).map((i) => i.path).sort()).toEqual([
+      'm',
+      'n',
+      'quantity',
+    ]);
+    // Nested values are not aggregated by meters: only the JSON exactness rules apply there.
+    expect(paths({ nested: { big: '1000000000000000000000000000000' } })).toEqual([]);
   });
 
   it('refuses JSON numbers that may not be the text sent: overflow and more than 15 significant digits', () => {
@@ -84,7 +99,8 @@ describe('event validation helpers', () => {
       fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n - 1n }), fc.integer({ min: 1, max: 20 }), fc.boolean(), (digits, scale, negative) => {
         const text = `${negative ? '-' : ''}${digits}e-${scale}`;
         const value = Number(text);
-        expect(propertyIssues({ value })).toEqual([]);
+        // Nested, so only the exactness rule applies (top-level values are also quantity-bounded).
+        expect(propertyIssues({ nested: { value } })).toEqual([]);
         // Shortest round trip gives the same decimal back.
         expect(Number(String(value))).toBe(value);
       }),

@@ -12,10 +12,12 @@ import {
   cancelSubscriptionUpdate,
   changePlanUpdate,
   CONTINUING_AS_NEW,
+  NO_BILLING_ERROR,
   nextWakeQuery,
   pauseSubscriptionUpdate,
   paymentOutcomeSignal,
   resumeSubscriptionUpdate,
+  retrySubscriptionBillingUpdate,
   subscriptionStateQuery,
   type ChangePlanCommand,
   type SubscriptionCommand,
@@ -79,8 +81,11 @@ export function registerHandlers(run: SubscriptionRun): void {
     }
   });
 
+  registerRetry(run);
   setHandler(subscriptionStateQuery, () => run.state);
   setHandler(nextWakeQuery, () => {
+    // A run holding a billing error does nothing on its own until an operator retries it.
+    if (run.billingError !== null) return null;
     const wake = run.nextWake();
     return wake === null ? null : new Date(wake.atMs).toISOString();
   });
@@ -88,12 +93,40 @@ export function registerHandlers(run: SubscriptionRun): void {
     advanceClockUpdate,
     async (to) => {
       run.clock.advanceTo(to);
-      await condition(() => run.finished || run.continuing || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0));
+      // A run holding a billing error answers at once: the advance must not wait for an operator.
+      await condition(
+        () => run.finished || run.continuing || run.billingError !== null || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
+      );
       return { caughtUp: !run.continuing, status: run.state.status };
     },
     {
       validator: (_to: string) => {
         if (!run.clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
+      },
+    },
+  );
+}
+
+/**
+ * An operator's retry of the step that failed: clears the billing_error (row and audit entry) and
+ * answers once the main loop ran the step again, done or failed anew (then with a new billing_error).
+ */
+function registerRetry(run: SubscriptionRun): void {
+  setHandler(
+    retrySubscriptionBillingUpdate,
+    async (command: SubscriptionCommand) => {
+      const seen = run.attempts;
+      await run.mutex.run(async () => {
+        if (run.billingError === null) return;
+        await activities.clearBillingError({ entity: 'subscription', id: run.subscriptionId, command });
+        run.billingError = null;
+      });
+      await condition(() => run.attempts > seen || run.finished || run.continuing);
+      return run.state;
+    },
+    {
+      validator: (_command: SubscriptionCommand) => {
+        if (run.billingError === null) throw ApplicationFailure.nonRetryable('the subscription has no billing error to retry', NO_BILLING_ERROR);
       },
     },
   );

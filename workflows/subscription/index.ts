@@ -41,9 +41,15 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
   try {
     for (let wake = run.nextWake(); wake !== null; wake = run.nextWake()) {
       const { atMs, what } = wake;
-      if (await run.clock.until(atMs)) await run.mutex.run(() => run.step(what));
+      if (await run.clock.until(atMs)) await run.mutex.run(() => run.attempt(what));
       // A handler woke the loop. Runs recorded before the patch went straight back to waiting.
       else if (!patched(CONTINUE_AS_NEW_ON_EVERY_WAKE)) continue;
+      if (run.billingError !== null) {
+        // The step failed (see run.attempt): held, with every update still served, until an
+        // operator's retry clears it; then the loop runs what is due again.
+        await condition(() => run.billingError === null);
+        continue;
+      }
       if (workflowInfo().continueAsNewSuggested) {
         run.continuing = true;
         await condition(allHandlersFinished);

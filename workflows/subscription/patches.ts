@@ -18,3 +18,10 @@ export const CONTINUE_AS_NEW_ON_EVERY_WAKE = 'subscription-continue-as-new-on-ev
  * history recorded before it holds the update.
  */
 export const COTERM_ALIGNMENT = 'subscription-coterm-alignment';
+
+/**
+ * A main-loop step whose activity fails (deterministically, or after its bounded retry schedule) no
+ * longer fails the workflow: it is recorded as the subscription's billing_error and the loop holds
+ * until an operator's `retrySubscriptionBilling` update, serving every other update meanwhile.
+ */
+export const BILLING_ERRORS = 'subscription-billing-errors';

@@ -2,26 +2,30 @@
  * The state of one subscription workflow run, and the steps that persist its moves. Handlers and the
  * main loop share it; every step runs under `mutex`, so they never persist concurrently.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, log, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { WorkflowClock } from '../clock.js';
 import {
+  ACTIVITY_RETRY,
   INVALID_TRANSITION,
   NOT_FOUND,
   UNPROCESSABLE,
+  type BillingErrorState,
   type PendingClose,
   type SubscriptionCommand,
   type SubscriptionSnapshot,
   type SubscriptionStatus,
   type SubscriptionWorkflowInput,
 } from '../messages.js';
+import { billingErrorOf } from '../failures.js';
 import { Mutex } from '../mutex.js';
+import { BILLING_ERRORS } from './patches.js';
 import { deadlineStep } from './state-machine.js';
 import { nextWake, type Wake, type WakeReason } from './wake.js';
 
 export const activities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+  retry: ACTIVITY_RETRY,
 });
 
 export class SubscriptionRun {
@@ -39,6 +43,10 @@ export class SubscriptionRun {
   finished = false;
   /** The run is about to continue as new: clock advances answer caughtUp=false and go to the next run. */
   continuing = false;
+  /** A step that failed and holds the main loop until an operator retries it; null when none. */
+  billingError: BillingErrorState | null = null;
+  /** Main-loop steps attempted so far (done or failed): an operator's retry waits for the next. */
+  attempts = 0;
 
   constructor(private readonly input: SubscriptionWorkflowInput) {
     this.subscriptionId = input.subscriptionId;
@@ -68,6 +76,25 @@ export class SubscriptionRun {
       requestId: command?.requestId,
     });
     this.clock.touch();
+  }
+
+  /**
+   * Runs a due step. An activity failure (deterministic, or transient past its retry schedule)
+   * becomes the subscription's billing_error (row, audit entry, log line) instead of failing the
+   * workflow; the main loop then holds until an operator retries.
+   */
+  async attempt(what: WakeReason): Promise<void> {
+    try {
+      await this.step(what);
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !patched(BILLING_ERRORS)) throw err;
+      const error = billingErrorOf(err, this.nowIso());
+      log.warn('subscription billing failed; holding for an operator retry', { subscriptionId: this.subscriptionId, ...error });
+      await activities.recordBillingError({ entity: 'subscription', id: this.subscriptionId, error });
+      this.billingError = error;
+    } finally {
+      this.attempts += 1;
+    }
   }
 
   /** What became due at a wake: finalize closed periods past their grace, check the progressive threshold, or act on the state deadline. */

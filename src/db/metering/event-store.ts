@@ -11,6 +11,7 @@
  *   whose second statement looks at the skipped ids (a conflict leaves nothing stored).
  */
 import type pg from 'pg';
+import { withPooledClient } from '../client.js';
 
 export interface EventRow {
   /** Position in the request, echoed in problems. */
@@ -276,33 +277,32 @@ export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, ma
  * (a conflict rolls everything back).
  */
 async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await client.query<StoreRow>({
-      name: 'usage_events_store_in_transaction',
-      text: STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL,
-      values: storeValues(rows, now, maxFutureSkewMs),
-    });
-    const row = result.rows[0]!;
-    const problems = [...(row.problems ?? [])];
-    problems.push(...copiesOfOtherCustomers(rows, problems));
-    if (problems.length > 0 || row.accepted < new Set(rows.map((r) => r.id)).size) {
-      const refused = new Set(problems.map((p) => p.index));
-      problems.push(...(await storedForOtherCustomers(client, rows.filter((r) => !refused.has(r.idx)))));
+  return withPooledClient(pool, async (client) => {
+    try {
+      await client.query('BEGIN');
+      const result = await client.query<StoreRow>({
+        name: 'usage_events_store_in_transaction',
+        text: STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL,
+        values: storeValues(rows, now, maxFutureSkewMs),
+      });
+      const row = result.rows[0]!;
+      const problems = [...(row.problems ?? [])];
+      problems.push(...copiesOfOtherCustomers(rows, problems));
+      if (problems.length > 0 || row.accepted < new Set(rows.map((r) => r.id)).size) {
+        const refused = new Set(problems.map((p) => p.index));
+        problems.push(...(await storedForOtherCustomers(client, rows.filter((r) => !refused.has(r.idx)))));
+      }
+      if (problems.length > 0) {
+        await client.query('ROLLBACK');
+        return { accepted: 0, late: 0, problems: byIndex(problems) };
+      }
+      await client.query('COMMIT');
+      return { accepted: row.accepted, late: row.late, problems: [] };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
     }
-    if (problems.length > 0) {
-      await client.query('ROLLBACK');
-      return { accepted: 0, late: 0, problems: byIndex(problems) };
-    }
-    await client.query('COMMIT');
-    return { accepted: row.accepted, late: row.late, problems: [] };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 export interface EachOutcome {

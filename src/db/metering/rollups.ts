@@ -5,6 +5,7 @@
  * the pg pool (see `transaction`).
  */
 import type pg from 'pg';
+import { withPooledClient } from '../client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { MeterAggregation } from '../../generated/prisma/client.js';
 import { cursorKey, DEFAULT_CURSOR, DEFAULT_VALUE, matchSql, meterSpec, NO_SUBSCRIPTION, prop, type AggregatorSpec, type MeterFilter } from './aggregators.js';
@@ -127,18 +128,17 @@ async function run<T extends pg.QueryResultRow = pg.QueryResultRow>(client: pg.P
  * runs inside the API process, and Prisma's query engine would take its event loop from requests.
  */
 async function transaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+  return withPooledClient(pool, async (client) => {
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    }
+  });
 }
 
 async function cursorPositions(pool: pg.Pool, keys: string[]): Promise<Map<string, bigint>> {

@@ -61,7 +61,10 @@ const PropertiesSchema = z
     for (const issue of propertyIssues(properties)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
   })
   .openapi({
-    description: 'arbitrary key/values for filtering and aggregation; send exact quantities as decimal strings ("0.25")',
+    description:
+      'arbitrary key/values for filtering and aggregation; send exact quantities as decimal strings ("0.25"). Top-level numbers and ' +
+      'decimal strings are usage quantities: at most 20 digits before the decimal point and 12 after, and negative only with admin ' +
+      'credentials (corrections; billing never counts a period below zero)',
     example: { tokens: '1500', model: 'large' },
   });
 

@@ -3,7 +3,7 @@
  * invoice's workflow whose validator refuses an invalid move before anything is recorded.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { moveInvoiceNow } from '../../services/invoicing/invoice-lifecycle.js';
+import { moveInvoiceNow, retryInvoiceBilling } from '../../services/invoicing/invoice-lifecycle.js';
 import { InvoiceSchema } from '../../schemas/invoicing.js';
 import type { App } from '../context.js';
 import { withHostedLink } from '../hosted-links.js';
@@ -50,7 +50,23 @@ const voidRoute = createRoute({
   responses: { 200: jsonResponse('The Void invoice', InvoiceSchema), ...commonErrorResponses },
 });
 
+const retry = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/retry',
+  tags: ['Invoices'],
+  summary: 'Retry the move that left the invoice in billing_error',
+  description:
+    'A finalize, pay, void or collection whose work failed in a way no automatic retry fixes (invalid stored data, a numeric ' +
+    'overflow, or a transient failure that outlasted its retry schedule) is shown as billing_error. Fix the data, then retry: ' +
+    'billing_error is cleared (audited as invoice.billing_retried) and the move runs again through the invoice workflow. ' +
+    'Answers the invoice after the move; 422 billing_failed (and billing_error set again) when it failed again; ' +
+    '409 no_billing_error when there is nothing to retry.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The invoice after the retried move', InvoiceSchema), ...commonErrorResponses },
+});
+
 export function registerInvoiceLifecycle(app: App): void {
+  app.openapi(retry, async (c) => c.json(withHostedLink(c, await retryInvoiceBilling(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
   app.openapi(finalize, async (c) => c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', requestContext(c))), 200));
   app.openapi(pay, async (c) => {
     const { actor_id, actor_name } = c.req.valid('json');

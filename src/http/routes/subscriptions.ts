@@ -5,7 +5,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { billNow, changePlan } from '../../services/invoicing/invoice-lifecycle.js';
-import { createSubscription, getSubscription, listSubscriptions, moveSubscription } from '../../services/subscriptions/subscriptions.js';
+import { createSubscription, getSubscription, listSubscriptions, moveSubscription, retrySubscriptionBilling } from '../../services/subscriptions/subscriptions.js';
 import { CurrencySchema, NonNegativeMoneySchema, UuidSchema } from '../../schemas/common.js';
 import { InvoiceSchema } from '../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema, SubscriptionStatusSchema } from '../../schemas/subscriptions.js';
@@ -95,6 +95,22 @@ const changePlanRoute = createRoute({
   responses: { 200: jsonResponse('The subscription and its Draft', PlanChangeSchema), ...commonErrorResponses },
 });
 
+const retry = createRoute({
+  method: 'post',
+  path: '/admin/v1/subscriptions/{id}/retry',
+  tags: ['Billing'],
+  summary: 'Retry the billing step that left the subscription in billing_error',
+  description:
+    "A step of the subscription's workflow (a period close, a finalization, a roll) whose work failed in a way no automatic " +
+    'retry fixes (invalid stored data such as a negative usage total, a numeric overflow, or a transient failure that outlasted ' +
+    'its retry schedule) holds the subscription with billing_error set; updates are still served. Fix the data, then retry: ' +
+    'billing_error is cleared (audited as subscription.billing_retried) and the answer comes once the step ran again, with ' +
+    'billing_error set anew when it failed again. 409 no_billing_error when there is nothing to retry. On a test clock, advance ' +
+    'the clock to its current time afterwards to wait for everything due.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The subscription after the retried step', SubscriptionSchema), ...commonErrorResponses },
+});
+
 const MOVES = {
   pause: 'Pause an Active or PastDue subscription',
   resume: 'Resume a Paused subscription (any other state is 409 invalid_state_transition)',
@@ -129,6 +145,7 @@ export function registerSubscriptions(app: App): void {
     });
   }
 
+  app.openapi(retry, async (c) => c.json(await retrySubscriptionBilling(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
   app.openapi(bill, async (c) => {
     const { invoice, created } = await billNow(c.get('deps'), c.req.valid('param').id, requestContext(c));
     return created ? c.json(withHostedLink(c, invoice), 201) : c.json(withHostedLink(c, invoice), 200);

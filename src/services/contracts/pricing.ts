@@ -117,9 +117,14 @@ export interface PeriodRating {
  */
 export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageScope, input: PeriodRatingInput): Promise<PeriodRating> {
   const meters = [...new Set(input.skus.flatMap((sku) => (sku.pricing_model !== 'Flat' && sku.meter_event_type ? [sku.meter_event_type] : [])))];
+  // A meter's value billed for a period is never below zero: negative values (admin corrections,
+  // WeightedSum level deltas, events stored before the door refused them) can bring it down to
+  // zero, never lower (README, "Failures"); the usage summary still shows the raw value.
   const quantities = async (to: Date): Promise<Record<string, string>> =>
     to > input.from
-      ? quantitiesForPeriod(db as unknown as Db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to })
+      ? atLeastZero(
+          await quantitiesForPeriod(db as unknown as Db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to }),
+        )
       : {};
   const usage = await quantities(input.to);
   const service = input.service ? { service: input.service } : {};
@@ -134,6 +139,10 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
   }
   const rated = ratePeriodAcrossPhases({ skus: input.skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
   return { lines: rated.lines, rated };
+}
+
+function atLeastZero(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([type, value]) => [type, value.startsWith('-') ? '0' : value]));
 }
 
 const USAGE_MODELS = new Set(['PerUnit', 'Graduated', 'Volume', 'Package']);

@@ -13,7 +13,7 @@ import {
   type SubscriptionCommand,
 } from '../../../workflows/messages.js';
 import { DomainError } from '../../errors.js';
-import { moveInvoice, type InvoiceMove } from './invoice-workflows.js';
+import { moveInvoice, retryInvoiceMove, type InvoiceMove } from './invoice-workflows.js';
 import { loadInvoiceView } from './invoices.js';
 import { getSubscription } from '../subscriptions/subscriptions.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
@@ -54,5 +54,13 @@ export async function moveInvoiceNow(
   command: SubscriptionCommand | PayInvoiceCommand,
 ): Promise<InvoiceView> {
   await moveInvoice(workflowDeps(deps), invoiceId, move, command);
+  return loadInvoiceView(deps.db, invoiceId);
+}
+
+/** Retries the move that left the invoice in billing_error (after an operator fixed the data). */
+export async function retryInvoiceBilling(deps: ServiceDeps, invoiceId: string, command: SubscriptionCommand): Promise<InvoiceView> {
+  const invoice = await loadInvoiceView(deps.db, invoiceId);
+  if (invoice.billing_error === null) throw new DomainError('conflict', 'no_billing_error', `invoice ${invoiceId} has no billing error to retry`, { entity: 'invoice' });
+  await retryInvoiceMove(workflowDeps(deps), invoiceId, command);
   return loadInvoiceView(deps.db, invoiceId);
 }

@@ -2,9 +2,10 @@
  * Drives invoice workflows from the API and from activities. Every finalize, pay and void goes
  * through the invoice's workflow as an update (update-with-start, so an invoice whose workflow has
  * not started yet gets one). Paid and Void invoices have finished workflows: moves on them are
- * refused from the database state instead.
+ * refused from the database state, and an update racing the workflow's completion is refused by
+ * the reuse policy (a completed run is never followed by a new one) with 409.
  */
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { Db } from '../../db/client.js';
 import { findInvoiceStatus } from '../../db/invoices.js';
@@ -12,12 +13,14 @@ import {
   finalizeInvoiceUpdate,
   invoiceWorkflowId,
   payInvoiceUpdate,
+  retryInvoiceBillingUpdate,
   voidInvoiceUpdate,
   type InvoiceOutcome,
   type InvoiceWorkflowInput,
   type PayInvoiceCommand,
   type SubscriptionCommand,
 } from '../../../workflows/messages.js';
+import { INVOICE_WORKFLOW_REUSE_POLICY } from '../../temporal/task-queues.js';
 import { runUpdate } from '../../temporal/updates.js';
 import { invalidTransition, notFound } from '../../errors.js';
 
@@ -42,6 +45,8 @@ function startOperation(deps: InvoiceWorkflowDeps, input: InvoiceWorkflowInput) 
     taskQueue: deps.taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    // A completed invoice workflow (Paid, Void) is never started again by an update: it is refused (409).
+    workflowIdReusePolicy: INVOICE_WORKFLOW_REUSE_POLICY,
   });
 }
 
@@ -54,6 +59,8 @@ export async function ensureInvoiceWorkflow(deps: InvoiceWorkflowDeps, invoiceId
     taskQueue: deps.taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    // A completed invoice workflow (Paid, Void) is never started again by an update: it is refused (409).
+    workflowIdReusePolicy: INVOICE_WORKFLOW_REUSE_POLICY,
   });
 }
 
@@ -69,4 +76,10 @@ export async function moveInvoice(
   return runUpdate('invoice', () =>
     deps.client.workflow.executeUpdateWithStart(update, { args: [command], startWorkflowOperation: startOperation(deps, input) }),
   );
+}
+
+/** An operator's retry of the move that left the invoice in billing_error: the move runs again. */
+export async function retryInvoiceMove(deps: InvoiceWorkflowDeps, invoiceId: string, command: SubscriptionCommand): Promise<InvoiceOutcome> {
+  const handle = deps.client.workflow.getHandle(invoiceWorkflowId(invoiceId));
+  return runUpdate('invoice', () => handle.executeUpdate(retryInvoiceBillingUpdate, { args: [command] }));
 }

@@ -35,6 +35,7 @@ import { enqueueEvent } from '../outbox.js';
 import { postInvoiceFinalized, postInvoiceVoided, postPaymentCollected } from '../ledger/postings.js';
 import { drawDownWalletForInvoice, returnWalletDrawdown } from '../wallets/wallets.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
+import { billingErrorView } from '../failures/billing-errors.js';
 
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
@@ -75,6 +76,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     paid_at: iso(invoice.paidAt),
     paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName } : null,
     voided_at: iso(invoice.voidedAt),
+    billing_error: billingErrorView(invoice.billingError),
     created_at: invoice.createdAt.toISOString(),
     // Signed by the API (src/http/hosted-links.ts), which holds the link secret.
     hosted_invoice_url: null,

@@ -21,7 +21,9 @@
  *   customer's current time (its test clock's for a sandbox customer); properties is an object;
  *   JSON numbers must be exact as doubles carry them (integers within ±2^53, other numbers with at
  *   most 15 significant digits, finite): anything else is refused and must be sent as a decimal
- *   string; `quantity`, read by the default meter, is numeric.
+ *   string; `quantity`, read by the default meter, is numeric; top-level numeric values (numbers and
+ *   decimal strings: what meters aggregate) are usage quantities, refused beyond
+ *   MAX_QUANTITY_INTEGER_DIGITS / MAX_QUANTITY_DECIMALS, and when negative from a customer token.
  * - Late events: an event whose timestamp falls in an already invoiced period is stored with
  *   late = true and counted in the responses (late, late_count) and the usage summary
  *   (late_event_count). "Invoiced" means: before the subscription's charged_through_date, or inside
@@ -136,11 +138,12 @@ export interface FieldNames {
   customer_id: string;
   subscription_id: string;
   timestamp: string;
+  properties: string;
 }
 
-export const JSON_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'customer_id', subscription_id: 'subscription_id', timestamp: 'timestamp' };
+export const JSON_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'customer_id', subscription_id: 'subscription_id', timestamp: 'timestamp', properties: 'properties' };
 export const JSON_BATCH_FIELDS: FieldNames = { ...JSON_FIELDS, prefix: (i) => `events.${i}.` };
-export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time' };
+export const CLOUD_EVENT_FIELDS: FieldNames = { prefix: () => '', id: 'id', customer_id: 'subject', subscription_id: 'subscriptionid', timestamp: 'time', properties: 'data' };
 export const CLOUD_EVENT_BATCH_FIELDS: FieldNames = { ...CLOUD_EVENT_FIELDS, prefix: (i) => `${i}.` };
 
 const DECIMAL = /^-?[0-9]+(\.[0-9]+)?$/;
@@ -180,7 +183,67 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
       for (const [key, child] of Object.entries(value)) stack.push([`${path}.${key}`, child]);
     }
   }
+  // Top-level values are what meters aggregate: every numeric one is a usage quantity.
+  const flagged = new Set(issues.map((issue) => issue.path));
+  for (const [path, value] of Object.entries(properties)) {
+    const problem = flagged.has(path) ? null : quantityProblem(value, true);
+    if (problem) issues.push({ path, message: problem });
+  }
   return issues;
+}
+
+/**
+ * Bounds of a usage quantity: a top-level property that is a JSON number or a decimal string.
+ * Meters sum, count and compare these values, and rating multiplies their period totals by unit
+ * prices, so they are refused at the door when they could never be billed: more than
+ * MAX_QUANTITY_INTEGER_DIGITS digits before the decimal point or more than MAX_QUANTITY_DECIMALS
+ * after it, from anyone; negative, from a customer token (a customer could lower its own bill).
+ * Admin credentials may send negative values: corrections, and the level deltas WeightedSum meters
+ * carry; billing never counts a period's usage below zero (services/contracts/pricing.ts).
+ */
+export const MAX_QUANTITY_INTEGER_DIGITS = 20;
+const NEGATIVE_MESSAGE = 'is a negative quantity: only admin credentials may send negative values (corrections)';
+export const MAX_QUANTITY_DECIMALS = 12;
+
+/** Integer digits and decimals of a finite number's shortest decimal form (1.5e-7 → 0 and 8). */
+function numberDigits(value: number): { integer: number; decimals: number } {
+  const [mantissa = '0', exponentText = '0'] = Math.abs(value).toExponential().split('e');
+  const exponent = Number(exponentText);
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return { integer: Math.max(1, exponent + 1), decimals: Math.max(0, fraction - exponent) };
+}
+
+function quantityProblem(value: unknown, allowNegative: boolean): string | null {
+  let negative: boolean;
+  let digits: { integer: number; decimals: number };
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    negative = value < 0;
+    digits = numberDigits(value);
+  } else if (typeof value === 'string' && DECIMAL.test(value)) {
+    negative = value.startsWith('-') && /[1-9]/.test(value);
+    const [integer = '', fraction = ''] = value.replace('-', '').split('.');
+    digits = { integer: integer.replace(/^0+(?=.)/, '').length, decimals: fraction.length };
+  } else {
+    return null;
+  }
+  if (negative && !allowNegative) return NEGATIVE_MESSAGE;
+  if (digits.integer > MAX_QUANTITY_INTEGER_DIGITS) return `is a quantity with more than ${MAX_QUANTITY_INTEGER_DIGITS} digits before the decimal point`;
+  if (digits.decimals > MAX_QUANTITY_DECIMALS) return `is a quantity with more than ${MAX_QUANTITY_DECIMALS} decimal places`;
+  return null;
+}
+
+/** Top-level negative quantities of an event's properties (refused from customer tokens). */
+export function negativeQuantityIssues(properties: Record<string, unknown>): { path: string; message: string }[] {
+  return Object.entries(properties).flatMap(([path, value]) => (quantityProblem(value, false) === NEGATIVE_MESSAGE ? [{ path, message: NEGATIVE_MESSAGE }] : []));
+}
+
+/** A customer token's events with negative quantities, as the 400 naming each one. */
+function refuseCustomerNegatives(events: UsageEventInput[], context: IngestContext): void {
+  if (context.ownCustomerId === undefined) return;
+  const issues = events.flatMap((event, i) =>
+    negativeQuantityIssues(event.properties ?? {}).map((issue) => ({ path: `${context.fields.prefix(i)}${context.fields.properties}.${issue.path}`, message: issue.message })),
+  );
+  if (issues.length > 0) throw new DomainError('validation', 'validation_failed', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
 }
 
 export interface IngestContext {
@@ -362,6 +425,7 @@ function writerFor(deps: ServiceDeps): EventWriter {
 }
 
 export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
+  refuseCustomerNegatives([event], ingest);
   const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
   const [foreign] = foreignEvents([event], context);
   if (foreign) throw singleEventError(foreign, event, context);
@@ -375,6 +439,7 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
 }
 
 export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
+  refuseCustomerNegatives(events, ingest);
   const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
   const foreign = foreignEvents(events, context);
   if (foreign.length > 0) throw batchError(foreign, events, context);

@@ -5,7 +5,7 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { invoiceState } from '../../db/payments.js';
 import { invalidTransition, notFound } from '../../errors.js';
-import { invoiceTaskQueue } from '../../temporal/task-queues.js';
+import { INVOICE_WORKFLOW_REUSE_POLICY, invoiceTaskQueue } from '../../temporal/task-queues.js';
 import { runUpdate } from '../../temporal/updates.js';
 import { invoicePaymentUpdate, invoiceWorkflowId, type InvoicePaymentCommand, type InvoicePaymentResult } from '../../../workflows/messages.js';
 import type { PaymentDeps } from './deps.js';
@@ -20,6 +20,8 @@ export async function runInvoicePayment(deps: PaymentDeps, invoiceId: string, co
     taskQueue: invoiceTaskQueue(deps.taskQueue),
     args: [{ invoiceId, status: invoice.status }],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    // A completed invoice workflow (Paid, Void) is never started again by an update: it is refused (409).
+    workflowIdReusePolicy: INVOICE_WORKFLOW_REUSE_POLICY,
   });
   return runUpdate('invoice', () => deps.client.workflow.executeUpdateWithStart(invoicePaymentUpdate, { args: [command], startWorkflowOperation: start }));
 }

@@ -16,17 +16,20 @@ import {
 import { lockClockShared } from '../../db/test-clocks.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId, UUID_PATTERN } from '../../ids.js';
+import { checkTemporalReachable } from '../../temporal/client.js';
 import { runUpdate } from '../../temporal/updates.js';
+import { startSubscriptionWorkflow } from './workflow-starts.js';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
+  retrySubscriptionBillingUpdate,
   subscriptionWorkflowId,
   type SubscriptionCommand,
-  type SubscriptionWorkflowInput,
 } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
-import { DomainError, notFound } from '../../errors.js';
+import { billingErrorView } from '../failures/billing-errors.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
 import type { SubscriptionView } from '../../schemas/subscriptions.js';
@@ -58,13 +61,13 @@ export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
     progressive_threshold_nanos: row.progressiveThresholdNanos?.toFixed(0) ?? null,
     paused_at: iso(row.pausedAt),
     cancelled_at: iso(row.cancelledAt),
+    billing_error: billingErrorView(row.billingError),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
-/** How often (subscription time) a progressive billing threshold is checked. */
-export const PROGRESSIVE_CHECK_EVERY_MS = 86_400_000;
+export { PROGRESSIVE_CHECK_EVERY_MS } from './workflow-starts.js';
 
 const unprocessable = (code: string, message: string, details?: Record<string, unknown>) =>
   new DomainError('unprocessable', code, message, details);
@@ -103,7 +106,12 @@ export async function createSubscription(
 
   const trialDays = input.trial_days ?? plan.trial_days;
   const id = newId();
-  let started = false;
+  // Temporal must be reachable before anything is written: down, the answer is a quick 503 and
+  // nothing was created (the workflow starts only after the commit, below).
+  await checkTemporalReachable(deps.temporal).catch((err: unknown) => {
+    throw new DomainError('unavailable', 'service_unavailable', `Temporal could not be reached: ${(err as Error).message}`);
+  });
+  let clockNow: Date | null = null;
   const created = await db.$transaction(async (tx) => {
     // Holds off a concurrent close of the customer until this subscription is committed.
     const lockedStatus = await lockCustomerShared(tx, customer.id);
@@ -113,6 +121,7 @@ export async function createSubscription(
     // On a test clock, "now" is the clock's time, read under a share lock: an advance of the clock
     // (which takes it exclusively) either waits for this subscription or happened before it.
     const clockTime = customer.test_clock_id ? await lockClockShared(tx, customer.test_clock_id) : undefined;
+    clockNow = clockTime ?? null;
     const startMs = (clockTime ?? deps.clock()).getTime();
     const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
     const subscription = await insertSubscription(tx, {
@@ -147,30 +156,13 @@ export async function createSubscription(
       status: subscription.status,
       currency: subscription.currency,
     }, subscription.periodStart);
-    // The workflow starts inside the transaction, so a committed row always has its workflow. Should
-    // the commit fail after this, the run is terminated, or (if this process dies first) finds no
-    // row at its first step and ends quietly.
-    const workflowInput: SubscriptionWorkflowInput = {
-      subscriptionId: id,
-      status: subscription.status,
-      periodStart: subscription.periodStart.toISOString(),
-      periodEnd: subscription.periodEnd.toISOString(),
-      trialEnd: subscription.trialEnd?.toISOString() ?? null,
-      testClock: customer.test_clock_id && clockTime ? { id: customer.test_clock_id, now: clockTime.toISOString() } : null,
-      progressiveCheckEveryMs: subscription.progressiveThresholdNanos === null ? null : PROGRESSIVE_CHECK_EVERY_MS,
-      pendingCloses: [],
-    };
-    await deps.temporal.client.workflow.start('subscriptionWorkflow', {
-      workflowId: subscriptionWorkflowId(id),
-      taskQueue: deps.settings.temporalTaskQueue,
-      args: [workflowInput],
-      memo: { customer_id: customer.id, plan_id: plan.id },
-    });
-    started = true;
     return subscription;
-  }).catch(async (err: unknown) => {
-    if (started) await deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('subscription row was not committed').catch(() => {});
-    throw err;
+  });
+  // Start after commit. Should the start fail now (Temporal went away since the check) or this
+  // process die first, the row is committed without workflow_started_at and the reconciler starts
+  // its workflow (./workflow-starts.ts); the subscription exists either way, so the answer is 201.
+  await startSubscriptionWorkflow(deps, created, clockNow).catch((err: unknown) => {
+    deps.logger.warn({ err, subscriptionId: id }, 'starting the subscription workflow after commit failed; the reconciler will start it');
   });
   return toSubscriptionView(created);
 }
@@ -200,5 +192,19 @@ export async function moveSubscription(deps: ServiceDeps, id: string, move: Move
   await getSubscription(deps, id);
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
   await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [command] }));
+  return getSubscription(deps, id);
+}
+
+/**
+ * An operator's retry of the step that left the subscription in billing_error (after fixing the
+ * data): answers once the step ran again, with the subscription (billing_error set again when it
+ * failed again). 409 no_billing_error when there is nothing to retry.
+ */
+export async function retrySubscriptionBilling(deps: ServiceDeps, id: string, command: SubscriptionCommand): Promise<SubscriptionView> {
+  const row = await findSubscription(deps.db, id);
+  if (!row) throw notFound('subscription', id);
+  if (row.billingError === null) throw conflict('no_billing_error', `subscription ${id} has no billing error to retry`, { entity: 'subscription' });
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
+  await runUpdate('subscription', () => handle.executeUpdate(retrySubscriptionBillingUpdate, { args: [command] }));
   return getSubscription(deps, id);
 }

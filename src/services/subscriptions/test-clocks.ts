@@ -34,6 +34,7 @@ import { recordAudit, type Actor } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { TestClockView } from '../../schemas/subscriptions.js';
 import { dunningWorkflowIdsOnClock } from '../payments/dunning.js';
+import { reconcileSubscriptionWorkflows } from './workflow-starts.js';
 
 const toView = (row: TestClockRow, advancing: boolean): TestClockView => ({
   id: row.id,
@@ -66,6 +67,8 @@ export async function getTestClock(deps: ServiceDeps, id: string): Promise<TestC
 export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime: string, actor: Actor, requestId: string): Promise<TestClockView> {
   const target = new Date(frozenTime);
   const advanced = await withAdvanceLock(deps.pool, id, async () => {
+    // A subscription of the clock whose workflow start after commit did not happen gets it first.
+    await reconcileSubscriptionWorkflows(deps, { createdBefore: new Date(), testClockId: id });
     const { clock, subscriptionIds } = await moveClock(deps, id, target, actor, requestId);
     // Contract workflows of the clock's customers answer the same advance update and next-wake query.
     const contractIds = await activeContractIdsOnClock(deps.db, id);

@@ -1,0 +1,49 @@
+/**
+ * The failure taxonomy of background work (activities): a failure is either TRANSIENT (a dependency
+ * could not be reached or asked to try again: retrying with backoff may succeed) or DETERMINISTIC
+ * (the same input fails the same way on every attempt: validation, overflow, a missing row, a broken
+ * invariant, a bug). Activities retry only transient failures, on a bounded schedule; a
+ * deterministic one stops at once and surfaces as a `billing_error` an operator can retry after
+ * fixing the data (README, "Failures").
+ */
+import { isGrpcServiceError } from '@temporalio/client';
+import { DomainError } from '../../errors.js';
+import { isDependencyUnavailable } from '../availability.js';
+
+export type FailureKind = 'transient' | 'deterministic';
+
+/**
+ * SQLSTATEs a retry can clear: serialization failure, deadlock, lock not available, query canceled
+ * (a statement or lock timeout), and the insufficient-resources class (disk full, out of memory).
+ */
+const TRANSIENT_SQLSTATE = /^(40001|40P01|55P03|57014|53[0-9A-Z]{3})$/;
+/** Prisma's codes for a transaction that lost a conflict or timed out, and for a pool timeout. */
+const TRANSIENT_PRISMA = new Set(['P2028', 'P2034', 'P2024', 'P1008']);
+/** gRPC codes of a Temporal call worth retrying: CANCELLED, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
+const TRANSIENT_GRPC = new Set([1, 4, 8, 10, 14]);
+
+/** Transient or deterministic: what a retry of the same work can be expected to do. */
+export function classifyFailure(err: unknown): FailureKind {
+  if (err instanceof DomainError) return err.kind === 'unavailable' ? 'transient' : 'deterministic';
+  if (isDependencyUnavailable(err)) return 'transient';
+  const pending: unknown[] = [err];
+  for (let seen = 0; pending.length > 0 && seen < 10; seen++) {
+    const node = pending.shift();
+    if (node === null || typeof node !== 'object') continue;
+    if (isGrpcServiceError(node) && TRANSIENT_GRPC.has(node.code)) return 'transient';
+    const { code, originalCode, meta, cause } = node as Record<string, unknown>;
+    if (typeof code === 'string' && TRANSIENT_PRISMA.has(code)) return 'transient';
+    for (const value of [code, originalCode]) if (typeof value === 'string' && TRANSIENT_SQLSTATE.test(value)) return 'transient';
+    const driver = (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
+    if (driver) pending.push(driver, (driver as { cause?: unknown }).cause);
+    pending.push(cause);
+  }
+  return 'deterministic';
+}
+
+/** What an operator sees of a deterministic failure: the error's name, its code when it has one, and its message. */
+export function describeFailure(err: unknown): { name: string; code: string | null; message: string } {
+  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) };
+  const code = (err as { code?: unknown }).code;
+  return { name: err.name || err.constructor.name, code: typeof code === 'string' ? code : null, message: err.message.slice(0, 2000) };
+}
