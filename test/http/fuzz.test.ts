@@ -173,14 +173,23 @@ const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names.map((name) => seeds[name])) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) });
 
 function pathFor(path: string): fc.Arbitrary<string> {
+  // A {currency} path parameter (a customer's wallet) takes a currency code; every other one an id.
+  if (path.includes('{currency}')) {
+    return fc.tuple(fc.constantFrom('USD', 'EUR'), pathWithIds(path.replace('{currency}', CURRENCY_SLOT))).map(([currency, p]) => p.replace(CURRENCY_SLOT, currency));
+  }
+  return pathWithIds(path);
+}
+
+const CURRENCY_SLOT = '__currency__';
+
+function pathWithIds(path: string): fc.Arbitrary<string> {
   const [first, ...rest] = [...path.matchAll(/\/([a-z-]+)\/\{[^}]+\}/g)].map((match) => COLLECTIONS[match[1]!]);
   const firstId = first ? seededId([first]) : fc.uuid({ version: 7 });
-  // A {currency} path parameter (a customer's wallet) takes a currency code; a later parameter of a
-  // known collection (an alert of the customer) names its own seed; others repeat the first id.
-  return fc.tuple(firstId, fc.constantFrom('USD', 'EUR'), ...rest.map((resource) => (resource ? seededId([resource]) : fc.constant(null)))).map(([id, currency, ...later]) => {
+  // A later parameter of a known collection (an alert of the customer) names its own seed; others repeat the first id.
+  return fc.tuple(firstId, ...rest.map((resource) => (resource ? seededId([resource]) : fc.constant(null)))).map(([id, ...later]) => {
     const ids = [id, ...later.map((other) => other ?? id)];
     let i = 0;
-    return path.replace('{currency}', currency).replace(/\{[^}]+\}/g, () => ids[Math.min(i++, ids.length - 1)]!);
+    return path.replace(/\{[^}]+\}/g, () => ids[Math.min(i++, ids.length - 1)]!);
   });
 }
 
@@ -378,7 +387,10 @@ describe('fuzzing every mutating route', () => {
   });
 
   it('answers malformed bodies with a 4xx envelope, never a 5xx, and gets past validation and lookup on every route with an id', async () => {
-    const mutating = operations.filter((op) => MUTATING.includes(op.method.toLowerCase()));
+    // Deletions last: one that removes a seeded resource must not turn the other routes' lookups into 404s.
+    const mutating = operations
+      .filter((op) => MUTATING.includes(op.method.toLowerCase()))
+      .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
     const failures: string[] = [];
     const reached = new Map<string, number>();
     for (const op of mutating) {

@@ -1,0 +1,194 @@
+/**
+ * One customer, one month on a test clock, every money feature at once (issue 15 end to end): a
+ * credit wallet with auto-recharge, a SoftLimit and a HardLimit spend alert, and a card on file.
+ * The alerts trigger at their crossings (business time), the HardLimit blocks the customer and caps
+ * the invoice, the wallet pays what the cap leaves before the card is charged, its drawdown below
+ * the threshold recharges it once, the next period re-arms the alerts, and the ledger matches the
+ * invoices, the payments and the wallet throughout.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
+import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
+import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { attachCard, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+
+let h: Harness;
+const cleanup: string[] = [];
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  for (const id of cleanup) await h.deps.temporal.client.workflow.getHandle(id).terminate('test done').catch(() => undefined);
+  await h.close();
+});
+
+const UNIT = 1_000_000_000_000n;
+const units = (n: bigint) => (n * UNIT).toString();
+
+interface Alert {
+  id: string;
+  status: string;
+  last_spend_nanos: string | null;
+}
+interface Invoice {
+  id: string;
+  status: string;
+  period_start: string;
+  total_nanos: string;
+  credited_nanos: string;
+  wallet_applied_nanos: string;
+  spend_cap_withheld_nanos: string;
+  amount_due_nanos: string;
+}
+interface TopUp {
+  id: string;
+  status: string;
+  source: string;
+  amount_nanos: string;
+  processor_payment_intent_id: string | null;
+}
+
+const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+
+let seq = 0;
+async function sendCalls(customerId: string, subscriptionId: string, calls: number, timestamp: string) {
+  for (let sent = 0; sent < calls; sent += 1000) {
+    const events = Array.from({ length: Math.min(1000, calls - sent) }, () => ({
+      id: `money-month-${process.pid}-${(seq += 1)}`,
+      event_type: 'api_calls',
+      customer_id: customerId,
+      subscription_id: subscriptionId,
+      timestamp,
+      properties: {},
+    }));
+    expect((await expectJson<{ accepted_count: number }>(await h.request('POST', '/v1/events/batch', { body: { events } }))).accepted_count).toBe(events.length);
+  }
+}
+
+it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on time, the cap, the drawdown, one recharge, the reset, a matching ledger', async () => {
+  const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+  const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+  await attachCard(h, customerId);
+  // 49.00 a month plus 0.01 per API call.
+  const subscription = await expectJson<{ id: string }>(
+    await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }),
+    201,
+  );
+  cleanup.push(subscriptionWorkflowId(subscription.id));
+  const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
+  await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: units(40n) } }), 201);
+  await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: units(30n), target_nanos: units(100n) } }));
+  const alertOf = async (type: string, threshold: bigint) =>
+    expectJson<Alert>(await h.request('POST', `/admin/v1/customers/${customerId}/alerts`, { body: { alert_type: type, threshold_nanos: units(threshold) } }), 201);
+  const soft = await alertOf('SoftLimit', 100n);
+  const hard = await alertOf('HardLimit', 150n);
+
+  const alert = async (id: string) => expectJson<Alert>(await h.request('GET', `/admin/v1/customers/${customerId}/alerts/${id}`));
+  const evaluatedAt = async (spend: bigint) =>
+    eventually(async () => {
+      for (const id of [soft.id, hard.id]) expect((await alert(id)).last_spend_nanos).toBe(units(spend));
+    });
+  const triggered = async () =>
+    (await h.deps.db.outboxEvent.findMany({ where: { type: 'spend_alert.triggered', aggregateId: { in: [soft.id, hard.id] } }, orderBy: { id: 'asc' } })).map((row) => [
+      row.aggregateId,
+      row.occurredAt.toISOString(),
+    ]);
+  const entitlement = async () => (await expectJson<{ status: string }>(await h.request('GET', `/v1/customers/${customerId}/entitlement`, { as: { customer: customerId } }))).status;
+  const invoices = async () => (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&limit=200`))).data;
+  const topUps = async () => (await expectPage<TopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
+  const walletBalance = async () => BigInt((await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet))).balance_nanos);
+  const ledger = async () => {
+    const body = await expectJson<{ accounts: { kind: string; balance_nanos: string }[] }>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/accounts`));
+    const map = Object.fromEntries(body.accounts.map((a) => [a.kind, BigInt(a.balance_nanos)]));
+    return (kind: string) => map[kind] ?? 0n;
+  };
+  /** AR = what Open invoices leave to pay; wallet accounts = the wallet; revenue = what was billed; the trial balance is zero. */
+  const expectLedgerMatches = async () => {
+    const all = await invoices();
+    const balance = await ledger();
+    expect(balance('accounts_receivable')).toBe(all.filter((i) => i.status === 'Open').reduce((s, i) => s + BigInt(i.amount_due_nanos), 0n));
+    expect(balance('wallet') + balance('promotional_credit')).toBe(await walletBalance());
+    expect(balance('revenue') + balance('deferred_revenue')).toBe(
+      all.filter((i) => i.status === 'Open' || i.status === 'Paid').reduce((s, i) => s + BigInt(i.total_nanos) - BigInt(i.credited_nanos), 0n),
+    );
+    const trial = await expectJson<{ currencies: { difference_nanos: string }[] }>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));
+    expect(trial.currencies.map((c) => c.difference_nanos)).toEqual(['0']);
+    return balance;
+  };
+
+  await evaluatedAt(49n);
+  // Jan 15: 6,000 calls → 109.00 crosses the SoftLimit.
+  await advance(clockId, '2026-01-15T00:00:00.000Z');
+  await sendCalls(customerId, subscription.id, 6000, '2026-01-15T00:00:00.000Z');
+  await evaluatedAt(109n);
+  expect(await triggered()).toEqual([[soft.id, '2026-01-15T00:00:00.000Z']]);
+  expect(await entitlement()).toBe('active');
+
+  // Jan 20: 6,000 more → 169.00 crosses the HardLimit: blocked, usage still recorded.
+  await advance(clockId, '2026-01-20T00:00:00.000Z');
+  await sendCalls(customerId, subscription.id, 6000, '2026-01-20T00:00:00.000Z');
+  await evaluatedAt(169n);
+  expect(await triggered()).toEqual([
+    [soft.id, '2026-01-15T00:00:00.000Z'],
+    [hard.id, '2026-01-20T00:00:00.000Z'],
+  ]);
+  expect(await entitlement()).toBe('blocked');
+  expect(await h.deps.db.usageEvent.count({ where: { customerId } })).toBe(12_000);
+
+  // Past the period end and the grace: the January invoice is capped at 150.00 (19.00 withheld); the
+  // wallet's 40.00 pays part of it before the card is charged the 110.00 left.
+  await advance(clockId, '2026-02-01T01:00:01.000Z');
+  const january = (await invoices()).find((i) => i.period_start === '2026-01-01T00:00:00.000Z')!;
+  cleanup.push(dunningWorkflowId(january.id));
+  expect(january).toMatchObject({
+    status: 'Open',
+    total_nanos: units(150n),
+    spend_cap_withheld_nanos: units(19n),
+    wallet_applied_nanos: units(40n),
+    amount_due_nanos: units(110n),
+  });
+  const [charge] = await paymentsOf(h, january.id);
+  expect(charge).toMatchObject({ amount_nanos: units(110n) });
+
+  // The drawdown took the wallet from 40 to 0, below the 30 threshold: exactly one recharge, to 100.
+  const [recharge] = await eventually(async () => {
+    const rows = await topUps();
+    expect(rows).toHaveLength(1);
+    return rows;
+  });
+  expect(recharge).toMatchObject({ source: 'auto_recharge', amount_nanos: units(100n) });
+  await h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(recharge!.id)).result();
+
+  // The processor collects the card payment and the recharge (stripe-mock refused both confirmations).
+  const paid = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
+  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(paid.event_id)).result()).toBe('payment_succeeded');
+  const topUp = (await topUps())[0]!;
+  const collected = await expectJson<{ event_id: string }>(
+    await notify(h, {
+      id: eventId(),
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      api_version: '2025-01-27',
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: topUp.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: topUp.id } } },
+    }),
+  );
+  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(collected.event_id)).result()).toBe('top_up_succeeded');
+  expect(await walletBalance()).toBe(100n * UNIT);
+
+  // February: both alerts re-armed by the period roll, the customer unblocked, nothing triggered again.
+  for (const id of [soft.id, hard.id]) expect((await alert(id)).status).toBe('Armed');
+  expect(await entitlement()).toBe('active');
+  expect(await triggered()).toHaveLength(2);
+  expect((await invoices()).find((i) => i.id === january.id)!.status).toBe('Paid');
+
+  const balance = await expectLedgerMatches();
+  // Cash: the card's 110.00 and the recharge's 100.00; revenue only what was charged (the cap withheld 19.00).
+  expect([balance('cash'), balance('revenue'), balance('promotional_expense'), balance('wallet'), balance('accounts_receivable')]).toEqual([
+    210n * UNIT,
+    150n * UNIT,
+    40n * UNIT,
+    100n * UNIT,
+    0n,
+  ]);
+}, 300_000);
