@@ -13,6 +13,7 @@
  * a negative debit is a credit of the same account and vice versa, and entries of one account are
  * netted, so an event that moves nothing posts an empty journal (which callers skip).
  */
+import { dayNumber, fromDayNumber, parseCivilParts } from './calendar.js';
 import { CoreValidationError } from './errors.js';
 
 export const ACCOUNT_KINDS = [
@@ -155,7 +156,45 @@ export const walletDrawdownJournal = (drawn: { paid: bigint; promotional: bigint
 export const promotionalExpiryJournal = (amount: bigint): JournalDraft =>
   journalOf('promotional_expiry', [dr('promotional_credit', amount), cr('promotional_expense', amount)]);
 
-/** Deferred revenue earned once its service period has ended. */
+/**
+ * Ratable recognition of a deferred line over its service period [startMs, endMs) (epoch ms): what
+ * is earned by `atMs` is amount × elapsed / length, rounded toward zero, so exactly the amount at
+ * the end. Recognition is posted at each UTC month start inside the period and at its end (monthly
+ * buckets, each prorated by the time of the period that fell in the month).
+ */
+export function earnedBy(amount: bigint, startMs: number, endMs: number, atMs: number): bigint {
+  if (endMs <= startMs || atMs >= endMs) return amount;
+  if (atMs <= startMs) return 0n;
+  return (amount * BigInt(atMs - startMs)) / BigInt(endMs - startMs);
+}
+
+const DAY_MS = 86_400_000;
+const EPOCH_DAY = dayNumber('1970-01-01');
+
+/** The first instant (epoch ms, UTC) of the month after the one holding `ms`. */
+function nextMonthStartMs(ms: number): number {
+  // Whole days since the epoch, rounded down (also before 1970): an exact integer division.
+  const days = (ms - (((ms % DAY_MS) + DAY_MS) % DAY_MS)) / DAY_MS;
+  const { year, month } = parseCivilParts(fromDayNumber(days + EPOCH_DAY));
+  const next = month === 12 ? `${String(year + 1).padStart(4, '0')}-01-01` : `${String(year).padStart(4, '0')}-${String(month + 1).padStart(2, '0')}-01`;
+  return (dayNumber(next) - EPOCH_DAY) * DAY_MS;
+}
+
+/** Recognition steps of a deferred line up to `upToMs`: each UTC month start inside (start, end), then the end, with what each newly earns. */
+export function recognitionSteps(amount: bigint, startMs: number, endMs: number, upToMs: number): { atMs: number; amount: bigint }[] {
+  const steps: { atMs: number; amount: bigint }[] = [];
+  let earned = 0n;
+  const step = (atMs: number) => {
+    const cumulative = earnedBy(amount, startMs, endMs, atMs);
+    steps.push({ atMs, amount: cumulative - earned });
+    earned = cumulative;
+  };
+  for (let month = nextMonthStartMs(startMs); month < endMs && month <= upToMs; month = nextMonthStartMs(month)) step(month);
+  if (endMs <= upToMs) step(endMs);
+  return steps;
+}
+
+/** Deferred revenue earned (a recognition step of its service period). */
 export const recognitionJournal = (amount: bigint): JournalDraft => journalOf('revenue_recognition', [dr('deferred_revenue', amount), cr('revenue', amount)]);
 
 /** The reversal of a journal: every entry on the other side (a void, a correction). */

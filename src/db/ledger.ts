@@ -203,17 +203,26 @@ export async function listEntries(tx: DbClient, filter: EntryFilter, page: { lim
   }));
 }
 
-/** Finalized invoice lines still deferred: their revenue journal is not posted and their period ended by `upTo`. */
+/**
+ * Deferred lines of the customer's finalized invoices not fully recognized yet whose service period
+ * began before `upTo`, with what their recognition journals carried so far.
+ */
 export async function deferredLinesDue(tx: DbClient, customerId: string, upTo: Date) {
-  return tx.$queryRaw<{ line_id: string; invoice_id: string; currency: string; amount: Prisma.Decimal; period_end: Date }[]>`
-    SELECT l.id::text AS line_id, i.id::text AS invoice_id, i.currency, l.amount_nanos AS amount, l.period_end
+  return tx.$queryRaw<{ line_id: string; invoice_id: string; currency: string; amount: Prisma.Decimal; period_start: Date; period_end: Date; finalized_at: Date; recognized: Prisma.Decimal }[]>`
+    SELECT * FROM (
+    SELECT l.id::text AS line_id, i.id::text AS invoice_id, i.currency, l.amount_nanos AS amount,
+           COALESCE(l.period_start, i.finalized_at) AS period_start, l.period_end, i.finalized_at,
+           COALESCE((SELECT SUM(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)
+                       FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN ledger_accounts a ON a.id = e.account_id
+                      WHERE j.kind = 'revenue_recognition' AND j.source_id = l.id AND a.kind = 'deferred_revenue'), 0) AS recognized
       FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id
      WHERE i.customer_id = ${customerId}::uuid AND i.status IN ('Open', 'Paid')
-       AND NOT l.is_tax AND l.period_end IS NOT NULL AND l.period_end > i.finalized_at AND l.period_end <= ${upTo}
+       AND NOT l.is_tax AND l.period_end IS NOT NULL AND l.period_end > i.finalized_at
+       AND COALESCE(l.period_start, i.finalized_at) < ${upTo}
        AND l.amount_nanos <> 0
        AND EXISTS (SELECT 1 FROM ledger_journals j WHERE j.business_key = 'invoice_finalized:' || i.id::text)
-       AND NOT EXISTS (SELECT 1 FROM ledger_journals j WHERE j.business_key = 'revenue_recognition:' || l.id::text)
-     ORDER BY l.period_end, l.id`;
+    ) due WHERE due.recognized <> due.amount
+     ORDER BY due.period_end, due.line_id`;
 }
 
 /** What the ledger needs of an invoice's lines: amount, tax flag and service period end. */

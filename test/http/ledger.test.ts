@@ -191,6 +191,33 @@ describe('postings of the invoice flows', () => {
     expect(paged.has_more).toBe(true);
   });
 
+  it('recognizes a fee billed in advance for a year month by month, prorated by the days of each month', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const id = await makeDraft(customerId, [
+      { kind: 'fee', description: 'Annual fee in advance', amountNanos: 365n * UNIT, periodStart: new Date('2026-01-01T00:00:00Z'), periodEnd: new Date('2027-01-01T00:00:00Z') },
+    ]);
+    await finalize(id, new Date('2026-01-15T00:00:00Z'));
+    const atFinalization = await balances(customerId);
+    expect([atFinalization.revenue ?? 0n, atFinalization.deferred_revenue]).toEqual([0n, 365n * UNIT]);
+
+    const recognize = (upTo: string) => h.deps.db.$transaction((tx) => recognizeDeferredRevenue(tx, customerId, new Date(upTo)));
+    await recognize('2026-04-10T00:00:00Z');
+    // January (31 days, the part before the invoice included), February (28) and March (31).
+    expect(await balances(customerId)).toMatchObject({ revenue: 90n * UNIT, deferred_revenue: 275n * UNIT });
+    expect(await balances(customerId, '2026-03-15T00:00:00Z')).toMatchObject({ revenue: 59n * UNIT, deferred_revenue: 306n * UNIT });
+    await recognize('2026-04-10T00:00:00Z');
+    expect(await balances(customerId)).toMatchObject({ revenue: 90n * UNIT });
+
+    await recognize('2027-06-01T00:00:00Z');
+    expect(await balances(customerId)).toMatchObject({ revenue: 365n * UNIT, deferred_revenue: 0n });
+    const steps = await expectPage<EntryBody>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/entries?account=revenue&limit=50`));
+    expect(steps.data).toHaveLength(12);
+    expect(steps.data.map((e) => e.effective_at.slice(0, 10)).sort()).toEqual(
+      ['2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01', '2026-07-01', '2026-08-01', '2026-09-01', '2026-10-01', '2026-11-01', '2026-12-01', '2027-01-01'],
+    );
+    expect(await recognize('2027-06-01T00:00:00Z')).toBe(0);
+  });
+
   it('a void reverses every journal of the invoice; AR equals the open invoices', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const at = new Date();

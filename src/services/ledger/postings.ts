@@ -21,6 +21,7 @@ import {
   invoiceFinalizedJournal,
   paymentCollectedJournal,
   recognitionJournal,
+  recognitionSteps,
   refundJournal,
   reversalOf,
   splitInvoiceLines,
@@ -132,21 +133,42 @@ export async function postInvoiceVoided(tx: DbClient, invoice: InvoiceRow, at: D
 }
 
 /**
- * Recognition: deferred lines of the customer's finalized invoices whose service period has ended by
- * `upTo` are earned; each posts deferred_revenue → revenue dated at its period end.
+ * Recognition: each deferred line of the customer's finalized invoices is earned ratably over its
+ * service period (core recognitionSteps: at each UTC month start inside it, and at its end), up to
+ * `upTo`. One journal per step (`revenue_recognition:<line>:<step>`), dated at the step, or at the
+ * finalization for the part of the period served before the invoice existed; steps already posted
+ * (or a whole-line recognition of an earlier version) are not posted again.
  */
 export async function recognizeDeferredRevenue(tx: DbClient, customerId: string, upTo: Date): Promise<number> {
-  const due = await deferredLinesDue(tx, customerId, upTo);
-  for (const line of due) {
-    await post(tx, recognitionJournal(fromDecimal(line.amount)), {
-      customerId,
-      currency: line.currency.trim(),
-      sourceType: 'invoice_line',
-      sourceId: line.line_id,
-      invoiceId: line.invoice_id,
-      description: `revenue of a service period ended ${line.period_end.toISOString()}`,
-      at: line.period_end,
-    });
+  let posted = 0;
+  for (const line of await deferredLinesDue(tx, customerId, upTo)) {
+    const amount = fromDecimal(line.amount);
+    let recognized = fromDecimal(line.recognized);
+    let cumulative = 0n;
+    for (const step of recognitionSteps(amount, line.period_start.getTime(), line.period_end.getTime(), upTo.getTime())) {
+      cumulative += step.amount;
+      // What this step adds beyond what earlier journals of the line already carried.
+      const due = cumulative - recognized;
+      if (amount > 0n ? due <= 0n : due >= 0n) continue;
+      const stepAt = new Date(step.atMs);
+      const at = stepAt > line.finalized_at ? stepAt : line.finalized_at;
+      const id = await post(
+        tx,
+        recognitionJournal(due),
+        {
+          customerId,
+          currency: line.currency.trim(),
+          sourceType: 'invoice_line',
+          sourceId: line.line_id,
+          invoiceId: line.invoice_id,
+          description: `revenue of the service period to ${stepAt.toISOString()}`,
+          at,
+        },
+        `revenue_recognition:${line.line_id}:${stepAt.toISOString()}`,
+      );
+      if (id !== null) posted += 1;
+      recognized = cumulative;
+    }
   }
-  return due.length;
+  return posted;
 }

@@ -13,6 +13,7 @@ import {
   promotionalGrantJournal,
   rechargeOnCrossing,
   recognitionJournal,
+  recognitionSteps,
   refundJournal,
   reversalOf,
   sides,
@@ -308,6 +309,41 @@ describe('ledger over random business sequences (property)', () => {
         expect(balance('promotional_credit')).toBe(walletPromotional);
         const deferredLeft = invoices.filter((i) => i.status !== 'Void' && !i.recognizedLater).reduce((sum, i) => sum + i.deferred, 0n);
         expect(balance('deferred_revenue')).toBe(deferredLeft);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('ratable recognition of deferred revenue', () => {
+  const day = (iso: string) => Date.parse(`${iso}T00:00:00.000Z`);
+
+  it('earns an annual line month by month, prorated by the days of each month, exactly the amount at the end', () => {
+    const amount = 365n * U;
+    const steps = recognitionSteps(amount, day('2026-01-01'), day('2027-01-01'), day('2026-04-15'));
+    expect(steps.map((s) => [new Date(s.atMs).toISOString().slice(0, 10), s.amount])).toEqual([
+      ['2026-02-01', 31n * U],
+      ['2026-03-01', 28n * U],
+      ['2026-04-01', 31n * U],
+    ]);
+    const all = recognitionSteps(amount, day('2026-01-01'), day('2027-01-01'), day('2030-01-01'));
+    expect(all).toHaveLength(12);
+    expect(new Date(all.at(-1)!.atMs).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(all.reduce((sum, s) => sum + s.amount, 0n)).toBe(amount);
+  });
+
+  it('over any period and any date, never earns more than the line, each step on its sign, and all of it at the end (property)', () => {
+    const instant = fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2030, 0, 1) });
+    fc.assert(
+      fc.property(money, instant, fc.integer({ min: 1, max: 3 * 366 * 86_400_000 }), instant, (amount, startMs, lengthMs, upToMs) => {
+        const start = startMs;
+        const end = startMs + lengthMs;
+        const steps = recognitionSteps(amount, start, end, upToMs);
+        const total = steps.reduce((sum, s) => sum + s.amount, 0n);
+        for (const s of steps) expect(amount >= 0n ? s.amount >= 0n : s.amount <= 0n).toBe(true);
+        expect(amount >= 0n ? total <= amount : total >= amount).toBe(true);
+        if (upToMs >= end) expect(total).toBe(amount);
+        expect(recognitionSteps(amount, start, end, end).reduce((sum, s) => sum + s.amount, 0n)).toBe(amount);
       }),
       { numRuns: 300 },
     );
