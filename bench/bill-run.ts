@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pg from 'pg';
 import { dropDatabase, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../src/dev/paths.js';
@@ -36,6 +36,7 @@ import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { connectTemporal } from '../src/temporal/client.js';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../workflows/messages.js';
 import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
+import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1_000);
 const EVENTS_PER_SUBSCRIPTION = Number(process.env.BENCH_EVENTS_PER_SUBSCRIPTION ?? 20);
@@ -43,7 +44,6 @@ const HISTORY_SAMPLE = Number(process.env.BENCH_HISTORY_SAMPLE ?? 50);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/bill-run.md', import.meta.url));
 const TASK_QUEUE = 'bench-bill-run';
-const START_CONCURRENCY = 32;
 const SETUP_CONCURRENCY = 16;
 const POLL_MS = 250;
 const TARGET_RATIO = 0.5;
@@ -74,38 +74,13 @@ async function inParallel(label: string, count: number, concurrency: number, job
   }
 }
 
-interface BaselineResult {
-  perSecond: number;
-  seconds: number;
-  cpu: CpuShare;
-}
+type BaselineResult = WorkflowRate;
+
+const NOOP_WORKFLOW = { module: new URL('./bill-run/noop-workflow.ts', import.meta.url), type: 'noopActivityWorkflow', activities: { noop: async () => {} } };
 
 /** `count` no-op workflows with one no-op activity each, started START_CONCURRENCY at a time, each awaited. */
-async function baselineRate(address: string, temporalPid: number, pgPid: number, count: number, label: string): Promise<BaselineResult> {
-  const connection = await NativeConnection.connect({ address });
-  const taskQueue = `bench-noop-${label}`;
-  const worker = await Worker.create({
-    connection,
-    taskQueue,
-    workflowBundle: await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./bill-run/noop-workflow.ts', import.meta.url)), logger: new DefaultLogger('WARN') }),
-    activities: { noop: async () => {} },
-  });
-  const running = worker.run();
-  const client = await connectTemporal(address, 'default');
-  const cpu = sampleCpu(temporalPid, pgPid);
-  const started = performance.now();
-  await inParallel(`baseline (${label})`, count, START_CONCURRENCY, async (n) => {
-    const handle = await client.client.workflow.start('noopActivityWorkflow', { taskQueue, workflowId: `noop-${label}-${n}`, args: [] });
-    await handle.result();
-  });
-  const seconds = (performance.now() - started) / 1000;
-  const share = cpu();
-  worker.shutdown();
-  await running;
-  await Promise.all([connection.close(), client.connection.close()]);
-  log(`baseline (${label}): ${count} no-op workflows with one activity each in ${seconds.toFixed(1)} s = ${(count / seconds).toFixed(1)}/s`);
-  return { perSecond: count / seconds, seconds, cpu: share };
-}
+const baselineRate = (address: string, temporalPid: number, pgPid: number, count: number, label: string): Promise<BaselineResult> =>
+  workflowRate(address, { temporal: temporalPid, postgres: pgPid }, NOOP_WORKFLOW, count, label, log);
 
 /** A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log. */
 function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
@@ -208,6 +183,7 @@ async function main(): Promise<void> {
       JWT_SECRET: secrets.jwt_secret,
       API_KEY_HASH: apiKeyHash(secrets.api_key),
       PROCESSOR_WEBHOOK_SECRET: secrets.processor_webhook_secret,
+      HOSTED_LINK_SECRET: secrets.hosted_link_secret,
       // No payment methods are attached, so nothing is charged; the processor is never called.
       PROCESSOR_API_BASE: 'http://127.0.0.1:9',
       PORT: String(port),

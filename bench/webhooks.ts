@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createDb } from '../src/db/client.js';
 import { insertEndpoint } from '../src/db/webhooks.js';
 import { dropDatabase, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
@@ -34,14 +34,13 @@ import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { newId } from '../src/ids.js';
 import { enqueueEvent } from '../src/services/outbox.js';
 import { newWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/signature.js';
-import { connectTemporal } from '../src/temporal/client.js';
 import { postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
+import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 3);
 const BASELINE_WORKFLOWS = Number(process.env.BENCH_BASELINE_WORKFLOWS ?? 1_000);
 const PACED_EVENTS = Number(process.env.BENCH_PACED_EVENTS ?? 200);
-const START_CONCURRENCY = 32;
 const WRITERS = 8;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/webhooks.md', import.meta.url));
@@ -87,43 +86,13 @@ async function startReceiver(onReceipt: () => void): Promise<Receiver> {
 
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-interface BaselineResult {
-  perSecond: number;
-  seconds: number;
-  cpu: CpuShare;
-}
+type BaselineResult = WorkflowRate;
+
+const EMPTY_WORKFLOW = { module: new URL('./webhooks/empty-workflow.ts', import.meta.url), type: 'emptyWorkflow' };
 
 /** Starts `count` empty workflows, START_CONCURRENCY at a time, and waits until every one completed. */
-async function emptyWorkflowRate(address: string, temporalPid: number, pgPid: number, count: number, label: string): Promise<BaselineResult> {
-  const connection = await NativeConnection.connect({ address });
-  const taskQueue = `bench-empty-${label}`;
-  const worker = await Worker.create({
-    connection,
-    taskQueue,
-    workflowBundle: await bundleWorkflowCode({ workflowsPath: fileURLToPath(new URL('./webhooks/empty-workflow.ts', import.meta.url)), logger: new DefaultLogger('WARN') }),
-  });
-  const running = worker.run();
-  const client = await connectTemporal(address, 'default');
-  const cpu = sampleCpu(temporalPid, pgPid);
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: START_CONCURRENCY }, async () => {
-      while (next < count) {
-        const n = next++;
-        const handle = await client.client.workflow.start('emptyWorkflow', { taskQueue, workflowId: `empty-${label}-${n}`, args: [] });
-        await handle.result();
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  const share = cpu();
-  worker.shutdown();
-  await running;
-  await Promise.all([connection.close(), client.connection.close()]);
-  log(`empty workflows (${label}): ${count} in ${seconds.toFixed(1)} s = ${(count / seconds).toFixed(1)}/s`);
-  return { perSecond: count / seconds, seconds, cpu: share };
-}
+const emptyWorkflowRate = (address: string, temporalPid: number, pgPid: number, count: number, label: string): Promise<BaselineResult> =>
+  workflowRate(address, { temporal: temporalPid, postgres: pgPid }, EMPTY_WORKFLOW, count, label, log);
 
 function startWorkerProcess(databaseUrl: string, temporalAddress: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {

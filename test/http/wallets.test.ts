@@ -11,10 +11,9 @@ import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { finalizeInvoice, voidInvoice } from '../../src/services/invoicing/invoices.js';
 import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
-import { processorEventWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
-import { attachCard, eventId, notify } from '../support/payments.js';
+import { attachCard, collectTopUp } from '../support/payments.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -70,21 +69,6 @@ async function ledger(customerId: string): Promise<Record<string, bigint>> {
   return Object.fromEntries(body.accounts.map((a) => [a.kind, BigInt(a.balance_nanos)]));
 }
 
-/** A signed payment_intent.succeeded about a top-up's PaymentIntent, applied by its workflow. */
-async function collectTopUp(topUp: TopUpBody): Promise<string> {
-  const event = {
-    id: eventId(),
-    object: 'event',
-    type: 'payment_intent.succeeded',
-    api_version: '2025-01-27',
-    created: Math.floor(Date.now() / 1000),
-    data: { object: { id: topUp.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: topUp.id } } },
-  };
-  const receipt = await expectJson<{ action: string; event_id: string }>(await notify(h, event));
-  expect(receipt.action).toBe('queued');
-  return h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result();
-}
-
 describe('credit wallets', () => {
   it('a promotional grant and a paid top-up (collected by the processor notification) fund the wallet, mirrored in the ledger', async () => {
     const customerId = await makeCustomer(h.deps.db);
@@ -103,11 +87,11 @@ describe('credit wallets', () => {
     expect(topUp).toMatchObject({ status: 'Failed', source: 'api' });
     expect(topUp.processor_payment_intent_id).toMatch(/^pi_/);
 
-    expect(await collectTopUp(topUp)).toBe('top_up_succeeded');
+    expect(await collectTopUp(h, topUp)).toBe('top_up_succeeded');
     const funded = await expectJson<WalletBody>(await h.request('GET', wallet(customerId)));
     expect(funded).toMatchObject({ balance_nanos: (70n * UNIT).toString(), paid_balance_nanos: (50n * UNIT).toString() });
     // Replaying the notification (a new event id, same intent) changes nothing.
-    expect(await collectTopUp(topUp)).toBe('top_up_succeeded');
+    expect(await collectTopUp(h, topUp)).toBe('top_up_succeeded');
     expect((await expectJson<WalletBody>(await h.request('GET', wallet(customerId)))).balance_nanos).toBe((70n * UNIT).toString());
 
     expect(await ledger(customerId)).toMatchObject({ wallet: 50n * UNIT, cash: 50n * UNIT, promotional_credit: 20n * UNIT, promotional_expense: 20n * UNIT });

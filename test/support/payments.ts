@@ -5,6 +5,7 @@
  */
 import Stripe from 'stripe';
 import { expect } from 'vitest';
+import { processorEventWorkflowId } from '../../workflows/messages.js';
 import { expectJson, expectPage, type Harness } from './harness.js';
 
 export interface PaymentView {
@@ -113,4 +114,23 @@ export async function outboxOf(h: Harness, aggregateId: string, types: string[])
 export function expectStatus<T extends { status: string }>(value: T, status: string): T {
   expect(value.status).toBe(status);
   return value;
+}
+
+/**
+ * The processor collects a wallet top-up whose confirmation stripe-mock refused: a signed
+ * payment_intent.succeeded about its PaymentIntent, applied by its processor-event workflow, whose
+ * outcome (`top_up_succeeded`) is returned.
+ */
+export async function collectTopUp(h: Harness, topUp: { id: string; processor_payment_intent_id: string | null }): Promise<string> {
+  const event = {
+    id: eventId(),
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    api_version: '2025-01-27',
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: topUp.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: topUp.id } } },
+  };
+  const receipt = await expectJson<{ action: string; event_id: string }>(await notify(h, event));
+  expect(receipt.action).toBe('queued');
+  return h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result();
 }

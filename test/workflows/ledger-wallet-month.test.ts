@@ -10,7 +10,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
-import { attachCard, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { expectLedgerMatchesDocuments } from '../support/ledger.js';
+import { attachCard, collectTopUp, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 
 let h: Harness;
 const cleanup: string[] = [];
@@ -60,20 +61,6 @@ async function sendUsage(customerId: string, subscriptionId: string, count: numb
   }
 }
 
-/** The processor collects a top-up (stripe-mock refused its confirmation): a signed payment_intent.succeeded. */
-async function collectTopUp(topUp: TopUp) {
-  const event = {
-    id: eventId(),
-    object: 'event',
-    type: 'payment_intent.succeeded',
-    api_version: '2025-01-27',
-    created: Math.floor(Date.now() / 1000),
-    data: { object: { id: topUp.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: topUp.id } } },
-  };
-  const receipt = await expectJson<{ event_id: string }>(await notify(h, event));
-  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('top_up_succeeded');
-}
-
 it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoices, recharges, deferred revenue recognized, ledger matching', async () => {
   const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
   const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
@@ -89,25 +76,7 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
 
   const invoices = async () => (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&limit=200`))).data;
   const topUps = async () => (await expectPage<TopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
-  const balances = async () => {
-    const body = await expectJson<{ accounts: { kind: string; balance_nanos: string }[] }>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/accounts`));
-    const map = Object.fromEntries(body.accounts.map((a) => [a.kind, BigInt(a.balance_nanos)]));
-    return (kind: string) => map[kind] ?? 0n;
-  };
-  /** The ledger against the documents: AR = what Open invoices leave to pay; the wallet accounts = the wallet; the trial balance is zero. */
-  const expectLedgerMatches = async () => {
-    const all = await invoices();
-    const balance = await balances();
-    const open = all.filter((i) => i.status === 'Open').reduce((s, i) => s + BigInt(i.amount_due_nanos), 0n);
-    expect(balance('accounts_receivable')).toBe(open);
-    const walletNow = await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet));
-    expect(balance('wallet') + balance('promotional_credit')).toBe(BigInt(walletNow.balance_nanos));
-    const billed = all.filter((i) => i.status === 'Open' || i.status === 'Paid').reduce((s, i) => s + BigInt(i.total_nanos) - BigInt(i.credited_nanos), 0n);
-    expect(balance('revenue') + balance('deferred_revenue')).toBe(billed);
-    const trial = await expectJson<{ currencies: { difference_nanos: string }[] }>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));
-    expect(trial.currencies.map((c) => c.difference_nanos)).toEqual(['0']);
-    return { balance, all };
-  };
+  const expectLedgerMatches = async () => ({ balance: await expectLedgerMatchesDocuments(h, customerId) });
 
   // January: 49.00 fee + 1,000 calls at 0.01 = 59.00. The 40.00 of promotional credit pays part of it at
   // finalization; the card is charged the 19.00 left (stripe-mock refuses, the notification collects it).
@@ -125,7 +94,7 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
   await h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(firstRecharge!.id)).result();
   const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
   expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
-  await collectTopUp((await topUps())[0]!);
+  expect(await collectTopUp(h, (await topUps())[0]!)).toBe('top_up_succeeded');
   let { balance } = await expectLedgerMatches();
   expect([balance('cash'), balance('revenue'), balance('promotional_expense')]).toEqual([119n * UNIT, 59n * UNIT, 40n * UNIT]);
 
@@ -142,7 +111,7 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
     return topUps();
   });
   expect(recharges[1]).toMatchObject({ source: 'auto_recharge', amount_nanos: (74n * UNIT).toString() });
-  await collectTopUp(recharges[1]!);
+  expect(await collectTopUp(h, recharges[1]!)).toBe('top_up_succeeded');
   expect((await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet))).balance_nanos).toBe((100n * UNIT).toString());
   await expectLedgerMatches();
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
-import { attachCard, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { expectLedgerMatchesDocuments } from '../support/ledger.js';
+import { attachCard, collectTopUp, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 
 let h: Harness;
 const cleanup: string[] = [];
@@ -97,25 +98,6 @@ it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on
   const invoices = async () => (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&limit=200`))).data;
   const topUps = async () => (await expectPage<TopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
   const walletBalance = async () => BigInt((await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet))).balance_nanos);
-  const ledger = async () => {
-    const body = await expectJson<{ accounts: { kind: string; balance_nanos: string }[] }>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/accounts`));
-    const map = Object.fromEntries(body.accounts.map((a) => [a.kind, BigInt(a.balance_nanos)]));
-    return (kind: string) => map[kind] ?? 0n;
-  };
-  /** AR = what Open invoices leave to pay; wallet accounts = the wallet; revenue = what was billed; the trial balance is zero. */
-  const expectLedgerMatches = async () => {
-    const all = await invoices();
-    const balance = await ledger();
-    expect(balance('accounts_receivable')).toBe(all.filter((i) => i.status === 'Open').reduce((s, i) => s + BigInt(i.amount_due_nanos), 0n));
-    expect(balance('wallet') + balance('promotional_credit')).toBe(await walletBalance());
-    expect(balance('revenue') + balance('deferred_revenue')).toBe(
-      all.filter((i) => i.status === 'Open' || i.status === 'Paid').reduce((s, i) => s + BigInt(i.total_nanos) - BigInt(i.credited_nanos), 0n),
-    );
-    const trial = await expectJson<{ currencies: { difference_nanos: string }[] }>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));
-    expect(trial.currencies.map((c) => c.difference_nanos)).toEqual(['0']);
-    return balance;
-  };
-
   await evaluatedAt(49n);
   // Jan 15: 6,000 calls → 109.00 crosses the SoftLimit.
   await advance(clockId, '2026-01-15T00:00:00.000Z');
@@ -162,18 +144,7 @@ it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on
   // The processor collects the card payment and the recharge (stripe-mock refused both confirmations).
   const paid = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
   expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(paid.event_id)).result()).toBe('payment_succeeded');
-  const topUp = (await topUps())[0]!;
-  const collected = await expectJson<{ event_id: string }>(
-    await notify(h, {
-      id: eventId(),
-      object: 'event',
-      type: 'payment_intent.succeeded',
-      api_version: '2025-01-27',
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: topUp.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: topUp.id } } },
-    }),
-  );
-  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(collected.event_id)).result()).toBe('top_up_succeeded');
+  expect(await collectTopUp(h, (await topUps())[0]!)).toBe('top_up_succeeded');
   expect(await walletBalance()).toBe(100n * UNIT);
 
   // February: both alerts re-armed by the period roll, the customer unblocked, nothing triggered again.
@@ -182,7 +153,7 @@ it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on
   expect(await triggered()).toHaveLength(2);
   expect((await invoices()).find((i) => i.id === january.id)!.status).toBe('Paid');
 
-  const balance = await expectLedgerMatches();
+  const balance = await expectLedgerMatchesDocuments(h, customerId);
   // Cash: the card's 110.00 and the recharge's 100.00; revenue only what was charged (the cap withheld 19.00).
   expect([balance('cash'), balance('revenue'), balance('promotional_expense'), balance('wallet'), balance('accounts_receivable')]).toEqual([
     210n * UNIT,

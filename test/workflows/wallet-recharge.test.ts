@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
-import { processorEventWorkflowId, walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
+import { walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
-import { attachCard, eventId, eventually, notify } from '../support/payments.js';
+import { attachCard, collectTopUp, eventually } from '../support/payments.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -71,16 +71,7 @@ it('50 concurrent drawdowns crossing the threshold make exactly one auto-recharg
 
   // The processor collects it later (the customer fixed the card): credited once. The other drawdowns
   // went on below the threshold meanwhile (1000 − 50 × 10), none of them crossing it again.
-  const event = {
-    id: eventId(),
-    object: 'event',
-    type: 'payment_intent.succeeded',
-    api_version: '2025-01-27',
-    created: Math.floor(Date.now() / 1000),
-    data: { object: { id: recorded.processor_payment_intent_id, object: 'payment_intent', status: 'succeeded', metadata: { wallet_top_up_id: recorded.id } } },
-  };
-  const receipt = await expectJson<{ event_id: string }>(await notify(h, event));
-  expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('top_up_succeeded');
+  expect(await collectTopUp(h, recorded)).toBe('top_up_succeeded');
   const after = await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet));
   expect(after.balance_nanos).toBe((500n * UNIT + 410n * UNIT).toString());
 
