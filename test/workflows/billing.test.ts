@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock, type CustomerOptions, type PlanOptions } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -42,26 +43,11 @@ interface Invoice {
 
 
 const UNIT = 1_000_000_000_000n;
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const invoicesOf = async (subscriptionId: string) =>
   (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}&limit=200`))).data;
 const invoiceNumber = (invoice: Invoice) => Number(invoice.invoice_number!.slice(4));
 
-let eventSeq = 0;
-async function sendUsage(customerId: string, subscriptionId: string, count: number, timestamp: string, eventType = 'api_calls') {
-  const events = Array.from({ length: count }, () => ({
-    id: `evt-${process.pid}-${(eventSeq += 1)}`,
-    event_type: eventType,
-    customer_id: customerId,
-    subscription_id: subscriptionId,
-    timestamp,
-    properties: {},
-  }));
-  for (let i = 0; i < events.length; i += 1000) {
-    const res = await h.request('POST', '/v1/events/batch', { body: { events: events.slice(i, i + 1000) } });
-    expect([200, 201, 202], await res.clone().text()).toContain(res.status);
-  }
-}
 
 async function subscribeOnClock(start: string, plan: PlanOptions = {}, customer: CustomerOptions = {}, extra: Record<string, unknown> = {}) {
   const clockId = await makeTestClock(h.deps.db, start);
@@ -85,7 +71,7 @@ describe('billing periods on a test clock', () => {
     ];
     for (const period of usage) {
       await advance(clockId, period.at);
-      await sendUsage(customerId, subscriptionId, period.calls, period.at);
+      await sendUsage(h, customerId, subscriptionId, period.calls, period.at);
       await advance(clockId, period.close);
     }
     // Each period's invoice stays a Draft for the grace period (an hour) after its period ends.
@@ -203,13 +189,13 @@ describe('billing periods on a test clock', () => {
       { progressive_threshold_nanos: (5n * UNIT).toString() },
     );
     await advance(clockId, '2026-01-02T10:00:00.000Z');
-    await sendUsage(customerId, subscriptionId, 600, '2026-01-02T10:00:00.000Z');
+    await sendUsage(h, customerId, subscriptionId, 600, '2026-01-02T10:00:00.000Z');
     await advance(clockId, '2026-01-04T00:00:00.000Z');
     let invoices = await invoicesOf(subscriptionId);
     expect(invoices.map((i) => [i.status, i.billing_reason, i.total_nanos])).toEqual([['Open', 'threshold', (6n * UNIT).toString()]]);
 
     await advance(clockId, '2026-01-20T10:00:00.000Z');
-    await sendUsage(customerId, subscriptionId, 100, '2026-01-20T10:00:00.000Z');
+    await sendUsage(h, customerId, subscriptionId, 100, '2026-01-20T10:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
     invoices = (await invoicesOf(subscriptionId)).filter((i) => i.period_start === '2026-01-01T00:00:00.000Z');
     expect(invoices.map((i) => [i.status, i.total_nanos])).toEqual([
@@ -245,7 +231,7 @@ describe('who receives the invoice', () => {
       await subscribe(standaloneChildId, usd),
     ];
     await advance(clockId, '2026-01-10T00:00:00.000Z');
-    await sendUsage(childId, subs[1]!, 200, '2026-01-10T00:00:00.000Z');
+    await sendUsage(h, childId, subs[1]!, 200, '2026-01-10T00:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
 
     const toParent = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${parentId}`))).data;
@@ -288,7 +274,7 @@ describe('grace period, late usage and timestamps', () => {
     const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
     await advance(clockId, '2026-02-01T00:30:00.000Z');
     // Sent after the period closed, stamped inside it.
-    await sendUsage(customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
+    await sendUsage(h, customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
     const [invoice] = await invoicesOf(subscriptionId);
     expect(invoice).toMatchObject({ status: 'Open', total: '52.00' });

@@ -22,6 +22,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { insertContract, insertLink } from '../../src/db/contracts.js';
 import { alignSubscriptionToContract } from '../../src/services/contracts/coterm-alignment.js';
 import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
+import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -60,21 +61,8 @@ interface Contract {
   amendment_chain: { id: string; status: string }[] | null;
 }
 
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 
-let eventSeq = 0;
-async function sendUsage(customerId: string, subscriptionId: string, count: number, timestamp: string) {
-  const events = Array.from({ length: count }, () => ({
-    id: `contract-evt-${process.pid}-${(eventSeq += 1)}`,
-    event_type: 'api_calls',
-    customer_id: customerId,
-    subscription_id: subscriptionId,
-    timestamp,
-    properties: {},
-  }));
-  const res = await h.request('POST', '/v1/events/batch', { body: { events } });
-  expect([200, 201, 202], await res.clone().text()).toContain(res.status);
-}
 
 const month = (m: number) => `2026-${String(m).padStart(2, '0')}-01`;
 const nextMonth = (m: number) => (m === 12 ? '2027-01-01' : month(m + 1));
@@ -173,20 +161,20 @@ describe('a contract year on a test clock', () => {
         const drawn = [1, 2, 3, 4, 5, 6].reduce((sum, n) => sum + expected.get(n)!.lines.find((l) => l.sku_id === callSku)!.amount_nanos, 0n);
         expect(midYear.terms[0]).toMatchObject({ drawn_down_nanos: drawn.toString(), remaining_commit_nanos: (units(100n) - drawn).toString(), true_up_nanos: null });
         expect(midYear.escalation_steps).toBe(2);
-        await sendUsage(customerId, subscription.id, callsIn(7) / 2, '2026-07-10T12:00:00.000Z');
+        await sendUsage(h, customerId, subscription.id, callsIn(7) / 2, '2026-07-10T12:00:00.000Z');
         // Phase 1 has ended, but its true-up waits for the grace period: usage of its last day that
         // arrives now (late) is still counted in it.
         await advance(clockId, '2026-07-16T00:30:00.000Z');
         const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`));
         expect(ended.terms[0]!.true_up_nanos).toBeNull();
-        await sendUsage(customerId, subscription.id, LATE_JULY_CALLS, '2026-07-15T20:00:00.000Z');
+        await sendUsage(h, customerId, subscription.id, LATE_JULY_CALLS, '2026-07-15T20:00:00.000Z');
         await advance(clockId, '2026-07-20T12:00:00.000Z');
         expect((await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${original.id}`))).terms[0]!.true_up_nanos).toBe(trueUps.get(1)!.toString());
-        await sendUsage(customerId, subscription.id, callsIn(7) / 2 - LATE_JULY_CALLS, '2026-07-20T12:00:00.000Z');
+        await sendUsage(h, customerId, subscription.id, callsIn(7) / 2 - LATE_JULY_CALLS, '2026-07-20T12:00:00.000Z');
       } else {
         const mid = `${month(m).slice(0, 8)}15T12:00:00.000Z`;
         await advance(clockId, mid);
-        await sendUsage(customerId, subscription.id, callsIn(m), mid);
+        await sendUsage(h, customerId, subscription.id, callsIn(m), mid);
       }
       if (m === 9) {
         const amended = await expectJson<Contract>(
@@ -364,7 +352,7 @@ describe('coterm adoption of a running subscription', () => {
     const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
     await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`), 201);
     await advance(clockId, '2026-01-15T12:00:00.000Z');
-    await sendUsage(customerId, subscription.id, 100, '2026-01-15T12:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 100, '2026-01-15T12:00:00.000Z');
     await advance(clockId, '2026-01-20T00:00:00.000Z');
 
     const contract = await expectJson<Contract>(
@@ -406,7 +394,7 @@ describe('coterm adoption of a running subscription', () => {
     expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscription.id, action: 'subscription.cotermed' } })).toBe(1);
 
     await advance(clockId, '2026-01-25T12:00:00.000Z');
-    await sendUsage(customerId, subscription.id, 200, '2026-01-25T12:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 200, '2026-01-25T12:00:00.000Z');
     await advance(clockId, '2026-07-01T01:00:00.000Z');
     await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/cancel`, { body: { reason: 'done' } }));
     await advance(clockId, '2026-08-01T02:00:00.000Z');

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
+import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { expectLedgerMatchesDocuments } from '../support/ledger.js';
@@ -43,23 +44,8 @@ interface TopUp {
   processor_payment_intent_id: string | null;
 }
 
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 
-let eventSeq = 0;
-async function sendUsage(customerId: string, subscriptionId: string, count: number, timestamp: string) {
-  const events = Array.from({ length: count }, () => ({
-    id: `ledger-evt-${process.pid}-${(eventSeq += 1)}`,
-    event_type: 'api_calls',
-    customer_id: customerId,
-    subscription_id: subscriptionId,
-    timestamp,
-    properties: {},
-  }));
-  for (let i = 0; i < events.length; i += 1000) {
-    const res = await h.request('POST', '/v1/events/batch', { body: { events: events.slice(i, i + 1000) } });
-    expect([200, 201, 202], await res.clone().text()).toContain(res.status);
-  }
-}
 
 it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoices, recharges, deferred revenue recognized, ledger matching', async () => {
   const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
@@ -81,7 +67,7 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
   // January: 49.00 fee + 1,000 calls at 0.01 = 59.00. The 40.00 of promotional credit pays part of it at
   // finalization; the card is charged the 19.00 left (stripe-mock refuses, the notification collects it).
   await advance(clockId, '2026-01-15T12:00:00.000Z');
-  await sendUsage(customerId, subscription.id, 1000, '2026-01-15T12:00:00.000Z');
+  await sendUsage(h, customerId, subscription.id, 1000, '2026-01-15T12:00:00.000Z');
   await advance(clockId, '2026-02-01T01:00:00.000Z');
   const [january] = await invoices();
   cleanup.push(dunningWorkflowId(january!.id));
@@ -100,7 +86,7 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
 
   // February: 49.00 + 2,500 calls = 74.00, paid by the wallet at finalization (100 → 26, crossing again).
   await advance(clockId, '2026-02-10T12:00:00.000Z');
-  await sendUsage(customerId, subscription.id, 2500, '2026-02-10T12:00:00.000Z');
+  await sendUsage(h, customerId, subscription.id, 2500, '2026-02-10T12:00:00.000Z');
   await advance(clockId, '2026-03-01T01:00:00.000Z');
   const february = (await invoices()).find((i) => i.period_start === '2026-02-01T00:00:00.000Z')!;
   expect(february).toMatchObject({ status: 'Paid', total_nanos: (74n * UNIT).toString(), wallet_applied_nanos: (74n * UNIT).toString(), amount_due_nanos: '0' });

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
+import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { expectLedgerMatchesDocuments } from '../support/ledger.js';
@@ -49,22 +50,8 @@ interface TopUp {
   processor_payment_intent_id: string | null;
 }
 
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 
-let seq = 0;
-async function sendCalls(customerId: string, subscriptionId: string, calls: number, timestamp: string) {
-  for (let sent = 0; sent < calls; sent += 1000) {
-    const events = Array.from({ length: Math.min(1000, calls - sent) }, () => ({
-      id: `money-month-${process.pid}-${(seq += 1)}`,
-      event_type: 'api_calls',
-      customer_id: customerId,
-      subscription_id: subscriptionId,
-      timestamp,
-      properties: {},
-    }));
-    expect((await expectJson<{ accepted_count: number }>(await h.request('POST', '/v1/events/batch', { body: { events } }))).accepted_count).toBe(events.length);
-  }
-}
 
 it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on time, the cap, the drawdown, one recharge, the reset, a matching ledger', async () => {
   const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
@@ -101,14 +88,14 @@ it('a month with a wallet, auto-recharge, a SoftLimit and a HardLimit: alerts on
   await evaluatedAt(49n);
   // Jan 15: 6,000 calls → 109.00 crosses the SoftLimit.
   await advance(clockId, '2026-01-15T00:00:00.000Z');
-  await sendCalls(customerId, subscription.id, 6000, '2026-01-15T00:00:00.000Z');
+  await sendUsage(h, customerId, subscription.id, 6000, '2026-01-15T00:00:00.000Z');
   await evaluatedAt(109n);
   expect(await triggered()).toEqual([[soft.id, '2026-01-15T00:00:00.000Z']]);
   expect(await entitlement()).toBe('active');
 
   // Jan 20: 6,000 more → 169.00 crosses the HardLimit: blocked, usage still recorded.
   await advance(clockId, '2026-01-20T00:00:00.000Z');
-  await sendCalls(customerId, subscription.id, 6000, '2026-01-20T00:00:00.000Z');
+  await sendUsage(h, customerId, subscription.id, 6000, '2026-01-20T00:00:00.000Z');
   await evaluatedAt(169n);
   expect(await triggered()).toEqual([
     [soft.id, '2026-01-15T00:00:00.000Z'],

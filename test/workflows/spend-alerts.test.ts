@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
+import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -43,24 +44,8 @@ interface Invoice {
   line_items: { kind: string; amount_nanos: string; quantity: string }[];
 }
 
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 
-let seq = 0;
-/** `calls` API calls at `timestamp`, in batches of 1,000. */
-async function sendCalls(customerId: string, subscriptionId: string, calls: number, timestamp: string) {
-  for (let sent = 0; sent < calls; sent += 1000) {
-    const events = Array.from({ length: Math.min(1000, calls - sent) }, () => ({
-      id: `spend-month-${process.pid}-${(seq += 1)}`,
-      event_type: 'api_calls',
-      customer_id: customerId,
-      subscription_id: subscriptionId,
-      timestamp,
-      properties: {},
-    }));
-    const body = await expectJson<{ accepted_count: number }>(await h.request('POST', '/v1/events/batch', { body: { events } }), 200);
-    expect(body.accepted_count).toBe(events.length);
-  }
-}
 
 describe('spend alerts over a month on a test clock', () => {
   it('triggers each alert once at its crossing, blocks on the HardLimit, caps the invoice and re-arms at the next period', async () => {
@@ -97,13 +82,13 @@ describe('spend alerts over a month on a test clock', () => {
 
     // Jan 10: 3,000 calls → 79.00.
     await advance(clockId, '2026-01-10T00:00:00.000Z');
-    await sendCalls(customerId, subscription.id, 3000, '2026-01-10T00:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 3000, '2026-01-10T00:00:00.000Z');
     await evaluatedAt(79n);
     expect(await triggered()).toEqual([]);
 
     // Jan 15: 3,000 more → 109.00 crosses the SoftLimit only.
     await advance(clockId, '2026-01-15T00:00:00.000Z');
-    await sendCalls(customerId, subscription.id, 3000, '2026-01-15T00:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 3000, '2026-01-15T00:00:00.000Z');
     await evaluatedAt(109n);
     expect(await triggered()).toEqual([
       { aggregateId: soft.id, occurredAt: '2026-01-15T00:00:00.000Z', data: expect.objectContaining({ alert_type: 'SoftLimit', customer_id: customerId, threshold_nanos: units(100n) }) },
@@ -113,7 +98,7 @@ describe('spend alerts over a month on a test clock', () => {
 
     // Jan 20: 6,000 more → 169.00 crosses the HardLimit: blocked.
     await advance(clockId, '2026-01-20T00:00:00.000Z');
-    await sendCalls(customerId, subscription.id, 6000, '2026-01-20T00:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 6000, '2026-01-20T00:00:00.000Z');
     await evaluatedAt(169n);
     expect((await triggered()).map((e) => [e.aggregateId, e.occurredAt, e.data.alert_type])).toEqual([
       [soft.id, '2026-01-15T00:00:00.000Z', 'SoftLimit'],
@@ -123,7 +108,7 @@ describe('spend alerts over a month on a test clock', () => {
 
     // Jan 25: usage is still recorded while blocked (189.00), and nothing triggers twice.
     await advance(clockId, '2026-01-25T00:00:00.000Z');
-    await sendCalls(customerId, subscription.id, 2000, '2026-01-25T00:00:00.000Z');
+    await sendUsage(h, customerId, subscription.id, 2000, '2026-01-25T00:00:00.000Z');
     await evaluatedAt(189n);
     expect(await triggered()).toHaveLength(2);
     expect(await entitlement()).toBe('blocked');
