@@ -20,7 +20,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +35,7 @@ import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { connectTemporal } from '../src/temporal/client.js';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../workflows/messages.js';
 import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
+import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1_000);
@@ -345,12 +345,10 @@ function writeReport(f: Figures): void {
   const lines = [
     '# Bill-run benchmark',
     '',
-    `- date: ${new Date().toISOString()}`,
-    `- machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (a shared VM); PostgreSQL, the Temporal dev server, the API and the worker all run on it`,
-    `- node: ${process.version}`,
+    ...environmentLines('PostgreSQL, the Temporal dev server, the API and the worker all run on it'),
     `- command: \`npx tsx bench/bill-run.ts\` (BENCH_SUBSCRIPTIONS=${SUBSCRIPTIONS}, BENCH_EVENTS_PER_SUBSCRIPTION=${EVENTS_PER_SUBSCRIPTION}, BENCH_HISTORY_SAMPLE=${f.sampled})`,
     '- system under test: the API process (`src/main.ts`) and the worker process (`src/worker.ts`), logs at info; Temporal CLI dev server with its file-backed store (as `npm start` runs it); the machine\'s PostgreSQL',
-    `- machine load average before the run: ${f.loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min); after: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`,
+    loadLine(f.loadBefore),
     '',
     '## Results',
     '',
@@ -374,14 +372,7 @@ function writeReport(f: Figures): void {
     '- Figures move by up to ±25% between runs on this shared 2-core VM; compare the ratio to the baseline of the same run.',
     '',
   ];
-  writeFileSync(RESULTS_FILE, lines.join('\n'));
-  log(`report written to ${RESULTS_FILE}`);
+  writeReportFile(RESULTS_FILE, lines, log);
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${(err as Error).stack ?? String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark(main, log);

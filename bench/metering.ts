@@ -19,6 +19,7 @@
  *   BENCH_RESULTS=<file> (where the report goes; default bench/results/metering.md, the recorded
  *   results: point quick or smoke runs elsewhere)
  */
+import { environmentLines, loadLine } from './support/report.js';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -386,13 +387,11 @@ function writeReport(f: Figures): void {
   const lines = [
     '# Metering benchmark',
     '',
-    `- date: ${new Date().toISOString()}`,
-    `- machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (a shared VM); PostgreSQL, the API, the load generator and the Temporal dev server all run on it`,
-    `- node: ${process.version}`,
+    ...environmentLines('PostgreSQL, the API, the load generator and the Temporal dev server all run on it'),
     `- PostgreSQL: ${f.server}`,
     `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS})`,
     '- system under test: the real API process (`node --import tsx src/main.ts`, request logging on, rate limit raised) over loopback; API-key auth for ingestion, a customer token for the summary',
-    `- machine load average before the run: ${f.loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min); after: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`,
+    loadLine(f.loadBefore),
     '',
     '## Results',
     '',

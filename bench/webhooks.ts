@@ -17,7 +17,6 @@
  *   BENCH_EVENTS=1000 BENCH_ENDPOINTS=3 BENCH_BASELINE_WORKFLOWS=1000 BENCH_PACED_EVENTS=200 BENCH_RESULTS=<file>
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -35,6 +34,7 @@ import { newId } from '../src/ids.js';
 import { enqueueEvent } from '../src/services/outbox.js';
 import { newWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/signature.js';
 import { postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
+import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
@@ -270,12 +270,10 @@ function writeReport(f: Figures): void {
   const lines = [
     '# Webhook delivery benchmark',
     '',
-    `- date: ${new Date().toISOString()}`,
-    `- machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (a shared VM); PostgreSQL, the Temporal dev server, the worker and the receivers all run on it`,
-    `- node: ${process.version}`,
+    ...environmentLines('PostgreSQL, the Temporal dev server, the worker and the receivers all run on it'),
     `- command: \`npx tsx bench/webhooks.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_ENDPOINTS=${ENDPOINTS}, BENCH_BASELINE_WORKFLOWS=${BASELINE_WORKFLOWS})`,
     '- system under test: the real worker process (`node --import tsx src/worker.ts`, default WEBHOOK_* settings, logs at info) with its outbox relay; Temporal CLI dev server in memory; the machine\'s PostgreSQL',
-    `- machine load average before the run: ${f.loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min); after: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`,
+    loadLine(f.loadBefore),
     '',
     '## Results',
     '',
@@ -303,14 +301,7 @@ function writeReport(f: Figures): void {
     '```',
     '',
   ];
-  writeFileSync(RESULTS_FILE, lines.join('\n'));
-  log(`report written to ${RESULTS_FILE}`);
+  writeReportFile(RESULTS_FILE, lines, log);
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${(err as Error).stack ?? String(err)}`);
-    process.exit(1);
-  },
-);
+runBenchmark(main, log);

@@ -1,0 +1,33 @@
+/** What every benchmark report opens with, and how a benchmark run ends. */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** "- date", "- machine" (with what runs on it) and "- node" lines of a report header. */
+export function environmentLines(whatRunsOnIt: string): string[] {
+  const cpus = os.cpus();
+  return [
+    `- date: ${new Date().toISOString()}`,
+    `- machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB (a shared VM); ${whatRunsOnIt}`,
+    `- node: ${process.version}`,
+  ];
+}
+
+/** The machine's load average before the run (taken at its start) and now. */
+export const loadLine = (loadBefore: number[]): string =>
+  `- machine load average before the run: ${loadBefore.map((l) => l.toFixed(2)).join(', ')} (1, 5, 15 min); after: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`;
+
+export function writeReport(file: string, lines: string[], log: (line: string) => void): void {
+  writeFileSync(file, lines.join('\n'));
+  log(`report written to ${file}`);
+}
+
+/** Runs the benchmark and exits: 0 when it finished, 1 (after logging why) when it failed. */
+export function runBenchmark(main: () => Promise<void>, log: (line: string) => void): void {
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      log(`failed: ${(err as Error).stack ?? String(err)}`);
+      process.exit(1);
+    },
+  );
+}
