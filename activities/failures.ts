@@ -9,7 +9,8 @@
  * - a TRANSIENT failure (database or Temporal unreachable, a serialization conflict, the payment
  *   processor down) is thrown as is and retried on the workflow's bounded backoff schedule.
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { actingAs, engineActor, type Actor } from '../src/services/audit.js';
 import { DomainError, type DomainFailureDetails } from '../src/errors.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import type { Logger } from '../src/logger.js';
@@ -35,9 +36,24 @@ const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   unavailable: UNAVAILABLE,
 };
 
+/**
+ * The audit actor of the workflow whose activity is running: `workflow` with its workflow id (e.g.
+ * `subscription:<id>`). Outside an activity (a direct call in a test), the engine's own actor.
+ */
+export function workflowActor(): Actor {
+  let workflowId: string | undefined;
+  try {
+    workflowId = Context.current().info.workflowExecution?.workflowId;
+  } catch {
+    workflowId = undefined;
+  }
+  return workflowId ? { type: 'workflow', id: workflowId } : engineActor();
+}
+
+/** Runs an activity body: changes the engine makes on its own are the workflow's (audit), failures classified. */
 export async function classified<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await actingAs(workflowActor(), work);
   } catch (err) {
     if (err instanceof ApplicationFailure) throw err;
     // A dependency that is down may answer a retry: only the other domain errors are final.
@@ -62,7 +78,7 @@ export interface FailureActivityDeps {
 export function createFailureActivities(deps: FailureActivityDeps) {
   return {
     recordBillingError: (input: { entity: BillingErrorEntity; id: string; error: BillingErrorState }): Promise<void> =>
-      classified(() => recordBillingError(deps, input.entity, input.id, input.error, { type: 'system', id: `${input.entity}-workflow` })),
+      classified(() => recordBillingError(deps, input.entity, input.id, input.error, workflowActor())),
 
     clearBillingError: (input: { entity: BillingErrorEntity; id: string; command: SubscriptionCommand }): Promise<void> =>
       classified(() => clearBillingError(deps, input.entity, input.id, input.command.actor, input.command.requestId)),

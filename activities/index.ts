@@ -5,10 +5,12 @@
 import { createContractActivities } from './contracts.js';
 import { createFailureActivities } from './failures.js';
 import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
+import { createLedgerActivities } from './ledger.js';
 import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWalletActivities } from './wallets.js';
 import { createSpendAlertActivities } from './spend-alerts.js';
+import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
 
 /**
@@ -25,8 +27,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
     ...createWalletActivities(deps),
-    ...createSpendAlertActivities(deps.db),
+    ...createSpendAlertActivities(deps),
+    ...createLedgerActivities(deps),
     ...createFailureActivities(deps),
+    ...createTestClockActivities({ db: deps.db, client: deps.client, logger: deps.logger, taskQueue: deps.taskQueue, invoiceGraceMs: deps.invoiceGraceMs }),
   };
 }
 

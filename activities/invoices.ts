@@ -4,12 +4,11 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../src/logger.js';
-import { SYSTEM_ACTOR } from '../src/services/audit.js';
 import { billSubscription, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { DomainError } from '../src/errors.js';
-import { classified } from './failures.js';
-import { ensureInvoiceWorkflow, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
+import { classified, workflowActor } from './failures.js';
+import { ensureInvoiceWorkflow, invoiceWorkflowExists, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
 import {
   finalizeInvoice,
   invoiceNow,
@@ -19,7 +18,8 @@ import {
   voidInvoice,
 } from '../src/services/invoicing/invoices.js';
 import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
-import { closeDunning } from '../src/services/payments/collection.js';
+import { autoChargeable, closeDunning } from '../src/services/payments/collection.js';
+import { rollSubscriptionPeriod } from '../src/services/subscriptions/transitions.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
@@ -33,6 +33,7 @@ import {
   type InvoiceStatus,
   type PayInvoiceCommand,
   type SubscriptionCommand,
+  type SubscriptionSnapshot,
 } from '../workflows/messages.js';
 
 export interface InvoiceActivityDeps {
@@ -70,26 +71,50 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   const workflows = { db, client: deps.client, taskQueue: invoiceTaskQueue(deps.taskQueue) };
   const period = (ref: PeriodRef) => ({ start: new Date(ref.start), end: new Date(ref.end) });
 
-  /** Bills into the billing group's Draft and makes sure the Draft's workflow runs. */
-  async function bill(subscriptionId: string, options: { period?: PeriodRef; upTo: string; reason: BillingReason | null }) {
+  /**
+   * Bills into the billing group's Draft and, unless `startWorkflow` is false, makes sure the Draft's
+   * workflow runs. A period close does not start it: its Draft is finalized at the end of the grace
+   * period by finalizePeriodInvoice, and any earlier move (API, payment) starts it with its update.
+   */
+  async function bill(subscriptionId: string, options: { period?: PeriodRef; upTo: string; reason: BillingReason | null; command?: SubscriptionCommand | undefined; startWorkflow?: boolean }) {
     const result = await billSubscription(db, {
       subscriptionId,
       ...(options.period ? { period: period(options.period) } : {}),
       upTo: new Date(options.upTo),
       reason: options.reason,
+      ...(options.command ? { actor: options.command.actor, requestId: options.command.requestId } : {}),
     });
-    if (result.invoiceId) await ensureInvoiceWorkflow(workflows, result.invoiceId);
+    if (result.invoiceId && options.startWorkflow !== false) await ensureInvoiceWorkflow(workflows, result.invoiceId);
     return result;
   }
 
+  /** Draft → Open in one transaction (number, spend cap, tax, wallet drawdown, ledger, outbox, audit), then the top-ups a drawdown called for. */
+  async function finalizeRecord(invoiceId: string, command: SubscriptionCommand): Promise<InvoiceOutcome> {
+    const result = await finalizeInvoice(db, invoiceId, {
+      actor: command.actor,
+      at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
+      applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
+      ...(command.requestId ? { requestId: command.requestId } : {}),
+    });
+    deps.logger.info(
+      { invoiceId, invoiceNumber: result.invoice.invoice_number, customerId: result.invoice.customer_id, status: result.invoice.status, totalNanos: result.invoice.total_nanos },
+      'invoice finalized',
+    );
+    // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it.
+    await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
+    return outcome(result.invoice);
+  }
+
   /**
-   * Finalizes a Draft through its workflow unless someone else already moved it. A refusal (e.g. a
+   * Finalizes a Draft through its workflow (or `directly`, see finalizePeriodInvoice) unless someone
+   * else already moved it. A refusal (e.g. a
    * credit the period cannot absorb) leaves the Draft for an operator, with an audit entry saying
    * why, instead of failing the workflow that asked.
    */
-  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand): Promise<PeriodFinalization> {
+  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand, directly = false): Promise<PeriodFinalization> {
     try {
-      return { invoiceId, status: (await moveInvoice(workflows, invoiceId, 'finalize', command)).status, deferred: null };
+      const finalized = directly ? await finalizeRecord(invoiceId, command) : await moveInvoice(workflows, invoiceId, 'finalize', command);
+      return { invoiceId, status: finalized.status, deferred: null };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const current = await invoiceStatus(db, invoiceId);
@@ -101,21 +126,21 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     }
   }
 
-  const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: SYSTEM_ACTOR, reason, at });
+  const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: workflowActor(), reason, at });
+
+  async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) {
+    const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason, startWorkflow: false });
+    await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
+    const finalizeAt = new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString();
+    deps.logger.info(
+      { subscriptionId: input.subscriptionId, periodStart: input.period.start, periodEnd: input.period.end, reason: input.reason, invoiceId, finalizeAt },
+      'period closed',
+    );
+    return { invoiceId, finalizeAt };
+  }
 
   return {
-    finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      classified(async () => {
-        const result = await finalizeInvoice(db, invoiceId, {
-          actor: command.actor,
-          at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
-          applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
-          ...(command.requestId ? { requestId: command.requestId } : {}),
-        });
-        // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it.
-        await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
-        return outcome(result.invoice);
-      }),
+    finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) => classified(() => finalizeRecord(invoiceId, command)),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
       classified(async () => {
@@ -128,6 +153,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         });
         // An invoice in dunning paid by hand closes its schedule (its subscriptions back to Active).
         await closeDunning(deps, invoiceId, 'paid_manually', at);
+        deps.logger.info({ invoiceId, invoiceNumber: paid.invoice_number, customerId: paid.customer_id, paidBy: command.paidBy.actorId, status: paid.status }, 'invoice paid by hand');
         return outcome(paid);
       }),
 
@@ -155,30 +181,46 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         return stored;
       }),
 
-    /** Bill on demand: the current period up to `upTo`, into its Draft. */
-    billSubscriptionNow: (input: { subscriptionId: string; upTo: string }): Promise<BillNowResult> =>
+    /** Bill on demand: the current period up to `upTo`, into its Draft (the caller's command, for the audit trail; absent in older histories). */
+    billSubscriptionNow: (input: { subscriptionId: string; upTo: string; command?: SubscriptionCommand }): Promise<BillNowResult> =>
       classified(async () => {
-        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual' });
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual', command: input.command });
         return { invoiceId, created };
       }),
 
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
+      classified(() => closePeriod(input)),
+
+    /**
+     * Period close and the move into the next period in one activity (one round trip per period
+     * end instead of two): bills the period to its end, closes its ledger period, then rolls the
+     * subscription (a retry bills the same difference, nothing, and finds the period rolled).
+     */
+    closeAndRollSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot }> =>
       classified(async () => {
-        const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason });
-        await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
-        return { invoiceId, finalizeAt: new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString() };
+        const { finalizeAt } = await closePeriod(input);
+        const state = await rollSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, expectedPeriodEnd: input.period.end });
+        return { finalizeAt, state };
       }),
 
     /**
      * End of a closed period's grace: bills what arrived late for it, then finalizes its Draft (the
-     * billing group's, which other subscriptions may share), dated `at`.
+     * billing group's, which other subscriptions may share), dated `at`. A Draft nobody moved yet
+     * (no invoice workflow) whose payer has no default payment method (nothing to auto-charge) is
+     * finalized here directly, and its workflow then started as an Open invoice's (lean: no update,
+     * no document rendering, which the API does when the PDF is first requested). Otherwise through
+     * its workflow, which charges it.
      */
     finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
       classified(async () => {
-        const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null });
+        const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null, startWorkflow: false });
         if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
-        return finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'));
+        const throughWorkflow = (await invoiceWorkflowExists(workflows, invoiceId)) || (await autoChargeable(db, invoiceId));
+        const finalized = await finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'), !throughWorkflow);
+        // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
+        if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(workflows, invoiceId, { lean: true });
+        return finalized;
       }),
 
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
@@ -195,7 +237,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>
       classified(async () => {
         await changeSubscriptionPlan(db, { subscriptionId: input.subscriptionId, planId: input.command.planId, at: new Date(input.at), command: input.command });
-        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change' });
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change', command: input.command });
         return { invoiceId, created };
       }),
   };

@@ -17,6 +17,7 @@ import type {
   DunningState,
   InvoicePaymentResult,
 } from '../workflows/messages.js';
+import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
 
 export interface PaymentActivityDeps {
@@ -30,11 +31,28 @@ export interface PaymentActivityDeps {
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
   const payments: PaymentDeps = deps;
+  /** One line per payment attempt or capture, with its ids and outcome. */
+  const logged = (invoiceId: string, action: string, fields: Record<string, unknown>) => (result: InvoicePaymentResult) => {
+    deps.logger.info(
+      { invoiceId, paymentId: result.paymentId, paymentStatus: result.paymentStatus, invoiceStatus: result.invoice.status, invoiceNumber: result.invoice.invoiceNumber, ...fields },
+      action,
+    );
+    return result;
+  };
   return {
-    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> => classified(() => chargeInvoice(payments, invoiceId, command)),
+    /**
+     * A charge another workflow asked for (a dunning retry, the auto-charge of a finalization) is that
+     * workflow's, with what follows from it (dunning started, its notices): the audit trail names it.
+     */
+    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> =>
+      classified(() =>
+        (command.actor.type === 'workflow' ? actingAs(command.actor, () => chargeInvoice(payments, invoiceId, command)) : chargeInvoice(payments, invoiceId, command)).then(
+          logged(invoiceId, 'payment charged', { source: command.source, dunningAttempt: command.dunningAttempt ?? null }),
+        ),
+      ),
 
     captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> =>
-      classified(() => captureInvoicePayment(payments, invoiceId, command)),
+      classified(() => captureInvoicePayment(payments, invoiceId, command).then(logged(invoiceId, 'payment captured', {}))),
 
     /** A processor notification about one of the invoice's payments, applied inside its workflow. */
     applyPaymentNotification: (invoiceId: string, eventId: string): Promise<InvoicePaymentResult> =>

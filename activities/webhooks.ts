@@ -6,6 +6,7 @@ import type { Logger } from '../src/logger.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { abandonWebhookDelivery, attemptWebhookDelivery, createWebhookAgents, type AttemptInput } from '../src/services/webhooks/sender.js';
 import type { WebhookAttemptResult } from '../workflows/messages.js';
+import { classified } from './failures.js';
 
 export interface WebhookActivityDeps {
   db: ServiceDeps['db'];
@@ -17,11 +18,8 @@ export interface WebhookActivityDeps {
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const sender = { db: deps.db, logger: deps.logger, allowPrivateUrls: deps.webhookAllowPrivateUrls, agents: createWebhookAgents() };
   return {
-    async attemptWebhookDelivery(input: AttemptInput): Promise<WebhookAttemptResult> {
-      return attemptWebhookDelivery(sender, input);
-    },
-    async abandonWebhookDelivery(input: { deliveryId: string; attempts: number }): Promise<void> {
-      await abandonWebhookDelivery(sender, input);
-    },
+    // A receiver's failure is a result; a database outage is retried; anything else fails for good (README, "Failures").
+    attemptWebhookDelivery: (input: AttemptInput): Promise<WebhookAttemptResult> => classified(() => attemptWebhookDelivery(sender, input)),
+    abandonWebhookDelivery: (input: { deliveryId: string; attempts: number; reason?: string }): Promise<void> => classified(() => abandonWebhookDelivery(sender, input)),
   };
 }

@@ -20,6 +20,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +87,12 @@ const baselineRate = (address: string, temporalPid: number, pgPid: number, count
 function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
+  // BENCH_LOG_DIR=<folder> keeps each process's whole output there (e.g. to find the cause of a 500).
+  const keep = process.env.BENCH_LOG_DIR ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(entry, '.ts')}.log`), { flags: 'a' }) : null;
+  const collect = (chunk: Buffer) => {
+    keep?.write(chunk);
+    output = (output + chunk.toString()).slice(-4_000);
+  };
   child.stderr!.on('data', collect);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
@@ -130,10 +136,27 @@ const ACTION_EVENTS: Record<string, string> = {
   EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES: 'search attribute upserts',
 };
 
-/** A history event as its JSON form names it. */
+/** A history event as its JSON form names it (only the fields the classification reads). */
 interface HistoryEvent {
   eventType: string;
   eventTime: string;
+  markerRecordedEventAttributes?: { markerName?: string };
+  upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } };
+  workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
+}
+
+/** What a recorded `patched()` call adds: its marker and the SDK's TemporalChangeVersion upsert, once per run and patch. */
+const ONCE_PER_RUN = 'patch markers and their TemporalChangeVersion upserts (once per workflow run)';
+/** A test clock's advance update: in real time the same wake is one timer. */
+const CLOCK_UPDATES = 'test-clock updates (one timer each in real time)';
+
+/** The kind an event counts as, or undefined when it is no action. */
+function actionKind(event: HistoryEvent): string | undefined {
+  if (event.markerRecordedEventAttributes?.markerName === 'core_patch') return ONCE_PER_RUN;
+  const upserted = Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
+  if (upserted.length === 1 && upserted[0] === 'TemporalChangeVersion') return ONCE_PER_RUN;
+  if (event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'advanceTestClock') return CLOCK_UPDATES;
+  return ACTION_EVENTS[event.eventType];
 }
 
 /** The events of every run of the id (continue-as-new chains). */
@@ -272,14 +295,18 @@ async function main(): Promise<void> {
       const ids = [subscriptionWorkflowId(subscription.id), ...rows.map((r) => invoiceWorkflowId(r.id))];
       for (const workflowId of ids) {
         for (const event of await historyEvents(temporalClient.client, workflowId)) {
-          const kind = ACTION_EVENTS[event.eventType];
+          const kind = actionKind(event);
           if (kind && Date.parse(event.eventTime) >= advanceStart) actions[kind] = (actions[kind] ?? 0) + 1;
         }
       }
     }
     const perPeriod = Object.fromEntries(Object.entries(actions).map(([kind, count]) => [kind, count / sample.length]));
     const actionsPerPeriod = Object.values(perPeriod).reduce((sum, n) => sum + n, 0);
-    log(`Temporal actions per subscription-period (sample of ${sample.length}): ${actionsPerPeriod.toFixed(1)}`);
+    // Outside test-clock mode each clock update is a timer instead (same count), and a run lives
+    // for many periods (it continues as new only when the server suggests it), so its once-per-run
+    // patch markers vanish from the per-period figure; this bench's runs each cover one period.
+    const steadyPerPeriod = actionsPerPeriod - (perPeriod[ONCE_PER_RUN] ?? 0);
+    log(`Temporal actions per subscription-period (sample of ${sample.length}): ${actionsPerPeriod.toFixed(1)}, ${steadyPerPeriod.toFixed(1)} in a run's steady state outside test-clock mode`);
 
     await stopProcess(api);
     await stopProcess(worker);
@@ -298,6 +325,7 @@ async function main(): Promise<void> {
       cpu,
       perPeriod,
       actionsPerPeriod,
+      steadyPerPeriod,
       sampled: sample.length,
       loadBefore,
     });
@@ -306,14 +334,17 @@ async function main(): Promise<void> {
   }
 }
 
-/** Advances the clock and waits until it is caught up, whether the API answers at once (202) or at the end (200). */
+/** Advances the clock (the API answers 202 at once) and polls it until it is caught up; an internal_failure ends the wait. */
 async function advanceClock(call: ReturnType<typeof apiClient>, clockId: string, to: string): Promise<void> {
   const started = Date.now();
-  await call('POST', `/admin/v1/test-clocks/${clockId}/advance`, { frozen_time: to }, [200, 202]);
+  await call('POST', `/admin/v1/test-clocks/${clockId}/advance`, { frozen_time: to }, [202]);
+  let failed: string | undefined;
   await waitFor(`test clock ready at ${to}`, async () => {
     const { body } = await call<{ status: string }>('GET', `/admin/v1/test-clocks/${clockId}`);
-    if (body.status !== 'ready') throw new Error(`clock ${body.status}`);
+    if (body.status === 'internal_failure') failed = JSON.stringify(body);
+    else if (body.status !== 'ready') throw new Error(`clock ${body.status}`);
   }, 3_600_000, POLL_MS);
+  if (failed) throw new Error(`the advance failed: ${failed}`);
   log(`clock advanced to ${to} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
@@ -331,6 +362,7 @@ interface Figures {
   cpu: { worker: CpuShare; api: CpuShare; temporal: CpuShare };
   perPeriod: Record<string, number>;
   actionsPerPeriod: number;
+  steadyPerPeriod: number;
   sampled: number;
   loadBefore: number[];
 }
@@ -360,7 +392,8 @@ function writeReport(f: Figures): void {
     `| invoices finalized (Open) | **${perSecond(f.final.finalized, f.allFinalizedS)}** | — | — |`,
     `| per subscription, advance start → invoice Open | p50 ${(f.p50 / 1000).toFixed(1)} s, p99 ${(f.p99 / 1000).toFixed(1)} s | — | informational |`,
     `| rate vs. baseline (no-op workflow + one no-op activity, ${START_CONCURRENCY} in flight: ${f.baselineBefore.perSecond.toFixed(1)}/s before, ${f.baselineAfter.perSecond.toFixed(1)}/s after, mean ${baseline.toFixed(1)}/s) | **${ratio.toFixed(2)}×** | ≥ ${TARGET_RATIO}× | ${verdict(ratio >= TARGET_RATIO, `${((1 - ratio / TARGET_RATIO) * 100).toFixed(0)}% short`)} |`,
-    `| Temporal actions per subscription-period (test-clock mode, sample of ${f.sampled}) | **${f.actionsPerPeriod.toFixed(1)}**: ${Object.entries(f.perPeriod).map(([kind, n]) => `${kind} ${n.toFixed(1)}`).join(', ')} | ≤ ${TARGET_ACTIONS} outside test-clock mode | informational here (test-clock mode adds the clock's updates) |`,
+    `| Temporal actions per subscription-period as recorded (test-clock mode, first period of each run, sample of ${f.sampled}) | ${f.actionsPerPeriod.toFixed(1)}: ${Object.entries(f.perPeriod).map(([kind, n]) => `${kind} ${n.toFixed(1)}`).join(', ')} | — | informational |`,
+    `| Temporal actions per subscription-period outside test-clock mode (clock updates counted as the timers they stand for; once-per-run patch markers left out) | **${f.steadyPerPeriod.toFixed(1)}** | ≤ ${TARGET_ACTIONS} | ${verdict(f.steadyPerPeriod <= TARGET_ACTIONS, `${(f.steadyPerPeriod - TARGET_ACTIONS).toFixed(1)} over`)} |`,
     '',
     `CPU during the advance (cores' worth; this machine has ${cpus.length}): worker ${f.cpu.worker.api.toFixed(2)}, API ${f.cpu.api.api.toFixed(2)}, Temporal dev server ${f.cpu.temporal.api.toFixed(2)}, PostgreSQL ${f.cpu.worker.postgres.toFixed(2)}, whole machine ${f.cpu.worker.machine.toFixed(2)}.`,
     '',
@@ -368,7 +401,7 @@ function writeReport(f: Figures): void {
     '',
     '- Setup (not measured): a Monthly plan with a Flat 49.00 fee and a PerUnit 0.01 SKU on `api_calls`, one test clock, one customer and subscription per index on it, the clock advanced to mid-period and each subscription\'s usage posted in one batch.',
     '- The measured advance moves the clock from mid-January to 2026-02-01T01:00:00Z: every subscription closes its period, writes its invoice, and finalizes it after the grace period. The bench polls PostgreSQL every 250 ms for periods rolled, invoices written and invoices Open; per-subscription times have that resolution.',
-    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows written after the advance started.',
+    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows (where one exists) written after the advance started: activities scheduled, markers, timers, updates accepted, signals, workflow starts, search attribute upserts. A test clock\'s `advanceTestClock` update stands for the timer the same wake is in real time (one each), so the count outside test-clock mode is the same with timers in their place. Each `patched()` call a run makes records a marker and a TemporalChangeVersion upsert once per run; a subscription\'s run lasts many periods (it continues as new when the server suggests it, at 4,096 events by default), while this bench\'s runs each cover one period, so the steady-state figure leaves those out.',
     '- Figures move by up to ±25% between runs on this shared 2-core VM; compare the ratio to the baseline of the same run.',
     '',
   ];

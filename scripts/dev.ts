@@ -21,7 +21,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { ConfigError, SECRET_VARIABLES, validatePresent } from '../src/config.js';
+import { ConfigError, loadWorkerConfig, SECRET_VARIABLES, validatePresent } from '../src/config.js';
 import { EmbeddedPostgres, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
 import { DATA_DIR, PROJECT_ROOT } from '../src/dev/paths.js';
 import { onAncestorExit } from '../src/dev/lifeline.js';
@@ -33,6 +33,7 @@ import { startStripeMock } from '../src/dev/stripe-mock.js';
 import { startTemporalDevServer } from '../src/dev/temporal-dev-server.js';
 import { ensureTool, STRIPE_MOCK, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { checkDatabase, connectTemporalOrFail, StartupError } from '../src/startup.js';
+import { temporalSecurityOf } from '../src/temporal/security.js';
 
 const EMBEDDED_PG_PORT = Number(process.env.EMBEDDED_PG_PORT ?? 54329);
 const TEMPORAL_PORT = Number(process.env.TEMPORAL_DEV_PORT ?? 7233);
@@ -79,12 +80,22 @@ function shutdown(code: number): Promise<never> {
   return stopped;
 }
 
+/** Whether a child's line is a JSON object (a pino line), not merely text starting with a brace. */
+function isJsonLine(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    return typeof JSON.parse(line) === 'object';
+  } catch {
+    return false;
+  }
+}
+
 /** JSON log lines pass through to stdout; other output is tagged with the child's name on stderr. */
 function relayOutput(name: string, child: ChildProcess): void {
   const relay = (stream: NodeJS.ReadableStream | null) => {
     if (!stream) return;
     createInterface({ input: stream }).on('line', (line) => {
-      if (line.startsWith('{')) process.stdout.write(`${line}\n`);
+      if (isJsonLine(line)) process.stdout.write(`${line}\n`);
       else if (line.trim() !== '') process.stderr.write(`[${name}] ${line}\n`);
     });
   };
@@ -187,7 +198,8 @@ async function main(): Promise<void> {
   let temporalUi: string | undefined;
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   if (env.TEMPORAL_ADDRESS) {
-    await (await connectTemporalOrFail(env.TEMPORAL_ADDRESS, namespace)).connection.close();
+    const security = temporalSecurityOf(loadWorkerConfig(env));
+    await (await connectTemporalOrFail(env.TEMPORAL_ADDRESS, namespace, security)).connection.close();
     say(`using Temporal at ${env.TEMPORAL_ADDRESS}`);
   } else {
     if (production) throw new ConfigError('NODE_ENV=production requires TEMPORAL_ADDRESS');

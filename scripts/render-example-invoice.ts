@@ -110,6 +110,7 @@ const invoice: InvoiceRow = {
   id: IDS.invoice,
   customerId: IDS.payer,
   subscriptionId: null,
+  metadata: {},
   currency: 'USD',
   status: 'Open',
   invoiceNumber: 'INV-000128',

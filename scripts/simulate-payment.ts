@@ -32,7 +32,8 @@ const base = process.env.BILLING_URL ?? 'http://127.0.0.1:3000';
 const listed = await fetch(`${base}/admin/v1/invoices/${invoiceId}/payments?limit=200`, { headers: { 'x-api-key': apiKey } });
 if (!listed.ok) throw new Error(`listing the invoice's payments: ${listed.status} ${await listed.text()}`);
 const payments = (await listed.json()) as { id: string; processor_payment_intent_id: string | null }[];
-const payment = payments.filter((p) => p.processor_payment_intent_id).at(-1);
+// Newest first: the latest payment at the processor.
+const payment = payments.find((p) => p.processor_payment_intent_id);
 if (!payment) throw new Error(`invoice ${invoiceId} has no payment at the processor yet (attach a payment method and finalize it)`);
 
 const type = TYPES[outcome as keyof typeof TYPES];

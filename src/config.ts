@@ -32,6 +32,20 @@ const baseSchema = z.object({
     .regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, 'must be host:port, e.g. 127.0.0.1:7233'),
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('billing'),
+  /** TLS to the Temporal frontend (system CAs unless TEMPORAL_TLS_CA_PATH); implied by a client certificate or an API key. */
+  TEMPORAL_TLS: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /** mTLS client certificate and key (PEM files), as self-hosted clusters with mTLS and Temporal Cloud's certificate auth use. */
+  TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+  TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+  /** A CA bundle (PEM file) for a cluster whose certificate is not signed by a system CA. */
+  TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+  /** The name the server's certificate is checked against, when it differs from TEMPORAL_ADDRESS's host. */
+  TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+  /** A Temporal Cloud API key (sent as a bearer token over TLS). */
+  TEMPORAL_API_KEY: z.string().min(1).optional(),
   LOG_LEVEL: logLevel.default('info'),
   TAX_ADAPTER: z.enum(['none', 'flat']).default('none'),
   TAX_RATE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
@@ -86,6 +100,15 @@ const baseSchema = z.object({
       }
     }, 'must be a BCP 47 locale this runtime supports, e.g. en-US or de-DE'),
 });
+
+/** Checks across variables of the base configuration. */
+function checkBase(config: z.infer<typeof baseSchema>, ctx: z.RefinementCtx): void {
+  if ((config.TEMPORAL_TLS_CERT_PATH === undefined) !== (config.TEMPORAL_TLS_KEY_PATH === undefined)) {
+    // Named as the missing one: "TEMPORAL_TLS_KEY_PATH is not set".
+    const missing = config.TEMPORAL_TLS_CERT_PATH === undefined ? 'TEMPORAL_TLS_CERT_PATH' : 'TEMPORAL_TLS_KEY_PATH';
+    ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other half of the client certificate pair' });
+  }
+}
 
 const apiSchema = baseSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -148,8 +171,8 @@ function parse<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<
   return parsed.data;
 }
 
-export const loadApiConfig = (env: NodeJS.ProcessEnv = process.env): ApiConfig => parse(apiSchema, env);
-export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env): WorkerConfig => parse(baseSchema, env);
+export const loadApiConfig = (env: NodeJS.ProcessEnv = process.env): ApiConfig => parse(apiSchema.superRefine(checkBase), env);
+export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env): WorkerConfig => parse(baseSchema.superRefine(checkBase), env);
 
 /** Checks the variables that are set, without requiring the ones the caller will provide. */
 export function validatePresent(env: NodeJS.ProcessEnv): void {

@@ -17,6 +17,7 @@ import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
+import { temporalSecurityOf } from './temporal/security.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
 
@@ -53,7 +54,7 @@ runMain('api', async () => {
     burst: Math.max(1, Math.ceil(limit.burst / config.API_PROCESSES)),
   });
   await checkDatabase(config.DATABASE_URL);
-  const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, temporalSecurityOf(config));
   const { db, pool } = createDb(config.DATABASE_URL);
   const hostname = config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
 

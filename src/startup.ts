@@ -4,7 +4,8 @@
  */
 import pg from 'pg';
 import { ConfigError } from './config.js';
-import { connectTemporal, pingTemporal, type TemporalHandle } from './temporal/client.js';
+import { connectTemporal, pingTemporal, type OwnTemporalHandle } from './temporal/client.js';
+import type { TemporalSecurity } from './temporal/security.js';
 
 export class StartupError extends Error {
   override readonly name = 'StartupError';
@@ -33,10 +34,10 @@ export async function checkDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
-export async function connectTemporalOrFail(address: string, namespace: string): Promise<TemporalHandle> {
-  let handle: TemporalHandle | undefined;
+export async function connectTemporalOrFail(address: string, namespace: string, security?: TemporalSecurity): Promise<OwnTemporalHandle> {
+  let handle: OwnTemporalHandle | undefined;
   try {
-    handle = await connectTemporal(address, namespace);
+    handle = await connectTemporal(address, namespace, security);
     await pingTemporal(handle, namespace);
     return handle;
   } catch (err) {

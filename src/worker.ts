@@ -3,7 +3,7 @@ import { createActivities } from '../activities/index.js';
 import { loadWorkerConfig, processorSettings } from './config.js';
 import { webhookSettingsOf } from './services/webhooks/settings.js';
 import { createDb } from './db/client.js';
-import { createLogger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
@@ -12,8 +12,14 @@ import { startWorkflowReconciler } from './services/subscriptions/workflow-start
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from './services/contracts/reconcile.js';
+import { ensureRevenueRecognitionSchedule } from './services/ledger/recognition.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
+import { temporalSecurityOf } from './temporal/security.js';
+import type { OwnTemporalHandle } from './temporal/client.js';
+import { ensureSearchAttributes } from './temporal/search-attributes.js';
 import { createWorkers } from './temporal/worker.js';
+import { sdkLogger } from './temporal/sdk-logs.js';
+import { Runtime } from '@temporalio/worker';
 
 /** Database connections of the worker process, shared by the activities of its two task queues. */
 const DB_POOL_SIZE = 20;
@@ -21,14 +27,19 @@ const DB_POOL_SIZE = 20;
 runMain('worker', async () => {
   const config = loadWorkerConfig();
   const logger = createLogger(config.LOG_LEVEL, 'worker');
+  // The SDK's lines (workflow task and activity failures with their ids) as JSON through pino.
+  Runtime.install({ logger: sdkLogger(logger) });
   await checkDatabase(config.DATABASE_URL);
-  const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE);
+  const security = temporalSecurityOf(config);
+  const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, security);
+  await registerSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
   const { db, pool } = createDb(config.DATABASE_URL, DB_POOL_SIZE);
   const webhooks = webhookSettingsOf(config);
   const processor = createStripeProcessor(processorSettings(config));
   const workers = await createWorkers({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
+    security,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     activities: createActivities({
       db,
@@ -52,6 +63,8 @@ runMain('worker', async () => {
   await ensureDunningCheckSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
   // Contracts whose workflow start was lost (a process died after the commit) get one: hourly, and now.
   await ensureContractReconcileSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
+  // Deferred revenue recognized month by month for customers on no test clock: daily, and now.
+  await ensureRevenueRecognitionSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
   reconciler.stop();
@@ -60,3 +73,13 @@ runMain('worker', async () => {
   await pool.end().catch(() => {});
   logger.info('worker stopped');
 });
+
+/** Registers the workflows' search attributes the namespace lacks; where that is refused (Temporal Cloud) says how to create them. */
+async function registerSearchAttributes(temporal: OwnTemporalHandle, namespace: string, logger: Logger): Promise<void> {
+  try {
+    const added = await ensureSearchAttributes(temporal.connection, namespace);
+    if (added.length > 0) logger.info({ added }, 'registered the workflow search attributes');
+  } catch (err) {
+    logger.warn({ err }, 'could not register the workflow search attributes; create them on the namespace (README, "Finding workflows") or workflow starts fail');
+  }
+}

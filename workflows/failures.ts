@@ -26,3 +26,12 @@ export function isBillingFailure(err: unknown): err is ActivityFailure {
   if (err.retryState === 'MAXIMUM_ATTEMPTS_REACHED' || err.retryState === 'TIMEOUT') return true;
   return err.cause instanceof ApplicationFailure && err.cause.type === DETERMINISTIC_FAILURE;
 }
+
+/**
+ * The deterministic failure an activity or local activity failed with, or null. A local activity's
+ * failure reaches the workflow unwrapped (an ApplicationFailure), an activity's inside an ActivityFailure.
+ */
+export function deterministicFailureOf(err: unknown): ApplicationFailure | null {
+  const failure = err instanceof ActivityFailure ? err.cause : err;
+  return failure instanceof ApplicationFailure && failure.type === DETERMINISTIC_FAILURE ? failure : null;
+}

@@ -7,5 +7,7 @@ export { dunningWorkflow } from './dunning.js';
 export { processorEventWorkflow } from './processor-event.js';
 export { dunningCheckWorkflow } from './dunning-check.js';
 export { contractReconcileWorkflow } from './contract-reconcile.js';
+export { revenueRecognitionWorkflow } from './revenue-recognition.js';
 export { walletRechargeWorkflow } from './wallet-recharge.js';
 export { spendAlertWorkflow } from './spend-alerts.js';
+export { testClockAdvanceWorkflow } from './test-clock-advance.js';

@@ -13,11 +13,13 @@
  * Documents (issue 19): once the invoice is issued, an activity renders and stores its PDF, and
  * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
  */
-import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import {
   ACTIVITY_RETRY,
+  BILLING_STATUS_ATTRIBUTE,
   finalizeInvoiceUpdate,
+  INVOICE_NUMBER_ATTRIBUTE,
   INVALID_TRANSITION,
   invoicePaymentUpdate,
   invoiceStateQuery,
@@ -71,10 +73,25 @@ export const DOCUMENT_PATCH = 'invoice-document';
  * `retryInvoiceBilling` update runs it again. Runs without the marker only failed the update.
  */
 export const INVOICE_BILLING_ERRORS_PATCH = 'invoice-billing-errors';
+/**
+ * The `BillingStatus` and `InvoiceNumber` search attributes (workflows/messages.ts) follow the
+ * invoice: upserted when a move changes its status. Runs without the marker kept those they started with.
+ */
+export const INVOICE_SEARCH_ATTRIBUTES_PATCH = 'invoice-search-attributes';
 
 export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<InvoiceOutcome> {
   let state: InvoiceOutcome = { status: input.status, invoiceNumber: null };
   const mutex = new Mutex();
+  /** Takes the state a move persisted, and brings the search attributes along when its status changed. */
+  const moved = (next: InvoiceOutcome) => {
+    const changed = next.status !== state.status;
+    state = next;
+    if (!changed || !(input.lean === true || patched(INVOICE_SEARCH_ATTRIBUTES_PATCH))) return;
+    upsertSearchAttributes([
+      { key: BILLING_STATUS_ATTRIBUTE, value: next.status },
+      ...(next.invoiceNumber === null ? [] : [{ key: INVOICE_NUMBER_ATTRIBUTE, value: next.invoiceNumber }]),
+    ]);
+  };
 
   const assertAllowed = (move: keyof typeof ALLOWED) => {
     if (state.status !== ALLOWED[move]) {
@@ -103,7 +120,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     mutex.run(async () => {
       // Re-checked: another update may have moved the invoice while this one waited its turn.
       assertAllowed(move);
-      state = await persist();
+      moved(await persist());
       return state;
     });
 
@@ -144,7 +161,7 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
           // Re-checked: the invoice may have been paid or voided while this waited its turn.
           collectable(command);
           const result = await collect(command);
-          state = result.invoice;
+          moved(result.invoice);
           return result;
         }),
       async () => (await payment(command)).invoice,
@@ -187,7 +204,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
 
   await condition(() => state.status !== 'Draft');
   // Off the finalize update's path: the document is rendered once the invoice is issued.
-  const documents = patched(DOCUMENT_PATCH);
+  // A lean run (see InvoiceWorkflowInput) leaves documents to the API.
+  const documents = input.lean !== true && patched(DOCUMENT_PATCH);
   if (documents) await renderDocument();
   await condition(() => state.status === 'Paid' || state.status === 'Void');
   await condition(allHandlersFinished);

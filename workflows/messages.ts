@@ -2,13 +2,26 @@
  * Message definitions shared by workflows and the API (which must never import workflow code).
  * Timestamps cross the boundary as ISO strings; money as decimal strings.
  */
-import type { RetryPolicy } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+
+/**
+ * Custom search attributes (all Keyword) the workflows carry so operators find them in the Temporal
+ * UI and the visibility API: set at start where the value is known, upserted by the workflow when
+ * its status changes. Every Temporal server the project runs registers them (src/temporal/search-attributes.ts).
+ */
+export const CUSTOMER_ID_ATTRIBUTE = defineSearchAttributeKey('CustomerId', SearchAttributeType.KEYWORD);
+export const SUBSCRIPTION_ID_ATTRIBUTE = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
+export const INVOICE_NUMBER_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber', SearchAttributeType.KEYWORD);
+/** The subscription's or invoice's own status (SPEC §3), not the workflow's ExecutionStatus. */
+export const BILLING_STATUS_ATTRIBUTE = defineSearchAttributeKey('BillingStatus', SearchAttributeType.KEYWORD);
+export const TEST_CLOCK_ID_ATTRIBUTE = defineSearchAttributeKey('TestClockId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_KEYS = [CUSTOMER_ID_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, BILLING_STATUS_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE] as const;
 
 export type SubscriptionStatus = 'Trialing' | 'Active' | 'PastDue' | 'Paused' | 'Cancelled' | 'Expired';
 
 export interface ActorRef {
-  type: 'admin' | 'customer' | 'api_key' | 'system';
+  type: 'admin' | 'customer' | 'api_key' | 'workflow' | 'system';
   id: string;
 }
 
@@ -121,6 +134,13 @@ export type InvoiceStatus = 'Draft' | 'Open' | 'Paid' | 'Void';
 export interface InvoiceWorkflowInput {
   invoiceId: string;
   status: InvoiceStatus;
+  /**
+   * Started for an invoice the period close finalized itself (activities/invoices.ts
+   * finalizePeriodInvoice): the workflow renders no document (the API renders it when first
+   * requested) and upserts its search attributes without a patch marker. Absent in every run
+   * started otherwise, and in runs recorded before it existed, which keep their commands.
+   */
+  lean?: true;
 }
 
 export interface InvoiceOutcome {
@@ -151,6 +171,11 @@ export interface BillNowResult {
 
 export interface ChangePlanCommand extends SubscriptionCommand {
   planId: string;
+  /**
+   * The plan version to move to; absent: the plan's current version. Only the activity reads it
+   * (the workflow passes the command through), so older histories replay unchanged.
+   */
+  planVersion?: number;
 }
 
 export const billSubscriptionUpdate = defineUpdate<BillNowResult, [SubscriptionCommand]>('billSubscription');
@@ -186,6 +211,20 @@ export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; stat
 export const contractWorkflowId = (contractId: string): string => `contract:${contractId}`;
 /** The Temporal Schedule of the contract workflow reconciler (src/services/contracts/reconcile.ts). */
 export const CONTRACT_RECONCILE_SCHEDULE_ID = 'contract-workflows-reconcile';
+
+/** The Temporal Schedule of the daily revenue recognition run (src/services/ledger/recognition.ts). */
+export const REVENUE_RECOGNITION_SCHEDULE_ID = 'ledger-revenue-recognition';
+
+export interface RevenueRecognitionSummary {
+  /** Up to when steps were posted (ISO). */
+  upTo: string;
+  /** Customers with deferred revenue left to recognize. */
+  customers: number;
+  /** Recognition journals written by this run (0 when everything due was posted already). */
+  journals: number;
+  /** Customers whose recognition failed deterministically (logged; the next run tries again). */
+  failed: string[];
+}
 
 export interface ContractReconcileSummary {
   checked: number;
@@ -341,3 +380,22 @@ export const spendChangedSignal = defineSignal('spendChanged');
 export const spendAlertAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean }, [string]>('advanceTestClock');
 
 export const spendAlertWorkflowId = (customerId: string): string => `spend-alerts:${customerId}`;
+
+/** One advance of a test clock (src/services/subscriptions/test-clocks.ts): from its previous time to `to`. */
+export interface TestClockAdvanceInput {
+  clockId: string;
+  /** The clock's time before this advance (equal to `to` when an advance re-drives the clock at its time). */
+  from: string;
+  to: string;
+  /** Wall time of the request: names this advance in the clock's row, so a later one is never overwritten. */
+  startedAt: string;
+}
+
+/** What one advance drove. */
+export interface TestClockAdvanceResult {
+  subscriptions: number;
+  steps: number;
+}
+
+/** One advance workflow per clock at a time: a concurrent start finds it running. */
+export const testClockAdvanceWorkflowId = (clockId: string): string => `test-clock-advance:${clockId}`;

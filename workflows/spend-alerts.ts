@@ -11,10 +11,15 @@
  *   triggered in the period that ended, then the spend is evaluated again, and again shortly
  *   while a subscription has not rolled into its new period yet.
  * - It ends once the customer has no enabled alerts; continues as new when the history grows.
+ * - An evaluation whose activity fails for good (deterministically, at once) no longer fails the
+ *   workflow (patch SPEND_EVALUATION_ERRORS): the failure is recorded on the customer's alerts as
+ *   `evaluation_error` and the workflow waits for the next signal or period start, whose successful
+ *   evaluation clears it.
  */
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
+import { billingErrorOf } from './failures.js';
 import {
   INVALID_TRANSITION,
   nextWakeQuery,
@@ -23,12 +28,19 @@ import {
   spendChangedSignal,
   UNPROCESSABLE,
   type SpendAlertWorkflowInput,
+  type SpendEvaluation,
 } from './messages.js';
 
-const { evaluateSpendAlerts, resetSpendAlertsForPeriod } = proxyActivities<Activities>({
+const { evaluateSpendAlerts, resetSpendAlertsForPeriod, recordSpendEvaluationError } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', maximumInterval: '1 minute', nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
 });
+
+/**
+ * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): an
+ * evaluation failing for good is recorded as the alerts' evaluation_error instead of failing the run.
+ */
+export const SPEND_EVALUATION_ERRORS = 'spend-alerts-evaluation-errors';
 
 /** How long the evaluator gathers changes before it evaluates (real time). */
 export const SPEND_DEBOUNCE_MS = 1_000;
@@ -84,7 +96,17 @@ export async function spendAlertWorkflow(input: SpendAlertWorkflowInput): Promis
     if (pending) await sleep(SPEND_DEBOUNCE_MS);
     working = true;
     pending = false;
-    const evaluation = await evaluateSpendAlerts({ customerId, at: nowIso() });
+    let evaluation: SpendEvaluation;
+    try {
+      evaluation = await evaluateSpendAlerts({ customerId, at: nowIso() });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !patched(SPEND_EVALUATION_ERRORS)) throw err;
+      // Shown on the alerts; the next signal (new usage, an alert change or reset) or period start evaluates again.
+      await recordSpendEvaluationError({ customerId, error: billingErrorOf(err, nowIso()) });
+      working = false;
+      rollWaits = 0;
+      continue;
+    }
     working = false;
     enabled = evaluation.enabledAlerts > 0;
     nextPeriodStart = evaluation.nextPeriodStart;

@@ -9,10 +9,18 @@
  * history), which halves the server round trips of a delivery; the timers between attempts are
  * ordinary durable timers.
  */
-import { proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { delayBeforeAttempt } from '../src/core/webhooks.js';
-import type { WebhookDeliveryInput, WebhookDeliveryOutcome } from './messages.js';
+import { deterministicFailureOf } from './failures.js';
+import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryOutcome } from './messages.js';
+
+/**
+ * An attempt that fails deterministically (a broken invariant, a row the database refuses) marks the
+ * delivery Failed with the reason as its last_error, instead of failing the workflow and leaving the
+ * delivery Pending. Runs recorded without the marker failed the workflow.
+ */
+export const DELIVERY_FAILURES_PATCH = 'webhook-delivery-deterministic-failures';
 
 /** Beyond the receiver's own timeout: the database work of recording an attempt. */
 const RECORDING_MARGIN_MS = 20_000;
@@ -31,7 +39,15 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     if (delay > 0) await sleep(delay);
     const nextDelayMs = delayBeforeAttempt(policy.retryScheduleMs, attempt + 1) ?? null;
     for (;;) {
-      const result = await attemptWebhookDelivery({ deliveryId: input.deliveryId, policy, nextDelayMs });
+      let result: WebhookAttemptResult;
+      try {
+        result = await attemptWebhookDelivery({ deliveryId: input.deliveryId, policy, nextDelayMs });
+      } catch (err) {
+        const failure = deterministicFailureOf(err);
+        if (failure === null || !patched(DELIVERY_FAILURES_PATCH)) throw err;
+        await abandonWebhookDelivery({ deliveryId: input.deliveryId, attempts, reason: `${failure.type}: ${failure.message.slice(0, 2000)}` });
+        return { status: 'Failed', attempts };
+      }
       if (result.kind === 'gone') return { status: 'Cancelled', attempts };
       if (result.kind === 'suspended') {
         // Workflow time is deterministic (the task's start time), so this wait replays exactly.
@@ -46,3 +62,4 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
   await abandonWebhookDelivery({ deliveryId: input.deliveryId, attempts });
   return { status: 'Failed', attempts };
 }
+

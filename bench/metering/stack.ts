@@ -27,6 +27,8 @@ export interface StackOptions {
   serverUrl: string;
   keepDatabase: boolean;
   log: (line: string) => void;
+  /** Names the bench database (billing_bench_<name>_<time>); default metering. */
+  name?: string;
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -35,7 +37,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     for (const step of teardown.reverse()) await step().catch((err: unknown) => options.log(`teardown: ${(err as Error).message}`));
   };
   try {
-    const databaseUrl = withDatabase(options.serverUrl, `billing_bench_metering_${Date.now().toString(36)}`);
+    const databaseUrl = withDatabase(options.serverUrl, `billing_bench_${options.name ?? 'metering'}_${Date.now().toString(36)}`);
     await ensureDatabase(databaseUrl);
     if (!options.keepDatabase) teardown.push(() => dropDatabase(databaseUrl));
     options.log(`database ${new URL(databaseUrl).pathname.slice(1)}: migrating`);
@@ -71,6 +73,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         JWT_SECRET: secrets.jwt_secret,
         API_KEY_HASH: apiKeyHash(secrets.api_key),
         PROCESSOR_WEBHOOK_SECRET: secrets.processor_webhook_secret,
+        HOSTED_LINK_SECRET: secrets.hosted_link_secret,
+        // Production mode needs a processor key; the benchmarks never charge, so the processor is an unreachable address.
+        PROCESSOR_SECRET_KEY: 'sk_test_bench',
+        PROCESSOR_API_BASE: 'http://127.0.0.1:9',
         PORT: String(port),
         RATE_LIMIT_RPS: '1000000000',
         RATE_LIMIT_BURST: '1000000000',

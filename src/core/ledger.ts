@@ -138,8 +138,24 @@ export const paymentCollectedJournal = (amount: bigint): JournalDraft =>
 /** Money given back on a collected payment; its credit note posts the revenue side. */
 export const refundJournal = (amount: bigint): JournalDraft => journalOf('refund', [dr('accounts_receivable', amount), cr('cash', amount)]);
 
-/** A credit note reduces what was earned and what the customer owes. */
-export const creditNoteJournal = (amount: bigint): JournalDraft => journalOf('credit_note', [dr('revenue', amount), cr('accounts_receivable', amount)]);
+/**
+ * A credit note reduces what the customer owes and, for its share of the invoice's tax, the tax
+ * payable; the rest reduces what was earned.
+ */
+export const creditNoteJournal = (amount: bigint, tax = 0n): JournalDraft =>
+  journalOf('credit_note', [dr('tax_payable', tax), dr('revenue', amount - tax), cr('accounts_receivable', amount)]);
+
+/**
+ * The tax share of a credit note of `amount` on an invoice of `total` carrying `tax`, of which
+ * `creditedBefore` was credited by earlier notes: the tax of everything credited after it (pro rata,
+ * rounded toward zero) minus the tax of what was credited before, so the notes of an invoice
+ * together reverse exactly its tax once they credit its whole total.
+ */
+export function creditNoteTaxShare(invoice: { total: bigint; tax: bigint }, creditedBefore: bigint, amount: bigint): bigint {
+  if (invoice.total <= 0n || invoice.tax === 0n) return 0n;
+  const taxOf = (credited: bigint) => (credited * invoice.tax) / invoice.total;
+  return taxOf(creditedBefore + amount) - taxOf(creditedBefore);
+}
 
 /** A top-up paid through the processor: cash in, prepaid credit owed to the customer. */
 export const walletTopUpJournal = (amount: bigint): JournalDraft => journalOf('wallet_top_up', [dr('cash', amount), cr('wallet', amount)]);

@@ -33,6 +33,7 @@ export interface AuditFilter {
   actor_type?: string | undefined;
   actor_id?: string | undefined;
   action?: string | undefined;
+  request_id?: string | undefined;
   created_gte?: Date | undefined;
   created_lt?: Date | undefined;
 }
@@ -64,6 +65,7 @@ export async function listAuditEntries(db: DbClient, filter: AuditFilter): Promi
       ...(filter.actor_type ? { actorType: filter.actor_type } : {}),
       ...(filter.actor_id ? { actorId: filter.actor_id } : {}),
       ...(filter.action ? { action: filter.action } : {}),
+      ...(filter.request_id ? { requestId: filter.request_id } : {}),
       ...(filter.created_gte || filter.created_lt ? { createdAt: { gte: filter.created_gte, lt: filter.created_lt } } : {}),
     },
     orderBy: { id: 'desc' },

@@ -8,6 +8,7 @@ import { Prisma, type BillingCadence, type PricingModel, type Product as Product
 import { DomainError } from '../errors.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, fromDecimalOrNull, toDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export function isPrismaError(err: unknown, code: 'P2002' | 'P2003' | 'P2025'): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === code;
@@ -18,19 +19,13 @@ export function missingReference(field: string, entity: string, id: string): Dom
   return new DomainError('not_found', `${field.replace(/_id$/, '')}_not_found`, `${field}: ${entity} ${id} does not exist`, { field, id });
 }
 
-/** Keyset pagination: rows after the cursor in id (UUIDv7 = creation) order. */
-export const afterCursor = (startingAfter: string | undefined) => (startingAfter === undefined ? {} : { id: { gt: startingAfter } });
-
-export interface PageQuery {
-  limit: number;
-  starting_after?: string;
-}
 
 export interface ProductRecord {
   id: string;
   name: string;
   description: string;
   tags: string[];
+  archived_at: string | null;
   created_at: string;
 }
 
@@ -53,6 +48,10 @@ export interface SkuRecord {
   package_rounding: PackageRounding | null;
   commit_amount_nanos: string | null;
   overage_unit_amount_nanos: string | null;
+  /** The plan versions holding the SKU: [version_from, version_to), version_to null while current. */
+  version_from: number;
+  version_to: number | null;
+  archived_at: string | null;
   created_at: string;
 }
 
@@ -63,12 +62,17 @@ export interface PlanRecord {
   description: string;
   billing_cadence: BillingCadence;
   trial_days: number;
+  /** The current version (the one new subscriptions take). */
+  version: number;
+  archived_at: string | null;
+  metadata: Record<string, string>;
   created_at: string;
+  /** The SKUs of the current version. */
   skus: SkuRecord[];
 }
 
-export type NewProduct = Omit<ProductRecord, 'created_at'>;
-export type NewPlan = Omit<PlanRecord, 'created_at' | 'skus'>;
+export type NewProduct = Omit<ProductRecord, 'created_at' | 'archived_at'>;
+export type NewPlan = Omit<PlanRecord, 'created_at' | 'skus' | 'version' | 'archived_at'>;
 
 /** The JSON column `skus.tiers`: whole-unit bounds and money both as decimal strings. */
 interface StoredTier {
@@ -80,7 +84,14 @@ interface StoredTier {
 const storedTiers = (row: SkuRow): StoredTier[] | null => (row.tiers === null ? null : (row.tiers as unknown as StoredTier[]));
 
 function toProductRecord(row: ProductRow): ProductRecord {
-  return { id: row.id, name: row.name, description: row.description, tags: row.tags, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    tags: row.tags,
+    archived_at: row.archivedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 function toSkuRecord(row: SkuRow): SkuRecord {
@@ -106,6 +117,9 @@ function toSkuRecord(row: SkuRow): SkuRecord {
     package_rounding: row.packageRounding as PackageRounding | null,
     commit_amount_nanos: fromDecimalOrNull(row.commitAmountNanos)?.toString() ?? null,
     overage_unit_amount_nanos: fromDecimalOrNull(row.overageUnitAmountNanos)?.toString() ?? null,
+    version_from: row.versionFrom,
+    version_to: row.versionTo,
+    archived_at: row.archivedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -118,6 +132,9 @@ function toPlanRecord(row: Prisma.PlanGetPayload<{ include: { skus: true } }>): 
     description: row.description,
     billing_cadence: row.billingCadence,
     trial_days: row.trialDays,
+    version: row.version,
+    archived_at: row.archivedAt?.toISOString() ?? null,
+    metadata: row.metadata as Record<string, string>,
     created_at: row.createdAt.toISOString(),
     skus: row.skus.map(toSkuRecord),
   };
@@ -155,7 +172,11 @@ export function toSkuPrice(row: SkuRow, tags: readonly string[]): SkuPrice {
   };
 }
 
-const SKUS_IN_ORDER = { skus: { orderBy: { id: 'asc' } } } as const;
+/** The SKUs a plan version holds: those whose [version_from, version_to) contains it. */
+export const skusOfVersion = (version: number) => ({ versionFrom: { lte: version }, OR: [{ versionTo: null }, { versionTo: { gt: version } }] });
+
+/** The SKUs of a plan's current version (every later SKU change either opened a version or kept it unused). */
+const SKUS_IN_ORDER = { skus: { where: { versionTo: null }, orderBy: { id: 'asc' } } } as const;
 
 export async function insertProduct(tx: DbClient, product: NewProduct): Promise<ProductRecord> {
   return toProductRecord(await tx.product.create({ data: product }));
@@ -167,13 +188,14 @@ export async function findProduct(tx: DbClient, id: string): Promise<ProductReco
 }
 
 export async function listProducts(tx: DbClient, page: PageQuery): Promise<ProductRecord[]> {
-  const rows = await tx.product.findMany({ where: afterCursor(page.starting_after), orderBy: { id: 'asc' }, take: page.limit + 1 });
+  const rows = await tx.product.findMany({ where: pageWhere(page), orderBy: NEWEST_FIRST, take: page.limit + 1 });
   return rows.map(toProductRecord);
 }
 
+/** Inserts the plan; its version 1 comes with the row (a trigger of the plan_versions migration). */
 export async function insertPlan(tx: DbClient, plan: NewPlan): Promise<PlanRecord> {
   try {
-    const row = await tx.plan.create({
+    await tx.plan.create({
       data: {
         id: plan.id,
         productId: plan.product_id,
@@ -181,10 +203,10 @@ export async function insertPlan(tx: DbClient, plan: NewPlan): Promise<PlanRecor
         description: plan.description,
         billingCadence: plan.billing_cadence,
         trialDays: plan.trial_days,
+        metadata: plan.metadata,
       },
-      include: SKUS_IN_ORDER,
     });
-    return toPlanRecord(row);
+    return toPlanRecord(await tx.plan.findUniqueOrThrow({ where: { id: plan.id }, include: SKUS_IN_ORDER }));
   } catch (err) {
     // product_id is the plan's only foreign key.
     if (isPrismaError(err, 'P2003') && plan.product_id !== null) {
@@ -199,34 +221,99 @@ export async function findPlan(tx: DbClient, id: string): Promise<PlanRecord | n
   return row === null ? null : toPlanRecord(row);
 }
 
-export async function listPlans(tx: DbClient, page: PageQuery): Promise<PlanRecord[]> {
+export async function listPlans(tx: DbClient, page: PageQuery & { currency?: string | undefined; product_id?: string | undefined }): Promise<PlanRecord[]> {
   const rows = await tx.plan.findMany({
-    where: afterCursor(page.starting_after),
-    orderBy: { id: 'asc' },
+    where: {
+      ...pageWhere(page),
+      ...(page.currency === undefined ? {} : { skus: { some: { currency: page.currency } } }),
+      ...(page.product_id === undefined ? {} : { productId: page.product_id }),
+    },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
     include: SKUS_IN_ORDER,
   });
   return rows.map(toPlanRecord);
 }
 
+export interface LockedPlan {
+  id: string;
+  version: number;
+  archived: boolean;
+  product_archived: boolean;
+  /** The currency of its current SKUs; null for a plan without any. */
+  currency: string | null;
+}
+
 /**
- * Locks the plan row for the rest of the transaction (SKUs added concurrently must agree on one
- * currency) and returns the currency its SKUs already use: null for a plan without SKUs,
- * undefined when the plan does not exist.
+ * Locks the plan row for the rest of the transaction: SKU changes take it exclusively (they decide
+ * whether the current version is in use, and SKUs added concurrently must agree on one currency),
+ * subscriptions and plan changes share it (so no SKU change slips into the version they take).
+ * Null when the plan does not exist.
  */
-export async function lockPlanCurrency(tx: DbClient, planId: string): Promise<string | null | undefined> {
-  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM plans WHERE id = ${planId}::uuid FOR UPDATE`;
-  if (locked.length === 0) return undefined;
-  const sku = await tx.sku.findFirst({ where: { planId }, select: { currency: true } });
-  return sku === null ? null : sku.currency;
+export async function lockPlan(tx: DbClient, planId: string, mode: 'update' | 'share'): Promise<LockedPlan | null> {
+  const lock = mode === 'update' ? Prisma.sql`FOR UPDATE` : Prisma.sql`FOR SHARE`;
+  const [row] = await tx.$queryRaw<{ version: number; archived: boolean; product_id: string | null }[]>`
+    SELECT version, archived_at IS NOT NULL AS archived, product_id::text AS product_id FROM plans WHERE id = ${planId}::uuid ${lock}`;
+  if (!row) return null;
+  // The product is read under a share lock too, so archiving it cannot interleave with this transaction.
+  const product =
+    row.product_id === null
+      ? []
+      : await tx.$queryRaw<{ archived: boolean }[]>`SELECT archived_at IS NOT NULL AS archived FROM products WHERE id = ${row.product_id}::uuid FOR SHARE`;
+  const sku = await tx.sku.findFirst({ where: { planId, versionTo: null }, select: { currency: true } });
+  return { id: planId, version: row.version, archived: row.archived, product_archived: product[0]?.archived ?? false, currency: sku?.currency ?? null };
+}
+
+/** Whether any subscription, or any plan phase of one (current or past), is on this version of the plan. */
+export async function planVersionInUse(tx: DbClient, planId: string, version: number): Promise<boolean> {
+  const phase = await tx.subscriptionPhase.findFirst({ where: { planId, planVersion: version }, select: { id: true } });
+  if (phase !== null) return true;
+  return (await tx.subscription.findFirst({ where: { planId, planVersion: version }, select: { id: true } })) !== null;
+}
+
+/** Opens `version` as the plan's current version (the caller holds the plan lock). */
+export async function openPlanVersion(tx: DbClient, planId: string, version: number): Promise<{ version: number; created_at: string }> {
+  const row = await tx.planVersion.create({ data: { planId, version } });
+  await tx.plan.update({ where: { id: planId }, data: { version } });
+  return { version: row.version, created_at: row.createdAt.toISOString() };
+}
+
+export interface PlanVersionRecord {
+  version: number;
+  created_at: string;
+  /** Subscriptions on this version now. */
+  subscription_count: number;
+  skus: SkuRecord[];
+}
+
+/** Every version of a plan, newest first, each with its SKUs and how many subscriptions are on it. */
+export async function listPlanVersions(tx: DbClient, planId: string): Promise<PlanVersionRecord[]> {
+  const [versions, skus, counts] = await Promise.all([
+    tx.planVersion.findMany({ where: { planId }, orderBy: { version: 'desc' } }),
+    tx.sku.findMany({ where: { planId }, orderBy: { id: 'asc' } }),
+    tx.subscription.groupBy({ by: ['planVersion'], where: { planId }, _count: { _all: true } }),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.planVersion, c._count._all]));
+  return versions.map((v) => ({
+    version: v.version,
+    created_at: v.createdAt.toISOString(),
+    subscription_count: countOf.get(v.version) ?? 0,
+    skus: skus.filter((k) => k.versionFrom <= v.version && (k.versionTo === null || k.versionTo > v.version)).map(toSkuRecord),
+  }));
+}
+
+/** Whether the plan has this version. */
+export async function planVersionExists(tx: DbClient, planId: string, version: number): Promise<boolean> {
+  return (await tx.planVersion.findUnique({ where: { planId_version: { planId, version } }, select: { version: true } })) !== null;
 }
 
 /** Stores a SKU price the core has validated. */
-export async function insertSku(tx: DbClient, planId: string, price: SkuPrice): Promise<SkuRecord> {
+export async function insertSku(tx: DbClient, planId: string, version: number, price: SkuPrice): Promise<SkuRecord> {
   const row = await tx.sku.create({
     data: {
       id: price.sku_id,
       planId,
+      versionFrom: version,
       name: price.name,
       pricingModel: price.pricing_model,
       unitAmountNanos: toDecimal(price.unit_amount_nanos),
@@ -252,15 +339,39 @@ export async function insertSku(tx: DbClient, planId: string, price: SkuPrice): 
   return toSkuRecord(row);
 }
 
+/** Takes the SKU out of the plan from `versionTo` on (the caller holds the plan lock). */
+export async function retireSku(tx: DbClient, id: string, versionTo: number, at: Date): Promise<SkuRecord> {
+  return toSkuRecord(await tx.sku.update({ where: { id }, data: { versionTo, archivedAt: at } }));
+}
+
+export async function archiveProductRow(tx: DbClient, id: string, at: Date): Promise<ProductRecord> {
+  return toProductRecord(await tx.product.update({ where: { id }, data: { archivedAt: at } }));
+}
+
+export async function archivePlanRow(tx: DbClient, id: string, at: Date): Promise<PlanRecord> {
+  await tx.plan.update({ where: { id }, data: { archivedAt: at } });
+  return toPlanRecord(await tx.plan.findUniqueOrThrow({ where: { id }, include: SKUS_IN_ORDER }));
+}
+
+/** Locks the product row (plans created under it must not race its archiving). */
+export async function lockProduct(tx: DbClient, id: string): Promise<ProductRecord | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM products WHERE id = ${id}::uuid FOR UPDATE`;
+  return locked.length === 0 ? null : findProduct(tx, id);
+}
+
 export async function findSku(tx: DbClient, id: string): Promise<SkuRecord | null> {
   const row = await tx.sku.findUnique({ where: { id } });
   return row === null ? null : toSkuRecord(row);
 }
 
-export async function listSkus(tx: DbClient, query: PageQuery & { plan_id?: string }): Promise<SkuRecord[]> {
+export async function listSkus(tx: DbClient, query: PageQuery & { plan_id?: string | undefined; currency?: string | undefined }): Promise<SkuRecord[]> {
   const rows = await tx.sku.findMany({
-    where: { ...afterCursor(query.starting_after), ...(query.plan_id === undefined ? {} : { planId: query.plan_id }) },
-    orderBy: { id: 'asc' },
+    where: {
+      ...pageWhere(query),
+      ...(query.plan_id === undefined ? {} : { planId: query.plan_id }),
+      ...(query.currency === undefined ? {} : { currency: query.currency }),
+    },
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });
   return rows.map(toSkuRecord);
@@ -273,19 +384,20 @@ export interface PlanPricing {
   prices: SkuPrice[];
 }
 
-const PRICING = { ...SKUS_IN_ORDER, product: { select: { tags: true } } } as const;
+const pricingOf = (version: number) => ({ skus: { where: skusOfVersion(version), orderBy: { id: 'asc' } }, product: { select: { tags: true } } }) as const;
 
-function toPlanPricing(plan: Prisma.PlanGetPayload<{ include: typeof PRICING }>): PlanPricing {
+function toPlanPricing(plan: Prisma.PlanGetPayload<{ include: ReturnType<typeof pricingOf> }>): PlanPricing {
   const tags = plan.product?.tags ?? [];
   return { name: plan.name, billing_cadence: plan.billingCadence, prices: plan.skus.map((row) => toSkuPrice(row, tags)) };
 }
 
+/** The pricing of a plan's current version; null when the plan does not exist. */
 export async function findPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing | null> {
-  const plan = await tx.plan.findUnique({ where: { id: planId }, include: PRICING });
-  return plan === null ? null : toPlanPricing(plan);
+  const current = await tx.plan.findUnique({ where: { id: planId }, select: { version: true } });
+  return current === null ? null : getPlanPricing(tx, planId, current.version);
 }
 
-/** The pricing of a plan known to exist (a subscription phase's). */
-export async function getPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing> {
-  return toPlanPricing(await tx.plan.findUniqueOrThrow({ where: { id: planId }, include: PRICING }));
+/** The pricing of one version of a plan known to exist (a subscription phase's): never the plan's latest. */
+export async function getPlanPricing(tx: DbClient, planId: string, version: number): Promise<PlanPricing> {
+  return toPlanPricing(await tx.plan.findUniqueOrThrow({ where: { id: planId }, include: pricingOf(version) }));
 }

@@ -7,7 +7,8 @@ import { Prisma, type AdoptionType, type BillingCadence, type ContractStatus } f
 import type { SkuPrice } from '../core/index.js';
 import { conflict } from '../errors.js';
 import type { TierRecord } from './catalog.js';
-import { afterCursor, isPrismaError, toSkuPrice, type PageQuery } from './catalog.js';
+import { isPrismaError, skusOfVersion, toSkuPrice } from './catalog.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import type { DbClient } from './client.js';
 import { toDecimal } from './money.js';
 import { newId } from '../ids.js';
@@ -212,9 +213,9 @@ export async function listContracts(
     where: {
       ...(query.customer_id !== undefined ? { customerId: query.customer_id } : {}),
       ...(query.status !== undefined ? { status: query.status } : {}),
-      ...afterCursor(query.starting_after),
+      ...pageWhere(query),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
     include: WITH_TERMS,
   });
@@ -435,7 +436,10 @@ export async function planPhasesBetween(tx: DbClient, subscriptionId: string, fr
   });
   const out: PlanPhasePrices[] = [];
   for (const phase of phases) {
-    const plan = await tx.plan.findUniqueOrThrow({ where: { id: phase.planId }, include: { skus: { orderBy: { id: 'asc' } }, product: { select: { tags: true } } } });
+    const plan = await tx.plan.findUniqueOrThrow({
+      where: { id: phase.planId },
+      include: { skus: { where: skusOfVersion(phase.planVersion), orderBy: { id: 'asc' } }, product: { select: { tags: true } } },
+    });
     out.push({ starts_at: phase.startsAt, ends_at: phase.endsAt, prices: plan.skus.map((sku) => toSkuPrice(sku, plan.product?.tags ?? [])) });
   }
   return out;
@@ -462,9 +466,18 @@ export async function draftCoveringInstant(tx: DbClient, subscriptionId: string,
 }
 
 /** A Draft outside any billing period, for contract charges no subscription's Draft can carry. */
-export async function insertContractDraft(tx: DbClient, input: { customerId: string; testClockId: string | null }): Promise<string> {
+export async function insertContractDraft(tx: DbClient, input: { customerId: string; testClockId: string | null; createdAt: Date | null }): Promise<string> {
   const customer = await tx.customer.findUniqueOrThrow({ where: { id: input.customerId }, select: { billingCurrency: true } });
   const id = newId();
-  await tx.invoice.create({ data: { id, customerId: input.customerId, currency: customer.billingCurrency, billingReason: 'contract', testClockId: input.testClockId } });
+  await tx.invoice.create({
+    data: {
+      id,
+      customerId: input.customerId,
+      currency: customer.billingCurrency,
+      billingReason: 'contract',
+      testClockId: input.testClockId,
+      ...(input.createdAt === null ? {} : { createdAt: input.createdAt }),
+    },
+  });
   return id;
 }

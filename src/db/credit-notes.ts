@@ -5,6 +5,7 @@
 import type { CreditNote } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { toDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type CreditNoteRow = CreditNote;
 
@@ -29,11 +30,24 @@ export function findCreditNote(tx: DbClient, id: string): Promise<CreditNoteRow 
   return tx.creditNote.findUnique({ where: { id } });
 }
 
-/** One page of an invoice's credit notes in issue order (UUIDv7 ids): up to `limit + 1` rows. */
-export function listCreditNotesOf(tx: DbClient, invoiceId: string, page: { limit: number; starting_after?: string | undefined }): Promise<CreditNoteRow[]> {
+export interface CreditNoteFilter {
+  invoiceId?: string | undefined;
+  customerId?: string | undefined;
+  currency?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** One page of credit notes, newest first: up to `limit + 1` rows. */
+export function listCreditNoteRows(tx: DbClient, filter: CreditNoteFilter, page: PageQuery): Promise<CreditNoteRow[]> {
   return tx.creditNote.findMany({
-    where: { invoiceId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: {
+      ...(filter.invoiceId ? { invoiceId: filter.invoiceId } : {}),
+      ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      ...(filter.currency ? { currency: filter.currency } : {}),
+      ...(filter.reason ? { reason: filter.reason } : {}),
+      ...pageWhere(page),
+    },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }

@@ -14,7 +14,8 @@ import {
 } from '../generated/prisma/client.js';
 import { conflict, notFound } from '../errors.js';
 import type { DbClient } from './client.js';
-import { afterCursor, isPrismaError, missingReference, type PageQuery } from './catalog.js';
+import { isPrismaError, missingReference } from './catalog.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { fromDecimal } from './money.js';
 
 
@@ -66,6 +67,7 @@ export type CustomerChanges = Partial<
 export interface SubscriptionSummary {
   id: string;
   plan_id: string;
+  plan_version: number;
   status: SubscriptionStatus;
   currency: string;
   period_start: string;
@@ -89,6 +91,9 @@ export interface AuditEntrySummary {
   action: string;
   actor_type: string;
   actor_id: string;
+  entity_type: string;
+  entity_id: string;
+  request_id: string | null;
   created_at: string;
   before: unknown;
   after: unknown;
@@ -168,10 +173,13 @@ export async function lockCustomerShared(tx: DbClient, id: string): Promise<Cust
 }
 
 export async function insertCustomer(tx: DbClient, customer: NewCustomer): Promise<CustomerRecord> {
+  // A customer on a test clock is created at the clock's time.
+  const clock = customer.test_clock_id === null ? null : await tx.testClock.findUnique({ where: { id: customer.test_clock_id }, select: { frozenTime: true } });
   try {
     const row = await tx.customer.create({
       data: {
         id: customer.id,
+        ...(clock === null ? {} : { createdAt: clock.frozenTime }),
         displayName: customer.display_name,
         legalName: customer.legal_name,
         email: customer.email,
@@ -231,6 +239,7 @@ export interface CustomerListQuery extends PageQuery {
   parent_id?: string;
   status?: CustomerStatus;
   external_id?: string;
+  currency?: string;
 }
 
 const externalIdTaken = (externalId: string) =>
@@ -243,16 +252,17 @@ export async function customerIdsByExternalId(tx: DbClient, externalIds: string[
   return new Map(rows.map((row) => [row.externalId!, row.id]));
 }
 
-/** One page in id (= creation) order, fetched with one extra row so the caller knows has_more. */
+/** One page, newest first, fetched with one extra row so the caller knows has_more. */
 export async function listCustomers(tx: DbClient, query: CustomerListQuery): Promise<CustomerRecord[]> {
   const rows = await tx.customer.findMany({
     where: {
-      ...afterCursor(query.starting_after),
+      ...pageWhere(query),
       ...(query.parent_id === undefined ? {} : { parentId: query.parent_id }),
       ...(query.status === undefined ? {} : { status: query.status }),
       ...(query.external_id === undefined ? {} : { externalId: query.external_id }),
+      ...(query.currency === undefined ? {} : { billingCurrency: query.currency }),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });
   return rows.map(toCustomerRecord);
@@ -317,6 +327,7 @@ export async function recentSubscriptions(tx: DbClient, customerId: string, take
   return rows.map((row) => ({
     id: row.id,
     plan_id: row.planId,
+    plan_version: row.planVersion,
     status: row.status,
     currency: row.currency,
     period_start: row.periodStart.toISOString(),
@@ -348,6 +359,9 @@ export async function recentAuditEntries(tx: DbClient, customerId: string, take:
     action: row.action,
     actor_type: row.actorType,
     actor_id: row.actorId,
+    entity_type: row.entityType,
+    entity_id: row.entityId,
+    request_id: row.requestId,
     created_at: row.createdAt.toISOString(),
     before: row.before,
     after: row.after,

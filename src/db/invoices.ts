@@ -11,6 +11,7 @@ import { invalidTransition, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type InvoiceRow = Invoice;
 export type InvoiceLineRow = InvoiceLineItem;
@@ -46,30 +47,41 @@ export interface InvoiceFilter {
   status?: InvoiceStatus | undefined;
   /** Invoices with a line of this subscription (a consolidated invoice carries several). */
   subscriptionId?: string | undefined;
+  currency?: string | undefined;
 }
 
-/** One page in id order: up to `limit + 1` invoices, the extra one telling there are more. */
-export function listInvoicesWithLines(
-  tx: DbClient,
-  filter: InvoiceFilter,
-  page: { limit: number; starting_after?: string | undefined },
-): Promise<InvoiceWithLines[]> {
+const SUMMARY = { lines: { where: { kind: 'spend_cap' }, select: { kind: true, amountNanos: true } }, _count: { select: { lines: true } } } as const;
+
+/** An invoice as a list shows it: its row, its spend_cap lines only, and how many lines it has. */
+export type InvoiceSummaryRow = Prisma.InvoiceGetPayload<{ include: typeof SUMMARY }>;
+
+/** One page, newest first: up to `limit + 1` invoice summaries, the extra one telling there are more. */
+export function listInvoiceSummaries(tx: DbClient, filter: InvoiceFilter, page: PageQuery): Promise<InvoiceSummaryRow[]> {
   return tx.invoice.findMany({
     where: {
       ...(filter.customerId ? { customerId: filter.customerId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.currency ? { currency: filter.currency } : {}),
       ...(filter.subscriptionId ? { lines: { some: { subscriptionId: filter.subscriptionId } } } : {}),
-      ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
+      ...pageWhere(page),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
-    include: { lines: { orderBy: LINE_ORDER } },
+    include: SUMMARY,
   });
 }
 
 /** The status and addressee of an invoice, or null when it does not exist. */
 export function findInvoiceStatus(tx: DbClient, id: string): Promise<{ status: InvoiceStatus; customerId: string } | null> {
   return tx.invoice.findUnique({ where: { id }, select: { status: true, customerId: true } });
+}
+
+/** What an invoice's workflow is started with and found by (status, search attributes, memo). */
+export function findInvoiceWorkflowFacts(tx: DbClient, id: string) {
+  return tx.invoice.findUnique({
+    where: { id },
+    select: { status: true, customerId: true, subscriptionId: true, invoiceNumber: true, testClockId: true, currency: true },
+  });
 }
 
 /** The frozen time of the invoice's test clock; null when it is on none (or does not exist). */
@@ -164,6 +176,7 @@ export interface InvoiceChanges {
   paidByActorId?: string;
   paidByActorName?: string | null;
   voidedAt?: Date;
+  metadata?: Record<string, string>;
 }
 
 export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges): Promise<InvoiceRow> {
@@ -257,11 +270,13 @@ export function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<Inv
   return tx.invoice.findFirst({ where: { ...group, status: 'Draft' } });
 }
 
+/** A new Draft; `createdAt` (a test clock's time) overrides the wall-clock default. */
 export async function insertDraft(
   tx: DbClient,
-  draft: BillingGroup & { id: string; subscriptionId: string; billingReason: string; testClockId: string | null },
+  draft: BillingGroup & { id: string; subscriptionId: string; billingReason: string; testClockId: string | null; createdAt?: Date | undefined },
 ): Promise<void> {
-  await tx.invoice.create({ data: draft });
+  const { createdAt, ...fields } = draft;
+  await tx.invoice.create({ data: { ...fields, ...(createdAt === undefined ? {} : { createdAt }) } });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { LedgerAccountKind, LedgerSide, Prisma } from '../generated/prisma/
 import { newId } from '../ids.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
+import { createdWithin, NEWEST_FIRST, olderThan, type PageQuery } from './pages.js';
 
 export interface NewJournal {
   customerId: string;
@@ -172,16 +173,16 @@ export interface EntryRow {
   effectiveAt: Date;
 }
 
-/** One page of a customer's entries in id order, `limit + 1` rows (the extra one says there are more). */
-export async function listEntries(tx: DbClient, filter: EntryFilter, page: { limit: number; starting_after?: string | undefined }): Promise<EntryRow[]> {
+/** One page of a customer's entries, newest first, `limit + 1` rows (the extra one says there are more); `created_*` is the journal's. */
+export async function listEntries(tx: DbClient, filter: EntryFilter, page: PageQuery): Promise<EntryRow[]> {
   const rows = await tx.ledgerEntry.findMany({
     where: {
       account: { customerId: filter.customerId, ...(filter.account ? { kind: filter.account } : {}), ...(filter.currency ? { currency: filter.currency } : {}) },
       ...(filter.from || filter.to ? { effectiveAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
-      ...(filter.sourceId ? { journal: { OR: [{ sourceId: filter.sourceId }, { invoiceId: filter.sourceId }] } } : {}),
-      ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
+      journal: { ...(filter.sourceId ? { OR: [{ sourceId: filter.sourceId }, { invoiceId: filter.sourceId }] } : {}), ...createdWithin(page) },
+      ...olderThan(page.starting_after),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
     include: { journal: true, account: { select: { kind: true, currency: true } } },
   });
@@ -223,6 +224,27 @@ export async function deferredLinesDue(tx: DbClient, customerId: string, upTo: D
        AND EXISTS (SELECT 1 FROM ledger_journals j WHERE j.business_key = 'invoice_finalized:' || i.id::text)
     ) due WHERE due.recognized <> due.amount
      ORDER BY due.period_end, due.line_id`;
+}
+
+/**
+ * Customers with a deferred line (as deferredLinesDue counts them) not fully recognized whose service
+ * period began before `upTo`: those on the given test clock, or (null) those on no test clock.
+ */
+export async function customersWithRevenueDue(tx: DbClient, scope: { testClockId: string | null; upTo: Date }): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ customer_id: string }[]>`
+    SELECT DISTINCT i.customer_id::text AS customer_id
+      FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id JOIN customers c ON c.id = i.customer_id
+     WHERE c.test_clock_id IS NOT DISTINCT FROM ${scope.testClockId}::uuid
+       AND i.status IN ('Open', 'Paid')
+       AND NOT l.is_tax AND l.period_end IS NOT NULL AND l.period_end > i.finalized_at
+       AND COALESCE(l.period_start, i.finalized_at) < ${scope.upTo}
+       AND l.amount_nanos <> 0
+       AND EXISTS (SELECT 1 FROM ledger_journals j WHERE j.business_key = 'invoice_finalized:' || i.id::text)
+       AND l.amount_nanos <> COALESCE((SELECT SUM(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)
+                                         FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id JOIN ledger_accounts a ON a.id = e.account_id
+                                        WHERE j.kind = 'revenue_recognition' AND j.source_id = l.id AND a.kind = 'deferred_revenue'), 0)
+     ORDER BY 1`;
+  return rows.map((row) => row.customer_id);
 }
 
 /** What the ledger needs of an invoice's lines: amount, tax flag and service period end. */

@@ -9,6 +9,7 @@ import type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentSta
 import { newId } from '../ids.js';
 import type { Db } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type DbClient = Prisma.TransactionClient;
 export type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, Refund };
@@ -88,10 +89,10 @@ export async function markPaymentMethodDetached(tx: DbClient, row: PaymentMethod
   return detached;
 }
 
-export async function listPaymentMethods(db: Db, customerId: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listPaymentMethods(db: Db, customerId: string, page: PageQuery) {
   return db.paymentMethod.findMany({
-    where: { customerId, detachedAt: null, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: { customerId, detachedAt: null, ...pageWhere(page) },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }
@@ -235,10 +236,10 @@ export async function insertPayment(
 
 export const updatePayment = (tx: DbClient, id: string, data: Prisma.PaymentUpdateInput) => tx.payment.update({ where: { id }, data });
 
-export async function listInvoicePayments(db: Db, invoiceId: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listInvoicePayments(db: Db, invoiceId: string, page: PageQuery) {
   return db.payment.findMany({
-    where: { invoiceId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: { invoiceId, ...pageWhere(page) },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
     include: { refunds: { orderBy: { id: 'asc' } } },
   });
@@ -344,16 +345,16 @@ export const updateDunningSchedule = (tx: DbClient, id: string, data: Prisma.Dun
 export async function listDunningSchedules(
   db: Db,
   filter: { status?: DunningStatus | undefined; customer_id?: string | undefined; subscription_id?: string | undefined },
-  page: { limit: number; starting_after?: string | undefined },
+  page: PageQuery,
 ) {
   return db.dunningSchedule.findMany({
     where: {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.customer_id ? { customerId: filter.customer_id } : {}),
       ...(filter.subscription_id ? { subscriptionId: filter.subscription_id } : {}),
-      ...(page.starting_after ? { id: { gt: page.starting_after } } : {}),
+      ...pageWhere(page),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }

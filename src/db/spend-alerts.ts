@@ -4,9 +4,9 @@
  * A crossing is decided by a conditional update (Armed → Triggered), so two evaluations that race
  * can never both record it.
  */
-import type { Prisma, SpendAlert, SpendAlertEvent, SpendAlertStatus, SpendAlertType } from '../generated/prisma/client.js';
+import { Prisma, type SpendAlert, type SpendAlertEvent, type SpendAlertStatus, type SpendAlertType } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
-import { afterCursor, type PageQuery } from './catalog.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { newId } from '../ids.js';
 
@@ -44,8 +44,8 @@ export function listSpendAlerts(
   page: PageQuery,
 ): Promise<SpendAlertRow[]> {
   return tx.spendAlert.findMany({
-    where: { customerId, ...(filter.status ? { status: filter.status } : {}), ...afterCursor(page.starting_after) },
-    orderBy: { id: 'asc' },
+    where: { customerId, ...(filter.status ? { status: filter.status } : {}), ...pageWhere(page) },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }
@@ -89,9 +89,15 @@ export async function recordEvaluation(tx: DbClient, id: string, at: Date, spend
   await tx.spendAlert.updateMany({ where: { id, status: { not: 'Disabled' } }, data: { lastEvaluatedAt: at, lastSpendNanos: toDecimal(spendNanos) } });
 }
 
+/** Sets (or with null clears) the evaluation error of an alert that is not Disabled; false when it is. */
+export async function setEvaluationError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null): Promise<boolean> {
+  const { count } = await tx.spendAlert.updateMany({ where: { id, status: { not: 'Disabled' } }, data: { evaluationError: error === null ? Prisma.DbNull : error } });
+  return count > 0;
+}
+
 export interface NewSpendAlertEvent {
   alertId: string;
-  kind: 'created' | 'triggered' | 'reset' | 'disabled';
+  kind: 'created' | 'triggered' | 'reset' | 'disabled' | 'evaluation_failed' | 'evaluation_recovered';
   reason?: string | null;
   spendNanos?: bigint | null;
   periodStart?: Date | null;

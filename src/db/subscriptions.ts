@@ -5,6 +5,8 @@
  */
 import { Prisma, type Subscription, type SubscriptionPhase, type SubscriptionStatus } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
+import { firstIdAt } from '../ids.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type SubscriptionRow = Subscription;
 export type SubscriptionPhaseRow = SubscriptionPhase;
@@ -16,6 +18,10 @@ export type SubscriptionWithCadence = Prisma.SubscriptionGetPayload<{ include: {
 export async function lockSubscription(tx: DbClient, id: string): Promise<boolean> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM subscriptions WHERE id = ${id}::uuid FOR UPDATE`;
   return rows.length > 0;
+}
+
+export function setSubscriptionMetadata(tx: DbClient, id: string, metadata: Record<string, string>): Promise<SubscriptionRow> {
+  return tx.subscription.update({ where: { id }, data: { metadata } });
 }
 
 export function findSubscription(tx: DbClient, id: string): Promise<SubscriptionRow | null> {
@@ -35,6 +41,7 @@ export async function progressiveThreshold(tx: DbClient, id: string): Promise<bi
 export interface SubscriptionChanges {
   status?: SubscriptionStatus;
   planId?: string;
+  planVersion?: number;
   periodStart?: Date;
   periodEnd?: Date;
   pausedAt?: Date | null;
@@ -65,6 +72,7 @@ export type NewSubscription = Pick<
   | 'id'
   | 'customerId'
   | 'planId'
+  | 'planVersion'
   | 'currency'
   | 'status'
   | 'trialDays'
@@ -74,7 +82,7 @@ export type NewSubscription = Pick<
   | 'billingAnchor'
   | 'testClockId'
   | 'progressiveThresholdNanos'
->;
+> & { createdAt?: Date | undefined; metadata?: Record<string, string> | undefined };
 
 export function insertSubscription(tx: DbClient, subscription: NewSubscription): Promise<SubscriptionRow> {
   return tx.subscription.create({ data: subscription });
@@ -83,17 +91,23 @@ export function insertSubscription(tx: DbClient, subscription: NewSubscription):
 export interface SubscriptionFilter {
   customerId?: string | undefined;
   status?: SubscriptionStatus | undefined;
+  planId?: string | undefined;
+  currency?: string | undefined;
+  testClockId?: string | undefined;
 }
 
-/** One page in id (creation) order: up to `limit + 1` rows, the extra one telling there are more. */
-export function listSubscriptions(tx: DbClient, filter: SubscriptionFilter, page: { limit: number; starting_after?: string | undefined }): Promise<SubscriptionRow[]> {
+/** One page, newest first: up to `limit + 1` rows, the extra one telling there are more. */
+export function listSubscriptions(tx: DbClient, filter: SubscriptionFilter, page: PageQuery): Promise<SubscriptionRow[]> {
   return tx.subscription.findMany({
     where: {
       ...(filter.customerId !== undefined ? { customerId: filter.customerId } : {}),
       ...(filter.status !== undefined ? { status: filter.status } : {}),
-      ...(page.starting_after !== undefined ? { id: { gt: page.starting_after } } : {}),
+      ...(filter.planId !== undefined ? { planId: filter.planId } : {}),
+      ...(filter.currency !== undefined ? { currency: filter.currency } : {}),
+      ...(filter.testClockId !== undefined ? { testClockId: filter.testClockId } : {}),
+      ...pageWhere(page),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }
@@ -123,7 +137,10 @@ export async function advanceChargedThrough(tx: DbClient, invoiceId: string): Pr
 
 // ── Plan phases ──────────────────────────────────────────────────────────────────────────────
 
-export function insertPhase(tx: DbClient, phase: { id: string; subscriptionId: string; planId: string; startsAt: Date }): Promise<SubscriptionPhaseRow> {
+export function insertPhase(
+  tx: DbClient,
+  phase: { id: string; subscriptionId: string; planId: string; planVersion: number; startsAt: Date },
+): Promise<SubscriptionPhaseRow> {
   return tx.subscriptionPhase.create({ data: phase });
 }
 
@@ -135,10 +152,10 @@ export function phasesOverlapping(tx: DbClient, subscriptionId: string, period: 
   });
 }
 
-/** Whether a change to `planId` at `at` is recorded: a phase of that plan opened then, closing another one. */
-export async function hasPlanChangeAt(tx: DbClient, subscriptionId: string, planId: string, at: Date): Promise<boolean> {
+/** Whether a change to `planId` (at `planVersion`) at `at` is recorded: a phase of it opened then, closing another one. */
+export async function hasPlanChangeAt(tx: DbClient, subscriptionId: string, planId: string, planVersion: number, at: Date): Promise<boolean> {
   const [opened, closed] = await Promise.all([
-    tx.subscriptionPhase.count({ where: { subscriptionId, planId, startsAt: at, endsAt: null } }),
+    tx.subscriptionPhase.count({ where: { subscriptionId, planId, planVersion, startsAt: at, endsAt: null } }),
     tx.subscriptionPhase.count({ where: { subscriptionId, endsAt: at } }),
   ]);
   return opened > 0 && closed > 0;
@@ -191,11 +208,35 @@ export async function markWorkflowStarted(tx: DbClient, id: string, at: Date): P
   await tx.subscription.updateMany({ where: { id, workflowStartedAt: null }, data: { workflowStartedAt: at } });
 }
 
-/** Subscriptions created before `createdBefore` (of one test clock, when given) whose workflow was never started, oldest first. */
+/**
+ * Subscriptions created before `createdBefore` (wall time; of one test clock, when given) whose
+ * workflow was never started, oldest first. By id (UUIDv7 = wall-clock creation), since created_at is
+ * the clock's time for a subscription on a test clock.
+ */
 export function subscriptionsWithoutWorkflow(tx: DbClient, createdBefore: Date, limit: number, testClockId?: string): Promise<SubscriptionRow[]> {
   return tx.subscription.findMany({
-    where: { workflowStartedAt: null, createdAt: { lt: createdBefore }, ...(testClockId !== undefined ? { testClockId } : {}) },
-    orderBy: { createdAt: 'asc' },
+    where: { workflowStartedAt: null, id: { lt: firstIdAt(createdBefore.getTime()) }, ...(testClockId !== undefined ? { testClockId } : {}) },
+    orderBy: { id: 'asc' },
     take: limit,
+  });
+}
+
+/** A subscription of a plan with its test clock's time (for a plan migration). */
+export type SubscriptionOnPlan = Prisma.SubscriptionGetPayload<{ include: { testClock: { select: { frozenTime: true } } } }>;
+
+/** The subscriptions of a plan in these states, except those on `exceptVersion`, in id (creation) order. */
+export function subscriptionsOnPlan(
+  tx: DbClient,
+  planId: string,
+  filter: { statuses: readonly SubscriptionStatus[]; exceptVersion: number; fromVersion?: number | undefined },
+): Promise<SubscriptionOnPlan[]> {
+  return tx.subscription.findMany({
+    where: {
+      planId,
+      status: { in: [...filter.statuses] },
+      planVersion: filter.fromVersion === undefined ? { not: filter.exceptVersion } : filter.fromVersion,
+    },
+    include: { testClock: { select: { frozenTime: true } } },
+    orderBy: { id: 'asc' },
   });
 }

@@ -1,11 +1,11 @@
 /**
- * Test clock repository: clock rows, their row locks (an advance takes the row FOR UPDATE; whatever
- * reads "now" from a clock for a write takes it FOR SHARE), and the session advisory lock one
- * advance holds for its whole run.
+ * Test clock repository: clock rows, their row locks (an advance request takes the row FOR UPDATE;
+ * whatever reads "now" from a clock for a write takes it FOR SHARE), and the status and progress of
+ * the clock's latest advance (written by the advance workflow's activities).
  */
-import type pg from 'pg';
 import type { TestClock } from '../generated/prisma/client.js';
-import { withPooledClient, type DbClient } from './client.js';
+import type { DbClient } from './client.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type TestClockRow = TestClock;
 
@@ -30,10 +30,10 @@ export function setFrozenTime(tx: DbClient, id: string, frozenTime: Date): Promi
   return tx.testClock.update({ where: { id }, data: { frozenTime } });
 }
 
-/** Locks the clock row for an advance and returns its time; undefined when it does not exist. */
-export async function lockClockForUpdate(tx: DbClient, id: string): Promise<Date | undefined> {
-  const [current] = await tx.$queryRaw<{ frozen_time: Date }[]>`SELECT frozen_time FROM test_clocks WHERE id = ${id}::uuid FOR UPDATE`;
-  return current?.frozen_time;
+/** Locks the clock row for an advance request and returns it; undefined when it does not exist. */
+export async function lockClockForUpdate(tx: DbClient, id: string): Promise<TestClockRow | undefined> {
+  const [current] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM test_clocks WHERE id = ${id}::uuid FOR UPDATE`;
+  return current ? getTestClock(tx, id) : undefined;
 }
 
 /** Reads the clock's time under a share lock (an advance waits for this transaction); undefined when it does not exist. */
@@ -42,21 +42,50 @@ export async function lockClockShared(tx: DbClient, id: string): Promise<Date | 
   return clock?.frozen_time;
 }
 
-/** Key of the session advisory lock an advance holds. */
-const advanceLockKey = (id: string) => `test-clock-advance:${id}`;
-
-/**
- * Runs `work` holding the clock's advance lock, a session advisory lock on one pooled connection
- * (released even if the process dies); null when another advance holds it.
- */
-export async function withAdvanceLock<T>(pool: pg.Pool, id: string, work: () => Promise<T>): Promise<T | null> {
-  return withPooledClient(pool, async (client) => {
-    const [row] = (await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [advanceLockKey(id)])).rows;
-    if (!row?.locked) return null;
-    try {
-      return await work();
-    } finally {
-      await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advanceLockKey(id)]);
-    }
+/** An advance taking the clock: its new time, status advancing and fresh progress (in the transaction holding the row lock). */
+export function beginAdvance(tx: DbClient, id: string, input: { frozenTime: Date; simulatedTime: Date; startedAt: Date }): Promise<TestClockRow> {
+  return tx.testClock.update({
+    where: { id },
+    data: {
+      frozenTime: input.frozenTime,
+      status: 'advancing',
+      simulatedTime: input.simulatedTime,
+      advanceSubscriptionsTotal: 0,
+      advanceSubscriptionsDone: 0,
+      advanceStartedAt: input.startedAt,
+      advanceFinishedAt: null,
+    },
   });
+}
+
+/** One page of clocks, newest first: up to `limit + 1` rows. */
+export function listTestClockRows(tx: DbClient, page: PageQuery): Promise<TestClockRow[]> {
+  return tx.testClock.findMany({ where: pageWhere(page), orderBy: NEWEST_FIRST, take: page.limit + 1 });
+}
+
+/** Progress of the advance started at `startedAt` (a later advance's row is left alone). */
+export async function recordAdvanceProgress(
+  tx: DbClient,
+  id: string,
+  startedAt: Date,
+  progress: { simulatedTime: Date; subscriptionsTotal: number; subscriptionsDone: number },
+): Promise<void> {
+  await tx.testClock.updateMany({
+    where: { id, status: 'advancing', advanceStartedAt: startedAt },
+    data: { simulatedTime: progress.simulatedTime, advanceSubscriptionsTotal: progress.subscriptionsTotal, advanceSubscriptionsDone: progress.subscriptionsDone },
+  });
+}
+
+/** Ends the advance started at `startedAt` as ready or internal_failure; null when that advance is no longer the clock's current one. */
+export async function finishAdvance(
+  tx: DbClient,
+  id: string,
+  startedAt: Date,
+  outcome: { status: 'ready' | 'internal_failure'; finishedAt: Date },
+): Promise<TestClockRow | null> {
+  const { count } = await tx.testClock.updateMany({
+    where: { id, status: 'advancing', advanceStartedAt: startedAt },
+    data: { status: outcome.status, advanceFinishedAt: outcome.finishedAt },
+  });
+  return count === 0 ? null : getTestClock(tx, id);
 }

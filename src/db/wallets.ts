@@ -6,6 +6,7 @@ import type { Wallet, WalletGrant, WalletTopUp, WalletTransaction } from '../gen
 import { newId } from '../ids.js';
 import type { Db, DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type WalletRow = Wallet;
 export type WalletGrantRow = WalletGrant;
@@ -20,15 +21,15 @@ export function findWalletById(tx: DbClient | Db, id: string): Promise<WalletRow
   return tx.wallet.findUnique({ where: { id } });
 }
 
-/** The customer's wallets in id (creation) order; a page of `limit + 1` when `page` is given. */
+/** The customer's wallets: all in creation order, or a page (newest first) of `limit + 1` when `page` is given. */
 export function walletsOfCustomer(
   tx: DbClient | Db,
   customerId: string,
-  page?: { limit: number; starting_after?: string | undefined },
+  page?: PageQuery,
 ): Promise<(WalletRow & { grants: WalletGrantRow[] })[]> {
   return tx.wallet.findMany({
-    where: { customerId, ...(page?.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: { customerId, ...(page ? pageWhere(page) : {}) },
+    orderBy: page ? NEWEST_FIRST : { id: 'asc' },
     ...(page ? { take: page.limit + 1 } : {}),
     include: { grants: { orderBy: { id: 'asc' } } },
   });
@@ -122,10 +123,10 @@ export async function drawdownsOfInvoice(tx: DbClient, walletId: string, invoice
   return rows.filter((r) => r.grantId !== null).map((r) => ({ grantId: r.grantId!, amount: -fromDecimal(r.amountNanos) }));
 }
 
-export function listWalletTransactions(tx: DbClient | Db, walletId: string, page: { limit: number; starting_after?: string | undefined }): Promise<WalletTransactionRow[]> {
+export function listWalletTransactions(tx: DbClient | Db, walletId: string, page: PageQuery): Promise<WalletTransactionRow[]> {
   return tx.walletTransaction.findMany({
-    where: { walletId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: { walletId, ...pageWhere(page) },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }
@@ -183,10 +184,10 @@ export function pendingRechargesOfCustomer(tx: DbClient | Db, customerId: string
   return tx.walletTopUp.findMany({ where: { customerId, source: 'auto_recharge', status: 'Pending' }, orderBy: { id: 'asc' } });
 }
 
-export function topUpsOfWallet(tx: DbClient | Db, walletId: string, page: { limit: number; starting_after?: string | undefined }): Promise<WalletTopUpRow[]> {
+export function topUpsOfWallet(tx: DbClient | Db, walletId: string, page: PageQuery): Promise<WalletTopUpRow[]> {
   return tx.walletTopUp.findMany({
-    where: { walletId, ...(page.starting_after ? { id: { gt: page.starting_after } } : {}) },
-    orderBy: { id: 'asc' },
+    where: { walletId, ...pageWhere(page) },
+    orderBy: NEWEST_FIRST,
     take: page.limit + 1,
   });
 }

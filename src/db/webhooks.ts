@@ -9,7 +9,8 @@ import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, We
 import type { Db } from './client.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
-import { afterCursor, isPrismaError, type PageQuery } from './catalog.js';
+import { isPrismaError } from './catalog.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 type DbClient = Prisma.TransactionClient;
 
@@ -128,7 +129,7 @@ export async function findEndpoint(db: DbClient, id: string): Promise<WebhookEnd
 }
 
 export async function listEndpoints(db: DbClient, page: PageQuery): Promise<WebhookEndpointRecord[]> {
-  const rows = await db.webhookEndpoint.findMany({ where: afterCursor(page.starting_after), orderBy: { id: 'asc' }, take: page.limit + 1 });
+  const rows = await db.webhookEndpoint.findMany({ where: pageWhere(page), orderBy: NEWEST_FIRST, take: page.limit + 1 });
   return rows.map(toEndpoint);
 }
 
@@ -178,12 +179,12 @@ export async function listDeliveries(db: DbClient, endpointId: string, filter: D
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpointId,
-      ...afterCursor(filter.starting_after),
+      ...pageWhere(filter),
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.event_type ? { eventType: filter.event_type } : {}),
     },
     include: { attempts: { orderBy: { number: 'asc' } } },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: filter.limit + 1,
   });
   return rows.map(toDelivery);

@@ -1,8 +1,10 @@
 /**
- * The Temporal CLI dev server (frontend + SQLite persistence + Web UI) as a child process.
+ * The Temporal CLI dev server (frontend + SQLite persistence + Web UI) as a child process, with the
+ * workflows' custom search attributes registered.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Connection } from '@temporalio/client';
+import { devServerSearchAttributeFlags } from '../temporal/search-attributes.js';
 import { stopProcess, waitFor } from './processes.js';
 
 export interface TemporalDevServerOptions {
@@ -39,6 +41,8 @@ export async function startTemporalDevServer(options: TemporalDevServerOptions):
     'error',
     ...(options.headless ? ['--headless'] : ['--ui-port', String(options.uiPort)]),
     ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
+    // The workflows' custom search attributes (an existing data file keeps the ones it has).
+    ...devServerSearchAttributeFlags(),
     ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
   ];
   const child = spawn(options.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });

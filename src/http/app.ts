@@ -15,6 +15,7 @@ import { jsonBodyMiddleware } from './middleware/json-body.js';
 import { anonymousRateLimitMiddleware, rateLimitMiddleware } from './middleware/rate-limit.js';
 import { registerDocs } from './routes/docs.js';
 import { registerHealth } from './routes/health.js';
+import { withRouteErrorCodes } from './route-errors.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -39,7 +40,7 @@ export function newApp(): App {
     },
   });
   const register = app.openapi.bind(app);
-  app.openapi = ((route, handler, hook) => register(withStrictQuery(route), handler, hook)) as App['openapi'];
+  app.openapi = ((route, handler, hook) => register(withRouteErrorCodes(withStrictQuery(route)), handler, hook)) as App['openapi'];
   return app;
 }
 

@@ -4,11 +4,17 @@
  * Request bodies are strict objects: an unknown field is a 400 naming it (no silent typos).
  */
 import { z } from '@hono/zod-openapi';
-import { UuidSchema } from '../schemas/common.js';
+import { DateTimeSchema, UuidSchema } from '../schemas/common.js';
 
+/**
+ * What every list accepts: lists are newest first, so the page after `starting_after` holds older
+ * items; `created_gte` / `created_lt` narrow by created_at (clock time for objects on a test clock).
+ */
 export const PaginationQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: 'page size, 1-200 (default 50)' }),
-  starting_after: UuidSchema.optional().openapi({ description: 'id of the last item of the previous page' }),
+  starting_after: UuidSchema.optional().openapi({ description: 'id of the last item of the previous page; the next page holds older items (lists are newest first)' }),
+  created_gte: DateTimeSchema.optional().openapi({ description: 'only items created at or after this instant' }),
+  created_lt: DateTimeSchema.optional().openapi({ description: 'only items created before this instant' }),
 });
 
 export const IdParamSchema = z.object({ id: UuidSchema });

@@ -43,51 +43,53 @@ export const CustomerSchema = z
 
 export type CustomerView = z.infer<typeof CustomerSchema>;
 
-export const CustomerOverviewSchema = z
-  .object({
-    customer: CustomerSchema,
-    subscriptions: z.array(
-      z.object({
-        id: UuidSchema,
-        plan_id: UuidSchema,
-        status: z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']),
-        currency: CurrencySchema,
-        period_start: TimestampSchema,
-        period_end: TimestampSchema,
-        charged_through_date: TimestampSchema.nullable(),
-        contract_id: UuidSchema.nullable(),
-      }),
-    ),
-    invoices: z.array(
-      z.object({
-        id: UuidSchema,
-        subscription_id: UuidSchema.nullable(),
-        status: z.enum(['Draft', 'Open', 'Paid', 'Void']),
-        invoice_number: z.string().nullable().openapi({ description: 'assigned at finalization' }),
-        currency: CurrencySchema,
-        total_nanos: MoneySchema,
-        created_at: TimestampSchema,
-      }),
-    ),
-    ledger_balances: z.object({
-      accounts_receivable_nanos: MoneySchema,
-      prepaid_credit_nanos: MoneySchema,
-      deferred_revenue_nanos: MoneySchema,
+/** The 360 view: the customer object (the very fields POST and PATCH answer with) plus its related sections. */
+export const CustomerOverviewSchema = CustomerSchema.extend({
+  subscriptions: z.array(
+    z.object({
+      id: UuidSchema,
+      plan_id: UuidSchema,
+      plan_version: z.number().int().openapi({ description: 'the plan version the subscription is billed on' }),
+      status: z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']),
+      currency: CurrencySchema,
+      period_start: TimestampSchema,
+      period_end: TimestampSchema,
+      charged_through_date: TimestampSchema.nullable(),
+      contract_id: UuidSchema.nullable(),
     }),
-    recent_audit: z.array(
-      z.object({
-        id: UuidSchema,
-        action: z.string(),
-        actor_type: z.string(),
-        actor_id: z.string(),
-        created_at: TimestampSchema,
-        before: z.unknown(),
-        after: z.unknown(),
-      }),
-    ),
-    payment_methods: z.array(PaymentMethodSchema).openapi({ description: 'attached payment methods, the default (charged automatically) first' }),
-  })
-  .openapi('CustomerOverview');
+  ),
+  invoices: z.array(
+    z.object({
+      id: UuidSchema,
+      subscription_id: UuidSchema.nullable(),
+      status: z.enum(['Draft', 'Open', 'Paid', 'Void']),
+      invoice_number: z.string().nullable().openapi({ description: 'assigned at finalization' }),
+      currency: CurrencySchema,
+      total_nanos: MoneySchema,
+      created_at: TimestampSchema,
+    }),
+  ),
+  ledger_balances: z.object({
+    accounts_receivable_nanos: MoneySchema,
+    prepaid_credit_nanos: MoneySchema,
+    deferred_revenue_nanos: MoneySchema,
+  }),
+  recent_audit: z.array(
+    z.object({
+      id: UuidSchema,
+      action: z.string(),
+      actor_type: z.string(),
+      actor_id: z.string(),
+      entity_type: z.string(),
+      entity_id: UuidSchema,
+      request_id: z.string().nullable(),
+      created_at: TimestampSchema,
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
+  ),
+  payment_methods: z.array(PaymentMethodSchema).openapi({ description: 'attached payment methods, the default (charged automatically) first' }),
+}).openapi('CustomerOverview');
 
 export type CustomerOverview = z.infer<typeof CustomerOverviewSchema>;
 

@@ -2,18 +2,18 @@
 import { z } from '@hono/zod-openapi';
 import { TimestampSchema, UuidSchema } from './common.js';
 
-export const ACTOR_TYPES = ['admin', 'customer', 'api_key', 'system'] as const;
+export const ACTOR_TYPES = ['admin', 'customer', 'api_key', 'workflow', 'system'] as const;
 
 export const AuditEntrySchema = z
   .object({
     id: UuidSchema,
     action: z.string().openapi({ example: 'invoice.finalized', description: 'what was done: <resource>.<verb> (catalogue in the README)' }),
-    actor_type: z.enum(ACTOR_TYPES).openapi({ description: 'admin or customer (JWT scope), api_key, or system (workflows and the engine itself)' }),
-    actor_id: z.string().openapi({ description: 'the JWT subject, the API key id, or the system component' }),
+    actor_type: z.enum(ACTOR_TYPES).openapi({ description: 'admin or customer (JWT scope), api_key, workflow (a change a workflow made on its own: period close, finalization, dunning, auto-charge, alert trigger, contract move…), or system (the engine outside workflows: relays, reconcilers; and the payment processor)' }),
+    actor_id: z.string().openapi({ description: 'the JWT subject, the API key id, the Temporal workflow id, or the system component' }),
     entity_type: z.string().openapi({ example: 'invoice' }),
     entity_id: UuidSchema,
     customer_id: UuidSchema.nullable(),
-    request_id: z.string().nullable().openapi({ description: 'X-Request-Id of the API call that made the change; null for changes made by workflows' }),
+    request_id: z.string().nullable().openapi({ description: 'X-Request-Id of the API call that made the change; null for changes workflows and the system made on their own' }),
     before: z.unknown().openapi({ description: 'the resource before the change (null on creation)' }),
     after: z.unknown().openapi({ description: 'the resource after the change (null on deletion)' }),
     created_at: TimestampSchema,

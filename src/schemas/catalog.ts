@@ -1,6 +1,6 @@
 /** The catalog as the API returns it: products, plans and their SKUs (SPEC §2 "Product, Plan, SKU"). */
 import { z } from '@hono/zod-openapi';
-import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed']).openapi('PricingModel');
 export const BillingCadenceSchema = z.enum(['Monthly', 'Quarterly', 'SemiAnnual', 'Annual']).openapi('BillingCadence');
@@ -17,8 +17,17 @@ export const TierInputSchema = z.strictObject(tierFields).openapi('TierInput');
 /** … and as a response returns it. */
 export const TierSchema = z.object(tierFields).openapi('Tier');
 
+const ArchivedAtSchema = TimestampSchema.nullable();
+
 export const ProductSchema = z
-  .object({ id: UuidSchema, name: z.string(), description: z.string(), tags: z.array(z.string()), created_at: TimestampSchema })
+  .object({
+    id: UuidSchema,
+    name: z.string(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    archived_at: ArchivedAtSchema.openapi({ description: 'set when archived: no new plans, and its plans take no new subscriptions' }),
+    created_at: TimestampSchema,
+  })
   .openapi('Product');
 
 export type ProductView = z.infer<typeof ProductSchema>;
@@ -37,6 +46,9 @@ export const SkuSchema = z
     package_rounding: PackageRoundingSchema.nullable(),
     commit_amount_nanos: MoneySchema.nullable(),
     overage_unit_amount_nanos: MoneySchema.nullable(),
+    version_from: z.number().int().openapi({ description: 'the first version of its plan holding this SKU' }),
+    version_to: z.number().int().nullable().openapi({ description: 'the first version of its plan without it (archived); null while the current version holds it' }),
+    archived_at: ArchivedAtSchema.openapi({ description: 'when the SKU was archived (taken out of the plan from version_to on)' }),
     created_at: TimestampSchema,
   })
   .openapi('Sku');
@@ -51,9 +63,57 @@ export const PlanSchema = z
     description: z.string(),
     billing_cadence: BillingCadenceSchema,
     trial_days: z.number().int(),
+    version: z.number().int().openapi({ description: 'the current version: new subscriptions take it; a SKU change while a subscription is on it opens the next one' }),
+    archived_at: ArchivedAtSchema.openapi({ description: 'set when archived: no new subscriptions, SKUs, plan changes into it or migrations' }),
+    metadata: MetadataSchema,
     created_at: TimestampSchema,
-    skus: z.array(SkuSchema).openapi({ description: 'the SKUs of the plan in creation order' }),
+    skus: z.array(SkuSchema).openapi({ description: 'the SKUs of the current version in creation order' }),
   })
   .openapi('Plan');
 
 export type PlanView = z.infer<typeof PlanSchema>;
+
+export const PlanVersionSchema = z
+  .object({
+    version: z.number().int(),
+    created_at: TimestampSchema,
+    subscription_count: z.number().int().openapi({ description: 'subscriptions on this version now (any state)' }),
+    skus: z.array(SkuSchema).openapi({ description: 'the SKUs of this version in creation order' }),
+  })
+  .openapi('PlanVersion');
+
+export type PlanVersionView = z.infer<typeof PlanVersionSchema>;
+
+const ProrationSchema = z.object({
+  credit_nanos: MoneySchema.openapi({ description: "unused part of the old version's Flat fees for the rest of the period" }),
+  charge_nanos: MoneySchema.openapi({ description: "the new version's Flat fees for the rest of the period" }),
+  net_nanos: MoneySchema.openapi({ description: 'charge − credit: what the move adds to the period (negative lowers it)' }),
+});
+
+export const PlanMigrationSchema = z
+  .object({
+    plan_id: UuidSchema,
+    preview: z.boolean(),
+    to_version: z.number().int(),
+    subscriptions: z.array(
+      z.object({
+        subscription_id: UuidSchema,
+        customer_id: UuidSchema,
+        status: z.string(),
+        from_version: z.number().int(),
+        to_version: z.number().int(),
+        effective_at: TimestampSchema.openapi({ description: "the subscription's now (its test clock's time when on one)" }),
+        proration: ProrationSchema,
+        sku_changes: z.object({ added: z.array(UuidSchema), removed: z.array(UuidSchema) }),
+        result: z.enum(['moved', 'failed']).optional().openapi({ description: 'apply only' }),
+        error: z.object({ code: z.string(), message: z.string() }).optional().openapi({ description: 'why the move was refused (apply only)' }),
+        invoice_id: UuidSchema.nullable().optional().openapi({ description: "the period's Draft after the move (apply only)" }),
+      }),
+    ),
+    moved_count: z.number().int(),
+    failed_count: z.number().int(),
+    remaining_count: z.number().int().openapi({ description: 'movable subscriptions beyond this batch: send the request again' }),
+  })
+  .openapi('PlanMigration');
+
+export type PlanMigrationView = z.infer<typeof PlanMigrationSchema>;

@@ -3,7 +3,7 @@
  * (`*_nanos`); each display string next to one is that amount rounded once for display.
  */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
 const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
@@ -36,46 +36,56 @@ export const InvoiceLineItemSchema = z
 
 export type InvoiceLineView = z.infer<typeof InvoiceLineItemSchema>;
 
+/** What an invoice in a list and a whole invoice share: everything but its line items. */
+const invoiceFields = {
+  id: UuidSchema,
+  status: InvoiceStatusSchema,
+  invoice_number: z.string().nullable().openapi({ description: 'INV-###### (gapless), assigned at finalization', example: 'INV-000042' }),
+  customer_id: UuidSchema.openapi({ description: 'the account the invoice is addressed to' }),
+  subscription_id: UuidSchema.nullable(),
+  currency: CurrencySchema,
+  billing_reason: z.string(),
+  period_start: TimestampSchema.nullable(),
+  period_end: TimestampSchema.nullable(),
+  subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit (a spend_cap line included)' }),
+  tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
+  credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
+  total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
+  credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
+  wallet_applied_nanos: MoneySchema.openapi({ description: 'credit wallet balance applied at finalization, before any charge' }),
+  spend_cap_withheld_nanos: MoneySchema.openapi({
+    description: 'charges above a HardLimit spend alert withheld at finalization (positive; the spend_cap lines carry minus this): never charged, already left out of total_nanos',
+  }),
+  amount_due_nanos: MoneySchema.openapi({ description: 'what is (or, for a Draft, would be) left to pay: total − credited − wallet_applied for a Draft or an Open invoice, else 0' }),
+  subtotal: DisplayAmountSchema('subtotal_nanos'),
+  tax: DisplayAmountSchema('tax_nanos'),
+  total: DisplayAmountSchema('total_nanos'),
+  amount_due: DisplayAmountSchema('amount_due_nanos'),
+  tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
+  due_at: TimestampSchema.nullable(),
+  finalized_at: TimestampSchema.nullable(),
+  paid_at: TimestampSchema.nullable(),
+  paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
+  voided_at: TimestampSchema.nullable(),
+  billing_error: BillingErrorSchema,
+  created_at: TimestampSchema,
+  hosted_invoice_url: z.string().nullable().openapi({
+    description:
+      'a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft',
+    example: 'https://billing.example.com/hosted/invoices/0192…',
+  }),
+  metadata: MetadataSchema,
+};
+
+/** An invoice in a list: the summary, without line items (read one invoice for its lines). */
+export const InvoiceSummarySchema = z
+  .object({ ...invoiceFields, line_item_count: z.number().int().openapi({ description: 'how many line items the invoice has (tax lines included)' }) })
+  .openapi('InvoiceSummary');
+
+export type InvoiceSummaryView = z.infer<typeof InvoiceSummarySchema>;
+
 export const InvoiceSchema = z
-  .object({
-    id: UuidSchema,
-    status: InvoiceStatusSchema,
-    invoice_number: z.string().nullable().openapi({ description: 'INV-###### (gapless), assigned at finalization', example: 'INV-000042' }),
-    customer_id: UuidSchema.openapi({ description: 'the account the invoice is addressed to' }),
-    subscription_id: UuidSchema.nullable(),
-    currency: CurrencySchema,
-    billing_reason: z.string(),
-    period_start: TimestampSchema.nullable(),
-    period_end: TimestampSchema.nullable(),
-    subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit (a spend_cap line included)' }),
-    tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
-    credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
-    total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
-    credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
-    wallet_applied_nanos: MoneySchema.openapi({ description: 'credit wallet balance applied at finalization, before any charge' }),
-    spend_cap_withheld_nanos: MoneySchema.openapi({
-      description: 'charges above a HardLimit spend alert withheld at finalization (positive; the spend_cap lines carry minus this): never charged, already left out of total_nanos',
-    }),
-    amount_due_nanos: MoneySchema.openapi({ description: 'total − credited − wallet_applied while Open, else 0' }),
-    subtotal: DisplayAmountSchema('subtotal_nanos'),
-    tax: DisplayAmountSchema('tax_nanos'),
-    total: DisplayAmountSchema('total_nanos'),
-    amount_due: DisplayAmountSchema('amount_due_nanos'),
-    tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
-    due_at: TimestampSchema.nullable(),
-    finalized_at: TimestampSchema.nullable(),
-    paid_at: TimestampSchema.nullable(),
-    paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
-    voided_at: TimestampSchema.nullable(),
-    billing_error: BillingErrorSchema,
-    created_at: TimestampSchema,
-    hosted_invoice_url: z.string().nullable().openapi({
-      description:
-        'a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft',
-      example: 'https://billing.example.com/hosted/invoices/0192…',
-    }),
-    line_items: z.array(InvoiceLineItemSchema),
-  })
+  .object({ ...invoiceFields, line_items: z.array(InvoiceLineItemSchema) })
   .openapi('Invoice');
 
 export type InvoiceView = z.infer<typeof InvoiceSchema>;

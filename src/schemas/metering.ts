@@ -5,7 +5,7 @@
  * fails the typecheck.
  */
 import { z } from '@hono/zod-openapi';
-import { UuidSchema } from './common.js';
+import { TimestampSchema, UuidSchema } from './common.js';
 
 export const AGGREGATIONS = ['Sum', 'Count', 'Max', 'UniqueCount', 'Latest', 'WeightedSum'] as const;
 export const WINDOW_TYPES = ['BillingPeriod', 'Sliding', 'Tumbling'] as const;
@@ -41,6 +41,7 @@ export const MeterSchema = z
     window_type: WindowTypeSchema,
     window_size: z.string().nullable(),
     unit: z.string(),
+    archived_at: z.string().nullable().openapi({ description: 'when the meter was archived: new SKUs can no longer be billed with it; plan versions already pricing its event type keep billing with it' }),
     created_at: z.string(),
   })
   .openapi('Meter');
@@ -98,3 +99,20 @@ export const UsageSummarySchema = z
   .openapi('UsageSummary');
 
 export type UsageSummary = z.infer<typeof UsageSummarySchema>;
+
+/** A stored usage event as the admin list shows it. */
+export const StoredUsageEventSchema = z
+  .object({
+    id: z.string().openapi({ description: 'the client-generated event id (the deduplication key)' }),
+    event_type: z.string(),
+    customer_id: UuidSchema,
+    subscription_id: UuidSchema.nullable(),
+    timestamp: TimestampSchema.openapi({ description: 'when the event occurred' }),
+    properties: z.record(z.string(), z.unknown()),
+    source: z.string().nullable().openapi({ description: 'the CloudEvents source, when it came as a CloudEvent' }),
+    late: z.boolean().openapi({ description: 'it arrived after its period was invoiced' }),
+    received_at: TimestampSchema.openapi({ description: 'when it was stored' }),
+  })
+  .openapi('UsageEvent');
+
+export type StoredUsageEventView = z.infer<typeof StoredUsageEventSchema>;

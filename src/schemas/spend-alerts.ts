@@ -1,6 +1,6 @@
 /** Spend alerts and the customer's entitlement as the API returns them (SPEC §1 Spend alerts, §4). */
 import { z } from '@hono/zod-openapi';
-import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const SpendAlertTypeSchema = z.enum(['SoftLimit', 'HardLimit']).openapi({
   description: 'SoftLimit notifies (spend_alert.triggered); HardLimit also blocks charges above the threshold for the period and marks the customer blocked',
@@ -12,8 +12,8 @@ export const SpendAlertStatusSchema = z.enum(['Armed', 'Triggered', 'Disabled'])
 
 export const SpendAlertHistoryEntrySchema = z
   .object({
-    kind: z.enum(['created', 'triggered', 'reset', 'disabled']),
-    reason: z.string().nullable().openapi({ description: 'for reset: period_start (the next billing period began) or admin' }),
+    kind: z.enum(['created', 'triggered', 'reset', 'disabled', 'evaluation_failed', 'evaluation_recovered']),
+    reason: z.string().nullable().openapi({ description: 'for reset: period_start (the next billing period began) or admin; for evaluation_failed: the failure type and message' }),
     spend_nanos: MoneySchema.nullable().openapi({ description: 'for triggered: the period\'s spend that crossed the threshold' }),
     period_start: TimestampSchema.nullable().openapi({ description: 'the billing period the entry belongs to, when known' }),
     actor: z.object({ type: z.string(), id: z.string() }),
@@ -37,6 +37,10 @@ export const SpendAlertSchema = z
     last_evaluated_at: TimestampSchema.nullable().openapi({ description: 'when the evaluator last computed the spend (business time)' }),
     last_spend_nanos: MoneySchema.nullable().openapi({ description: 'the current period\'s spend in scope at that evaluation' }),
     disabled_at: TimestampSchema.nullable(),
+    evaluation_error: BillingErrorSchema.openapi({
+      description:
+        'the customer\'s last spend evaluation failed in a way no retry fixes (step, type, message, failed_at): the alert keeps its state but is not evaluated until an evaluation succeeds again (new usage, an admin reset, the next period start), which clears it; null when none',
+    }),
     created_at: TimestampSchema,
     history: z.array(SpendAlertHistoryEntrySchema).openapi({ description: 'every state change, oldest first' }),
   })

@@ -1,6 +1,6 @@
 /** Subscriptions, plan changes and test clocks as the API returns them (SPEC §2, §3). */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, MetadataSchema, UuidSchema } from './common.js';
 import { InvoiceSchema } from './invoicing.js';
 
 export const SubscriptionStatusSchema = z.enum(['Trialing', 'Active', 'PastDue', 'Paused', 'Cancelled', 'Expired']);
@@ -10,6 +10,9 @@ export const SubscriptionSchema = z
     id: UuidSchema,
     customer_id: UuidSchema,
     plan_id: UuidSchema,
+    plan_version: z.number().int().openapi({
+      description: "the plan version it is billed on: it stays there when the plan's SKUs change, until moved by change-plan or a plan migration",
+    }),
     status: SubscriptionStatusSchema,
     currency: z.string(),
     trial_days: z.number().int(),
@@ -23,6 +26,7 @@ export const SubscriptionSchema = z
     paused_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
     billing_error: BillingErrorSchema,
+    metadata: MetadataSchema,
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -34,8 +38,27 @@ export const PlanChangeSchema = z.object({ subscription: SubscriptionSchema, inv
 
 export type PlanChangeView = z.infer<typeof PlanChangeSchema>;
 
+export const TestClockAdvanceSchema = z
+  .object({
+    simulated_time: z.string().openapi({ description: 'the clock time every workflow on the clock has reached; frozen_time once ready' }),
+    subscriptions_done: z.number().int().openapi({ description: 'subscriptions with nothing left to do before frozen_time' }),
+    subscriptions_total: z.number().int().openapi({ description: 'subscriptions the advance drives' }),
+    started_at: z.string().openapi({ description: 'wall time the advance was requested' }),
+    finished_at: z.string().nullable().openapi({ description: 'wall time it ended (ready or internal_failure); null while advancing' }),
+  })
+  .openapi('TestClockAdvance');
+
 export const TestClockSchema = z
-  .object({ id: UuidSchema, name: z.string(), frozen_time: z.string(), status: z.enum(['ready', 'advancing']).openapi({ description: 'advancing while an advance request is running' }), created_at: z.string() })
+  .object({
+    id: UuidSchema,
+    name: z.string(),
+    frozen_time: z.string().openapi({ description: 'the clock time; an advance sets it at once, its workflows catch up while advancing' }),
+    status: z.enum(['ready', 'advancing', 'internal_failure']).openapi({
+      description: 'advancing while an advance runs; ready once every workflow on the clock caught up; internal_failure when an advance failed (advance again)',
+    }),
+    created_at: z.string(),
+    advance: TestClockAdvanceSchema.nullable().openapi({ description: 'progress of the latest advance; null before the first' }),
+  })
   .openapi('TestClock');
 
 export type TestClockView = z.infer<typeof TestClockSchema>;

@@ -1,4 +1,5 @@
 /** Append-only audit trail. Written in the same transaction as the change it records. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { findAuditEntry, insertAuditEntry, listAuditEntries, type AuditEntryRecord, type AuditFilter } from '../db/audit.js';
 import type { DbClient } from '../db/client.js';
 import { notFound } from '../errors.js';
@@ -11,7 +12,25 @@ export interface Actor {
   id: string;
 }
 
+/** The engine itself, outside any workflow: relays, reconcilers, startup. */
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: 'billing-engine' };
+
+/** Whose behalf the engine acts on in the current async context (a workflow's activity). */
+const acting = new AsyncLocalStorage<Actor>();
+
+/**
+ * Runs `work` on behalf of `actor`: what the engine changes on its own meanwhile (period closes,
+ * finalizations, dunning steps, alert triggers, contract moves…) is recorded as that actor's. The
+ * activities run every call this way with the `workflow` actor of the workflow that scheduled it.
+ */
+export function actingAs<T>(actor: Actor, work: () => Promise<T>): Promise<T> {
+  return acting.run(actor, work);
+}
+
+/** The actor of a change the engine makes on its own: the workflow running it, else the system. */
+export function engineActor(): Actor {
+  return acting.getStore() ?? SYSTEM_ACTOR;
+}
 
 export interface AuditRecord {
   action: string;

@@ -6,7 +6,7 @@ import type { DbClient } from '../db/client.js';
 import { insertOutboxEvent } from '../db/outbox.js';
 import { newId } from '../ids.js';
 
-/** SPEC §6 event types (payment.succeeded included), plus the contract lifecycle's own: the webhook endpoints API validates against this list. */
+/** SPEC §6 event types (payment.succeeded included), plus the contract lifecycle's and test clocks' own: the webhook endpoints API validates against this list. */
 export const EVENT_TYPES = [
   'invoice.finalized',
   'invoice.paid',
@@ -28,6 +28,9 @@ export const EVENT_TYPES = [
   'contract.trued_up',
   'contract.subscription_linked',
   'contract.subscription_aligned',
+  // Test clocks (beyond SPEC §6, as in Stripe): an asynchronous advance ended.
+  'test_clock.ready',
+  'test_clock.internal_failure',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

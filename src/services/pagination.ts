@@ -1,4 +1,4 @@
-/** Cursor pagination over UUIDv7 ids (creation order), shared by every list. */
+/** Cursor pagination over UUIDv7 ids, newest first, shared by every list. */
 
 /** One page of a list: the items, and where the next page starts. */
 export interface Page<T> {
@@ -7,7 +7,7 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** Builds a page from rows fetched with `take: limit + 1` in id (UUIDv7 = creation) order. */
+/** Builds a page from rows fetched with `take: limit + 1`, newest first (src/db/pages.ts). */
 export function toPage<T extends { id: string }, U>(rows: T[], limit: number, map: (row: T) => U): Page<U> {
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;

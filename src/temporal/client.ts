@@ -1,12 +1,19 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type ConnectionLike } from '@temporalio/client';
+import { connectionOptions, PLAINTEXT, type TemporalSecurity } from './security.js';
 
 export interface TemporalHandle {
   client: Client;
+  /** The client's connection (an activity's handle takes the worker's client's). */
+  connection: ConnectionLike;
+}
+
+/** A handle on a connection of its own (which its owner closes, and whose operator service it may use). */
+export interface OwnTemporalHandle extends TemporalHandle {
   connection: Connection;
 }
 
-export async function connectTemporal(address: string, namespace: string): Promise<TemporalHandle> {
-  const connection = await Connection.connect({ address, connectTimeout: '5s' });
+export async function connectTemporal(address: string, namespace: string, security: TemporalSecurity = PLAINTEXT): Promise<OwnTemporalHandle> {
+  const connection = await Connection.connect({ address, connectTimeout: '5s', ...connectionOptions(security) });
   return { connection, client: new Client({ connection, namespace }) };
 }
 

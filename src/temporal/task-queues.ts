@@ -17,3 +17,9 @@ export const webhookTaskQueue = (taskQueue: string): string => `${taskQueue}-web
  * a new run; only a run that failed or was terminated may be started again.
  */
 export const INVOICE_WORKFLOW_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as const;
+
+/**
+ * Test-clock advances run on a queue of their own: an advance's activity waits on the updates of
+ * every workflow on the clock, whose activities must never wait for the slots it holds.
+ */
+export const testClockTaskQueue = (taskQueue: string): string => `${taskQueue}-test-clocks`;

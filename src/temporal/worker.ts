@@ -1,16 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { Logger } from '../logger.js';
-import { invoiceTaskQueue, webhookTaskQueue } from './task-queues.js';
+import { connectionOptions, PLAINTEXT, type TemporalSecurity } from './security.js';
+import { sdkLogger } from './sdk-logs.js';
+import { invoiceTaskQueue, testClockTaskQueue, webhookTaskQueue } from './task-queues.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
 /** Webhook attempts in flight per worker process, by default. */
 const DEFAULT_WEBHOOK_ATTEMPTS = 32;
 
+/** Test-clock advances driven at once per worker process: each waits on the workflows of its clock. */
+const TEST_CLOCK_DRIVES = 4;
+
 export interface WorkerParams {
   address: string;
   namespace: string;
+  /** TLS and credentials of a cluster (src/temporal/security.ts); plaintext when absent. */
+  security?: TemporalSecurity;
   /** The subscription task queue; invoice workflows get its invoice queue (task-queues.ts). */
   taskQueue: string;
   activities: object;
@@ -29,7 +36,7 @@ export interface WorkerParams {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-/** The workers of one process: one per task queue (subscriptions, invoices, webhooks), sharing a connection, a bundle and the activities. */
+/** The workers of one process: one per task queue (subscriptions, invoices, webhooks, test-clock advances), sharing a connection, a bundle and the activities. */
 export interface BillingWorkers {
   connection: NativeConnection;
   /** Resolves once every worker has stopped (after shutdown(), or SIGINT/SIGTERM through the runtime). */
@@ -38,10 +45,12 @@ export interface BillingWorkers {
 }
 
 export async function createWorkers(params: WorkerParams): Promise<BillingWorkers> {
-  const connection = await NativeConnection.connect({ address: params.address });
-  const workflowBundle = params.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }));
+  const connection = await NativeConnection.connect({ address: params.address, ...connectionOptions(params.security ?? PLAINTEXT) });
+  // The bundler's lines (webpack) go through the process's pino logger as JSON too.
+  const workflowBundle = params.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: sdkLogger(params.logger) }));
   const webhooks = webhookTaskQueue(params.taskQueue);
-  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue), webhooks];
+  const testClocks = testClockTaskQueue(params.taskQueue);
+  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue), webhooks, testClocks];
   const workers = await Promise.all(
     queues.map((taskQueue) =>
       Worker.create({
@@ -50,7 +59,7 @@ export async function createWorkers(params: WorkerParams): Promise<BillingWorker
         taskQueue,
         activities: params.activities,
         workflowBundle,
-        maxConcurrentActivityTaskExecutions: params.maxConcurrentActivities,
+        maxConcurrentActivityTaskExecutions: taskQueue === testClocks ? TEST_CLOCK_DRIVES : params.maxConcurrentActivities,
         ...(taskQueue === webhooks ? { maxConcurrentLocalActivityExecutions: params.maxConcurrentWebhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS } : {}),
       }),
     ),

@@ -93,14 +93,14 @@ describe('products', () => {
     expect(await h.deps.db.product.count()).toBe(before);
   });
 
-  it('lists products in pages', async () => {
+  it('lists products in pages, newest first', async () => {
     for (const name of ['P1', 'P2', 'P3']) await call('POST', '/admin/v1/catalog/products', { name });
     const first = await list<{ id: string }>('/admin/v1/catalog/products?limit=2');
     expect(first.status).toBe(200);
     expect(first.body.data).toHaveLength(2);
     expect(first.body.has_more).toBe(true);
     const rest = await list<{ id: string }>(`/admin/v1/catalog/products?limit=200&starting_after=${first.body.next_cursor}`);
-    const all = await h.deps.db.product.findMany({ orderBy: { id: 'asc' }, select: { id: true } });
+    const all = await h.deps.db.product.findMany({ orderBy: { id: 'desc' }, select: { id: true } });
     expect([...first.body.data, ...rest.body.data].map((p) => p.id)).toEqual(all.map((p) => p.id));
     expect(rest.body.has_more).toBe(false);
   });
@@ -237,6 +237,9 @@ describe('SKUs', () => {
         'package_rounding',
         'commit_amount_nanos',
         'overage_unit_amount_nanos',
+        'version_from',
+        'version_to',
+        'archived_at',
         'created_at',
       ].sort(),
     );
@@ -367,11 +370,12 @@ describe('SKUs', () => {
     }
     const first = await list<Sku>(`/admin/v1/catalog/skus?plan_id=${other.id}&limit=2`);
     expect(first.status).toBe(200);
-    expect(first.body.data.map((s) => s.id)).toEqual(created.slice(0, 2));
+    const newestFirst = [...created].reverse();
+    expect(first.body.data.map((s) => s.id)).toEqual(newestFirst.slice(0, 2));
     expect(first.body.has_more).toBe(true);
     const second = await list<Sku>(`/admin/v1/catalog/skus?plan_id=${other.id}&limit=2&starting_after=${first.body.next_cursor}`);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
-    expect(second.body.data.map((s) => s.id)).toEqual(created.slice(2));
+    expect(second.body.data.map((s) => s.id)).toEqual(newestFirst.slice(2));
   });
 
   it('answers 404 for an unknown SKU', async () => {

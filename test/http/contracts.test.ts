@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -96,11 +97,11 @@ describe('contract resource', () => {
     const draft = await create(customerId, { activate: false, name: 'Later' });
     expect(draft.status).toBe('Draft');
     const all = await expectPage<Contract>(await h.request('GET', `/admin/v1/contracts?customer_id=${customerId}`));
-    expect(all.data.map((c) => c.id)).toEqual([contract.id, draft.id]);
+    expect(all.data.map((c) => c.id)).toEqual([draft.id, contract.id]);
     const drafts = await expectPage<Contract>(await h.request('GET', `/admin/v1/contracts?customer_id=${customerId}&status=Draft`));
     expect(drafts.data.map((c) => c.id)).toEqual([draft.id]);
     const firstPage = await expectPage<Contract>(await h.request('GET', `/admin/v1/contracts?customer_id=${customerId}&limit=1`));
-    expect([firstPage.data.length, firstPage.has_more, firstPage.next_cursor]).toEqual([1, true, contract.id]);
+    expect([firstPage.data.length, firstPage.has_more, firstPage.next_cursor]).toEqual([1, true, draft.id]);
 
     const created = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: contract.id, action: 'contract.created' } });
     expect(created).toMatchObject({ actorType: 'admin', actorId: 'test-admin' });
@@ -323,10 +324,8 @@ describe('subscriptions under a contract', () => {
     expect(link.coterm.days_remaining).toBeLessThan(30);
     expect(link.coterm_fee_nanos).toBe(link.coterm.amount_nanos);
     expect(BigInt(link.coterm.amount_nanos)).toBeGreaterThan(0n);
-    const drafts = await expectPage<{ status: string; line_items: { kind: string; amount_nanos: string }[] }>(
-      await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&status=Draft`),
-    );
-    expect(drafts.data.flatMap((i) => i.line_items.filter((l) => l.kind === 'contract_fee').map((l) => l.amount_nanos))).toEqual([link.coterm.amount_nanos]);
+    const drafts = await invoicesOf<{ status: string; line_items: { kind: string; amount_nanos: string }[] }>(h, `customer_id=${customerId}&status=Draft`);
+    expect(drafts.flatMap((i) => i.line_items.filter((l) => l.kind === 'contract_fee').map((l) => l.amount_nanos))).toEqual([link.coterm.amount_nanos]);
   });
 
   it('escalates a period crossing the contract end on its days inside the contract only', async () => {

@@ -126,13 +126,13 @@ describe('POST /admin/v1/invoices/:id/credit-notes', () => {
     expect(await credited(id)).toBe('100000000000000');
 
     const listed = await expectPage<CreditNoteBody>(await h.request('GET', `/admin/v1/invoices/${id}/credit-notes`), 200);
-    expect(listed.data).toEqual([first, second, last]);
+    expect(listed.data).toEqual([last, second, first]);
     expect(listed.has_more).toBe(false);
     const paged = await expectPage<CreditNoteBody>(
       await h.request('GET', `/admin/v1/invoices/${id}/credit-notes?limit=2`),
       200,
     );
-    expect(paged).toEqual({ data: [first, second], has_more: true, next_cursor: second.id });
+    expect(paged).toEqual({ data: [last, second], has_more: true, next_cursor: second.id });
     expect(await expectJson<CreditNoteBody>(await h.request('GET', `/admin/v1/credit-notes/${second.id}`), 200)).toEqual(second);
   });
 

@@ -254,18 +254,18 @@ describe('POST /admin/v1/customers', () => {
 });
 
 describe('GET /admin/v1/customers', () => {
-  it('pages in creation order with parent and status filters', async () => {
+  it('pages newest first with parent and status filters', async () => {
     const org = await organization();
     const children = [await subsidiary(org.id), await subsidiary(org.id), await subsidiary(org.id)];
     const first = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&limit=2`);
     expect(first.status).toBe(200);
-    expect(first.body.data.map((c) => c.id)).toEqual([children[0]!.id, children[1]!.id]);
+    expect(first.body.data.map((c) => c.id)).toEqual([children[2]!.id, children[1]!.id]);
     expect(first.body.has_more).toBe(true);
     expect(first.body.next_cursor).toBe(children[1]!.id);
 
     const second = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&limit=2&starting_after=${first.body.next_cursor}`);
     expect(second.body).toMatchObject({ has_more: false, next_cursor: null });
-    expect(second.body.data.map((c) => c.id)).toEqual([children[2]!.id]);
+    expect(second.body.data.map((c) => c.id)).toEqual([children[0]!.id]);
 
     expect((await setStatus(children[1]!.id, 'Suspended')).status).toBe(200);
     const suspended = await list<Customer>(`/admin/v1/customers?parent_id=${org.id}&status=Suspended`);
@@ -404,7 +404,7 @@ describe('external_id and metadata', () => {
     const updated = await call<Customer>('PATCH', `/admin/v1/customers/${customer.id}`, { metadata: { tier: null, region: 'eu' } });
     expect(updated.status).toBe(200);
     expect(updated.body.metadata).toEqual({ crm: 'hubspot', region: 'eu' });
-    expect((await call<{ customer: Customer }>('GET', `/admin/v1/customers/${customer.id}`)).body.customer).toMatchObject({ metadata: { crm: 'hubspot', region: 'eu' } });
+    expect((await call<Customer>('GET', `/admin/v1/customers/${customer.id}`)).body).toMatchObject({ metadata: { crm: 'hubspot', region: 'eu' } });
     const tooMany = Object.fromEntries(Array.from({ length: 49 }, (_, i) => [`k${i}`, 'v']));
     const refused = await call('PATCH', `/admin/v1/customers/${customer.id}`, { metadata: tooMany });
     expect(refused.status).toBe(400);
@@ -509,19 +509,19 @@ describe('GET /admin/v1/customers/:id (360 view)', () => {
     await call('PATCH', `/admin/v1/customers/${org.id}`, { tax_id: 'US-EIN-1' });
     await setStatus(org.id, 'Suspended');
 
-    const res = await call<{
-      customer: Customer;
+    const res = await call<Customer & {
       subscriptions: Record<string, unknown>[];
       invoices: unknown[];
       ledger_balances: Record<string, string>;
       recent_audit: { action: string; actor_type: string; actor_id: string; before: unknown; after: unknown }[];
     }>('GET', `/admin/v1/customers/${org.id}`);
     expect(res.status).toBe(200);
-    expect(res.body.customer).toMatchObject({ id: org.id, tax_id: 'US-EIN-1', status: 'Suspended' });
+    expect(res.body).toMatchObject({ id: org.id, tax_id: 'US-EIN-1', status: 'Suspended' });
     expect(res.body.subscriptions).toEqual([
       {
         id: subscription.id,
         plan_id: subscription.planId,
+        plan_version: 1,
         status: 'Active',
         currency: 'USD',
         period_start: '2026-01-01T00:00:00.000Z',
@@ -543,7 +543,16 @@ describe('GET /admin/v1/customers/:id (360 view)', () => {
     ]);
     expect(res.body.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
     expect(res.body.recent_audit.map((entry) => entry.action)).toEqual(['customer.status_changed', 'customer.updated', 'contract.created', 'customer.created']);
-    expect(res.body.recent_audit[0]).toMatchObject({ actor_type: 'admin', actor_id: 'test-admin', before: { status: 'Active' }, after: { status: 'Suspended' } });
+    expect(res.body.recent_audit[0]).toMatchObject({
+      actor_type: 'admin',
+      actor_id: 'test-admin',
+      entity_type: 'customer',
+      entity_id: org.id,
+      request_id: expect.any(String),
+      before: { status: 'Active' },
+      after: { status: 'Suspended' },
+    });
+    expect(res.body.recent_audit[2]).toMatchObject({ action: 'contract.created', entity_type: 'contract', entity_id: contractId });
     expect(res.body.recent_audit[3]!.before).toBeNull();
   });
 

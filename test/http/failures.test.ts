@@ -11,7 +11,9 @@ import { freePort } from '../../src/dev/processes.js';
 import { newId } from '../../src/ids.js';
 import { isDependencyUnavailable } from '../../src/services/availability.js';
 import { reconcileSubscriptionWorkflows } from '../../src/services/subscriptions/workflow-starts.js';
-import { invoiceWorkflowId, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId, subscriptionStateQuery, subscriptionWorkflowId, testClockAdvanceWorkflowId } from '../../workflows/messages.js';
+import { advanceClock } from '../support/clock-usage.js';
+import { eventually } from '../support/payments.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 
@@ -107,7 +109,7 @@ describe('a dropped database connection', () => {
     expect((await h.deps.pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
-  it('answers 503 when the connection holding a test-clock advance is terminated mid-advance, and the next advance succeeds', async () => {
+  it('takes over a clock left advancing by a terminated advance workflow, and the next advance finishes the work', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
     const planId = await makePlan(h.deps.db);
@@ -115,42 +117,38 @@ describe('a dropped database connection', () => {
       await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }),
       201,
     );
-    // Hold the clock's row so the advance stops right after taking its advance lock, on the
-    // connection it keeps checked out (idle) for the whole advance; then the server drops that one.
-    const blocker = createDb(inject('databaseUrl'), 1);
-    const held = await blocker.pool.connect();
-    await held.query('BEGIN');
-    await held.query('SELECT 1 FROM test_clocks WHERE id = $1 FOR UPDATE', [clockId]);
-    const advancing = h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-02-01T02:00:00Z' } });
-    const lockKey = `test-clock-advance:${clockId}`;
-    let lockHolder: number | undefined;
-    for (let i = 0; i < 200 && lockHolder === undefined; i++) {
-      const [row] = (
-        await held.query<{ pid: number }>(
-          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
-             AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
-          [lockKey],
-        )
-      ).rows;
-      lockHolder = row?.pid;
-      if (lockHolder === undefined) await new Promise((resolve) => setTimeout(resolve, 25));
+    // The subscription's row is held, so the drive waits at the period end while an operator terminates its workflow.
+    const held = await h.deps.pool.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query('SELECT 1 FROM subscriptions WHERE id = $1 FOR UPDATE', [subscription.id]);
+      await expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-02-01T02:00:00Z' } }), 202);
+      await h.deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(clockId)).terminate('operator stopped the advance');
+    } finally {
+      await held.query('COMMIT');
+      held.release();
     }
-    expect(lockHolder).toBeDefined();
-    await held.query('SELECT pg_terminate_backend($1)', [lockHolder]);
-    await held.query('COMMIT');
-    held.release();
-    await blocker.pool.end();
+    // Nothing finishes that advance: the clock stays advancing until the next request takes it over.
+    expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clockId}`))).toMatchObject({ status: 'advancing', frozen_time: '2026-02-01T02:00:00.000Z' });
+    const clock = await advanceClock(h, clockId, '2026-02-01T02:00:00Z');
+    expect(clock).toMatchObject({ frozen_time: '2026-02-01T02:00:00.000Z', status: 'ready', advance: { subscriptions_done: 1, subscriptions_total: 1 } });
+    expect(await expectJson(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z' });
+  });
 
-    const res = await advancing;
+  it('answers 503 when Temporal cannot be reached to start an advance, marks the clock internal_failure, and the next advance succeeds', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const broken = await createHarness();
+    const original = broken.deps.temporal;
+    const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}` });
+    broken.deps.temporal = { connection, client: new Client({ connection }) };
+    const res = await broken.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-01-10T00:00:00Z' } });
     const body = (await res.json()) as ErrorBody;
     expect(res.status, JSON.stringify(body)).toBe(503);
     expect(body.error.code).toBe('service_unavailable');
-    // Still alive and serving: the advance runs again at the clock's time and finishes the work.
-    const clock = await expectJson<{ frozen_time: string; status: string }>(
-      await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-02-01T02:00:00Z' } }),
-    );
-    expect(clock).toMatchObject({ frozen_time: '2026-02-01T02:00:00.000Z', status: 'ready' });
-    expect(await expectJson(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z' });
+    await original.connection.close();
+    await broken.close();
+    expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clockId}`))).toMatchObject({ status: 'internal_failure', frozen_time: '2026-01-10T00:00:00.000Z' });
+    expect(await advanceClock(h, clockId, '2026-01-10T00:00:00Z')).toMatchObject({ status: 'ready', frozen_time: '2026-01-10T00:00:00.000Z' });
   });
 });
 
@@ -209,7 +207,7 @@ describe('subscription creation and its workflow', () => {
     // Idempotent: nothing is left to start.
     expect(await reconcileSubscriptionWorkflows(h.deps, { createdBefore: new Date(Date.now() + 1000), testClockId: clockId })).toBe(0);
     // And the clock bills both.
-    await expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-02-01T02:00:00Z' } }));
+    await advanceClock(h, clockId, '2026-02-01T02:00:00Z');
     for (const id of [created.id, orphanId]) {
       expect(await expectJson(await h.request('GET', `/v1/subscriptions/${id}`))).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z' });
     }
@@ -245,9 +243,13 @@ describe('concurrent pays without an Idempotency-Key', () => {
       expect(winners[0]!.body.paid_by?.actor_id).toBe(winners[0]!.payer);
       expect(answers.filter((a) => a.status === 409).map((a) => a.body.error?.code)).toEqual(Array(payers.length - 1).fill('invalid_state_transition'));
       // Pays arriving after the workflow completed did not start new runs of it.
-      const runs = [];
-      for await (const run of h.deps.temporal.client.workflow.list({ query: `WorkflowId = '${invoiceWorkflowId(draft.id)}'` })) runs.push(run);
-      expect(runs.map((run) => run.status.name)).toEqual(['COMPLETED']);
+      // The invoice turns Paid inside the winning update; the run completes just after, and visibility follows.
+      await h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(draft.id)).result();
+      await eventually(async () => {
+        const runs = [];
+        for await (const run of h.deps.temporal.client.workflow.list({ query: `WorkflowId = '${invoiceWorkflowId(draft.id)}'` })) runs.push(run);
+        expect(runs.map((run) => run.status.name)).toEqual(['COMPLETED']);
+      });
       // Another pay, now that it is Paid, is refused from the database state.
       const late = await h.request('POST', `/admin/v1/invoices/${draft.id}/pay`, { body: { actor_id: 'late', actor_name: 'late' } });
       expect(late.status).toBe(409);

@@ -98,7 +98,7 @@ async function snapshot(id: string) {
 }
 
 describe('GET /admin/v1/invoices', () => {
-  it('filters by customer, status and subscription and pages in creation order', async () => {
+  it('filters by customer, status and subscription and pages newest first', async () => {
     const customer = await makeCustomer(h.deps.db);
     const other = await makeCustomer(h.deps.db);
     const first = await makeDraft(customer, [10n * UNIT]);
@@ -108,13 +108,13 @@ describe('GET /admin/v1/invoices', () => {
     await finalize(second);
 
     const all = await expectPage<InvoiceBody>(await list(`customer_id=${customer}`));
-    expect(all.data.map((i) => i.id)).toEqual([first, second, third]);
+    expect(all.data.map((i) => i.id)).toEqual([third, second, first]);
     expect(all).toMatchObject({ has_more: false, next_cursor: null });
 
     const drafts = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&status=Draft`));
     expect(drafts.data.map((i) => [i.id, i.status, i.invoice_number])).toEqual([
-      [first, 'Draft', null],
       [third, 'Draft', null],
+      [first, 'Draft', null],
     ]);
     const open = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&status=Open`));
     expect(open.data).toHaveLength(1);
@@ -122,10 +122,10 @@ describe('GET /admin/v1/invoices', () => {
     expect(open.data[0]!.invoice_number).toMatch(/^INV-\d{6}$/);
 
     const page1 = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&limit=2`));
-    expect(page1.data.map((i) => i.id)).toEqual([first, second]);
+    expect(page1.data.map((i) => i.id)).toEqual([third, second]);
     expect(page1).toMatchObject({ has_more: true, next_cursor: second });
     const page2 = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&limit=2&starting_after=${page1.next_cursor}`));
-    expect(page2.data.map((i) => i.id)).toEqual([third]);
+    expect(page2.data.map((i) => i.id)).toEqual([first]);
     expect(page2).toMatchObject({ has_more: false, next_cursor: null });
 
     const bySubscription = await expectPage<InvoiceBody>(await list(`customer_id=${customer}&subscription_id=${newId()}`));
@@ -155,10 +155,11 @@ describe('GET /admin/v1/invoices/:id and /v1/invoices/:id', () => {
       credits_applied_nanos: '0',
       total_nanos: '49001500000000',
       credited_nanos: '0',
-      amount_due_nanos: '0',
+      // A Draft shows what finalizing it would leave to pay.
+      amount_due_nanos: '49001500000000',
       subtotal: '49.00',
       total: '49.00',
-      amount_due: '0.00',
+      amount_due: '49.00',
     });
     expect(invoice.line_items.map((l) => [l.kind, l.description, l.amount_nanos, l.amount, l.is_tax])).toEqual([
       ['fee', 'Fee 1', '49000000000000', '49.00', false],
@@ -402,7 +403,7 @@ describe('display rounding', () => {
   it('shows JPY without decimals', async () => {
     const customer = await makeCustomer(h.deps.db, { currency: 'JPY' });
     const even = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(customer, [1_234_500_000_000_000n], 'JPY')), 200);
-    expect(even).toMatchObject({ currency: 'JPY', total: '1234', subtotal: '1234', tax: '0', amount_due: '0' });
+    expect(even).toMatchObject({ currency: 'JPY', total: '1234', subtotal: '1234', tax: '0', amount_due: '1234' });
     const odd = await expectJson<InvoiceBody>(await getInvoice(await makeDraft(customer, [1_235_500_000_000_000n], 'JPY')), 200);
     expect(odd.total).toBe('1236');
     expect(odd.line_items[0]!.amount).toBe('1236');

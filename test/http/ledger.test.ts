@@ -9,7 +9,7 @@ import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals, type NewLine } from '../../src/db/invoices.js';
 import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../../src/services/invoicing/invoices.js';
-import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
+import { applyTax, flatRateTax, zeroTax, type TaxAdapter } from '../../src/services/billing/tax.js';
 import { post, recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
 import { paymentCollectedJournal } from '../../src/core/index.js';
 import { makeCustomer } from '../support/fixtures.js';
@@ -60,7 +60,7 @@ async function makeDraft(customerId: string, lines: NewLine[], currency = 'USD')
   return id;
 }
 
-const finalize = (id: string, at: Date) => finalizeInvoice(h.deps.db, id, { actor: ADMIN, at, applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+const finalize = (id: string, at: Date, tax: TaxAdapter = zeroTax) => finalizeInvoice(h.deps.db, id, { actor: ADMIN, at, applyTax: (tx, invoice) => applyTax(tx, invoice, tax) });
 
 async function balances(customerId: string, asOf?: string): Promise<Record<string, bigint>> {
   const body = await expectJson<{ accounts: AccountBody[] }>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/accounts${asOf ? `?as_of=${asOf}` : ''}`));
@@ -180,8 +180,8 @@ describe('postings of the invoice flows', () => {
 
     const byNote = await expectPage<EntryBody>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/entries?source_id=${note.id}`));
     expect(byNote.data.map((e) => [e.journal_kind, e.account, e.side, e.amount_nanos])).toEqual([
-      ['credit_note', 'accounts_receivable', 'credit', (10n * UNIT).toString()],
       ['credit_note', 'revenue', 'debit', (10n * UNIT).toString()],
+      ['credit_note', 'accounts_receivable', 'credit', (10n * UNIT).toString()],
     ]);
     const cash = await expectPage<EntryBody>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/entries?account=cash`));
     expect(cash.data.map((e) => [e.journal_kind, e.side, e.amount_nanos])).toEqual([['payment_collected', 'debit', (140n * UNIT).toString()]]);
@@ -233,6 +233,40 @@ describe('postings of the invoice flows', () => {
     expect(await balances(customerId)).toMatchObject({ accounts_receivable: 30n * UNIT, revenue: 30n * UNIT });
     const overview = await expectJson<{ ledger_balances: Record<string, string> }>(await h.request('GET', `/admin/v1/customers/${customerId}`));
     expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: (30n * UNIT).toString(), prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
+  });
+
+  it('a credit note on a taxed invoice reverses its share of the tax; a void reverses the rest: tax payable is the tax net of credit notes', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const at = new Date();
+    // 10 % flat tax: 100.00 + 10.00 tax = 110.00, and 200.00 + 20.00 tax = 220.00.
+    const tenPercent = flatRateTax(1000);
+    const credited = await makeDraft(customerId, [{ kind: 'fee', description: 'credited', amountNanos: 100n * UNIT }]);
+    const voided = await makeDraft(customerId, [{ kind: 'fee', description: 'voided', amountNanos: 200n * UNIT }]);
+    await finalize(credited, at, tenPercent);
+    await finalize(voided, at, tenPercent);
+    expect(await balances(customerId)).toMatchObject({ accounts_receivable: 330n * UNIT, revenue: 300n * UNIT, tax_payable: 30n * UNIT });
+
+    // 33.00 of 110.00 credited: tax payable keeps the tax of the 77.00 left, 10.00 × 77 / 110 = 7.00.
+    const note = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/invoices/${credited}/credit-notes`, { body: { amount_nanos: (33n * UNIT).toString(), reason: 'other' } }), 201);
+    expect(await balances(customerId)).toMatchObject({ accounts_receivable: 297n * UNIT, revenue: 270n * UNIT, tax_payable: 27n * UNIT });
+    const byNote = await expectPage<EntryBody>(await h.request('GET', `/admin/v1/customers/${customerId}/ledger/entries?source_id=${note.id}`));
+    expect(byNote.data.map((e) => [e.account, e.side, e.amount_nanos]).sort()).toEqual([
+      ['accounts_receivable', 'credit', (33n * UNIT).toString()],
+      ['revenue', 'debit', (30n * UNIT).toString()],
+      ['tax_payable', 'debit', (3n * UNIT).toString()],
+    ]);
+
+    // The other invoice partly credited, then voided: its whole tax leaves tax payable.
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${voided}/credit-notes`, { body: { amount_nanos: (11n * UNIT).toString(), reason: 'other' } }), 201);
+    expect((await balances(customerId)).tax_payable).toBe(26n * UNIT);
+    await voidInvoice(h.deps.db, voided, { actor: ADMIN, at });
+    expect(await balances(customerId)).toMatchObject({ accounts_receivable: 77n * UNIT, revenue: 70n * UNIT, tax_payable: 7n * UNIT });
+
+    // The rest credited: nothing of the invoice's tax remains payable.
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${credited}/credit-notes`, { body: { amount_nanos: (77n * UNIT).toString(), reason: 'other' } }), 201);
+    expect(await balances(customerId)).toMatchObject({ accounts_receivable: 0n, revenue: 0n, tax_payable: 0n });
+    const trial = await expectJson<TrialBody>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));
+    expect(trial.currencies.map((c) => c.difference_nanos)).toEqual(['0']);
   });
 
   it('leaves an invoice finalized before the ledger existed outside it: its payment posts nothing', async () => {

@@ -101,13 +101,13 @@ describe('meter admin API', () => {
       await h.request('GET', `/admin/v1/meters?event_type=${eventType}&limit=1`),
       200,
     );
-    expect(page.data.map((m) => m.id)).toEqual([meter.id]);
+    expect(page.data.map((m) => m.id)).toEqual([second.id]);
     expect(page.has_more).toBe(true);
     const next = await expectPage<MeterBody>(
       await h.request('GET', `/admin/v1/meters?event_type=${eventType}&limit=1&starting_after=${page.next_cursor}`),
       200,
     );
-    expect(next.data.map((m) => m.id)).toEqual([second.id]);
+    expect(next.data.map((m) => m.id)).toEqual([meter.id]);
     expect(next.has_more).toBe(false);
 
     const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: meter.id } });

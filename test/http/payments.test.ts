@@ -13,6 +13,7 @@ import { freePort } from '../../src/dev/processes.js';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { ledgerBalances } from '../support/ledger.js';
 import { attachCard, dunningOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
 
 let h: Harness;
@@ -122,8 +123,8 @@ describe('payment methods', () => {
     expect(second.is_default).toBe(true);
     const listed = await expectPage<{ id: string; is_default: boolean }>(await h.request('GET', `/admin/v1/customers/${customerId}/payment-methods`));
     expect(listed.data.map((m) => [m.id, m.is_default])).toEqual([
-      [first.id, false],
       [second.id, true],
+      [first.id, false],
     ]);
     const view = await expectJson<{ payment_methods: { id: string }[] }>(await h.request('GET', `/admin/v1/customers/${customerId}`));
     expect(view.payment_methods.map((m) => m.id)).toEqual([second.id, first.id]);
@@ -166,7 +167,7 @@ describe('charges on demand, capture and refunds', () => {
   });
 
   it('refunds a Paid invoice in parts with credit notes, never more than was paid', async () => {
-    const { invoiceId, payment } = await paidInvoice();
+    const { customerId, invoiceId, payment } = await paidInvoice();
     const refund = (body?: object) => h.request('POST', `/admin/v1/invoices/${invoiceId}/refunds`, body ? { body } : {});
     const expectError = async (res: Response, status: number, code: string) => {
       expect(res.status).toBe(status);
@@ -189,6 +190,9 @@ describe('charges on demand, capture and refunds', () => {
     ]);
     expect((await outboxOf(h, invoiceId, ['credit_note.issued'])).map((e) => e.data.amount_nanos)).toEqual([(10n * UNIT).toString(), (39n * UNIT).toString()]);
     expect(await h.deps.db.auditLogEntry.count({ where: { entityType: 'refund', action: 'refund.issued', entityId: { in: paid!.refunds.map((r) => r.id) } } })).toBe(2);
+    // The ledger: the cash collected went back, nothing is owed, the credit notes took back what was billed.
+    const balance = await ledgerBalances(h, customerId);
+    expect([balance('cash'), balance('accounts_receivable'), balance('revenue') + balance('deferred_revenue') + balance('tax_payable')]).toEqual([0n, 0n, 0n]);
 
     // The processor's charge.refunded about these refunds adds nothing.
     const charge = { id: eventId(), object: 'event', type: 'charge.refunded', data: { object: { id: 'ch_1', object: 'charge', payment_intent: payment.processor_payment_intent_id, amount_refunded: 4900 } } };

@@ -74,7 +74,7 @@ describe('API description', () => {
       info: { description: string };
       'x-error-codes': unknown;
       'x-issue-codes': unknown;
-      paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>;
+      paths: Record<string, Record<string, { responses: Record<string, { description: string }>; 'x-error-codes': string[] }>>;
     };
     expect(doc['x-error-codes']).toEqual(ERROR_CODES);
     expect(doc['x-issue-codes']).toEqual(ISSUE_CODES);
@@ -89,11 +89,19 @@ describe('API description', () => {
     const html = await page.text();
     for (const [code, { status }] of Object.entries(ERROR_CODES)) expect(html).toContain(`<tr><td><code>${code}</code></td><td>${status}</td>`);
     for (const code of Object.keys(ISSUE_CODES)) expect(html).toContain(`<tr><td><code>${code}</code></td>`);
-    // Each authenticated route's error responses name the codes of their status.
+    // Each route's error responses name only the codes that route can answer with.
     const products = doc.paths['/admin/v1/catalog/products']!.post!.responses;
-    expect(Object.keys(products)).toEqual(expect.arrayContaining(['400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']));
+    expect(Object.keys(products).sort()).toEqual(['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']);
     expect(products['415']!.description).toContain('`unsupported_media_type`');
     expect(products['503']!.description).toContain('`service_unavailable`');
+    expect(products['422']!.description).toContain('`idempotency_key_reused`');
+    expect(products['422']!.description).not.toContain('`currency_mismatch`');
+    expect(Object.keys(doc.paths['/admin/v1/catalog/products']!.get!.responses).sort()).toEqual(['200', '400', '401', '403', '429', '500', '503']);
+    const subscribe = doc.paths['/v1/subscriptions']!.post!;
+    expect(subscribe.responses['404']!.description).toMatch(/`customer_not_found`, `plan_not_found`$/);
+    expect(subscribe.responses['422']!.description).toContain('`currency_mismatch`');
+    expect(subscribe['x-error-codes']).toEqual(expect.arrayContaining(['customer_not_active', 'plan_has_no_skus', 'validation_failed']));
+    expect(subscribe['x-error-codes']).not.toContain('webhook_delivery_not_found');
   });
 
   it('renders the reference at /docs/api from local assets only', async () => {

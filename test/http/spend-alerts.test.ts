@@ -64,9 +64,9 @@ describe('spend alert resources', () => {
     const foreign = await createAlert(otherId, { alert_type: 'HardLimit', threshold_nanos: units(1n) });
 
     const page = await expectPage<Alert>(await h.request('GET', alertsPath(customerId)));
-    expect(page.data.map((alert) => alert.id)).toEqual([soft.id, hard.id]);
+    expect(page.data.map((alert) => alert.id)).toEqual([hard.id, soft.id]);
     const firstPage = await expectPage<Alert>(await h.request('GET', `${alertsPath(customerId)}?limit=1`));
-    expect(firstPage).toMatchObject({ has_more: true, next_cursor: soft.id });
+    expect(firstPage).toMatchObject({ has_more: true, next_cursor: hard.id });
 
     expect((await expectJson<Alert>(await h.request('GET', `${alertsPath(customerId)}/${hard.id}`))).id).toBe(hard.id);
     const notMine = await expectJson<ErrorBody>(await h.request('GET', `${alertsPath(customerId)}/${foreign.id}`), 404);

@@ -97,8 +97,8 @@ describe('credit wallets', () => {
     expect(await ledger(customerId)).toMatchObject({ wallet: 50n * UNIT, cash: 50n * UNIT, promotional_credit: 20n * UNIT, promotional_expense: 20n * UNIT });
     const history = await expectPage<TransactionBody>(await h.request('GET', `${wallet(customerId)}/transactions`));
     expect(history.data.map((t) => [t.kind, t.amount_nanos, t.balance_after_nanos])).toEqual([
-      ['promotional_grant', (20n * UNIT).toString(), (20n * UNIT).toString()],
       ['top_up', (50n * UNIT).toString(), (70n * UNIT).toString()],
+      ['promotional_grant', (20n * UNIT).toString(), (20n * UNIT).toString()],
     ]);
     const topUps = await expectPage<TopUpBody>(await h.request('GET', `${wallet(customerId)}/top-ups`));
     expect(topUps.data.map((t) => t.status)).toEqual(['Succeeded']);
@@ -117,7 +117,7 @@ describe('credit wallets', () => {
     expect((await expectJson<WalletBody>(await h.request('GET', wallet(customerId)))).balance_nanos).toBe((30n * UNIT).toString());
     expect(await ledger(customerId)).toMatchObject({ accounts_receivable: 0n, revenue: 0n, promotional_credit: 30n * UNIT });
     const history = await expectPage<TransactionBody>(await h.request('GET', `${wallet(customerId)}/transactions`));
-    expect(history.data.map((t) => t.kind)).toEqual(['promotional_grant', 'drawdown', 'void_return']);
+    expect(history.data.map((t) => t.kind)).toEqual(['void_return', 'drawdown', 'promotional_grant']);
   });
 
   it('a wallet that covers the whole invoice pays it at finalization', async () => {
@@ -143,10 +143,10 @@ describe('credit wallets', () => {
     expect(invoice).toMatchObject({ wallet_applied_nanos: (5n * UNIT).toString(), amount_due_nanos: (3n * UNIT).toString() });
     const history = await expectPage<TransactionBody>(await h.request('GET', `${wallet(customerId)}/transactions`));
     expect(history.data.map((t) => [t.kind, t.amount_nanos, t.occurred_at])).toEqual([
-      ['promotional_grant', (10n * UNIT).toString(), '2026-01-01T00:00:00.000Z'],
-      ['promotional_grant', (5n * UNIT).toString(), '2026-01-01T00:00:00.000Z'],
-      ['expiry', (-10n * UNIT).toString(), '2026-01-15T00:00:00.000Z'],
       ['drawdown', (-5n * UNIT).toString(), '2026-02-01T00:00:00.000Z'],
+      ['expiry', (-10n * UNIT).toString(), '2026-01-15T00:00:00.000Z'],
+      ['promotional_grant', (5n * UNIT).toString(), '2026-01-01T00:00:00.000Z'],
+      ['promotional_grant', (10n * UNIT).toString(), '2026-01-01T00:00:00.000Z'],
     ]);
     expect(await ledger(customerId)).toMatchObject({ promotional_credit: 0n, promotional_expense: 5n * UNIT, accounts_receivable: 3n * UNIT });
   });

@@ -232,7 +232,7 @@ describe('webhook delivery', () => {
       expect(new Date(receipt.body.timestamp).toISOString()).toBe(receipt.body.timestamp);
     }
     const data = (type: string, key: string, value: string) => received.find((r) => r.body.type === type && r.body.data[key] === value)?.body.data;
-    expect(data('subscription.created', 'subscription_id', first.id)).toEqual({ subscription_id: first.id, customer_id: payer, plan_id: plan, status: first.status, currency: 'USD' });
+    expect(data('subscription.created', 'subscription_id', first.id)).toEqual({ subscription_id: first.id, customer_id: payer, plan_id: plan, plan_version: 1, status: first.status, currency: 'USD' });
     expect(data('invoice.finalized', 'invoice_id', open.id)).toEqual({
       invoice_id: open.id,
       customer_id: payer,
@@ -300,7 +300,10 @@ describe('webhook delivery', () => {
     ]);
     expect(delivered.attempts[0]!.response_body).toBe('answer 500 #1');
     expect(delivered.payload).toEqual(JSON.parse(receipts[0]!.raw.toString('utf8')));
-    const run = await h.deps.temporal.client.workflow.getHandle(delivered.workflow_id).describe();
+    // The delivery turns Delivered in the workflow's last activity; the run completes just after.
+    const handle = h.deps.temporal.client.workflow.getHandle(delivered.workflow_id);
+    await handle.result();
+    const run = await handle.describe();
     expect(run.type).toBe('webhookDeliveryWorkflow');
     expect(run.status.name).toBe('COMPLETED');
   });

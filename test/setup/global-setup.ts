@@ -26,6 +26,7 @@ import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
 import type { DocumentSettings } from '../../src/services/documents/settings.js';
 import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from '../../src/services/contracts/reconcile.js';
+import { ensureRevenueRecognitionSchedule } from '../../src/services/ledger/recognition.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
@@ -156,6 +157,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
     await ensureDunningCheckSchedule(temporalClient.client, TEST_TASK_QUEUE);
     await ensureContractReconcileSchedule(temporalClient.client, TEST_TASK_QUEUE);
+    await ensureRevenueRecognitionSchedule(temporalClient.client, TEST_TASK_QUEUE);
     const running = workers.run();
     teardown.push(async () => {
       workers.shutdown();

@@ -41,10 +41,18 @@ export async function captureHistory(handle: WorkflowHandle, name: string): Prom
  * machine that captured them: a history names them relative to the project (or to node_modules)
  * instead. Replay never reads them.
  */
-function withoutMachinePaths(_key: string, value: unknown): unknown {
+function withoutMachinePaths(key: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  return value.replace(/(?:\/[\w.+@-]+)+\/node_modules\//g, 'node_modules/').replaceAll(`${PROJECT_ROOT}/`, '');
+  // Payloads (a failure's details, say) are base64: their text is cleaned and encoded again.
+  if (key === 'data') {
+    const text = Buffer.from(value, 'base64').toString('utf8');
+    const cleaned = relativePaths(text);
+    return cleaned === text ? value : Buffer.from(cleaned, 'utf8').toString('base64');
+  }
+  return relativePaths(value);
 }
+
+const relativePaths = (text: string) => text.replace(/(?:\/[\w.+@-]+)+\/node_modules\//g, 'node_modules/').replaceAll(`${PROJECT_ROOT}/`, '');
 
 export async function loadCommittedHistories(): Promise<CommittedHistory[]> {
   const files = (await readdir(HISTORIES_DIR).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();

@@ -4,6 +4,7 @@
  */
 import { expect } from 'vitest';
 import { expectJson, expectPage, type Harness } from './harness.js';
+import { invoicesOf } from './invoices.js';
 
 /** A customer's ledger balances by account kind (0 for an account it does not have yet). */
 export async function ledgerBalances(h: Harness, customerId: string): Promise<(kind: string) => bigint> {
@@ -20,16 +21,16 @@ interface InvoiceAmounts {
 }
 
 /**
- * AR = what Open invoices leave to pay; the wallet accounts = the wallet's balance; revenue and
- * deferred revenue = what was billed net of credit notes; the trial balance is zero. Returns the balances.
+ * AR = what Open invoices leave to pay; the wallet accounts = the wallet's balance; revenue, deferred
+ * revenue and tax payable = what was billed net of credit notes; the trial balance is zero. Returns the balances.
  */
 export async function expectLedgerMatchesDocuments(h: Harness, customerId: string, currency = 'USD'): Promise<(kind: string) => bigint> {
-  const invoices = (await expectPage<InvoiceAmounts>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&limit=200`))).data;
+  const invoices = (await invoicesOf<InvoiceAmounts>(h, `customer_id=${customerId}&limit=200`));
   const balance = await ledgerBalances(h, customerId);
   expect(balance('accounts_receivable')).toBe(invoices.filter((i) => i.status === 'Open').reduce((s, i) => s + BigInt(i.amount_due_nanos), 0n));
   const wallet = await expectJson<{ balance_nanos: string }>(await h.request('GET', `/admin/v1/customers/${customerId}/wallets/${currency}`));
   expect(balance('wallet') + balance('promotional_credit')).toBe(BigInt(wallet.balance_nanos));
-  expect(balance('revenue') + balance('deferred_revenue')).toBe(
+  expect(balance('revenue') + balance('deferred_revenue') + balance('tax_payable')).toBe(
     invoices.filter((i) => i.status === 'Open' || i.status === 'Paid').reduce((s, i) => s + BigInt(i.total_nanos) - BigInt(i.credited_nanos), 0n),
   );
   const trial = await expectJson<{ currencies: { difference_nanos: string }[] }>(await h.request('GET', `/admin/v1/ledger/trial-balance?customer_id=${customerId}`));

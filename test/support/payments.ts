@@ -41,8 +41,9 @@ export async function attachCard(h: Harness, customerId: string, processorPaymen
   );
 }
 
+/** An invoice's payments in attempt order (the list is newest first). */
 export const paymentsOf = async (h: Harness, invoiceId: string) =>
-  (await expectPage<PaymentView>(await h.request('GET', `/admin/v1/invoices/${invoiceId}/payments?limit=200`))).data;
+  (await expectPage<PaymentView>(await h.request('GET', `/admin/v1/invoices/${invoiceId}/payments?limit=200`))).data.reverse();
 
 export const dunningOf = async (h: Harness, invoiceId: string) => expectJson<DunningView>(await h.request('GET', `/admin/v1/invoices/${invoiceId}/dunning`));
 

@@ -54,6 +54,7 @@ export async function emitEvent(h: Harness, type: EventType, data: Record<string
   return h.deps.db.$transaction((tx) => enqueueEvent(tx, type, newId(), data, new Date()));
 }
 
+/** An endpoint's deliveries in creation order (the list is newest first). */
 export async function deliveriesOf(h: Harness, endpointId: string, query = ''): Promise<DeliveryBody[]> {
-  return (await expectPage<DeliveryBody>(await h.request('GET', `/admin/v1/webhooks/${endpointId}/deliveries?limit=200${query}`))).data;
+  return (await expectPage<DeliveryBody>(await h.request('GET', `/admin/v1/webhooks/${endpointId}/deliveries?limit=200${query}`))).data.reverse();
 }

@@ -103,9 +103,9 @@ const RULES: Record<Layer, Rule> = {
   },
   messages: {
     layers: ['messages', 'core'],
-    packages: ['@temporalio/workflow'],
-    typePackages: ['@temporalio/common'],
-    says: 'workflows/messages imports only @temporalio/workflow and src/core',
+    // @temporalio/common: the search attribute keys (the workflow package itself runs on it in the bundle).
+    packages: ['@temporalio/workflow', '@temporalio/common'],
+    says: 'workflows/messages imports only @temporalio/workflow, @temporalio/common and src/core',
   },
   workflows: {
     layers: ['workflows', 'messages', 'core'],

@@ -171,6 +171,7 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     voided_at: null,
     created_at: '2026-01-01T00:00:00.000Z',
     hosted_invoice_url: null,
+    metadata: {},
     line_items: [
       line({
         kind: 'usage',

@@ -4,10 +4,11 @@
  * These are type assertions: a drift fails the typecheck (`npm test` runs tsc over the tests).
  */
 import { describe, expectTypeOf, it } from 'vitest';
-import type { PlanRecord, ProductRecord, SkuRecord } from '../../src/db/catalog.js';
+import type { PlanRecord, PlanVersionRecord, ProductRecord, SkuRecord } from '../../src/db/catalog.js';
 import type { AuditEntrySummary, CustomerRecord, InvoiceSummary, SubscriptionSummary } from '../../src/db/customers.js';
 import type { CustomerOverview, CustomerView } from '../../src/schemas/accounts.js';
-import type { PlanView, ProductView, SkuView } from '../../src/schemas/catalog.js';
+import type { PlanMigrationView, PlanView, PlanVersionView, ProductView, SkuView } from '../../src/schemas/catalog.js';
+import type { PlanMigrationView as PlanMigrationResult } from '../../src/services/catalog/plan-migrations.js';
 
 describe('views passed through from the repositories', () => {
   it('customers', () => {
@@ -21,5 +22,7 @@ describe('views passed through from the repositories', () => {
     expectTypeOf<ProductRecord>().toEqualTypeOf<ProductView>();
     expectTypeOf<SkuRecord>().toEqualTypeOf<SkuView>();
     expectTypeOf<PlanRecord>().toEqualTypeOf<PlanView>();
+    expectTypeOf<PlanVersionRecord>().toEqualTypeOf<PlanVersionView>();
+    expectTypeOf<PlanMigrationResult>().toEqualTypeOf<PlanMigrationView>();
   });
 });

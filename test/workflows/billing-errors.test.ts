@@ -14,9 +14,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { newId } from '../../src/ids.js';
+import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf as readInvoices } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -52,10 +54,10 @@ const START = '2026-01-01T00:00:00.000Z';
 /** Past the first period's end and its invoice's grace (1 h). */
 const AFTER_FIRST_PERIOD = '2026-02-01T02:00:00.000Z';
 
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const subscriptionOf = async (id: string) => expectJson<Subscription>(await h.request('GET', `/v1/subscriptions/${id}`));
 const invoicesOf = async (subscriptionId: string) =>
-  (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}&limit=200`))).data;
+  readInvoices<Invoice>(h, `subscription_id=${subscriptionId}`);
 
 async function subscribe(clockId: string, eventType: string): Promise<{ customerId: string; subscriptionId: string }> {
   const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
@@ -132,12 +134,12 @@ describe('billing errors', () => {
 
       const held = await subscriptionOf(poisoned.subscriptionId);
       expect(held).toMatchObject({ status: 'Active', period_end: '2026-02-01T00:00:00.000Z' });
-      expect(held.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure', failed_at: '2026-02-01T00:00:00.000Z' });
+      expect(held.billing_error).toMatchObject({ step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure', failed_at: '2026-02-01T00:00:00.000Z' });
       expect(held.billing_error!.message).toMatch(/overflow|out of range/i);
       // Deterministic: one attempt, never retried.
-      expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeSubscriptionPeriod).toEqual([1]);
+      expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([1]);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_error' } });
-      expect(audit.after).toMatchObject({ billing_error: { step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' } });
+      expect(audit.after).toMatchObject({ billing_error: { step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure' } });
 
       // Other work continues: the other subscriptions on the clock rolled and their invoices were finalized.
       for (const [other, usageNanos] of [
@@ -159,7 +161,7 @@ describe('billing errors', () => {
 
       // A retry before fixing the cause runs the step again and fails again.
       const again = await expectJson<Subscription>(await h.request('POST', `/admin/v1/subscriptions/${poisoned.subscriptionId}/retry`));
-      expect(again.billing_error).toMatchObject({ step: 'closeSubscriptionPeriod', type: 'DeterministicFailure' });
+      expect(again.billing_error).toMatchObject({ step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure' });
     } finally {
       await dropTrigger();
     }
@@ -211,7 +213,7 @@ describe('billing errors', () => {
     const invoices = await invoicesOf(subscriptionId);
     expect(invoices.map((invoice) => [invoice.status, invoice.total_nanos])).toEqual([['Open', (49n * UNIT + 3n * (UNIT / 100n)).toString()]]);
     // Retried: the close failed twice, then went through on its third attempt.
-    expect((await activityAttempts(subscriptionWorkflowId(subscriptionId))).closeSubscriptionPeriod).toEqual([3]);
+    expect((await activityAttempts(subscriptionWorkflowId(subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([3]);
     expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscriptionId, action: 'subscription.billing_error' } })).toBe(0);
   });
 

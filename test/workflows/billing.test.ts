@@ -3,11 +3,13 @@
  * clocks are billed period after period by their workflows; invoices move through their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
-import { advanceClock, sendUsage } from '../support/clock-usage.js';
+import { invoiceWorkflowId, subscriptionWorkflowId, testClockAdvanceWorkflowId } from '../../workflows/messages.js';
+import { advanceClock, sendUsage, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
+import { eventually, outboxOf } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock, type CustomerOptions, type PlanOptions } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf as readInvoices } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -45,7 +47,7 @@ interface Invoice {
 const UNIT = 1_000_000_000_000n;
 const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const invoicesOf = async (subscriptionId: string) =>
-  (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}&limit=200`))).data;
+  readInvoices<Invoice>(h, `subscription_id=${subscriptionId}`);
 const invoiceNumber = (invoice: Invoice) => Number(invoice.invoice_number!.slice(4));
 
 
@@ -234,7 +236,7 @@ describe('who receives the invoice', () => {
     await sendUsage(h, childId, subs[1]!, 200, '2026-01-10T00:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
 
-    const toParent = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${parentId}`))).data;
+    const toParent = (await readInvoices<Invoice>(h, `customer_id=${parentId}`));
     expect(toParent.map((i) => [i.currency, i.status, i.total]).sort()).toEqual([
       ['EUR', 'Open', '20.00'],
       ['USD', 'Open', '149.00'],
@@ -250,7 +252,7 @@ describe('who receives the invoice', () => {
     // Listing by subscription finds the consolidated invoice through its lines.
     expect((await invoicesOf(subs[2]!)).map((i) => i.id)).toEqual([usdInvoice.id]);
     // A standalone subsidiary gets its own invoice.
-    const own = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${standaloneChildId}`))).data;
+    const own = (await readInvoices<Invoice>(h, `customer_id=${standaloneChildId}`));
     expect(own.map((i) => [i.subscription_id, i.total])).toEqual([[subs[4], '49.00']]);
     await stop(...subs);
   });
@@ -261,10 +263,10 @@ describe('who receives the invoice', () => {
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId, billToId: payerId });
     const sub = await subscribe(customerId, await makePlan(h.deps.db));
     await advance(clockId, '2026-02-01T01:00:00.000Z');
-    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${payerId}`))).data;
+    const invoices = (await readInvoices<Invoice>(h, `customer_id=${payerId}`));
     expect(invoices.map((i) => [i.status, i.subscription_id, i.total])).toEqual([['Open', sub, '49.00']]);
     expect(invoices[0]!.line_items.every((l) => l.customer_id === customerId)).toBe(true);
-    expect((await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}`))).data).toEqual([]);
+    expect((await readInvoices<Invoice>(h, `customer_id=${customerId}`))).toEqual([]);
     await stop(sub);
   });
 });
@@ -365,29 +367,68 @@ describe('test clocks through the API', () => {
     );
     expect(sub).toMatchObject({ period_start: '2026-01-01T00:00:00.000Z', test_clock_id: clock.id });
 
-    const advanced = await advance(clock.id, '2026-02-01T01:00:00Z');
-    expect(advanced).toMatchObject({ frozen_time: '2026-02-01T01:00:00.000Z', status: 'ready' });
+    // 202 at once: the clock has its new time and is advancing from its old one.
+    const accepted = await expectJson<TestClockBody>(
+      await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-02-01T01:00:00Z' } }),
+      202,
+    );
+    expect(accepted).toMatchObject({
+      frozen_time: '2026-02-01T01:00:00.000Z',
+      status: 'advancing',
+      advance: { simulated_time: '2026-01-01T00:00:00.000Z', subscriptions_done: 0, subscriptions_total: 0, finished_at: null },
+    });
+    const advanced = await waitForClockReady(h, clock.id);
+    expect(advanced).toMatchObject({
+      frozen_time: '2026-02-01T01:00:00.000Z',
+      status: 'ready',
+      advance: { simulated_time: '2026-02-01T01:00:00.000Z', subscriptions_done: 1, subscriptions_total: 1, started_at: accepted.advance!.started_at },
+    });
+    expect(advanced.advance!.finished_at).not.toBeNull();
     expect((await invoicesOf(sub.id)).map((i) => i.status)).toEqual(['Open']);
+    expect(await outboxOf(h, clock.id, ['test_clock.ready'])).toEqual([
+      {
+        type: 'test_clock.ready',
+        data: { test_clock_id: clock.id, frozen_time: '2026-02-01T01:00:00.000Z', status: 'ready', subscriptions_done: 1, subscriptions_total: 1 },
+        occurredAt: '2026-02-01T01:00:00.000Z',
+      },
+    ]);
+    // The advance ran as a workflow of its own, visible in the Temporal UI under the clock's id.
+    const advanceWorkflow = h.deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(clock.id));
+    // The clock is ready once the run's last activity committed; the run completes right after it.
+    await advanceWorkflow.result();
+    expect(await advanceWorkflow.describe()).toMatchObject({ type: 'testClockAdvanceWorkflow', status: { name: 'COMPLETED' } });
+    await captureHistory(advanceWorkflow, 'one-subscription-billed-then-ready');
     // The same time again re-drives the subscriptions and changes nothing.
-    expect(await advance(clock.id, '2026-02-01T01:00:00Z')).toMatchObject({ frozen_time: '2026-02-01T01:00:00.000Z' });
+    expect(await advance(clock.id, '2026-02-01T01:00:00Z')).toMatchObject({ frozen_time: '2026-02-01T01:00:00.000Z', status: 'ready' });
     expect(await invoicesOf(sub.id)).toHaveLength(1);
     const back = await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-01-15T00:00:00Z' } });
     expect(back.status).toBe(422);
     expect(await back.json()).toMatchObject({ error: { code: 'test_clock_cannot_go_back' } });
 
-    // Another request holds the clock's advance lock: a second advance is refused, not interleaved.
+    // The subscription's row is held: the advance waits at the period end, and a second one is refused meanwhile.
     const holder = await h.deps.pool.connect();
     try {
-      await holder.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`test-clock-advance:${clock.id}`]);
-      const busy = await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-03-01T00:00:00Z' } });
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM subscriptions WHERE id = $1 FOR UPDATE', [sub.id]);
+      await expectJson(await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-03-01T00:30:00Z' } }), 202);
+      const busy = await h.request('POST', `/admin/v1/test-clocks/${clock.id}/advance`, { body: { frozen_time: '2026-03-02T00:00:00Z' } });
       expect(busy.status).toBe(409);
       expect(await busy.json()).toMatchObject({ error: { code: 'test_clock_advancing' } });
-      expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clock.id}`))).toMatchObject({ status: 'advancing', frozen_time: '2026-02-01T01:00:00.000Z' });
+      // The drive has listed the clock's subscription and waits on it.
+      await eventually(async () =>
+        expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clock.id}`))).toMatchObject({
+          status: 'advancing',
+          frozen_time: '2026-03-01T00:30:00.000Z',
+          advance: { subscriptions_done: 0, subscriptions_total: 1, finished_at: null },
+        }),
+      );
     } finally {
-      await holder.query('SELECT pg_advisory_unlock_all()');
+      await holder.query('COMMIT');
       holder.release();
     }
-    expect(await expectJson(await h.request('GET', `/admin/v1/test-clocks/${clock.id}`))).toMatchObject({ status: 'ready' });
+    expect(await waitForClockReady(h, clock.id)).toMatchObject({ status: 'ready', advance: { simulated_time: '2026-03-01T00:30:00.000Z', subscriptions_done: 1 } });
+    expect(await expectJson(await h.request('GET', `/v1/subscriptions/${sub.id}`))).toMatchObject({ period_start: '2026-03-01T00:00:00.000Z' });
+    expect(await outboxOf(h, clock.id, ['test_clock.ready'])).toHaveLength(3);
     await stop(sub.id);
   });
 });

@@ -27,6 +27,7 @@ import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
+import { invoicesOf } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -190,7 +191,7 @@ describe('a contract year on a test clock', () => {
       await advance(clockId, `${nextMonth(m)}T01:00:00.000Z`);
     }
 
-    const all = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=200`))).data;
+    const all = (await invoicesOf<Invoice>(h, `subscription_id=${subscription.id}&limit=200`));
     expect(all.map((i) => [i.period_start.slice(0, 10), i.status])).toEqual([...Array.from({ length: 12 }, (_, i) => [month(i + 1), 'Open']), ['2027-01-01', 'Draft']]);
     const invoices = all.slice(0, 12);
     // Each true-up is billed once its phase's grace period is over, on the Draft of that time: phase
@@ -400,7 +401,7 @@ describe('coterm adoption of a running subscription', () => {
     await advance(clockId, '2026-08-01T02:00:00.000Z');
 
     type PeriodInvoice = Invoice & { period_end: string };
-    const invoices = (await expectPage<PeriodInvoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}&limit=50`))).data;
+    const invoices = (await invoicesOf<PeriodInvoice>(h, `subscription_id=${subscription.id}&limit=50`));
     const lines = (invoice: Invoice, kind: string) => invoice.line_items.filter((l) => l.kind === kind).map((l) => BigInt(l.amount_nanos));
     expect(invoices.map((i) => [i.period_start, i.period_end, i.status, lines(i, 'fee'), lines(i, 'usage')])).toEqual([
       // The period in course, cut short at the adoption: 10 of its 31 days served, 100 calls.

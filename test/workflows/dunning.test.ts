@@ -6,10 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { attachCard, dunningOf, eventually, intentEvent, notify, outboxOf, paymentsOf, type DunningView } from '../support/payments.js';
+import { invoicesOf } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,7 +29,7 @@ interface Invoice {
 }
 
 const UNIT = 1_000_000_000_000n;
-const advance = async (clockId: string, to: string) => expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } }));
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const subscription = async (id: string) => expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${id}`));
 const invoice = async (id: string) => expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${id}`));
 
@@ -45,7 +47,7 @@ async function subscribedWithCard() {
 /** Advances to the January invoice's finalization: the auto-charge fails and dunning starts. */
 async function failFirstCharge(clockId: string, subscriptionId: string) {
   await advance(clockId, '2026-02-01T01:00:00.000Z');
-  const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}`))).data;
+  const invoices = (await invoicesOf<Invoice>(h, `subscription_id=${subscriptionId}`));
   expect(invoices.map((i) => i.status)).toEqual(['Open']);
   return invoices[0]!;
 }
@@ -95,6 +97,17 @@ describe('auto-charge and dunning on a test clock', () => {
     const dunningHandle = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
     expect(await dunningHandle.result()).toEqual({ status: 'Exhausted', attemptCount: 4 });
     await captureHistory(dunningHandle, 'four-retries-exhausted');
+    // The audit trail names the workflows that made these changes on their own, without a request id:
+    // the subscription's (its period close finalized the invoice, whose auto-charge failed and started
+    // the schedule), then the dunning workflow's retries.
+    const trail = await expectPage<{ action: string; actor_type: string; actor_id: string; request_id: string | null }>(
+      await h.request('GET', `/admin/v1/audit-log?entity_type=dunning_schedule&customer_id=${customerId}&limit=50`),
+    );
+    expect(trail.data.map((e) => [e.action, e.actor_type, e.actor_id, e.request_id]).reverse()).toEqual([
+      ['dunning.started', 'workflow', subscriptionWorkflowId(subscriptionId), null],
+      ...steps.map(() => ['dunning.notice', 'workflow', dunningWorkflowId(open.id), null]),
+      ['dunning.exhausted', 'workflow', dunningWorkflowId(open.id), null],
+    ]);
 
     const exhausted = await expectPage<DunningView>(await h.request('GET', `/admin/v1/dunning-schedules?status=Exhausted&subscription_id=${subscriptionId}`));
     expect(exhausted.data.map((d) => d.invoice_id)).toEqual([open.id]);

@@ -13,6 +13,7 @@ import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { expectLedgerMatchesDocuments } from '../support/ledger.js';
 import { attachCard, collectTopUp, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { invoicesOf } from '../support/invoices.js';
 
 let h: Harness;
 const cleanup: string[] = [];
@@ -60,8 +61,9 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
   await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: (40n * UNIT).toString(), expires_at: '2026-06-01T00:00:00Z' } }), 201);
   await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: (30n * UNIT).toString(), target_nanos: (100n * UNIT).toString() } }));
 
-  const invoices = async () => (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}&limit=200`))).data;
-  const topUps = async () => (await expectPage<TopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
+  const invoices = async () => (await invoicesOf<Invoice>(h, `customer_id=${customerId}&limit=200`));
+  // Oldest first (lists are newest first).
+  const topUps = async () => (await expectPage<TopUp>(await h.request('GET', `${wallet}/top-ups`))).data.reverse();
   const expectLedgerMatches = async () => ({ balance: await expectLedgerMatchesDocuments(h, customerId) });
 
   // January: 49.00 fee + 1,000 calls at 0.01 = 59.00. The 40.00 of promotional credit pays part of it at

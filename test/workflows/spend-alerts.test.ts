@@ -11,6 +11,7 @@ import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf } from '../support/invoices.js';
 import { eventually } from '../support/payments.js';
 
 let h: Harness;
@@ -115,8 +116,8 @@ describe('spend alerts over a month on a test clock', () => {
 
     // Past the period end and its invoice's grace: the January invoice charges the HardLimit, 150.00.
     await advance(clockId, '2026-02-01T01:00:01.000Z');
-    const invoices = await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?customer_id=${customerId}`));
-    const january = invoices.data.find((invoice) => invoice.period_start === '2026-01-01T00:00:00.000Z')!;
+    const invoices = await invoicesOf<Invoice>(h, `customer_id=${customerId}`);
+    const january = invoices.find((invoice) => invoice.period_start === '2026-01-01T00:00:00.000Z')!;
     expect(january.status).toBe('Open');
     expect(january.total_nanos).toBe(units(150n));
     expect(january.amount_due_nanos).toBe(units(150n));

@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -73,7 +75,7 @@ describe('subscription workflow history', () => {
       201,
     );
     expect(subscription).toMatchObject({ status: 'Active', period_start: '2026-03-01T00:00:00.000Z', period_end: '2026-04-01T00:00:00.000Z' });
-    await expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-03-10T00:00:00.000Z' } }));
+    await advanceClock(h, clockId, '2026-03-10T00:00:00.000Z');
 
     // The first bill opens the Draft; the others refresh it, four callers at a time, each after one
     // more usage event. The workflow runs a subscription's commands one after another; the callers
@@ -123,8 +125,8 @@ describe('subscription workflow history', () => {
 
     // The latest run closes the period: nothing is billed twice, and the Draft is finalized once
     // the grace period is over.
-    await expectJson(await h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-04-01T01:00:00.000Z' } }));
-    const invoices = (await expectPage<Invoice>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscription.id}`))).data;
+    await advanceClock(h, clockId, '2026-04-01T01:00:00.000Z');
+    const invoices = (await invoicesOf<Invoice>(h, `subscription_id=${subscription.id}`));
     expect(invoices.map((i) => [i.id, i.status, i.total_nanos, i.finalized_at])).toEqual([
       [draft.id, 'Open', (54n * UNIT).toString(), '2026-04-01T01:00:00.000Z'],
     ]);

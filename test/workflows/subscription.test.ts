@@ -4,9 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { invoicesOf as readInvoices } from '../support/invoices.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -27,7 +29,7 @@ interface InvoiceBody {
 }
 
 const invoicesOf = async (subscriptionId: string) =>
-  (await expectPage<InvoiceBody>(await h.request('GET', `/admin/v1/invoices?subscription_id=${subscriptionId}`))).data;
+  readInvoices<InvoiceBody>(h, `subscription_id=${subscriptionId}`);
 
 interface SubscriptionBody {
   id: string;
@@ -40,7 +42,7 @@ interface SubscriptionBody {
 }
 
 
-const advance = (clockId: string, to: string) => h.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: to } });
+const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 
 async function onClock(start: string, options: { trialDays?: number } = {}) {
   const clockId = await makeTestClock(h.deps.db, start);
@@ -65,7 +67,7 @@ describe('subscription lifecycle', () => {
       trial_end: '2026-02-14T09:00:00.000Z',
     });
 
-    await expectJson(await advance(clockId, '2026-02-14T09:00:00.000Z'));
+    await advance(clockId, '2026-02-14T09:00:00.000Z');
     const active = await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect(active).toMatchObject({ status: 'Active', period_start: '2026-02-14T09:00:00.000Z', period_end: '2026-03-14T09:00:00.000Z' });
 
@@ -79,7 +81,7 @@ describe('subscription lifecycle', () => {
     expect(resumeCancelled.status).toBe(409);
     expect(await resumeCancelled.json()).toMatchObject({ error: { code: 'invalid_state_transition' } });
 
-    await expectJson(await advance(clockId, '2026-03-14T09:00:00.000Z'));
+    await advance(clockId, '2026-03-14T09:00:00.000Z');
     expect((await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Expired');
 
     // The cancelled period is billed when it ends (the whole fee: a cancellation takes effect at
@@ -89,7 +91,7 @@ describe('subscription lifecycle', () => {
     const [draft] = await invoicesOf(subscription.id);
     expect(draft).toMatchObject({ status: 'Draft', billing_reason: 'subscription_final', total: '49.00' });
     expect((await handle.describe()).status.name).toBe('RUNNING');
-    await expectJson(await advance(clockId, '2026-03-14T10:00:00.000Z'));
+    await advance(clockId, '2026-03-14T10:00:00.000Z');
     expect(await handle.result()).toMatchObject({ status: 'Expired' });
     const [final] = await invoicesOf(subscription.id);
     expect(final).toMatchObject({ id: draft!.id, status: 'Open', finalized_at: '2026-03-14T10:00:00.000Z', total: '49.00' });
@@ -105,7 +107,8 @@ describe('subscription lifecycle', () => {
       'subscription.expired',
     ]);
     expect(audit[2]!.actorType).toBe('admin');
-    expect(audit[1]!.actorType).toBe('system');
+    // The trial's end is the workflow's own move: the workflow actor, no request id.
+    expect(audit[1]).toMatchObject({ actorType: 'workflow', actorId: subscriptionWorkflowId(subscription.id), requestId: null });
     const events = await h.deps.db.outboxEvent.findMany({ where: { aggregateId: subscription.id }, orderBy: { id: 'asc' } });
     expect(events.map((e) => e.type)).toEqual(['subscription.created', 'subscription.cancelled']);
     expect(events[1]!.payload).toMatchObject({ type: 'subscription.cancelled', data: { subscription_id: subscription.id, customer_id: customerId } });
@@ -127,7 +130,7 @@ describe('subscription lifecycle', () => {
   it('rolls monthly periods on the anchor day across short months', async () => {
     const { clockId, subscription } = await onClock('2024-01-31T12:00:00.000Z');
     expect(subscription).toMatchObject({ status: 'Active', period_end: '2024-02-29T12:00:00.000Z' });
-    await expectJson(await advance(clockId, '2024-04-30T12:00:00.000Z'));
+    await advance(clockId, '2024-04-30T12:00:00.000Z');
     const row = await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect(row).toMatchObject({ status: 'Active', period_start: '2024-04-30T12:00:00.000Z', period_end: '2024-05-31T12:00:00.000Z' });
   });
@@ -135,7 +138,7 @@ describe('subscription lifecycle', () => {
   it('cancels a subscription still Paused when its period ends, then expires it', async () => {
     const { clockId, subscription } = await onClock('2026-03-01T00:00:00.000Z');
     await expectJson(await move(subscription.id, 'pause'));
-    await expectJson(await advance(clockId, '2026-04-01T00:00:00.000Z'));
+    await advance(clockId, '2026-04-01T00:00:00.000Z');
     const row = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscription.id } });
     expect(row.status).toBe('Expired');
     const actions = (await h.deps.db.auditLogEntry.findMany({ where: { entityId: subscription.id }, orderBy: { id: 'asc' } })).map((a) => a.action);
@@ -143,14 +146,14 @@ describe('subscription lifecycle', () => {
     // The paused period is billed like any other: usage to date and the fee charged in advance.
     const [invoice] = await invoicesOf(subscription.id);
     expect(invoice).toMatchObject({ status: 'Draft', billing_reason: 'subscription_final', total: '49.00' });
-    await expectJson(await advance(clockId, '2026-04-01T01:00:00.000Z'));
+    await advance(clockId, '2026-04-01T01:00:00.000Z');
     expect((await invoicesOf(subscription.id)).map((i) => i.status)).toEqual(['Open']);
   });
 
   it('bills nothing for a trial cancelled before it ends', async () => {
     const { clockId, subscription } = await onClock('2026-06-01T00:00:00.000Z', { trialDays: 10 });
     expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
-    await expectJson(await advance(clockId, '2026-06-11T01:00:00.000Z'));
+    await advance(clockId, '2026-06-11T01:00:00.000Z');
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
     expect(await handle.result()).toMatchObject({ status: 'Expired' });
     expect(await invoicesOf(subscription.id)).toEqual([]);
@@ -170,7 +173,7 @@ describe('subscription lifecycle', () => {
     await refused('pause', 'Paused');
     await expectJson(await move(subscription.id, 'cancel'));
     for (const action of ['pause', 'resume', 'cancel'] as const) await refused(action, 'Cancelled');
-    await expectJson(await advance(clockId, '2026-09-01T01:00:00.000Z'));
+    await advance(clockId, '2026-09-01T01:00:00.000Z');
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)).result();
     // The workflow of an Expired subscription has ended: every move is refused the same way.
     for (const action of ['pause', 'resume', 'cancel'] as const) await refused(action, 'Expired');
@@ -223,7 +226,7 @@ describe('subscription lifecycle', () => {
     expect((await handle.describe()).status.name).toBe('RUNNING');
     expect(await handle.query(nextWakeQuery)).toBe(subscription.period_end);
     expect((await expectJson<SubscriptionBody>(await move(subscription.id, 'cancel'))).status).toBe('Cancelled');
-    const clockless = await advance(subscription.id, '2030-01-01T00:00:00Z');
+    const clockless = await h.request('POST', `/admin/v1/test-clocks/${subscription.id}/advance`, { body: { frozen_time: '2030-01-01T00:00:00Z' } });
     expect(clockless.status).toBe(404);
     await handle.terminate('test done');
   });
@@ -292,7 +295,7 @@ describe('POST /v1/subscriptions validation', () => {
 });
 
 describe('GET /v1/subscriptions', () => {
-  it('lists in creation order with customer and status filters; a customer token sees only its own', async () => {
+  it('lists newest first with customer and status filters; a customer token sees only its own', async () => {
     const mine = await makeCustomer(h.deps.db);
     const theirs = await makeCustomer(h.deps.db);
     const planId = await makePlan(h.deps.db);
@@ -303,15 +306,15 @@ describe('GET /v1/subscriptions', () => {
     await expectJson(await move(own[1]!, 'cancel'));
 
     const first = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&limit=2`));
-    expect(first.data.map((sub) => sub.id)).toEqual(own.slice(0, 2));
+    expect(first.data.map((sub) => sub.id)).toEqual([own[2], own[1]]);
     const rest = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&limit=2&starting_after=${first.next_cursor}`));
     expect(rest).toMatchObject({ has_more: false });
-    expect(rest.data.map((sub) => sub.id)).toEqual([own[2]]);
+    expect(rest.data.map((sub) => sub.id)).toEqual([own[0]]);
     const cancelled = await expectPage<SubscriptionBody>(await h.request('GET', `/v1/subscriptions?customer_id=${mine}&status=Cancelled`));
     expect(cancelled.data.map((sub) => sub.id)).toEqual([own[1]]);
 
     const asCustomer = await expectPage<SubscriptionBody>(await h.request('GET', '/v1/subscriptions', { as: { customer: mine } }));
-    expect(asCustomer.data.map((sub) => sub.id)).toEqual(own);
+    expect(asCustomer.data.map((sub) => sub.id)).toEqual([...own].reverse());
     expect((await h.request('GET', `/v1/subscriptions?customer_id=${theirs}`, { as: { customer: mine } })).status).toBe(404);
     expect((await h.request('GET', '/v1/subscriptions?status=Gone')).status).toBe(400);
     for (const id of [...own, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id)).terminate('test done');

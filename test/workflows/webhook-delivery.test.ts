@@ -30,16 +30,21 @@ afterAll(async () => {
   await h.close();
 });
 
-it('retries, waits out the open circuit without spending an attempt, and delivers with the probe', async () => {
-  const endpoint = await register(h, receiver, ['payment.failed']);
-  const eventId = await emitEvent(h, 'payment.failed', { invoice_id: endpoint.id, dunning_attempt: 1 });
+/** Claims outbox events as the relay does until `eventId`'s deliveries are among them. */
+async function claimDeliveriesOf(eventId: string) {
   const deliveries: Awaited<ReturnType<typeof claimOutboxEvents>>['deliveries'] = [];
   for (;;) {
     const batch = await claimOutboxEvents(h.deps.db, 500, 60_000, subscribes);
-    deliveries.push(...batch.deliveries);
+    deliveries.push(...batch.deliveries.filter((d) => d.eventId === eventId));
     await markOutboxDispatched(h.deps.db, batch.eventIds);
-    if (batch.eventIds.length === 0 || batch.eventIds.includes(eventId)) break;
+    if (batch.eventIds.length === 0 || batch.eventIds.includes(eventId)) return deliveries;
   }
+}
+
+it('retries, waits out the open circuit without spending an attempt, and delivers with the probe', async () => {
+  const endpoint = await register(h, receiver, ['payment.failed']);
+  const eventId = await emitEvent(h, 'payment.failed', { invoice_id: endpoint.id, dunning_attempt: 1 });
+  const deliveries = await claimDeliveriesOf(eventId);
   expect(deliveries).toHaveLength(1);
   const [delivery] = deliveries;
   expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(true);
@@ -59,4 +64,33 @@ it('retries, waits out the open circuit without spending an attempt, and deliver
   const breaker = await h.deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
   expect(breaker).toMatchObject({ breakerState: 'Closed', consecutiveFailures: 0 });
   await captureHistory(handle, 'retried-circuit-opened-then-delivered');
+});
+
+it('marks the delivery Failed with the reason when an attempt fails deterministically, instead of retrying it forever', async () => {
+  const endpoint = await register(h, receiver, ['invoice.voided']);
+  const eventId = await emitEvent(h, 'invoice.voided', { invoice_id: endpoint.id });
+  const [delivery] = await claimDeliveriesOf(eventId);
+  // Recording this delivery's attempt overflows a column (SQLSTATE 22003): no retry can fix it.
+  const fn = `attempt_overflow_${delivery!.deliveryId.replaceAll('-', '')}`;
+  await h.deps.db.$executeRawUnsafe(`
+    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.delivery_id = '${delivery!.deliveryId}'::uuid THEN
+        RAISE EXCEPTION 'numeric field overflow' USING ERRCODE = '22003';
+      END IF;
+      RETURN NEW;
+    END $$`);
+  await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT ON webhook_attempts FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+  try {
+    expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(true);
+    const handle = h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId, endpoint.id));
+    expect(await handle.result()).toEqual<WebhookDeliveryOutcome>({ status: 'Failed', attempts: 0 });
+    const row = await h.deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.deliveryId } });
+    expect(row.status).toBe('Failed');
+    expect(row.lastError).toMatch(/^DeterministicFailure: .*numeric field overflow/s);
+    await captureHistory(handle, 'attempt-failed-deterministically');
+  } finally {
+    await h.deps.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON webhook_attempts`);
+    await h.deps.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
+  }
 });

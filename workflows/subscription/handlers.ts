@@ -43,8 +43,9 @@ export function registerHandlers(run: SubscriptionRun): void {
     });
   }
 
-  registerCommand(run, billSubscriptionUpdate, 'bill', BILLABLE, async () => {
-    const result = await activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso() });
+  registerCommand(run, billSubscriptionUpdate, 'bill', BILLABLE, async (command: SubscriptionCommand) => {
+    // The caller's command goes along for the audit trail: only the activity's input changes, so no patch.
+    const result = await activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso(), command });
     wakeMainLoop(run);
     return result;
   });

@@ -25,3 +25,16 @@ export const COTERM_ALIGNMENT = 'subscription-coterm-alignment';
  * until an operator's `retrySubscriptionBilling` update, serving every other update meanwhile.
  */
 export const BILLING_ERRORS = 'subscription-billing-errors';
+
+/**
+ * The workflow keeps its `BillingStatus` search attribute (workflows/messages.ts) current: each
+ * status move upserts it (the start sets the first). Runs without the marker upserted nothing.
+ */
+export const STATUS_SEARCH_ATTRIBUTE = 'subscription-status-search-attribute';
+
+/**
+ * A period end closes the period and rolls the subscription into the next one in one activity
+ * (`closeAndRollSubscriptionPeriod`) instead of two (`closeSubscriptionPeriod`, then
+ * `rollSubscriptionPeriod`): one round trip and one Temporal action less per period.
+ */
+export const CLOSE_AND_ROLL_IN_ONE_ACTIVITY = 'subscription-close-and-roll-in-one-activity';

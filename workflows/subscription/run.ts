@@ -2,11 +2,12 @@
  * The state of one subscription workflow run, and the steps that persist its moves. Handlers and the
  * main loop share it; every step runs under `mutex`, so they never persist concurrently.
  */
-import { ActivityFailure, log, patched, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, log, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { WorkflowClock } from '../clock.js';
 import {
   ACTIVITY_RETRY,
+  BILLING_STATUS_ATTRIBUTE,
   INVALID_TRANSITION,
   NOT_FOUND,
   UNPROCESSABLE,
@@ -19,7 +20,7 @@ import {
 } from '../messages.js';
 import { billingErrorOf } from '../failures.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS } from './patches.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE } from './patches.js';
 import { deadlineStep } from './state-machine.js';
 import { nextWake, type Wake, type WakeReason } from './wake.js';
 
@@ -72,9 +73,11 @@ export class SubscriptionRun {
       to,
       at: this.nowIso(),
       reason,
-      actor: command?.actor ?? { type: 'system', id: 'subscription-workflow' },
+      // A move the workflow makes on its own (trial end, expiry) is the workflow's; only the activity's input changes, so no patch.
+      actor: command?.actor ?? { type: 'workflow', id: workflowInfo().workflowId },
       requestId: command?.requestId,
     });
+    if (patched(STATUS_SEARCH_ATTRIBUTE)) upsertSearchAttributes([{ key: BILLING_STATUS_ATTRIBUTE, value: this.state.status }]);
     this.clock.touch();
   }
 
@@ -122,6 +125,14 @@ export class SubscriptionRun {
         await this.move('Expired', 'period_ended');
         return;
       case 'close-and-roll':
+        if (patched(CLOSE_AND_ROLL_IN_ONE_ACTIVITY)) {
+          const period = { start: this.state.periodStart, end: this.state.periodEnd };
+          const closed = await activities.closeAndRollSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason: 'subscription_cycle' });
+          this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt: closed.finalizeAt });
+          this.state = closed.state;
+          this.clock.touch();
+          return;
+        }
         await this.closePeriod('subscription_cycle');
         this.state = await activities.rollSubscriptionPeriod({ subscriptionId: this.subscriptionId, expectedPeriodEnd: this.state.periodEnd });
         this.clock.touch();

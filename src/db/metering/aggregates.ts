@@ -57,7 +57,7 @@ export interface UsageSubject {
   billing_cadence: BillingCadence;
   /** The test clock's frozen time, for subscriptions on one. */
   clock_time: Date | null;
-  /** The plan's metered event types, sorted. */
+  /** The metered event types of its plan version, sorted. */
   event_types: string[];
   /** Meters of those event types, by event type then creation. */
   meters: MeterRecord[];
@@ -73,6 +73,7 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
     WITH s AS (
       SELECT s.*, p.billing_cadence, tc.frozen_time,
              ARRAY(SELECT DISTINCT k.meter_event_type FROM skus k WHERE k.plan_id = s.plan_id AND k.meter_event_type IS NOT NULL
+                     AND k.version_from <= s.plan_version AND (k.version_to IS NULL OR k.version_to > s.plan_version)
                    ORDER BY k.meter_event_type) AS event_types
       FROM subscriptions s JOIN plans p ON p.id = s.plan_id LEFT JOIN test_clocks tc ON tc.id = s.test_clock_id
       WHERE s.id = ${subscriptionId}::uuid

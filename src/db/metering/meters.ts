@@ -1,9 +1,10 @@
 /**
  * Meter repository. A meter is created with its rollup cursor (at position 0, so the next rollup
- * pass backfills it); meters are immutable afterwards.
+ * pass backfills it); its definition is immutable afterwards, only archived_at is ever set.
  */
 import type { Meter, MeterAggregation, MeterWindow, Prisma } from '../../generated/prisma/client.js';
 import type { DbClient } from '../client.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from '../pages.js';
 import type { MeterFilter } from './aggregators.js';
 
 export type MeterRow = Meter;
@@ -48,14 +49,14 @@ export function findMeter(tx: DbClient, id: string): Promise<MeterRow | null> {
   return tx.meter.findUnique({ where: { id } });
 }
 
-/** One page in id (creation) order, optionally of one event type: up to `limit + 1` rows. */
-export function listMeterRows(tx: DbClient, query: { eventType?: string | undefined; limit: number; starting_after?: string | undefined }): Promise<MeterRow[]> {
+/** One page, newest first, optionally of one event type: up to `limit + 1` rows. */
+export function listMeterRows(tx: DbClient, query: PageQuery & { eventType?: string | undefined }): Promise<MeterRow[]> {
   return tx.meter.findMany({
     where: {
       ...(query.eventType !== undefined ? { eventType: query.eventType } : {}),
-      ...(query.starting_after !== undefined ? { id: { gt: query.starting_after } } : {}),
+      ...pageWhere(query),
     },
-    orderBy: { id: 'asc' },
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });
 }
@@ -66,4 +67,13 @@ export async function firstMeters(tx: DbClient, eventTypes: string[]): Promise<M
   const first = new Map<string, MeterRow>();
   for (const meter of meters) if (!first.has(meter.eventType)) first.set(meter.eventType, meter);
   return first;
+}
+
+/** Locks the meter row and archives it (at `at`) unless it already is; null when it does not exist. */
+export async function archiveMeterRow(tx: DbClient, id: string, at: Date): Promise<{ before: MeterRow; after: MeterRow } | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM meters WHERE id = ${id}::uuid FOR UPDATE`;
+  if (locked.length === 0) return null;
+  const before = await tx.meter.findUniqueOrThrow({ where: { id } });
+  if (before.archivedAt !== null) return { before, after: before };
+  return { before, after: await tx.meter.update({ where: { id }, data: { archivedAt: at } }) };
 }

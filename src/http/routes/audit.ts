@@ -22,6 +22,7 @@ const AuditQuerySchema = PaginationQuerySchema.extend({
   actor_type: z.enum(ACTOR_TYPES).optional(),
   actor_id: Name.optional().openapi({ description: 'JWT subject, API key id or system component' }),
   action: Name.optional().openapi({ description: 'one action, e.g. invoice.voided' }),
+  request_id: Name.optional().openapi({ description: 'what one API call changed: the X-Request-Id it was answered with' }),
   created_gte: DateTimeSchema.optional().openapi({ description: 'entries written at or after this instant' }),
   created_lt: DateTimeSchema.optional().openapi({ description: 'entries written before this instant' }),
 });

@@ -1,7 +1,8 @@
 /**
- * /admin/v1/catalog: products, plans and SKUs (SPEC §2 "Product, Plan, SKU", §4). Catalog entries
- * are immutable once created. Lists are JSON arrays in creation order, paged through headers (see
- * pageResponse).
+ * /admin/v1/catalog: products, plans and SKUs (SPEC §2 "Product, Plan, SKU", §4), plan versions and
+ * migrations, and archiving. Catalog entries are never deleted or edited in place: a plan's prices
+ * are versioned, entries are archived. Lists are JSON arrays, newest first, paged through headers
+ * (see pageResponse).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import {
@@ -15,21 +16,26 @@ import {
   listProducts,
   listSkus,
 } from '../../services/catalog/catalog.js';
+import { archivePlan, archiveProduct, archiveSku } from '../../services/catalog/archiving.js';
+import { MAX_MIGRATION_BATCH, migratePlan } from '../../services/catalog/plan-migrations.js';
+import { listPlanVersions } from '../../services/catalog/versions.js';
 import { toPage } from '../../services/pagination.js';
 import {
   BillingCadenceSchema,
   PackageRoundingSchema,
+  PlanMigrationSchema,
   PlanSchema,
+  PlanVersionSchema,
   PricingModelSchema,
   ProductSchema,
   SkuSchema,
   TierInputSchema,
 } from '../../schemas/catalog.js';
-import { CurrencySchema, MoneySchema, UuidSchema } from '../../schemas/common.js';
+import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../schemas/common.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
 import { asIs, jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
-import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 const DescriptionSchema = z.string().max(2000).optional().openapi({ description: 'default ""' });
@@ -80,12 +86,13 @@ const CreatePlanSchema = z
     billing_cadence: BillingCadenceSchema,
     trial_days: z.number().int().min(0).max(730).optional().openapi({ description: '0-730, default 0' }),
     product_id: UuidSchema.nullable().optional().openapi({ description: 'the product this plan sells; must exist' }),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CreatePlanRequest');
 
 const tags = ['Catalog'];
 const IdParams = { params: IdParamSchema };
-const LIST_NOTE = 'A JSON array in creation order; X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
+const LIST_NOTE = 'A JSON array, newest first (created_gte / created_lt narrow by creation time); X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
 
 const createProductRoute = createRoute({
   method: 'post',
@@ -130,8 +137,13 @@ const listPlansRoute = createRoute({
   path: '/admin/v1/catalog/plans',
   tags,
   summary: 'List plans with their SKUs',
-  description: LIST_NOTE,
-  request: { query: PaginationQuerySchema },
+  description: `${LIST_NOTE} Filter by product_id and currency (plans with a SKU in it).`,
+  request: {
+    query: PaginationQuerySchema.extend({
+      product_id: UuidSchema.optional().openapi({ description: 'only plans of this product' }),
+      currency: CurrencySchema.optional().openapi({ description: 'only plans priced in this currency' }),
+    }),
+  },
   responses: { 200: pageResponse('One page of plans', PlanSchema, 'PlanList'), ...commonErrorResponses },
 });
 
@@ -158,7 +170,11 @@ const createSkuRoute = createRoute({
   Graduated and Volume (\`unit_amount_required\`); prices are non-negative except Flat and PerUnit credits (\`negative_price\`).
 - Package needs package_size (\`invalid_package_size\`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
   positive unit_amount_nanos; package and commit fields on other models are \`field_not_applicable\`.
-- Unknown plan_id: 404 \`plan_not_found\`. All SKUs of a plan share one currency: 409 \`plan_currency_mismatch\`.`,
+- Unknown plan_id: 404 \`plan_not_found\`. All SKUs of a plan share one currency: 409 \`plan_currency_mismatch\`.
+- An archived plan takes no SKUs (409 \`plan_archived\`); an event type billed with an archived meter cannot be priced (409 \`meter_archived\`).
+
+The SKU joins the plan's current version while no subscription is on it; otherwise it opens version N+1 (which new
+subscriptions take) and subscriptions on earlier versions are not billed for it (see the plan's versions).`,
   request: mutationRequest(CreateSkuSchema),
   responses: { 201: jsonResponse('The created SKU', SkuSchema), ...commonErrorResponses },
 });
@@ -168,8 +184,8 @@ const listSkusRoute = createRoute({
   path: '/admin/v1/catalog/skus',
   tags,
   summary: 'List SKUs',
-  description: `${LIST_NOTE} Filter by plan_id.`,
-  request: { query: PaginationQuerySchema.extend({ plan_id: UuidSchema.optional() }) },
+  description: `${LIST_NOTE} Filter by plan_id and currency.`,
+  request: { query: PaginationQuerySchema.extend({ plan_id: UuidSchema.optional(), currency: CurrencySchema.optional() }) },
   responses: { 200: pageResponse('One page of SKUs', SkuSchema, 'SkuList'), ...commonErrorResponses },
 });
 
@@ -180,6 +196,77 @@ const getSkuRoute = createRoute({
   summary: 'Get a SKU',
   request: IdParams,
   responses: { 200: jsonResponse('The SKU', SkuSchema), ...commonErrorResponses },
+});
+
+const archiveRoute = (path: string, summary: string, description: string, response: string, schema: z.ZodType) =>
+  createRoute({
+    method: 'post',
+    path,
+    tags,
+    summary,
+    description: `${description} Archiving is not deleting: the record stays readable, and archiving it again returns it unchanged.`,
+    request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+    responses: { 200: jsonResponse(response, schema), ...commonErrorResponses },
+  });
+
+const archiveProductRoute = archiveRoute(
+  '/admin/v1/catalog/products/{id}/archive',
+  'Archive a product',
+  'New plans under it (409 product_archived) and new subscriptions to its plans are refused; subscriptions already on them keep billing.',
+  'The archived product',
+  ProductSchema,
+);
+
+const archivePlanRoute = archiveRoute(
+  '/admin/v1/catalog/plans/{id}/archive',
+  'Archive a plan',
+  'New subscriptions, new SKUs, plan changes into it and migrations are refused (409 plan_archived); subscriptions already on it keep billing on their version.',
+  'The archived plan',
+  PlanSchema,
+);
+
+const archiveSkuRoute = archiveRoute(
+  '/admin/v1/catalog/skus/{id}/archive',
+  'Archive a SKU (remove it from its plan)',
+  "Takes the SKU out of its plan's current version, or, when a subscription is on that version, out of a new version N+1 " +
+    '(version_to is set): subscriptions on earlier versions keep being billed for it. To change a price, archive the SKU and add ' +
+    'the new one: both land in the same new version.',
+  'The archived SKU',
+  SkuSchema,
+);
+
+const listPlanVersionsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/catalog/plans/{id}/versions',
+  tags,
+  summary: "List a plan's versions with their SKUs",
+  description: 'Newest first. Each version lists the SKUs it holds and how many subscriptions are on it.',
+  request: IdParams,
+  responses: { 200: jsonResponse('The versions of the plan', z.array(PlanVersionSchema)), ...commonErrorResponses },
+});
+
+const MigrationRequestSchema = z
+  .strictObject({
+    preview: z.boolean().openapi({ description: 'true: tell which subscriptions would move and the proration effect, changing nothing' }),
+    from_version: z.number().int().min(1).optional().openapi({ description: 'only subscriptions on this version; default every version but to_version' }),
+    to_version: z.number().int().min(1).optional().openapi({ description: "default the plan's current version" }),
+    limit: z.number().int().min(1).max(MAX_MIGRATION_BATCH).optional().openapi({ description: `at most this many subscriptions per request (default and maximum ${MAX_MIGRATION_BATCH})` }),
+  })
+  .openapi('PlanMigrationRequest');
+
+const migratePlanRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/catalog/plans/{id}/migrations',
+  tags,
+  summary: "Move a plan's subscriptions to another version (preview first)",
+  description:
+    'Trialing, Active and PastDue subscriptions of the plan on another version (or on from_version) move to to_version through the ' +
+    "change-plan update of each subscription's workflow, effective at its now, with the same proration as change-plan: the period's " +
+    "Draft carries the old version's recurring fees for the days used and the new version's for the rest. With preview: true nothing " +
+    'changes; the answer lists the subscriptions, their SKU changes and the Flat-fee proration. A refused move is reported in its ' +
+    'item (result failed, error) and the others still move. remaining_count > 0: send the request again for the next batch.',
+  request: { params: IdParamSchema, ...mutationRequest(MigrationRequestSchema) },
+  responses: { 200: jsonResponse('The migration (or its preview)', PlanMigrationSchema), ...commonErrorResponses },
 });
 
 export function registerCatalog(app: App): void {
@@ -206,6 +293,7 @@ export function registerCatalog(app: App): void {
         billing_cadence: body.billing_cadence,
         trial_days: body.trial_days ?? 0,
         product_id: body.product_id ?? null,
+        metadata: body.metadata,
       },
       requestContext(c),
     );
@@ -227,4 +315,12 @@ export function registerCatalog(app: App): void {
   });
 
   app.openapi(getSkuRoute, async (c) => c.json(await getSku(c.get('deps').db, c.req.valid('param').id), 200));
+
+  app.openapi(archiveProductRoute, async (c) => c.json(await archiveProduct(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
+  app.openapi(archivePlanRoute, async (c) => c.json(await archivePlan(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
+  app.openapi(archiveSkuRoute, async (c) => c.json(await archiveSku(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
+  app.openapi(listPlanVersionsRoute, async (c) => c.json(await listPlanVersions(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(migratePlanRoute, async (c) =>
+    c.json(await migratePlan(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), requestContext(c)), 200),
+  );
 }

@@ -176,7 +176,7 @@ const list = createRoute({
   path: '/admin/v1/contracts',
   tags: TAGS,
   summary: 'List contracts',
-  description: 'In creation order, filtered by customer_id and status. A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
+  description: 'Newest first, filtered by customer_id, status and created_gte / created_lt. A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
   request: {
     query: PaginationQuerySchema.extend({ customer_id: UuidSchema.optional(), status: ContractStatusSchema.optional() }),
   },

@@ -88,6 +88,7 @@ const ChangeStatusSchema = z.strictObject({ status: CustomerStatusSchema }).open
 const ListCustomersQuerySchema = PaginationQuerySchema.extend({
   parent_id: UuidSchema.optional().openapi({ description: 'only the direct children of this customer' }),
   status: CustomerStatusSchema.optional(),
+  currency: CurrencySchema.optional().openapi({ description: 'only customers billed in this currency' }),
   external_id: ExternalIdSchema.optional().openapi({ description: 'the customer with this external id' }),
 });
 
@@ -121,7 +122,7 @@ const listCustomersRoute = createRoute({
   path: '/admin/v1/customers',
   tags,
   summary: 'List customers',
-  description: 'Customers in creation order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status and external_id.',
+  description: 'Customers, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status, currency, created_gte / created_lt and external_id.',
   request: { query: ListCustomersQuerySchema },
   responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList'), ...commonErrorResponses },
 });

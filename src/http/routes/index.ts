@@ -11,6 +11,7 @@ import { registerLedger } from './ledger.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
 import { registerRating } from './rating.js';
+import { registerReports } from './reports.js';
 import { registerSpendAlerts } from './spend-alerts.js';
 import { registerSubscriptions } from './subscriptions.js';
 import { registerTestClocks } from './test-clocks.js';
@@ -18,4 +19,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerSpendAlerts, registerAudit];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerSpendAlerts, registerReports, registerAudit];

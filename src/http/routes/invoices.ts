@@ -5,14 +5,15 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
-import { getCreditNote, issueCreditNote, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
+import { getCreditNote, issueCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
 import { addManualLine, applyCredit, calculateInvoiceTax } from '../../services/invoicing/invoice-edits.js';
-import { listInvoices, loadInvoiceView } from '../../services/invoicing/invoices.js';
-import { toPage } from '../../services/pagination.js';
-import { MoneySchema, UuidSchema } from '../../schemas/common.js';
-import { CreditNoteReasonSchema, CreditNoteSchema, InvoiceSchema, InvoiceStatusSchema } from '../../schemas/invoicing.js';
+import { listInvoices, loadInvoiceView, updateInvoiceMetadata } from '../../services/invoicing/invoices.js';
+import { toPage, type Page } from '../../services/pagination.js';
+import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../schemas/common.js';
+import { CreditNoteReasonSchema, CreditNoteSchema, InvoiceSchema, InvoiceStatusSchema, InvoiceSummarySchema, type InvoiceSummaryView } from '../../schemas/invoicing.js';
 import { ownCustomerId } from '../actor.js';
-import type { App } from '../context.js';
+import type { App, AppEnv } from '../context.js';
+import type { Context } from 'hono';
 import { withHostedLink } from '../hosted-links.js';
 import { commonErrorResponses } from '../errors.js';
 import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
@@ -58,8 +59,24 @@ const IssueCreditNoteSchema = z
 const ListInvoicesQuerySchema = PaginationQuerySchema.extend({
   customer_id: UuidSchema.optional(),
   status: InvoiceStatusSchema.optional(),
-  subscription_id: UuidSchema.optional(),
+  subscription_id: UuidSchema.optional().openapi({ description: 'invoices with a line of this subscription' }),
+  currency: CurrencySchema.optional(),
 });
+
+const UpdateInvoiceSchema = z
+  .strictObject({ metadata: MetadataInputSchema })
+  .openapi('UpdateInvoiceRequest');
+
+const ListCreditNotesQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional(),
+  invoice_id: UuidSchema.optional(),
+  currency: CurrencySchema.optional(),
+  reason: CreditNoteReasonSchema.optional(),
+});
+
+const LIST_SUMMARY =
+  'Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; ' +
+  'GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers.';
 
 const tags = ['Invoices'];
 const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `invalid_state_transition` and nothing changes.';
@@ -69,9 +86,45 @@ const listRoute = createRoute({
   path: '/admin/v1/invoices',
   tags,
   summary: 'List invoices',
-  description: 'Invoices in creation order as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by customer_id, status and subscription_id.',
+  description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.`,
   request: { query: ListInvoicesQuerySchema },
-  responses: { 200: pageResponse('One page of invoices', InvoiceSchema, 'InvoiceList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList'), ...commonErrorResponses },
+});
+
+const listOwnRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices',
+  tags,
+  summary: 'List invoices (customer view)',
+  description:
+    `${LIST_SUMMARY} A customer token lists only the invoices addressed to its own customer (another customer_id is 404 ` +
+    '`customer_not_found`); an admin credential lists every invoice. Same filters as the admin list.',
+  request: { query: ListInvoicesQuerySchema },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'OwnInvoiceList'), ...commonErrorResponses },
+});
+
+const updateRoute = createRoute({
+  method: 'patch',
+  path: '/admin/v1/invoices/{id}',
+  tags,
+  summary: "Update an invoice's metadata",
+  description:
+    'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to ' +
+    'null is removed. Everything that is billed stays immutable once the invoice is finalized.',
+  request: { params: IdParamSchema, ...mutationRequest(UpdateInvoiceSchema) },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+const listAllCreditNotesRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/credit-notes',
+  tags,
+  summary: 'List credit notes',
+  description:
+    'Every credit note, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by ' +
+    'customer_id, invoice_id, currency, reason and created_gte / created_lt.',
+  request: { query: ListCreditNotesQuerySchema },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'AllCreditNoteList'), ...commonErrorResponses },
 });
 
 const getRoute = createRoute({
@@ -146,7 +199,7 @@ const listCreditNotesRoute = createRoute({
   path: '/admin/v1/invoices/{id}/credit-notes',
   tags,
   summary: "List an invoice's credit notes",
-  description: 'In issue order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList'), ...commonErrorResponses },
 });
@@ -161,11 +214,13 @@ const getCreditNoteRoute = createRoute({
 });
 
 export function registerInvoices(app: App): void {
-  app.openapi(listRoute, async (c) => {
-    const { limit, starting_after, ...filter } = c.req.valid('query');
-    const page = await listInvoices(c.get('deps').db, filter, { limit, starting_after });
-    return sendPage(c, { ...page, data: page.data.map((invoice) => withHostedLink(c, invoice)) });
-  });
+  const sendInvoices = (c: Context<AppEnv>, page: Page<InvoiceSummaryView>) => sendPage(c, { ...page, data: page.data.map((invoice) => withHostedLink(c, invoice)) });
+  app.openapi(listRoute, async (c) => sendInvoices(c, await listInvoices(c.get('deps').db, c.req.valid('query'))));
+  app.openapi(listOwnRoute, async (c) => sendInvoices(c, await listInvoices(c.get('deps').db, c.req.valid('query'), ownCustomerId(c))));
+  app.openapi(updateRoute, async (c) =>
+    c.json(withHostedLink(c, await updateInvoiceMetadata(c.get('deps').db, c.req.valid('param').id, c.req.valid('json').metadata, requestContext(c))), 200),
+  );
+  app.openapi(listAllCreditNotesRoute, async (c) => sendPage(c, await listAllCreditNotes(c.get('deps').db, c.req.valid('query'))));
 
   app.openapi(getRoute, async (c) => c.json(withHostedLink(c, await loadInvoiceView(c.get('deps').db, c.req.valid('param').id)), 200));
 

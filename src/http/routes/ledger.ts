@@ -84,8 +84,8 @@ const entriesRoute = createRoute({
   path: '/admin/v1/customers/{id}/ledger/entries',
   tags: ledgerTags,
   summary: "A customer's journal entries",
-  description: `Entries in posting order (a JSON array, pagination in headers), each with its journal (kind, business key, source
-document, the journal it reverses). Filters: account kind, currency, effective date range [from, to), source document.`,
+  description: `Entries, newest first (a JSON array, pagination in headers), each with its journal (kind, business key, source
+document, the journal it reverses). Filters: account kind, currency, effective date range [from, to), source document, the journal's created_gte / created_lt.`,
   request: { params: IdParamSchema, query: EntriesQuerySchema },
   responses: { 200: pageResponse('One page of ledger entries', LedgerEntrySchema, 'LedgerEntryList'), ...commonErrorResponses },
 });
@@ -105,7 +105,7 @@ const listWalletsRoute = createRoute({
   path: '/admin/v1/customers/{id}/wallets',
   tags: walletTags,
   summary: "A customer's credit wallets",
-  description: 'One wallet per currency, in creation order (a JSON array, pagination in headers).',
+  description: 'One wallet per currency, newest first (a JSON array, pagination in headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('The wallets', WalletSchema, 'WalletList'), ...commonErrorResponses },
 });
@@ -125,7 +125,7 @@ const transactionsRoute = createRoute({
   path: '/admin/v1/customers/{id}/wallets/{currency}/transactions',
   tags: walletTags,
   summary: "A wallet's transaction history",
-  description: 'Every balance move (top_up, promotional_grant, drawdown, expiry, void_return) in order, with the balance after it, as a JSON array (pagination in headers).',
+  description: 'Every balance move (top_up, promotional_grant, drawdown, expiry, void_return), newest first, with the balance after it, as a JSON array (pagination in headers).',
   request: { params: WalletParamsSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('One page of wallet transactions', WalletTransactionSchema, 'WalletTransactionList'), ...commonErrorResponses },
 });
@@ -197,7 +197,7 @@ export function registerLedger(app: App): void {
   });
 
   app.openapi(entriesRoute, async (c) => {
-    const { limit, starting_after, account, currency, from, to, source_id } = c.req.valid('query');
+    const { limit, starting_after, created_gte, created_lt, account, currency, from, to, source_id } = c.req.valid('query');
     const filter = {
       customerId: c.req.valid('param').id,
       account,
@@ -206,7 +206,7 @@ export function registerLedger(app: App): void {
       to: to ? new Date(to) : undefined,
       sourceId: source_id,
     };
-    return sendPage(c, await listLedgerEntries(c.get('deps').db, filter, { limit, starting_after }));
+    return sendPage(c, await listLedgerEntries(c.get('deps').db, filter, { limit, starting_after, created_gte, created_lt }));
   });
 
   app.openapi(trialBalanceRoute, async (c) => {

@@ -1,12 +1,12 @@
 /** Meters (SPEC §2 "Meter definition"): how an event_type becomes a quantity. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { createMeter, getMeter, listMeters, MAX_FILTERS, meterDefinitionIssues } from '../../services/metering/meters.js';
+import { archiveMeter, createMeter, getMeter, listMeters, MAX_FILTERS, meterDefinitionIssues } from '../../services/metering/meters.js';
 import { AggregationSchema, FilterSchema, MeterSchema, PropertyNameSchema, WindowTypeSchema } from '../../schemas/metering.js';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
 import { jsonResponse, mutationRequest, pageResponse, sendPage } from '../helpers.js';
-import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const CreateMeterSchema = z
   .strictObject({
@@ -33,8 +33,8 @@ numerically with numbers and decimal strings, a string with the text of strings 
 matches events without the property; the others need it. For "not in", give several NotEquals.
 Windows: BillingPeriod (the subscription's billing period), Sliding (window_size before the reference instant), Tumbling (consecutive
 window_size windows aligned on the Unix epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
-Several meters may match one event_type; invoicing uses the first one created. Meters are immutable; an event_type without meters is
-measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
+Several meters may match one event_type; invoicing uses the first one created. Meters are immutable (they can only be archived); an
+event_type without meters is measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
 
 const create = createRoute({
   method: 'post',
@@ -50,7 +50,7 @@ const list = createRoute({
   method: 'get',
   path: '/admin/v1/meters',
   tags: ['Metering'],
-  summary: 'List meters in creation order',
+  summary: 'List meters, newest first',
   request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
   responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList'), ...commonErrorResponses },
 });
@@ -64,8 +64,22 @@ const get = createRoute({
   responses: { 200: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
 });
 
+const archive = createRoute({
+  method: 'post',
+  path: '/admin/v1/meters/{id}/archive',
+  tags: ['Metering'],
+  summary: 'Archive a meter',
+  description:
+    'Sets archived_at. A new SKU cannot price an event_type billed with an archived meter (409 meter_archived), so no new plan ' +
+    'version is matched to it. Plan versions already pricing its event_type keep billing with it: subscriptions on them are not ' +
+    're-priced. Archiving an archived meter returns it unchanged.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The archived meter', MeterSchema), ...commonErrorResponses },
+});
+
 export function registerMeters(app: App): void {
   app.openapi(create, async (c) => c.json(await createMeter(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId')), 201));
   app.openapi(list, async (c) => sendPage(c, await listMeters(c.get('deps'), c.req.valid('query'))));
   app.openapi(get, async (c) => c.json(await getMeter(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(archive, async (c) => c.json(await archiveMeter(c.get('deps'), c.req.valid('param').id, actorOf(c), c.get('requestId')), 200));
 }

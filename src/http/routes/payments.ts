@@ -150,7 +150,7 @@ const listMethodsRoute = createRoute({
   path: '/admin/v1/customers/{id}/payment-methods',
   tags,
   summary: "List a customer's attached payment methods",
-  description: 'In attach order, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('One page of payment methods', PaymentMethodSchema, 'PaymentMethodList'), ...commonErrorResponses },
 });
@@ -179,7 +179,7 @@ const listPaymentsRoute = createRoute({
   path: '/admin/v1/invoices/{id}/payments',
   tags,
   summary: "List an invoice's payments (every collection attempt) with their refunds",
-  description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), in attempt order, as a JSON array (pagination in headers).',
+  description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), newest first, as a JSON array (pagination in headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList'), ...commonErrorResponses },
 });
@@ -226,7 +226,7 @@ const listDunningRoute = createRoute({
   path: '/admin/v1/dunning-schedules',
   tags: ['Dunning'],
   summary: 'List dunning schedules',
-  description: 'In creation order as a JSON array (pagination in headers); filter by status, customer_id and subscription_id.',
+  description: 'Newest first as a JSON array (pagination in headers); filter by status, customer_id, subscription_id and created_gte / created_lt.',
   request: { query: ListDunningQuerySchema },
   responses: { 200: pageResponse('One page of dunning schedules', DunningScheduleSchema, 'DunningScheduleList'), ...commonErrorResponses },
 });
@@ -316,8 +316,8 @@ export function registerPayments(app: App): void {
   });
 
   app.openapi(listDunningRoute, async (c) => {
-    const { limit, starting_after, ...filter } = c.req.valid('query');
-    return sendPage(c, await listDunning(c.get('deps').db, filter, { limit, starting_after }));
+    const { limit, starting_after, created_gte, created_lt, ...filter } = c.req.valid('query');
+    return sendPage(c, await listDunning(c.get('deps').db, filter, { limit, starting_after, created_gte, created_lt }));
   });
 
   app.openapi(invoiceDunningRoute, async (c) => c.json(await getInvoiceDunning(c.get('deps').db, c.req.valid('param').id), 200));

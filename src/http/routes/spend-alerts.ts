@@ -69,7 +69,7 @@ const list = createRoute({
   path: '/admin/v1/customers/{id}/alerts',
   tags,
   summary: "List the customer's spend alerts",
-  description: 'Only this customer\'s alerts, in creation order, each with its state and history; filter by status.',
+  description: 'Only this customer\'s alerts, newest first, each with its state and history; filter by status.',
   request: { params: IdParamSchema, query: ListQuerySchema },
   responses: { 200: pageResponse('One page of alerts', SpendAlertSchema, 'SpendAlertList'), ...commonErrorResponses },
 });

@@ -5,8 +5,15 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { billNow, changePlan } from '../../services/invoicing/invoice-lifecycle.js';
-import { createSubscription, getSubscription, listSubscriptions, moveSubscription, retrySubscriptionBilling } from '../../services/subscriptions/subscriptions.js';
-import { CurrencySchema, NonNegativeMoneySchema, UuidSchema } from '../../schemas/common.js';
+import {
+  createSubscription,
+  getSubscription,
+  listSubscriptions,
+  moveSubscription,
+  retrySubscriptionBilling,
+  updateSubscriptionMetadata,
+} from '../../services/subscriptions/subscriptions.js';
+import { CurrencySchema, MetadataInputSchema, NonNegativeMoneySchema, UuidSchema } from '../../schemas/common.js';
 import { InvoiceSchema } from '../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema, SubscriptionStatusSchema } from '../../schemas/subscriptions.js';
 import { actorOf, ownCustomerId } from '../actor.js';
@@ -20,13 +27,28 @@ const CreateSubscriptionSchema = z
   .strictObject({
     customer_id: UuidSchema,
     plan_id: UuidSchema,
-    currency: CurrencySchema,
+    currency: CurrencySchema.optional().openapi({ description: "ISO 4217; defaults to the currency of the plan's SKUs, which all share one" }),
     trial_days: z.number().int().min(0).max(730).optional().openapi({ description: "defaults to the plan's trial_days; > 0 starts in Trialing" }),
     progressive_threshold_nanos: NonNegativeMoneySchema.optional().openapi({
       description: 'progressive billing: when the open period\'s accrued charges reach this, its Draft is finalized and a new one opens',
     }),
+    metadata: MetadataInputSchema.optional(),
   })
   .openapi('CreateSubscription');
+
+const UpdateSubscriptionSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('UpdateSubscriptionRequest');
+
+const ListSubscriptionsQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional().openapi({ description: 'only this customer\'s subscriptions' }),
+  status: SubscriptionStatusSchema.optional().openapi({ description: 'only subscriptions in this state' }),
+  plan_id: UuidSchema.optional().openapi({ description: 'only subscriptions to this plan' }),
+  currency: CurrencySchema.optional().openapi({ description: 'only subscriptions billed in this currency' }),
+  test_clock_id: UuidSchema.optional().openapi({ description: 'only subscriptions on this test clock' }),
+});
+
+const LIST_RULES =
+  'Newest first, filtered by customer_id, status, plan_id, currency, test_clock_id and created_gte / created_lt. ' +
+  'A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.';
 
 const MoveSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('SubscriptionMove');
 
@@ -37,7 +59,8 @@ const create = createRoute({
   summary: 'Create a subscription (starts its workflow)',
   description:
     'Trialing when trial_days > 0 (the trial is the first period; paid periods are anchored on the day it ends), else Active. ' +
-    "The currency must be the currency of the plan's SKUs. A customer token may only subscribe its own customer. " +
+    "The currency, when given, must be the currency of the plan's SKUs (422 currency_mismatch); omitted, it is that currency. " +
+    'A customer token may only subscribe its own customer. ' +
     'Customers on a test clock subscribe at the clock\'s time.',
   request: mutationRequest(CreateSubscriptionSchema),
   responses: { 201: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
@@ -57,16 +80,40 @@ const list = createRoute({
   path: '/v1/subscriptions',
   tags: ['Subscriptions'],
   summary: 'List subscriptions',
-  description:
-    'In creation order, filtered by customer_id and status. A customer token lists only its own customer\'s subscriptions ' +
-    '(another customer_id is 404). A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
-  request: {
-    query: PaginationQuerySchema.extend({
-      customer_id: UuidSchema.optional().openapi({ description: 'only this customer\'s subscriptions' }),
-      status: SubscriptionStatusSchema.optional().openapi({ description: 'only subscriptions in this state' }),
-    }),
-  },
+  description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404).`,
+  request: { query: ListSubscriptionsQuerySchema },
   responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
+});
+
+const adminList = createRoute({
+  method: 'get',
+  path: '/admin/v1/subscriptions',
+  tags: ['Subscriptions'],
+  summary: 'List every subscription',
+  description: LIST_RULES,
+  request: { query: ListSubscriptionsQuerySchema },
+  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'AdminSubscriptionList'), ...commonErrorResponses },
+});
+
+const adminGet = createRoute({
+  method: 'get',
+  path: '/admin/v1/subscriptions/{id}',
+  tags: ['Subscriptions'],
+  summary: 'Get a subscription',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
+});
+
+const update = createRoute({
+  method: 'patch',
+  path: '/admin/v1/subscriptions/{id}',
+  tags: ['Subscriptions'],
+  summary: "Update a subscription's metadata",
+  description:
+    'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to null ' +
+    'is removed. Plan changes and state moves have their own operations.',
+  request: { params: IdParamSchema, ...mutationRequest(UpdateSubscriptionSchema) },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
 });
 
 const bill = createRoute({
@@ -90,7 +137,9 @@ const changePlanRoute = createRoute({
   description:
     "Takes effect at the subscription's now (the change day belongs to the new plan). The period's Draft then carries the old " +
     "plan's recurring fees for the days used and the new plan's for the rest; when the old fee was already invoiced, a credit " +
-    'line for its unused part. The new plan must be priced in the subscription currency.',
+    'line for its unused part. The new plan must be priced in the subscription currency. The subscription takes the plan\'s ' +
+    'current version; the same plan_id moves it to that version from an older one (422 same_plan when already there). ' +
+    'An archived plan, or a plan of an archived product, is 409 plan_archived / product_archived.',
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ plan_id: UuidSchema })) },
   responses: { 200: jsonResponse('The subscription and its Draft', PlanChangeSchema), ...commonErrorResponses },
 });
@@ -124,6 +173,11 @@ export function registerSubscriptions(app: App): void {
   });
   app.openapi(list, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'), ownCustomerId(c))));
   app.openapi(get, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));
+  app.openapi(adminList, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'))));
+  app.openapi(adminGet, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(update, async (c) =>
+    c.json(await updateSubscriptionMetadata(c.get('deps'), c.req.valid('param').id, c.req.valid('json').metadata, requestContext(c)), 200),
+  );
 
   for (const [move, summary] of Object.entries(MOVES) as [keyof typeof MOVES, string][]) {
     const route = createRoute({

@@ -1,13 +1,13 @@
 /** Test clocks (sandbox time): customers on a clock, and their subscriptions, follow it instead of real time. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { advanceTestClock, createTestClock, getTestClock } from '../../services/subscriptions/test-clocks.js';
+import { advanceTestClock, createTestClock, getTestClock, listTestClocks } from '../../services/subscriptions/test-clocks.js';
 import { DateTimeSchema } from '../../schemas/common.js';
 import { TestClockSchema } from '../../schemas/subscriptions.js';
 import { actorOf } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { jsonResponse, mutationRequest } from '../helpers.js';
-import { IdParamSchema } from '../schemas.js';
+import { jsonResponse, mutationRequest, pageResponse, sendPage } from '../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const create = createRoute({
   method: 'post',
@@ -28,25 +28,39 @@ const get = createRoute({
   responses: { 200: jsonResponse('The test clock', TestClockSchema), ...commonErrorResponses },
 });
 
+const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/test-clocks',
+  tags: ['Test clocks'],
+  summary: 'List test clocks',
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); created_gte / created_lt narrow by creation time.',
+  request: { query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of test clocks', TestClockSchema, 'TestClockList'), ...commonErrorResponses },
+});
+
 const advance = createRoute({
   method: 'post',
   path: '/admin/v1/test-clocks/{id}/advance',
   tags: ['Test clocks'],
   summary: 'Advance a test clock',
   description:
-    'Moves the clock forward (never back: 422 test_clock_cannot_go_back) and answers once every subscription on it has ' +
-    'processed what became due: trial ends, period ends and their invoices, expirations. Subscriptions are stepped together ' +
-    'from one instant where any of them has work to the next, as real time would order them. Advancing to the current ' +
-    'time again re-drives the subscriptions (resuming an interrupted advance); while an advance runs, another is 409 ' +
-    'test_clock_advancing.',
+    'Moves the clock forward (never back: 422 test_clock_cannot_go_back) and answers 202 at once with the clock in status ' +
+    '`advancing` and its new frozen_time, as in Stripe. A workflow (`test-clock-advance:<id>` in the Temporal UI) then drives ' +
+    'every subscription on the clock through what became due: trial ends, period ends and their invoices, expirations. ' +
+    'Subscriptions are stepped together from one instant where any of them has work to the next, as real time would order ' +
+    'them. GET the clock for progress (`advance.simulated_time`, `advance.subscriptions_done` of `subscriptions_total`) ' +
+    'until it is `ready` (event `test_clock.ready`); `internal_failure` (event `test_clock.internal_failure`) means the ' +
+    'advance failed: advance again. Advancing to the current time again re-drives the subscriptions; while an advance ' +
+    'runs, another is 409 test_clock_advancing.',
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ frozen_time: DateTimeSchema })) },
-  responses: { 200: jsonResponse('The advanced test clock', TestClockSchema), ...commonErrorResponses },
+  responses: { 202: jsonResponse('The test clock, advancing', TestClockSchema), ...commonErrorResponses },
 });
 
 export function registerTestClocks(app: App): void {
   app.openapi(create, async (c) => c.json(await createTestClock(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId')), 201));
   app.openapi(get, async (c) => c.json(await getTestClock(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(list, async (c) => sendPage(c, await listTestClocks(c.get('deps'), c.req.valid('query'))));
   app.openapi(advance, async (c) =>
-    c.json(await advanceTestClock(c.get('deps'), c.req.valid('param').id, c.req.valid('json').frozen_time, actorOf(c), c.get('requestId')), 200),
+    c.json(await advanceTestClock(c.get('deps'), c.req.valid('param').id, c.req.valid('json').frozen_time, actorOf(c), c.get('requestId')), 202),
   );
 }

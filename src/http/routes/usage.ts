@@ -1,13 +1,14 @@
 /** GET /v1/subscriptions/:id/usage: what a subscription's meters measured, each over its window. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { getUsageSummary, usageQueryIssues, WEIGHTED_SUM_SCALE } from '../../services/metering/usage.js';
-import { DateTimeSchema } from '../../schemas/common.js';
-import { UsageSummarySchema } from '../../schemas/metering.js';
+import { listUsageEvents } from '../../services/metering/usage-events.js';
+import { DateTimeSchema, UuidSchema } from '../../schemas/common.js';
+import { StoredUsageEventSchema, UsageSummarySchema } from '../../schemas/metering.js';
 import { ownCustomerId } from '../actor.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { jsonResponse } from '../helpers.js';
-import { IdParamSchema } from '../schemas.js';
+import { jsonResponse, pageResponse, sendPage } from '../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../schemas.js';
 
 const UsageQuerySchema = z
   .object({
@@ -36,7 +37,31 @@ Customer tokens see only their own subscriptions.`,
   responses: { 200: jsonResponse('The usage summary', UsageSummarySchema), ...commonErrorResponses },
 });
 
+const UsageEventsQuerySchema = PaginationQuerySchema.extend({
+  starting_after: z.string().min(1).max(255).optional().openapi({ description: 'id of the last event of the previous page; the next page holds events that arrived before it' }),
+  event_type: z.string().min(1).max(200).optional().openapi({ description: 'only events of this event_type (exact match)' }),
+  subscription_id: UuidSchema.optional().openapi({ description: 'only events sent with this subscription_id' }),
+  timestamp_gte: DateTimeSchema.optional().openapi({ description: 'only events that occurred at or after this instant' }),
+  timestamp_lt: DateTimeSchema.optional().openapi({ description: 'only events that occurred before this instant' }),
+  created_gte: DateTimeSchema.optional().openapi({ description: 'only events stored at or after this instant' }),
+  created_lt: DateTimeSchema.optional().openapi({ description: 'only events stored before this instant' }),
+});
+
+const events = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/usage-events',
+  tags: ['Metering'],
+  summary: "List a customer's stored usage events",
+  description: `The raw events as stored, newest first (arrival order), as a JSON array (pagination in the X-Has-More, X-Next-Cursor
+and Link headers; the cursor is an event id). Filter by event_type, subscription_id, the event timestamp
+(timestamp_gte / timestamp_lt) and when it was stored (created_gte / created_lt). Useful to find events that no meter counts,
+such as a misspelled event_type. An unknown customer is 404 \`customer_not_found\`.`,
+  request: { params: IdParamSchema, query: UsageEventsQuerySchema },
+  responses: { 200: pageResponse('One page of usage events', StoredUsageEventSchema, 'UsageEventList'), ...commonErrorResponses },
+});
+
 export function registerUsage(app: App): void {
+  app.openapi(events, async (c) => sendPage(c, await listUsageEvents(c.get('deps').db, c.req.valid('param').id, c.req.valid('query'))));
   app.openapi(summary, async (c) =>
     c.json(await getUsageSummary(c.get('deps'), c.req.valid('param').id, c.req.valid('query'), ownCustomerId(c)), 200),
   );

@@ -138,7 +138,7 @@ const list = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks',
   tags: ['Webhooks'],
-  summary: 'List webhook endpoints in creation order (secrets masked)',
+  summary: 'List webhook endpoints, newest first (secrets masked)',
   request: { query: PaginationQuerySchema },
   responses: { 200: pageResponse('A page of endpoints', EndpointSchema, 'WebhookEndpointList'), ...commonErrorResponses },
 });
@@ -186,7 +186,7 @@ const deliveries = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks/{id}/deliveries',
   tags: ['Webhooks'],
-  summary: "List the endpoint's deliveries with their attempts, in creation order",
+  summary: "List the endpoint's deliveries with their attempts, newest first",
   description: DELIVERY_RULES,
   request: {
     params: IdParamSchema,

@@ -52,7 +52,7 @@ import { recordAudit, type Actor } from '../audit.js';
 import { ledgerBalancesForOverview } from '../ledger/ledger.js';
 import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import type { CustomerOverview, CustomerView, HierarchyNode } from '../../schemas/accounts.js';
-import { METADATA_LIMITS } from '../../schemas/common.js';
+import { mergeMetadata } from '../metadata.js';
 
 /** Levels of a customer tree, the top-level account included. */
 export const MAX_HIERARCHY_DEPTH = 5;
@@ -86,18 +86,6 @@ export interface CreateCustomerInput {
 export type UpdateCustomerInput = Omit<CustomerChanges, 'status' | 'metadata'> & { metadata?: Record<string, string | null> };
 
 /** Metadata after an update: the keys sent are merged in, a key set to null is removed. */
-function mergeMetadata(current: Record<string, string>, changes: Record<string, string | null>): Record<string, string> {
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete merged[key];
-    else merged[key] = value;
-  }
-  if (Object.keys(merged).length > METADATA_LIMITS.keys) {
-    throw validation('metadata', `at most ${METADATA_LIMITS.keys} keys (this update would leave ${Object.keys(merged).length})`);
-  }
-  return merged;
-}
-
 const TRANSITIONS: Record<CustomerStatus, readonly CustomerStatus[]> = {
   Active: ['Suspended', 'Closed'],
   Suspended: ['Active', 'Closed'],
@@ -292,7 +280,7 @@ export async function getCustomerOverview(db: Db, id: string): Promise<CustomerO
     attachedPaymentMethods(db, id),
   ]);
   return {
-    customer,
+    ...customer,
     subscriptions,
     invoices,
     ledger_balances: await ledgerBalancesForOverview(db, id, customer.billing_currency),

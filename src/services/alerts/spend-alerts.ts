@@ -17,7 +17,13 @@
  *   period's spend as the baseline, so it triggers again only on a new crossing.
  * - HardLimit: while Triggered the customer's entitlement is `blocked`; at finalization charges
  *   above the threshold are withheld from the period's invoices (spend-cap.ts).
+ * - An evaluation that fails in a way no retry fixes (a deterministic failure, or a transient one
+ *   that outlasted its retries) is shown on every enabled alert of the customer as
+ *   `evaluation_error`, with a history entry, an audit entry and a log line; the alerts keep their
+ *   state. The next evaluation that succeeds (new usage, an alert change or admin reset, the next
+ *   period start) clears it the same way.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { thresholdCrossed } from '../../core/index.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { customerNow } from '../../db/contracts.js';
@@ -38,6 +44,7 @@ import {
   rearm,
   recordEvaluation,
   clearSpendBaselines,
+  setEvaluationError,
   setThreshold,
   subscriptionsForSpend,
   triggeredBefore,
@@ -48,12 +55,21 @@ import {
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import type { EntitlementView, SpendAlertView } from '../../schemas/spend-alerts.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { engineActor, recordAudit, type Actor } from '../audit.js';
+import { billingErrorView, toBillingErrorView } from '../failures/billing-errors.js';
+import type { Logger } from '../../logger.js';
 import { currentPeriodSpend, type PeriodSpend } from '../billing/billing.js';
 import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage } from '../pagination.js';
-import { spendAlertWorkflowId, spendChangedSignal, type SpendAlertWorkflowInput, type SpendEvaluation } from '../../../workflows/messages.js';
+import {
+  spendAlertWorkflowId,
+  spendChangedSignal,
+  type BillingErrorState,
+  type SpendAlertWorkflowInput,
+  type SpendEvaluation,
+} from '../../../workflows/messages.js';
+import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
@@ -71,6 +87,7 @@ function toView(alert: SpendAlertRow, history: SpendAlertEventRow[]): SpendAlert
     last_evaluated_at: iso(alert.lastEvaluatedAt),
     last_spend_nanos: alert.lastSpendNanos?.toFixed(0) ?? null,
     disabled_at: iso(alert.disabledAt),
+    evaluation_error: billingErrorView(alert.evaluationError),
     created_at: alert.createdAt.toISOString(),
     history: history.map((entry) => ({
       kind: entry.kind as SpendAlertView['history'][number]['kind'],
@@ -141,7 +158,7 @@ export async function listSpendAlerts(
   db: Db,
   customerId: string,
   filter: { status?: SpendAlertStatus | undefined },
-  page: { limit: number; starting_after?: string | undefined },
+  page: PageQuery,
 ) {
   await requireCustomer(db, customerId);
   const rows = await listAlertRows(db, customerId, filter, page);
@@ -292,10 +309,10 @@ export async function evaluateSpendAlerts(db: Db, customerId: string, at: Date):
           currency: alert.currency,
           spend_nanos: spend.toString(),
         }, at);
-        await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'triggered', spendNanos: spend, periodStart, actor: SYSTEM_ACTOR, at });
+        await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'triggered', spendNanos: spend, periodStart, actor: engineActor(), at });
         await recordAudit(tx, {
           action: 'spend_alert.triggered',
-          actor: SYSTEM_ACTOR,
+          actor: engineActor(),
           entityType: 'spend_alert',
           entityId: alert.id,
           customerId,
@@ -304,10 +321,54 @@ export async function evaluateSpendAlerts(db: Db, customerId: string, at: Date):
         });
       }
       await recordEvaluation(tx, alert.id, at, spend);
+      if (alert.evaluationError !== null && (await setEvaluationError(tx, alert.id, null))) {
+        await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'evaluation_recovered', spendNanos: spend, actor: engineActor(), at });
+        await recordAudit(tx, {
+          action: 'spend_alert.evaluation_recovered',
+          actor: engineActor(),
+          entityType: 'spend_alert',
+          entityId: alert.id,
+          customerId,
+          before: { evaluation_error: alert.evaluationError },
+          after: { evaluation_error: null, spend_nanos: spend.toString() },
+        });
+      }
     });
   }
   const next = await nextPeriodStart(db, customerId, at);
   return { enabledAlerts: alerts.length, nextPeriodStart: next?.toISOString() ?? null, awaitingRoll };
+}
+
+/**
+ * The customer's evaluation failed in a way no retry fixes: every enabled alert shows it as
+ * `evaluation_error` (a history entry when it had none, an audit entry whenever it changes) and a
+ * log line is written. The alerts keep their state; the next successful evaluation clears it.
+ */
+export async function recordSpendEvaluationError(deps: { db: Db; logger: Logger }, customerId: string, error: BillingErrorState): Promise<number> {
+  const view = toBillingErrorView(error);
+  const marked = await deps.db.$transaction(async (tx) => {
+    let count = 0;
+    for (const alert of await enabledSpendAlerts(tx, customerId)) {
+      if (!(await setEvaluationError(tx, alert.id, view))) continue;
+      count += 1;
+      const at = new Date(error.failedAt);
+      if (alert.evaluationError === null) {
+        await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'evaluation_failed', reason: `${view.type}: ${view.message}`.slice(0, 2000), actor: engineActor(), at });
+      }
+      await recordAudit(tx, {
+        action: 'spend_alert.evaluation_failed',
+        actor: engineActor(),
+        entityType: 'spend_alert',
+        entityId: alert.id,
+        customerId,
+        before: { evaluation_error: alert.evaluationError },
+        after: { evaluation_error: view },
+      });
+    }
+    return count;
+  });
+  deps.logger.error({ customerId, evaluationError: view, alerts: marked }, 'spend alert evaluation failed; shown on the alerts until an evaluation succeeds');
+  return marked;
 }
 
 /**
@@ -321,10 +382,10 @@ export async function resetSpendAlertsForPeriod(db: Db, customerId: string, peri
     for (const alert of triggered) {
       if (!(await rearm(tx, alert.id))) continue;
       rearmed += 1;
-      await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'reset', reason: 'period_start', periodStart, actor: SYSTEM_ACTOR, at: periodStart });
+      await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'reset', reason: 'period_start', periodStart, actor: engineActor(), at: periodStart });
       await recordAudit(tx, {
         action: 'spend_alert.reset',
-        actor: SYSTEM_ACTOR,
+        actor: engineActor(),
         entityType: 'spend_alert',
         entityId: alert.id,
         customerId,
@@ -356,6 +417,7 @@ export async function requestSpendEvaluation(deps: ServiceDeps, customerId: stri
     signal: spendChangedSignal,
     signalArgs: [],
     memo: { customer_id: customerId },
+    typedSearchAttributes: workflowSearchAttributes({ customerId, testClockId: customer.test_clock_id }),
   });
 }
 

@@ -38,6 +38,7 @@ import {
 } from '../../db/invoices.js';
 import { findSubscription, lockSubscription, periodBasis, phasesOverlapping, progressiveThreshold, type PeriodBasis, type SubscriptionPhaseRow } from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
+import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { notFound } from '../../errors.js';
 import { contractOfSubscription, type ContractRecord } from '../../db/contracts.js';
 import { rateUnderContract } from '../contracts/pricing.js';
@@ -84,7 +85,8 @@ async function rateToDate(
     const phaseEnd = phase.endsAt && phase.endsAt < period.end ? phase.endsAt : period.end;
     const usageTo = phaseEnd < upTo ? phaseEnd : upTo;
     if (from >= phaseEnd) continue;
-    const plan = await getPlanPricing(tx, phase.planId);
+    // The phase's own plan version: a SKU added to the plan later never reaches its bill.
+    const plan = await getPlanPricing(tx, phase.planId, phase.planVersion);
     const service = { start: civil(from), end: civil(phaseEnd) };
     // Recurring fees are prorated by whole days: a phase shorter than a day has none, only usage.
     const wholeDays = service.start < service.end;
@@ -202,7 +204,21 @@ export interface BillInput {
   upTo: Date;
   /** Why; null keeps the reason of an existing Draft (a refresh). */
   reason: BillingReason | null;
+  /** Who bills: the API caller of a bill on demand; else the workflow (or the engine) doing it. */
+  actor?: Actor;
+  requestId?: string | undefined;
 }
+
+/** What the audit trail keeps of a Draft that billing created or refreshed. */
+const draftState = (invoice: InvoiceRow) => ({
+  status: invoice.status,
+  subscription_id: invoice.subscriptionId,
+  period_start: invoice.periodStart,
+  period_end: invoice.periodEnd,
+  billing_reason: invoice.billingReason,
+  subtotal_nanos: invoice.subtotalNanos.toFixed(0),
+  total_nanos: invoice.totalNanos.toFixed(0),
+});
 
 /**
  * Creates or refreshes the Draft of the subscription's billing group for the period with the
@@ -240,7 +256,15 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
         ...(draft.subscriptionId !== null && draft.subscriptionId !== subscription.id ? { subscriptionId: null } : {}),
       });
     } else {
-      await insertDraft(tx, { id: invoiceId, ...group, subscriptionId: subscription.id, billingReason: input.reason ?? 'subscription_cycle', testClockId: subscription.testClockId });
+      await insertDraft(tx, {
+        id: invoiceId,
+        ...group,
+        subscriptionId: subscription.id,
+        billingReason: input.reason ?? 'subscription_cycle',
+        testClockId: subscription.testClockId,
+        // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
+        ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
+      });
     }
     const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
     await insertLines(
@@ -264,6 +288,19 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
       ),
     );
     const totals = await recomputeTotals(tx, invoiceId);
+    // A refresh that changed nothing (no new charges, same total) is no change to record.
+    if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
+      await recordAudit(tx, {
+        action: draft ? 'invoice.billed' : 'invoice.created',
+        actor: input.actor ?? engineActor(),
+        entityType: 'invoice',
+        entityId: invoiceId,
+        customerId: payerId,
+        before: draft ? draftState(draft) : null,
+        after: { ...draftState(totals), billed_subscription_id: subscription.id, lines_billed: charges.length },
+        requestId: input.requestId,
+      });
+    }
     return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0) };
   });
 }

@@ -1,6 +1,7 @@
 /**
- * Catalog: Product → Plan → SKU (SPEC §2). Catalog entries are immutable once created, so
- * subscriptions and invoices can always be explained by the prices they were rated with.
+ * Catalog: Product → Plan → SKU (SPEC §2). A plan's prices are versioned (./versions.ts): the SKUs
+ * of a version a subscription is on never change, so subscriptions and invoices can always be
+ * explained by the prices they were rated with; a SKU change to a plan in use opens a new version.
  *
  * SKU rules beyond the core's validateSku (every problem is reported at once, one issue per field):
  * - meter_event_type is required for every usage model (all but Flat); optional and unused for Flat.
@@ -21,24 +22,28 @@ import {
   listPlans as listPlanRows,
   listProducts as listProductRows,
   listSkus as listSkuRows,
-  lockPlanCurrency,
+  lockPlan,
+  lockProduct,
   missingReference,
   type NewPlan,
   type NewProduct,
-  type PageQuery,
   type TierRecord,
 } from '../../db/catalog.js';
+import type { PageQuery } from '../../db/pages.js';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { CoreValidationError, parseSkuPrice, type PackageRounding, type PricingModel, type Problem, type SkuPrice } from '../../core/index.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit.js';
+import { mergeMetadata, type MetadataChanges } from '../metadata.js';
 import type { RequestContext } from '../accounts/customers.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
+import { assertMeterNotArchived, planArchived, productArchived } from './archiving.js';
+import { versionForChange } from './versions.js';
 
 export type CreateProductInput = Omit<NewProduct, 'id'>;
-export type CreatePlanInput = Omit<NewPlan, 'id'>;
+export type CreatePlanInput = Omit<NewPlan, 'id' | 'metadata'> & { metadata?: MetadataChanges | undefined };
 
 export interface CreateSkuInput {
   plan_id: string;
@@ -149,33 +154,46 @@ export const listProducts = (db: Db, page: PageQuery): Promise<ProductView[]> =>
 
 export async function createPlan(db: Db, input: CreatePlanInput, context: RequestContext): Promise<PlanView> {
   return db.$transaction(async (tx) => {
-    const plan = await insertPlan(tx, { id: newId(), ...input });
+    if (input.product_id !== null) {
+      const product = await lockProduct(tx, input.product_id);
+      if (product === null) throw missingReference('product_id', 'product', input.product_id);
+      if (product.archived_at !== null) throw productArchived(product.id);
+    }
+    const { metadata, ...fields } = input;
+    const plan = await insertPlan(tx, { id: newId(), ...fields, metadata: mergeMetadata({}, metadata ?? {}) });
     await auditCreated(tx, context, 'plan', plan);
     return plan;
   });
 }
 
 export const getPlan = (db: Db, id: string): Promise<PlanView> => found(findPlan(db, id), 'plan', id);
-export const listPlans = (db: Db, page: PageQuery): Promise<PlanView[]> => listPlanRows(db, page);
+export const listPlans = (db: Db, page: PageQuery & { currency?: string | undefined; product_id?: string | undefined }): Promise<PlanView[]> => listPlanRows(db, page);
 
+/**
+ * Adds a SKU to the plan's current version, or to a new version when a subscription is on the
+ * current one (its prices are frozen). An event type billed with an archived meter is refused.
+ */
 export async function createSku(db: Db, input: CreateSkuInput, context: RequestContext): Promise<SkuView> {
   const price = skuPrice(newId(), input);
   return db.$transaction(async (tx) => {
-    const planCurrency = await lockPlanCurrency(tx, input.plan_id);
-    if (planCurrency === undefined) {
+    const plan = await lockPlan(tx, input.plan_id, 'update');
+    if (plan === null) {
       throw missingReference('plan_id', 'plan', input.plan_id);
     }
-    if (planCurrency !== null && planCurrency !== price.currency) {
-      throw conflict('plan_currency_mismatch', `currency: the SKUs of plan ${input.plan_id} are priced in ${planCurrency}, not ${price.currency}`, {
+    if (plan.archived) throw planArchived(plan.id);
+    if (plan.currency !== null && plan.currency !== price.currency) {
+      throw conflict('plan_currency_mismatch', `currency: the SKUs of plan ${input.plan_id} are priced in ${plan.currency}, not ${price.currency}`, {
         field: 'currency',
-        plan_currency: planCurrency,
+        plan_currency: plan.currency,
       });
     }
-    const sku = await insertSku(tx, input.plan_id, price);
+    if (price.meter_event_type !== undefined) await assertMeterNotArchived(tx, price.meter_event_type);
+    const version = await versionForChange(tx, plan, context);
+    const sku = await insertSku(tx, input.plan_id, version, price);
     await auditCreated(tx, context, 'sku', sku);
     return sku;
   });
 }
 
 export const getSku = (db: Db, id: string): Promise<SkuView> => found(findSku(db, id), 'sku', id);
-export const listSkus = (db: Db, query: PageQuery & { plan_id?: string }): Promise<SkuView[]> => listSkuRows(db, query);
+export const listSkus = (db: Db, query: PageQuery & { plan_id?: string | undefined; currency?: string | undefined }): Promise<SkuView[]> => listSkuRows(db, query);

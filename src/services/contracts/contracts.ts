@@ -31,6 +31,7 @@
  * by its workflow after the link commits (coterm-alignment.ts): the period in course is cut short
  * and a stub runs to the first boundary aligned on the contract end, where later periods end too.
  */
+import type { PageQuery } from '../../db/pages.js';
 import {
   addDays,
   cancellationCredit,
@@ -324,7 +325,7 @@ export async function getContract(deps: ServiceDeps, id: string): Promise<Contra
 
 export async function listContracts(
   deps: ServiceDeps,
-  query: { customer_id?: string | undefined; status?: ContractStatus | undefined; limit: number; starting_after?: string | undefined },
+  query: PageQuery & { customer_id?: string | undefined; status?: ContractStatus | undefined },
 ): Promise<Page<ContractView>> {
   const rows = await listContractRows(deps.db, query);
   return toPage(rows, query.limit, (row) => toView(row));

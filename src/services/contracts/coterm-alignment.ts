@@ -68,7 +68,7 @@ export async function alignSubscriptionToContract(db: Db, input: AlignInput): Pr
     const contract = await findContract(tx, link.contract_id);
     if (contract === null) throw notFound('contract', link.contract_id);
 
-    const plan = await getPlanPricing(tx, subscription.planId);
+    const plan = await getPlanPricing(tx, subscription.planId, subscription.planVersion);
     const periodAmount = plan.prices.filter((p) => p.pricing_model === 'Flat').reduce((sum, p) => sum + p.unit_amount_nanos, 0n);
     let result;
     try {

@@ -38,7 +38,7 @@ import {
 import type { DbClient } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors.js';
 import { invoiceTaskQueue } from '../../temporal/task-queues.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { billSubscription } from '../billing/billing.js';
 import { ensureInvoiceWorkflow } from '../invoicing/invoice-workflows.js';
 import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
@@ -46,6 +46,7 @@ import { enqueueEvent } from '../outbox.js';
 import { periodBasis } from '../../db/subscriptions.js';
 import { contractWorkflowId, type ContractWorkflowInput } from '../../../workflows/messages.js';
 import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from './pricing.js';
+import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 /** What contract operations need, from the API or the worker. */
 export interface ContractDeps {
@@ -155,7 +156,10 @@ async function contractDraft(deps: ContractDeps, contract: ContractRecord, at: D
     const billed = await billSubscription(deps.db, { subscriptionId, upTo: at, reason: null });
     if (billed.invoiceId !== null) return billed.invoiceId;
   }
-  return deps.db.$transaction((tx) => insertContractDraft(tx, { customerId: contract.customer_id, testClockId: contract.test_clock_id }));
+  // On a test clock the Draft is created at the clock's time, `at`.
+  return deps.db.$transaction((tx) =>
+    insertContractDraft(tx, { customerId: contract.customer_id, testClockId: contract.test_clock_id, createdAt: contract.test_clock_id === null ? null : at }),
+  );
 }
 
 export interface ContractLine {
@@ -236,7 +240,8 @@ async function trueUpPhase(deps: ContractDeps, contract: ContractRecord, term: T
       });
     }
     const after = { phase: term.phase, committed_nanos: result.committed_nanos.toString(), actual_nanos: result.actual_nanos.toString(), true_up_nanos: result.true_up_nanos.toString() };
-    await recordAudit(tx, { action: 'contract.trued_up', actor: SYSTEM_ACTOR, entityType: 'contract', entityId: contract.id, customerId: contract.customer_id, after });
+    const before = { phase: term.phase, trued_up: false };
+    await recordAudit(tx, { action: 'contract.trued_up', actor: engineActor(), entityType: 'contract', entityId: contract.id, customerId: contract.customer_id, before, after: { ...after, trued_up: true } });
     await enqueueEvent(tx, 'contract.trued_up', contract.id, { ...contractEvent(locked), ...after }, at);
   });
 }
@@ -305,7 +310,7 @@ export async function runContractLifecycle(deps: ContractDeps, contractId: strin
         if (locked.status !== 'Active' || locked.escalation_steps >= steps) return locked;
         const updated = await updateContract(tx, contractId, { escalation_steps: steps });
         const change = { escalation_steps: steps, escalation: locked.escalation };
-        await recordAudit(tx, { action: 'contract.escalated', actor: SYSTEM_ACTOR, entityType: 'contract', entityId: contractId, customerId: locked.customer_id, before: { escalation_steps: locked.escalation_steps }, after: change });
+        await recordAudit(tx, { action: 'contract.escalated', actor: engineActor(), entityType: 'contract', entityId: contractId, customerId: locked.customer_id, before: { escalation_steps: locked.escalation_steps }, after: change });
         await enqueueEvent(tx, 'contract.escalated', contractId, { ...contractEvent(updated), escalation_steps: steps }, at);
         return updated;
       });
@@ -319,7 +324,7 @@ export async function runContractLifecycle(deps: ContractDeps, contractId: strin
   if (contract.status === 'Active' && dateOf(contract.end_date) <= at) {
     await deps.db.$transaction(async (tx) => {
       const locked = (await lockContract(tx, contractId))!;
-      return locked.status === 'Active' ? moveContract(tx, locked, 'Expired', at, SYSTEM_ACTOR) : locked;
+      return locked.status === 'Active' ? moveContract(tx, locked, 'Expired', at, engineActor()) : locked;
     });
   }
 
@@ -350,6 +355,7 @@ export async function startContractWorkflow(deps: ContractDeps, contract: Contra
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
     memo: { customer_id: contract.customer_id },
+    typedSearchAttributes: workflowSearchAttributes({ customerId: contract.customer_id, testClockId: contract.test_clock_id }),
   });
 }
 

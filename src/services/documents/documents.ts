@@ -2,7 +2,8 @@
  * Invoice and credit note documents (issue 19). A finalized invoice's PDF is rendered once per
  * edition (the state it shows: open, paid or void, and again after each credit note), stored with
  * its SHA-256 and served from storage from then on, byte for byte; the invoice workflow renders the
- * edition of a newly finalized invoice in an activity, any other is rendered by the first request
+ * edition of an invoice finalized through it in an activity (an invoice the period close finalized
+ * itself has none), any other is rendered by the first request
  * that needs it. A Draft is rendered on each request, marked DRAFT and without a number, and never
  * stored. The seller and payer blocks of the first stored edition are kept for the later ones, so an
  * address changed afterwards never rewrites an issued invoice.
@@ -14,7 +15,7 @@ import { getCustomer } from '../../db/customers.js';
 import { findDocument, firstPrintedParties, storeDocument, type DocumentOwner } from '../../db/documents.js';
 import { newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
-import { recordAudit, SYSTEM_ACTOR } from '../audit.js';
+import { engineActor, recordAudit } from '../audit.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
 import { toCreditNoteView } from '../invoicing/credit-notes.js';
 import { invoiceNow, loadInvoiceView } from '../invoicing/invoices.js';
@@ -97,7 +98,7 @@ async function store(
       const [entityType, entityId] = 'invoiceId' in input.owner ? ['invoice', input.owner.invoiceId] : ['credit_note', input.owner.creditNoteId];
       await recordAudit(tx, {
         action: `${entityType}.document_stored`,
-        actor: SYSTEM_ACTOR,
+        actor: engineActor(),
         entityType,
         entityId,
         customerId: input.customerId,

@@ -8,15 +8,17 @@
  * gapless CN-###### number, insert the note, raise credited_nanos, and write the outbox event and
  * the audit entry.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { toDisplay } from '../../core/index.js';
 import type { Db, DbClient } from '../../db/client.js';
-import { findCreditNote, insertCreditNote, listCreditNotesOf, type CreditNoteRow } from '../../db/credit-notes.js';
+import { findCreditNote, insertCreditNote, listCreditNoteRows, type CreditNoteRow } from '../../db/credit-notes.js';
 import { findInvoice, invoiceClockTime, lockInvoice, nextDocumentNumber, updateInvoice } from '../../db/invoices.js';
 import { fromDecimal } from '../../db/money.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
+import { toPage, type Page } from '../pagination.js';
 import { postCreditNote } from '../ledger/postings.js';
 import type { CreditNoteReason, CreditNoteView } from '../../schemas/invoicing.js';
 
@@ -89,7 +91,12 @@ export async function creditInvoice(tx: DbClient, invoiceId: string, input: Issu
     });
     const creditedAfter = credited + input.amountNanos;
     await updateInvoice(tx, invoiceId, { creditedNanos: creditedAfter });
-    await postCreditNote(tx, { id: note.id, number, invoiceId, customerId: note.customerId, currency: note.currency, amount: input.amountNanos }, context.at);
+    await postCreditNote(
+      tx,
+      { id: note.id, number, invoiceId, customerId: note.customerId, currency: note.currency, amount: input.amountNanos },
+      { total: fromDecimal(invoice.totalNanos), tax: fromDecimal(invoice.taxNanos), creditedBefore: credited },
+      context.at,
+    );
     // The invoice is the aggregate, so consumers see its credit notes in order with its other events.
     await enqueueEvent(
       tx,
@@ -126,10 +133,24 @@ export async function creditInvoice(tx: DbClient, invoiceId: string, input: Issu
   }
 }
 
-/** The invoice's credit notes in issue order (UUIDv7 ids), paged like every list. */
-export async function listCreditNotes(db: Db, invoiceId: string, page: { limit: number; starting_after?: string | undefined }): Promise<CreditNoteRow[]> {
+/** The invoice's credit notes, newest first, paged like every list. */
+export async function listCreditNotes(db: Db, invoiceId: string, page: PageQuery): Promise<CreditNoteRow[]> {
   if (!(await findInvoice(db, invoiceId))) throw notFound('invoice', invoiceId);
-  return listCreditNotesOf(db, invoiceId, page);
+  return listCreditNoteRows(db, { invoiceId }, page);
+}
+
+export interface CreditNoteListQuery extends PageQuery {
+  customer_id?: string | undefined;
+  invoice_id?: string | undefined;
+  currency?: string | undefined;
+  reason?: string | undefined;
+}
+
+/** Every credit note, newest first, narrowed by the filters given. */
+export async function listAllCreditNotes(db: Db, query: CreditNoteListQuery): Promise<Page<CreditNoteView>> {
+  const { customer_id, invoice_id, currency, reason, ...page } = query;
+  const rows = await listCreditNoteRows(db, { customerId: customer_id, invoiceId: invoice_id, currency, reason }, page);
+  return toPage(rows, page.limit, toCreditNoteView);
 }
 
 export async function getCreditNote(db: Db, id: string): Promise<CreditNoteView> {

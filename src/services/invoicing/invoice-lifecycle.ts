@@ -37,10 +37,12 @@ export async function changePlan(
   subscriptionId: string,
   planId: string,
   command: SubscriptionCommand,
+  planVersion?: number,
 ): Promise<PlanChangeView> {
   await getSubscription(deps, subscriptionId);
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [{ ...command, planId }] }));
+  const change = { ...command, planId, ...(planVersion === undefined ? {} : { planVersion }) };
+  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [change] }));
   return {
     subscription: await getSubscription(deps, subscriptionId),
     invoice: invoiceId ? await loadInvoiceView(deps.db, invoiceId) : null,

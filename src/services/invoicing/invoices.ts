@@ -7,6 +7,7 @@
  * total = subtotal + tax − credits. All exact raw units; the display strings (`total` next to
  * `total_nanos`) are the one rounding, HalfEven to the currency's minor unit, made at output.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { toDisplay } from '../../core/index.js';
 import { getCustomer } from '../../db/customers.js';
 import type { Db, DbClient } from '../../db/client.js';
@@ -15,7 +16,7 @@ import {
   findInvoiceStatus,
   findInvoiceWithLines,
   invoiceClockTime,
-  listInvoicesWithLines,
+  listInvoiceSummaries,
   lockInvoice,
   nextDocumentNumber,
   recomputeTotals,
@@ -23,18 +24,21 @@ import {
   type InvoiceFilter,
   type InvoiceLineRow,
   type InvoiceRow,
+  type InvoiceSummaryRow,
 } from '../../db/invoices.js';
 import { fromDecimal } from '../../db/money.js';
 import { advanceChargedThrough } from '../../db/subscriptions.js';
-import { toPage } from '../pagination.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { toPage, type Page } from '../pagination.js';
+import { UUID_PATTERN } from '../../ids.js';
+import { engineActor, recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { creditInvoice } from './credit-notes.js';
 import { applyHardLimitSpendCap } from '../alerts/spend-cap.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { postInvoiceFinalized, postInvoiceVoided, postPaymentCollected } from '../ledger/postings.js';
 import { drawDownWalletForInvoice, returnWalletDrawdown } from '../wallets/wallets.js';
-import type { InvoiceView } from '../../schemas/invoicing.js';
+import type { InvoiceSummaryView, InvoiceView } from '../../schemas/invoicing.js';
+import { mergeMetadata, metadataOf, type MetadataChanges } from '../metadata.js';
 import { billingErrorView } from '../failures/billing-errors.js';
 
 
@@ -44,10 +48,22 @@ const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 export const amountDueOf = (invoice: InvoiceRow): bigint =>
   fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos) - fromDecimal(invoice.walletAppliedNanos);
 
-export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): InvoiceView {
+/**
+ * What is left to pay: on an Open invoice, what it still owes; on a Draft, what finalizing it would
+ * leave to pay before any credit wallet draws on it (never below 0: a credit invoice owes nothing);
+ * nothing once Paid or Void.
+ */
+function amountDueView(invoice: InvoiceRow): bigint {
+  if (invoice.status !== 'Open' && invoice.status !== 'Draft') return 0n;
+  const due = amountDueOf(invoice);
+  return due > 0n ? due : 0n;
+}
+
+/** The invoice without its lines; `spendCapWithheld` is the sum of its spend_cap lines, negated. */
+function invoiceFields(invoice: InvoiceRow, spendCapWithheld: bigint): Omit<InvoiceView, 'line_items'> {
   const display = (raw: bigint) => toDisplay(raw, invoice.currency).text;
   const total = fromDecimal(invoice.totalNanos);
-  const amountDue = invoice.status === 'Open' ? amountDueOf(invoice) : 0n;
+  const amountDue = amountDueView(invoice);
   return {
     id: invoice.id,
     status: invoice.status,
@@ -64,7 +80,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     total_nanos: total.toString(),
     credited_nanos: invoice.creditedNanos.toFixed(0),
     wallet_applied_nanos: invoice.walletAppliedNanos.toFixed(0),
-    spend_cap_withheld_nanos: lines.filter((line) => line.kind === 'spend_cap').reduce((sum, line) => sum - fromDecimal(line.amountNanos), 0n).toString(),
+    spend_cap_withheld_nanos: spendCapWithheld.toString(),
     amount_due_nanos: amountDue.toString(),
     subtotal: display(fromDecimal(invoice.subtotalNanos)),
     tax: display(fromDecimal(invoice.taxNanos)),
@@ -80,6 +96,22 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
     created_at: invoice.createdAt.toISOString(),
     // Signed by the API (src/http/hosted-links.ts), which holds the link secret.
     hosted_invoice_url: null,
+    metadata: metadataOf(invoice.metadata),
+  };
+}
+
+const spendCapWithheldOf = (lines: Pick<InvoiceLineRow, 'kind' | 'amountNanos'>[]): bigint =>
+  lines.filter((line) => line.kind === 'spend_cap').reduce((sum, line) => sum - fromDecimal(line.amountNanos), 0n);
+
+/** An invoice in a list: no lines, their count instead. */
+export function toInvoiceSummaryView(invoice: InvoiceSummaryRow): InvoiceSummaryView {
+  return { ...invoiceFields(invoice, spendCapWithheldOf(invoice.lines)), line_item_count: invoice._count.lines };
+}
+
+export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): InvoiceView {
+  const display = (raw: bigint) => toDisplay(raw, invoice.currency).text;
+  return {
+    ...invoiceFields(invoice, spendCapWithheldOf(lines)),
     line_items: lines.map((line) => ({
       id: line.id,
       kind: line.kind,
@@ -107,13 +139,40 @@ export async function loadInvoiceView(db: DbClient, id: string, ownCustomerId?: 
   return toInvoiceView(invoice, invoice.lines);
 }
 
-export async function listInvoices(
-  db: Db,
-  filter: { customer_id?: string | undefined; status?: InvoiceFilter['status']; subscription_id?: string | undefined },
-  page: { limit: number; starting_after?: string | undefined },
-) {
-  const rows = await listInvoicesWithLines(db, { customerId: filter.customer_id, status: filter.status, subscriptionId: filter.subscription_id }, page);
-  return toPage(rows, page.limit, (r) => toInvoiceView(r, r.lines));
+export interface InvoiceListQuery extends PageQuery {
+  customer_id?: string | undefined;
+  status?: InvoiceFilter['status'];
+  subscription_id?: string | undefined;
+  currency?: string | undefined;
+}
+
+/** Invoice summaries, newest first; `ownCustomerId` (a customer token) sees only invoices addressed to it. */
+export async function listInvoices(db: Db, query: InvoiceListQuery, ownCustomerId?: string): Promise<Page<InvoiceSummaryView>> {
+  const { customer_id, status, subscription_id, currency, ...page } = query;
+  if (ownCustomerId !== undefined && customer_id !== undefined && customer_id !== ownCustomerId) throw notFound('customer', customer_id);
+  // A customer token whose subject names no customer id at all has no invoices to list.
+  if (ownCustomerId !== undefined && !UUID_PATTERN.test(ownCustomerId)) throw notFound('customer', ownCustomerId);
+  const rows = await listInvoiceSummaries(db, { customerId: ownCustomerId ?? customer_id, status, subscriptionId: subscription_id, currency }, page);
+  return toPage(rows, page.limit, toInvoiceSummaryView);
+}
+
+/** Merges `changes` into the invoice's metadata (any status: metadata is never billed), audited as invoice.updated. */
+export async function updateInvoiceMetadata(db: Db, id: string, changes: MetadataChanges, context: { actor: Actor; requestId: string }): Promise<InvoiceView> {
+  return db.$transaction(async (tx) => {
+    const before = await lockInvoice(tx, id);
+    const after = await updateInvoice(tx, id, { metadata: mergeMetadata(metadataOf(before.metadata), changes) });
+    await recordAudit(tx, {
+      action: 'invoice.updated',
+      actor: context.actor,
+      entityType: 'invoice',
+      entityId: id,
+      customerId: before.customerId,
+      before: { metadata: metadataOf(before.metadata) },
+      after: { metadata: metadataOf(after.metadata) },
+      requestId: context.requestId,
+    });
+    return loadInvoiceView(tx, id);
+  });
 }
 
 /** The status and addressee of an invoice; null when it does not exist. */
@@ -133,6 +192,7 @@ export async function recordFinalizeDeferred(
       entityType: 'invoice',
       entityId: input.invoiceId,
       customerId: input.customerId,
+      before: { status: 'Draft' },
       after: { status: 'Draft', code: input.code, reason: input.reason },
     }),
   );
@@ -212,14 +272,14 @@ export async function finalizeInvoice(
       await applyCredit(tx, finalized, -total, options);
       // Nothing is charged, so no subscription's charged_through_date moves (and this transaction
       // never waits for a subscription row that a concurrent billing holds while it waits for this Draft).
-      await settle(tx, finalized, { actor: SYSTEM_ACTOR, paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit applied' }, at: options.at }, false);
+      await settle(tx, finalized, { actor: engineActor(), paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit applied' }, at: options.at }, false);
     }
     return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: false };
   });
   // The wallet paid all of it: Paid in its own transaction, like any payment (it advances the
   // subscriptions' charged_through_date, whose rows are never waited for under the invoice lock).
   if (result.invoice.status === 'Open' && result.invoice.amount_due_nanos === '0' && result.invoice.wallet_applied_nanos !== '0') {
-    const paid = await markInvoicePaid(db, id, { actor: SYSTEM_ACTOR, paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit wallet' }, at: options.at });
+    const paid = await markInvoicePaid(db, id, { actor: engineActor(), paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit wallet' }, at: options.at });
     return { invoice: paid, alreadyFinalized: result.alreadyFinalized };
   }
   return result;

@@ -3,6 +3,7 @@
  * date and source document; the trial balance) and the period-close upkeep that recognizes deferred
  * revenue and writes off expired promotional credit.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { ACCOUNT_KINDS, NORMAL_SIDE, normalBalance, type AccountKind } from '../../core/index.js';
 import type { Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
@@ -69,7 +70,7 @@ const toEntryView = (e: EntryRow): LedgerEntryView => ({
   effective_at: e.effectiveAt.toISOString(),
 });
 
-export async function listLedgerEntries(db: Db, filter: EntryFilter, page: { limit: number; starting_after?: string | undefined }) {
+export async function listLedgerEntries(db: Db, filter: EntryFilter, page: PageQuery) {
   await requireCustomer(db, filter.customerId);
   return toPage(await listEntries(db, filter, page), page.limit, toEntryView);
 }

@@ -8,7 +8,7 @@
  * | invoice finalized | accounts_receivable (total) | revenue (lines earned), deferred_revenue (lines whose period ends later), tax_payable |
  * | wallet drawdown at finalization | wallet, promotional_credit | accounts_receivable |
  * | payment collected | cash | accounts_receivable |
- * | credit note | revenue | accounts_receivable |
+ * | credit note | revenue, tax_payable (its pro-rata share of the invoice's tax) | accounts_receivable |
  * | refund | accounts_receivable | cash |
  * | void | every journal of the invoice reversed |
  * | wallet top-up (paid) | cash | wallet |
@@ -18,6 +18,7 @@
  */
 import {
   creditNoteJournal,
+  creditNoteTaxShare,
   invoiceFinalizedJournal,
   paymentCollectedJournal,
   recognitionJournal,
@@ -95,9 +96,20 @@ export async function postPaymentCollected(tx: DbClient, invoice: InvoiceRow, am
   await post(tx, paymentCollectedJournal(amount), invoiceContext(invoice, `payment of invoice ${invoice.invoiceNumber ?? invoice.id}`, at));
 }
 
-export async function postCreditNote(tx: DbClient, note: { id: string; number: string; invoiceId: string; customerId: string; currency: string; amount: bigint }, at: Date): Promise<void> {
+/**
+ * Credit note: what the customer owes goes down by its amount, tax payable by its share of the
+ * invoice's tax (core creditNoteTaxShare: the notes of an invoice reverse its whole tax once they
+ * credit its whole total), revenue by the rest.
+ */
+export async function postCreditNote(
+  tx: DbClient,
+  note: { id: string; number: string; invoiceId: string; customerId: string; currency: string; amount: bigint },
+  invoice: { total: bigint; tax: bigint; creditedBefore: bigint },
+  at: Date,
+): Promise<void> {
   if (!(await ledgerHolds(tx, note.invoiceId))) return;
-  await post(tx, creditNoteJournal(note.amount), {
+  const tax = creditNoteTaxShare(invoice, invoice.creditedBefore, note.amount);
+  await post(tx, creditNoteJournal(note.amount, tax), {
     customerId: note.customerId,
     currency: note.currency,
     sourceType: 'credit_note',

@@ -21,7 +21,8 @@
  */
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
-import { findMeter, insertMeter, listMeterRows, lockIdenticalMeter, type MeterRow } from '../../db/metering/meters.js';
+import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, type MeterRow } from '../../db/metering/meters.js';
+import type { PageQuery } from '../../db/pages.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId } from '../../ids.js';
 import { toPage, type Page } from '../pagination.js';
@@ -130,6 +131,7 @@ export function toMeterView(row: MeterRow): MeterView {
     window_type: row.windowType,
     window_size: row.windowSizeSeconds === null ? null : formatWindowSize(row.windowSizeSeconds),
     unit: row.unit,
+    archived_at: row.archivedAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -167,14 +169,38 @@ export async function getMeter(deps: ServiceDeps, id: string): Promise<MeterView
   return toMeterView(row);
 }
 
-export interface MeterListQuery {
+export interface MeterListQuery extends PageQuery {
   event_type?: string | undefined;
-  limit: number;
-  starting_after?: string | undefined;
 }
 
-/** Meters in creation order (UUIDv7 ids), optionally of one event_type. */
+/** Meters, newest first, optionally of one event_type. */
 export async function listMeters(deps: ServiceDeps, query: MeterListQuery): Promise<Page<MeterView>> {
-  const rows = await listMeterRows(deps.db, { eventType: query.event_type, limit: query.limit, starting_after: query.starting_after });
+  const { event_type, ...page } = query;
+  const rows = await listMeterRows(deps.db, { ...page, eventType: event_type });
   return toPage(rows, query.limit, toMeterView);
+}
+
+/**
+ * Archives a meter: SKUs created from now on cannot price its event type when it is the meter that
+ * type is billed with (the first one created), so no new plan version is matched to it. Plan
+ * versions already pricing the type keep billing with it (its rollups are kept up to date), so
+ * archiving re-prices no live subscription. Archiving an archived meter changes nothing.
+ */
+export async function archiveMeter(deps: ServiceDeps, id: string, actor: Actor, requestId: string): Promise<MeterView> {
+  return deps.db.$transaction(async (tx) => {
+    const result = await archiveMeterRow(tx, id, deps.clock());
+    if (result === null) throw notFound('meter', id);
+    if (result.before.archivedAt === null) {
+      await recordAudit(tx, {
+        action: 'meter.archived',
+        actor,
+        entityType: 'meter',
+        entityId: id,
+        before: toMeterView(result.before),
+        after: toMeterView(result.after),
+        requestId,
+      });
+    }
+    return toMeterView(result.after);
+  });
 }

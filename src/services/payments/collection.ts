@@ -55,11 +55,12 @@ import {
   type InvoicePaymentResult,
   type PaymentOutcomeSignal,
 } from '../../../workflows/messages.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { amountDueOf, invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
 import { enqueueEvent } from '../outbox.js';
 import type { PaymentDeps } from './deps.js';
+import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 /** The processor's answer about one payment, as recorded. */
 export interface PaymentUpdate {
@@ -111,6 +112,12 @@ export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId
 }
 
 const amountDue = (invoice: Invoice): bigint => amountDueOf(invoice);
+
+/** Whether finalizing the invoice would charge it: its payer (the customer it is addressed to) has a default payment method. */
+export async function autoChargeable(db: PaymentDeps['db'], invoiceId: string): Promise<boolean> {
+  const invoice = await findInvoiceRow(db, invoiceId);
+  return invoice !== null && (await findDefaultPaymentMethod(db, invoice.customerId)) !== null;
+}
 
 /**
  * Charges an Open invoice: the given payment method, else the payer's default (the invoice is
@@ -219,7 +226,8 @@ export async function captureInvoicePayment(deps: PaymentDeps, invoiceId: string
       entityType: 'payment',
       entityId: payment.id,
       customerId: payment.customerId,
-      after: { processor_status: answer.processorStatus },
+      before: { status: payment.status, processor_status: payment.processorStatus },
+      after: { status: payment.status, processor_status: answer.processorStatus },
       ...(command.requestId ? { requestId: command.requestId } : {}),
     }),
   );
@@ -345,7 +353,7 @@ async function startDunningIfNone(tx: DbClient, invoice: Invoice, at: Date, sche
   });
   await recordAudit(tx, {
     action: 'dunning.started',
-    actor: SYSTEM_ACTOR,
+    actor: engineActor(),
     entityType: 'dunning_schedule',
     entityId: schedule.id,
     customerId: invoice.customerId,
@@ -373,17 +381,18 @@ async function progressDunning(tx: DbClient, invoiceId: string, attempt: number,
   if (notice) {
     await recordAudit(tx, {
       action: 'dunning.notice',
-      actor: SYSTEM_ACTOR,
+      actor: engineActor(),
       entityType: 'dunning_schedule',
       entityId: schedule.id,
       customerId: schedule.customerId,
-      after: { invoice_id: invoiceId, dunning_attempt: attempt, notice },
+      before: { status: schedule.status, attempt_count: schedule.attemptCount, next_attempt_at: schedule.nextAttemptAt },
+      after: { invoice_id: invoiceId, dunning_attempt: attempt, notice, status: exhausted ? 'Exhausted' : schedule.status, attempt_count: advances ? attempt : schedule.attemptCount },
     });
   }
   if (exhausted) {
     await recordAudit(tx, {
       action: 'dunning.exhausted',
-      actor: SYSTEM_ACTOR,
+      actor: engineActor(),
       entityType: 'dunning_schedule',
       entityId: schedule.id,
       customerId: schedule.customerId,
@@ -425,7 +434,8 @@ export async function recordInvoiceFailure(deps: PaymentDeps, invoiceId: string,
       entityType: 'invoice',
       entityId: invoiceId,
       customerId: invoice.customerId,
-      after: { failure_code: failure.code, failure_message: failure.message },
+      before: { status: invoice.status },
+      after: { status: invoice.status, failure_code: failure.code, failure_message: failure.message },
     });
     return started;
   });
@@ -470,7 +480,7 @@ export async function closeDunning(deps: Pick<PaymentDeps, 'db' | 'client'>, inv
     const resolved = await updateDunningSchedule(tx, current.id, { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null });
     await recordAudit(tx, {
       action: 'dunning.resolved',
-      actor: SYSTEM_ACTOR,
+      actor: engineActor(),
       entityType: 'dunning_schedule',
       entityId: current.id,
       customerId: current.customerId,
@@ -514,5 +524,6 @@ export async function startDunningWorkflow(deps: PaymentDeps, schedule: DunningS
     taskQueue: deps.taskQueue,
     args: [input],
     workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: workflowSearchAttributes({ customerId: schedule.customerId, testClockId: schedule.testClockId }),
   });
 }

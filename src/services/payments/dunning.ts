@@ -4,6 +4,7 @@
  * whose workflow is not running. The retries themselves charge through the invoice's workflow
  * (collection.ts records their outcome, the notices and the schedule's progress).
  */
+import type { PageQuery } from '../../db/pages.js';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ScheduleAlreadyRunning } from '@temporalio/client';
 import {
@@ -23,7 +24,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors.js';
 import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, type DunningState } from '../../../workflows/messages.js';
-import { recordAudit, SYSTEM_ACTOR } from '../audit.js';
+import { engineActor, recordAudit } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { closeDunning, startDunningWorkflow } from './collection.js';
 import type { PaymentDeps } from './deps.js';
@@ -33,7 +34,7 @@ import { startEventWorkflow } from './notifications.js';
 export async function listDunning(
   db: Db,
   filter: { status?: DunningStatus | undefined; customer_id?: string | undefined; subscription_id?: string | undefined },
-  page: { limit: number; starting_after?: string | undefined },
+  page: PageQuery,
 ) {
   return toPage(await listDunningSchedules(db, filter, page), page.limit, toDunningRecord);
 }
@@ -63,7 +64,7 @@ export async function runDunningAttempt(deps: PaymentDeps, input: { invoiceId: s
     try {
       await runInvoicePayment(deps, input.invoiceId, {
         kind: 'charge',
-        actor: SYSTEM_ACTOR,
+        actor: engineActor(),
         requestKey: `dunning:${input.attempt}`,
         source: 'dunning',
         dunningAttempt: input.attempt,
@@ -88,7 +89,7 @@ export async function concludeDunning(deps: PaymentDeps, input: { invoiceId: str
     const exhausted = await updateDunningSchedule(tx, schedule.id, { status: 'Exhausted', closedReason: 'exhausted', closedAt: new Date(input.at), nextAttemptAt: null });
     await recordAudit(tx, {
       action: 'dunning.exhausted',
-      actor: SYSTEM_ACTOR,
+      actor: engineActor(),
       entityType: 'dunning_schedule',
       entityId: schedule.id,
       customerId: schedule.customerId,

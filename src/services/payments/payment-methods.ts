@@ -5,6 +5,7 @@
  * with set_default, is the default the invoice workflow charges. Detaching removes it at the
  * processor and here; the newest remaining method then becomes the default.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { findCustomer } from '../../db/customers.js';
 import {
   findAttachedPaymentMethod,
@@ -90,7 +91,7 @@ export async function attachPaymentMethod(deps: PaymentDeps, customerId: string,
   return toPaymentMethodRecord(row);
 }
 
-export async function listPaymentMethods(deps: PaymentDeps, customerId: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listPaymentMethods(deps: PaymentDeps, customerId: string, page: PageQuery) {
   if (!(await findCustomer(deps.db, customerId))) throw notFound('customer', customerId);
   return toPage(await listPaymentMethodRows(deps.db, customerId, page), page.limit, toPaymentMethodRecord);
 }

@@ -102,12 +102,12 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
     if (!(err instanceof ProcessorRejectedError || err instanceof ProcessorUnavailableError)) throw err;
     // Refused, or no answer: released, so the amount can be refunded again. A refund the processor
     // made despite a lost answer comes back as a charge.refunded notification and is recorded then.
-    await failRefund(deps, refund.id, refund.paymentId, err.message, context.actor);
+    await failRefund(deps, refund.id, refund.paymentId, err.message, context.actor, context.requestId);
     if (err instanceof ProcessorUnavailableError) throw new DomainError('unavailable', 'payment_processor_unavailable', err.message);
     throw new DomainError('unprocessable', 'refund_rejected', `the processor refused the refund: ${err.message}`, { processor_code: err.code });
   }
   if (answer.outcome === 'failed') {
-    await failRefund(deps, refund.id, refund.paymentId, answer.failureMessage ?? 'the refund failed', context.actor);
+    await failRefund(deps, refund.id, refund.paymentId, answer.failureMessage ?? 'the refund failed', context.actor, context.requestId);
     throw new DomainError('unprocessable', 'refund_rejected', `the processor refused the refund: ${answer.failureMessage ?? 'failed'}`);
   }
   const at = await invoiceNow(deps.db, invoiceId, new Date());
@@ -121,6 +121,7 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
       entityType: 'refund',
       entityId: refund.id,
       customerId: note.customer_id,
+      before: { status: refund.status, amount_nanos: refund.amountNanos.toFixed(0) },
       after: { status: done.status, processor_refund_id: answer.id, credit_note_id: note.id, amount_nanos: done.amountNanos.toFixed(0) },
       ...(context.requestId ? { requestId: context.requestId } : {}),
     });
@@ -129,13 +130,21 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
   return toRefundRecord(recorded);
 }
 
-async function failRefund(deps: PaymentDeps, refundId: string, paymentId: string, message: string, actor: Actor): Promise<void> {
+async function failRefund(deps: PaymentDeps, refundId: string, paymentId: string, message: string, actor: Actor, requestId?: string): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const refund = await findRefund(tx, refundId);
     if (!refund || refund.status !== 'Pending') return;
     await updateRefund(tx, refundId, { status: 'Failed', failureMessage: message });
     await addRefunded(tx, paymentId, -fromDecimal(refund.amountNanos), -refund.amountMinor);
-    await recordAudit(tx, { action: 'refund.failed', actor, entityType: 'refund', entityId: refundId, after: { status: 'Failed', failure_message: message } });
+    await recordAudit(tx, {
+      action: 'refund.failed',
+      actor,
+      entityType: 'refund',
+      entityId: refundId,
+      before: { status: refund.status },
+      after: { status: 'Failed', failure_message: message },
+      ...(requestId ? { requestId } : {}),
+    });
   });
 }
 

@@ -3,14 +3,18 @@
  * which every state move goes through.
  */
 import { addDaysMs, anchorDayOf, periodEnd } from '../../core/index.js';
-import { findPlan } from '../../db/catalog.js';
+import { findPlan, lockPlan, type PlanRecord } from '../../db/catalog.js';
+import { planArchived, productArchived } from '../catalog/archiving.js';
 import { findCustomer, lockCustomerShared } from '../../db/customers.js';
 import { toDecimal } from '../../db/money.js';
+import type { PageQuery } from '../../db/pages.js';
 import {
   findSubscription,
   insertPhase,
   insertSubscription,
   listSubscriptions as listSubscriptionRows,
+  lockSubscription,
+  setSubscriptionMetadata,
   type SubscriptionRow,
 } from '../../db/subscriptions.js';
 import { lockClockShared } from '../../db/test-clocks.js';
@@ -33,11 +37,14 @@ import { conflict, DomainError, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
 import type { SubscriptionView } from '../../schemas/subscriptions.js';
+import { mergeMetadata, metadataOf, type MetadataChanges } from '../metadata.js';
 
 export interface CreateSubscriptionInput {
   customer_id: string;
   plan_id: string;
-  currency: string;
+  /** Defaults to the currency of the plan's SKUs (a plan's SKUs share one currency). */
+  currency?: string | undefined;
+  metadata?: MetadataChanges | undefined;
   trial_days?: number | undefined;
   progressive_threshold_nanos?: string | undefined;
 }
@@ -49,6 +56,7 @@ export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
     id: row.id,
     customer_id: row.customerId,
     plan_id: row.planId,
+    plan_version: row.planVersion,
     status: row.status,
     currency: row.currency,
     trial_days: row.trialDays,
@@ -62,6 +70,7 @@ export function toSubscriptionView(row: SubscriptionRow): SubscriptionView {
     paused_at: iso(row.pausedAt),
     cancelled_at: iso(row.cancelledAt),
     billing_error: billingErrorView(row.billingError),
+    metadata: metadataOf(row.metadata),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -77,6 +86,19 @@ export async function getSubscription(deps: ServiceDeps, id: string, ownCustomer
   const row = await findSubscription(deps.db, id);
   if (!row || (ownCustomerId !== undefined && row.customerId !== ownCustomerId)) throw notFound('subscription', id);
   return toSubscriptionView(row);
+}
+
+/** A plan new subscriptions (and plan changes) may take: not archived, with SKUs, in the currency. */
+export function assertSubscribable(plan: PlanRecord & { product_archived?: boolean }, currency: string): void {
+  if (plan.archived_at !== null) throw planArchived(plan.id);
+  if (plan.skus.length === 0) throw unprocessable('plan_has_no_skus', `plan ${plan.id} has no SKUs to bill`);
+  const planCurrencies = [...new Set(plan.skus.map((s) => s.currency))];
+  if (!planCurrencies.includes(currency)) {
+    throw unprocessable('currency_mismatch', `currency ${currency} does not match the plan's SKUs (${planCurrencies.join(', ')})`, {
+      field: 'currency',
+      plan_currencies: planCurrencies,
+    });
+  }
 }
 
 export async function createSubscription(
@@ -95,14 +117,9 @@ export async function createSubscription(
   }
   const plan = await findPlan(db, input.plan_id);
   if (!plan) throw notFound('plan', input.plan_id);
-  if (plan.skus.length === 0) throw unprocessable('plan_has_no_skus', `plan ${plan.id} has no SKUs to bill`);
-  const planCurrencies = [...new Set(plan.skus.map((s) => s.currency))];
-  if (!planCurrencies.includes(input.currency)) {
-    throw unprocessable('currency_mismatch', `currency ${input.currency} does not match the plan's SKUs (${planCurrencies.join(', ')})`, {
-      field: 'currency',
-      plan_currencies: planCurrencies,
-    });
-  }
+  // Without a currency, the plan's (its SKUs share one; the first when they do not).
+  const currency = input.currency ?? plan.skus[0]?.currency ?? '';
+  assertSubscribable(plan, currency);
 
   const trialDays = input.trial_days ?? plan.trial_days;
   const id = newId();
@@ -121,6 +138,13 @@ export async function createSubscription(
     // On a test clock, "now" is the clock's time, read under a share lock: an advance of the clock
     // (which takes it exclusively) either waits for this subscription or happened before it.
     const clockTime = customer.test_clock_id ? await lockClockShared(tx, customer.test_clock_id) : undefined;
+    // The plan's version is read under a share lock: a SKU change (which takes the plan
+    // exclusively) either sees this subscription on the version, or opened the one it takes.
+    const current = await lockPlan(tx, plan.id, 'share');
+    if (current === null) throw notFound('plan', plan.id);
+    if (current.archived) throw planArchived(plan.id);
+    if (current.product_archived) throw productArchived(plan.product_id ?? plan.id);
+    if (current.version !== plan.version) assertSubscribable((await findPlan(tx, plan.id))!, currency);
     clockNow = clockTime ?? null;
     const startMs = (clockTime ?? deps.clock()).getTime();
     const trialEndMs = trialDays > 0 ? addDaysMs(startMs, trialDays) : null;
@@ -128,7 +152,8 @@ export async function createSubscription(
       id,
       customerId: customer.id,
       planId: plan.id,
-      currency: input.currency,
+      planVersion: current.version,
+      currency,
       status: trialEndMs !== null ? 'Trialing' : 'Active',
       trialDays,
       trialEnd: trialEndMs === null ? null : new Date(trialEndMs),
@@ -138,8 +163,11 @@ export async function createSubscription(
       billingAnchor: new Date(trialEndMs ?? startMs),
       testClockId: customer.test_clock_id,
       progressiveThresholdNanos: input.progressive_threshold_nanos === undefined ? null : toDecimal(BigInt(input.progressive_threshold_nanos)),
+      metadata: mergeMetadata({}, input.metadata ?? {}),
+      // On a test clock it is created at the clock's time.
+      ...(clockTime === undefined ? {} : { createdAt: clockTime }),
     });
-    await insertPhase(tx, { id: newId(), subscriptionId: id, planId: plan.id, startsAt: subscription.periodStart });
+    await insertPhase(tx, { id: newId(), subscriptionId: id, planId: plan.id, planVersion: current.version, startsAt: subscription.periodStart });
     await recordAudit(tx, {
       action: 'subscription.created',
       actor,
@@ -153,6 +181,7 @@ export async function createSubscription(
       subscription_id: id,
       customer_id: customer.id,
       plan_id: plan.id,
+      plan_version: current.version,
       status: subscription.status,
       currency: subscription.currency,
     }, subscription.periodStart);
@@ -167,20 +196,45 @@ export async function createSubscription(
   return toSubscriptionView(created);
 }
 
-export interface SubscriptionListQuery {
+export interface SubscriptionListQuery extends PageQuery {
   customer_id?: string | undefined;
   status?: SubscriptionRow['status'] | undefined;
-  limit: number;
-  starting_after?: string | undefined;
+  plan_id?: string | undefined;
+  currency?: string | undefined;
+  test_clock_id?: string | undefined;
 }
 
-/** Subscriptions in creation order; a customer token lists only its own customer's. */
+/** Merges `changes` into the subscription's metadata (any status: metadata is never billed), audited as subscription.updated. */
+export async function updateSubscriptionMetadata(deps: ServiceDeps, id: string, changes: MetadataChanges, context: { actor: Actor; requestId: string }): Promise<SubscriptionView> {
+  return deps.db.$transaction(async (tx) => {
+    const before = (await lockSubscription(tx, id)) ? await findSubscription(tx, id) : null;
+    if (!before) throw notFound('subscription', id);
+    const after = await setSubscriptionMetadata(tx, id, mergeMetadata(metadataOf(before.metadata), changes));
+    await recordAudit(tx, {
+      action: 'subscription.updated',
+      actor: context.actor,
+      entityType: 'subscription',
+      entityId: id,
+      customerId: before.customerId,
+      before: { metadata: metadataOf(before.metadata) },
+      after: { metadata: metadataOf(after.metadata) },
+      requestId: context.requestId,
+    });
+    return toSubscriptionView(after);
+  });
+}
+
+/** Subscriptions, newest first; a customer token lists only its own customer's. */
 export async function listSubscriptions(deps: ServiceDeps, query: SubscriptionListQuery, ownCustomerId?: string): Promise<Page<SubscriptionView>> {
   if (ownCustomerId !== undefined && query.customer_id !== undefined && query.customer_id !== ownCustomerId) throw notFound('customer', query.customer_id);
   // A customer token whose subject is not a customer id owns nothing.
   if (ownCustomerId !== undefined && !UUID_PATTERN.test(ownCustomerId)) return { data: [], has_more: false, next_cursor: null };
   const customerId = ownCustomerId ?? query.customer_id;
-  const rows = await listSubscriptionRows(deps.db, { customerId, status: query.status }, query);
+  const rows = await listSubscriptionRows(
+    deps.db,
+    { customerId, status: query.status, planId: query.plan_id, currency: query.currency, testClockId: query.test_clock_id },
+    query,
+  );
   return toPage(rows, query.limit, toSubscriptionView);
 }
 

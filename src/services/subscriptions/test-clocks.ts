@@ -1,122 +1,253 @@
 /**
  * Test clocks (sandbox time, as in Stripe Billing and Kill Bill). Customers created on a clock and
  * their subscriptions live on its frozen time. Advancing a clock moves every subscription workflow
- * on it through the new time and returns once each has processed everything due by then, running
- * exactly the code real subscriptions run.
+ * on it through the new time, running exactly the code real subscriptions run.
  *
- * Advances go in lockstep: the workflows are taken together from one instant where any of them has
- * work (a period end, an invoice's grace end, a progressive check) to the next, so what happens at
- * an earlier instant on one subscription (billing into a consolidated Draft) always precedes what
- * happens later on another (finalizing that Draft). One advance runs at a time per clock (a session
- * advisory lock, released even if the process dies); a concurrent one is 409 test_clock_advancing.
- * Advancing to the clock's current time again drives the workflows to it once more, which resumes
- * an advance that was interrupted. The dunning workflows of the clock's invoices are driven with its
- * subscriptions, including those a step starts (a payment that fails at a period's finalization).
+ * An advance is asynchronous, as in Stripe: the request sets the clock's new time and status
+ * `advancing` and starts the clock's advance workflow (`testClockAdvanceWorkflow`, one id per
+ * clock), then answers at once. The workflow's activity drives the workflows in lockstep, writing
+ * its progress (the clock time every workflow has reached, subscriptions caught up of total) to the
+ * clock's row, and a last activity sets `ready` with the `test_clock.ready` event (or
+ * `internal_failure` with `test_clock.internal_failure` when the drive failed for good).
+ *
+ * Lockstep: the workflows are taken together from one instant where any of them has work (a period
+ * end, an invoice's grace end, a progressive check) to the next, so what happens at an earlier
+ * instant on one subscription (billing into a consolidated Draft) always precedes what happens
+ * later on another (finalizing that Draft). One advance runs at a time per clock: while the clock
+ * is `advancing` and its advance workflow runs, another request is 409 test_clock_advancing; an
+ * `advancing` clock whose workflow is gone (terminated by an operator) is taken over by the next
+ * request. Advancing to the clock's current time again drives the workflows to it once more. The
+ * dunning workflows of the clock's invoices are driven with its subscriptions, including those a
+ * step starts (a payment that fails at a period's finalization). Once every workflow has caught up,
+ * the deferred revenue of the clock's customers is recognized up to the new time
+ * (src/services/ledger/recognition.ts).
  */
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
 import { subscriptionIdsOnClock } from '../../db/subscriptions.js';
 import {
+  beginAdvance,
+  finishAdvance,
   findTestClock,
-  getTestClock as getTestClockRow,
   insertTestClock,
+  listTestClockRows,
   lockClockForUpdate,
-  setFrozenTime,
-  testClockExists,
-  withAdvanceLock,
+  recordAdvanceProgress,
   type TestClockRow,
 } from '../../db/test-clocks.js';
+import type { PageQuery } from '../../db/pages.js';
+import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../deps.js';
+import { toPage, type Page } from '../pagination.js';
 import { newId } from '../../ids.js';
-import { advanceClockUpdate, contractWorkflowId, nextWakeQuery, spendAlertWorkflowId, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import {
+  advanceClockUpdate,
+  contractWorkflowId,
+  nextWakeQuery,
+  spendAlertWorkflowId,
+  subscriptionWorkflowId,
+  testClockAdvanceWorkflowId,
+  type TestClockAdvanceInput,
+  type TestClockAdvanceResult,
+} from '../../../workflows/messages.js';
 import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
 import { activeContractIdsOnClock } from '../../db/contracts.js';
-import { recordAudit, type Actor } from '../audit.js';
+import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { TestClockView } from '../../schemas/subscriptions.js';
 import { dunningWorkflowIdsOnClock } from '../payments/dunning.js';
-import { reconcileSubscriptionWorkflows } from './workflow-starts.js';
+import { enqueueEvent } from '../outbox.js';
+import { withTemporalDeadline } from '../../temporal/client.js';
+import { testClockTaskQueue } from '../../temporal/task-queues.js';
+import { reconcileSubscriptionWorkflows, type WorkflowStartDeps } from './workflow-starts.js';
+import { recognizeRevenueDue } from '../ledger/recognition.js';
 
-const toView = (row: TestClockRow, advancing: boolean): TestClockView => ({
+export type TestClockStatus = 'ready' | 'advancing' | 'internal_failure';
+
+const toView = (row: TestClockRow): TestClockView => ({
   id: row.id,
   name: row.name,
   frozen_time: row.frozenTime.toISOString(),
-  status: advancing ? 'advancing' : 'ready',
+  status: row.status as TestClockStatus,
   created_at: row.createdAt.toISOString(),
+  advance:
+    row.advanceStartedAt === null
+      ? null
+      : {
+          simulated_time: (row.simulatedTime ?? row.frozenTime).toISOString(),
+          subscriptions_done: row.advanceSubscriptionsDone,
+          subscriptions_total: row.advanceSubscriptionsTotal,
+          started_at: row.advanceStartedAt.toISOString(),
+          finished_at: row.advanceFinishedAt?.toISOString() ?? null,
+        },
 });
 
-async function isAdvancing(deps: ServiceDeps, id: string): Promise<boolean> {
-  return (await withAdvanceLock(deps.pool, id, async () => false)) ?? true;
-}
+const advancing = () => conflict('test_clock_advancing', 'the test clock is being advanced by another request; retry when it is ready');
 
 export async function createTestClock(deps: ServiceDeps, input: { name: string; frozen_time: string }, actor: Actor, requestId: string): Promise<TestClockView> {
   const row = await deps.db.$transaction(async (tx) => {
     const clock = await insertTestClock(tx, { id: newId(), name: input.name, frozenTime: new Date(input.frozen_time) });
-    await recordAudit(tx, { action: 'test_clock.created', actor, entityType: 'test_clock', entityId: clock.id, after: toView(clock, false), requestId });
+    await recordAudit(tx, { action: 'test_clock.created', actor, entityType: 'test_clock', entityId: clock.id, after: toView(clock), requestId });
     return clock;
   });
-  return toView(row, false);
+  return toView(row);
 }
 
 export async function getTestClock(deps: ServiceDeps, id: string): Promise<TestClockView> {
   const row = await findTestClock(deps.db, id);
   if (!row) throw notFound('test_clock', id);
-  return toView(row, await isAdvancing(deps, id));
+  return toView(row);
 }
 
-/** Moves the clock forward (or re-drives it at its current time) and waits until every subscription on it has caught up. */
-export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime: string, actor: Actor, requestId: string): Promise<TestClockView> {
-  const target = new Date(frozenTime);
-  const advanced = await withAdvanceLock(deps.pool, id, async () => {
-    // A subscription of the clock whose workflow start after commit did not happen gets it first.
-    await reconcileSubscriptionWorkflows(deps, { createdBefore: new Date(), testClockId: id });
-    const { clock, subscriptionIds } = await moveClock(deps, id, target, actor, requestId);
-    // Contract workflows of the clock's customers answer the same advance update and next-wake query.
-    const contractIds = await activeContractIdsOnClock(deps.db, id);
-    // So do the spend alert evaluators of its customers (their period-start resets, their evaluations).
-    const alertCustomerIds = await customersWithEnabledAlertsOnClock(deps.db, id);
-    await driveInLockstep(
-      deps,
-      id,
-      [...subscriptionIds.map(subscriptionWorkflowId), ...contractIds.map(contractWorkflowId), ...alertCustomerIds.map(spendAlertWorkflowId)],
-      target,
-    );
-    return clock;
-  });
-  if (advanced === null) {
-    if (!(await testClockExists(deps.db, id))) throw notFound('test_clock', id);
-    throw conflict('test_clock_advancing', 'the test clock is being advanced by another request; retry when it is ready');
+/** Whether the clock's advance workflow is running (Temporal reached within the API's deadline, else 503). */
+async function advanceWorkflowRunning(deps: ServiceDeps, id: string): Promise<boolean> {
+  try {
+    const description = await withTemporalDeadline(deps.temporal, () => deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(id)).describe());
+    return description.status.name === 'RUNNING';
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw new DomainError('unavailable', 'service_unavailable', `Temporal could not be reached: ${(err as Error).message}`);
   }
-  return toView(advanced, false);
 }
 
 /**
- * Sets the clock's time and lists the subscriptions to drive: every one on the clock that has not
- * expired, and those that expired recently enough that their last invoice's grace may still run.
+ * Moves the clock forward (or re-drives it at its current time): sets its time and status
+ * `advancing`, starts its advance workflow and answers at once; GET shows the progress.
  */
-async function moveClock(deps: ServiceDeps, id: string, target: Date, actor: Actor, requestId: string) {
-  return deps.db.$transaction(async (tx) => {
+export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime: string, actor: Actor, requestId: string): Promise<TestClockView> {
+  const target = new Date(frozenTime);
+  const current = await findTestClock(deps.db, id);
+  if (!current) throw notFound('test_clock', id);
+  // An advancing clock whose workflow is gone (terminated, or its start was lost) is taken over.
+  const staleSince = current.status === 'advancing' ? ((await advanceWorkflowRunning(deps, id)) ? null : current.advanceStartedAt) : undefined;
+  if (staleSince === null) throw advancing();
+  const startedAt = deps.clock();
+  const { clock, from } = await deps.db.$transaction(async (tx) => {
     const previous = await lockClockForUpdate(tx, id);
     if (!previous) throw notFound('test_clock', id);
-    if (target.getTime() < previous.getTime()) {
-      throw new DomainError('unprocessable', 'test_clock_cannot_go_back', `frozen_time must not be before ${previous.toISOString()}`, { field: 'frozen_time' });
+    if (previous.status === 'advancing' && (staleSince === undefined || previous.advanceStartedAt?.getTime() !== staleSince?.getTime())) throw advancing();
+    if (target.getTime() < previous.frozenTime.getTime()) {
+      throw new DomainError('unprocessable', 'test_clock_cannot_go_back', `frozen_time must not be before ${previous.frozenTime.toISOString()}`, { field: 'frozen_time' });
     }
-    const clock = target.getTime() === previous.getTime() ? await getTestClockRow(tx, id) : await setFrozenTime(tx, id, target);
+    const clock = await beginAdvance(tx, id, { frozenTime: target, simulatedTime: previous.frozenTime, startedAt });
     await recordAudit(tx, {
       action: 'test_clock.advanced',
       actor,
       entityType: 'test_clock',
       entityId: id,
-      before: { frozen_time: previous.toISOString() },
-      after: { frozen_time: target.toISOString() },
+      before: { frozen_time: previous.frozenTime.toISOString(), status: previous.status },
+      after: { frozen_time: target.toISOString(), status: clock.status },
       requestId,
     });
-    const graceHorizon = new Date(previous.getTime() - deps.settings.invoiceGraceMs);
-    return { clock, subscriptionIds: await subscriptionIdsOnClock(tx, id, graceHorizon) };
+    return { clock, from: previous.frozenTime };
+  });
+  const input: TestClockAdvanceInput = { clockId: id, from: from.toISOString(), to: target.toISOString(), startedAt: startedAt.toISOString() };
+  try {
+    await withTemporalDeadline(deps.temporal, () =>
+      deps.temporal.client.workflow.start('testClockAdvanceWorkflow', {
+        workflowId: testClockAdvanceWorkflowId(id),
+        taskQueue: testClockTaskQueue(deps.settings.temporalTaskQueue),
+        args: [input],
+        memo: { test_clock_id: id },
+        // The clock row decides (it is ready, or its advance was found stale): a run still open is the
+        // previous advance completing after it set the clock ready, or a stale one; this advance replaces it.
+        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
+      }),
+    );
+  } catch (err) {
+    await finishAdvance(deps.db, id, startedAt, { status: 'internal_failure', finishedAt: deps.clock() }).catch(() => null);
+    throw new DomainError('unavailable', 'service_unavailable', `Temporal could not be reached: ${(err as Error).message}`);
+  }
+  return toView(clock);
+}
+
+/** What the advance workflow's activities need: the subscription workflow starts' deps and the grace period. */
+export interface TestClockDriveDeps extends WorkflowStartDeps {
+  settings: { temporalTaskQueue: string; invoiceGraceMs: number };
+}
+
+export interface DriveProgress {
+  simulatedTime: Date;
+  subscriptionsTotal: number;
+  subscriptionsDone: number;
+}
+
+/**
+ * The advance workflow's drive: every workflow of the clock to the advance's time, in lockstep,
+ * its progress written to the clock's row (and handed to `onProgress`, the activity's heartbeat).
+ * Driving again what was driven already changes nothing, so a retried activity resumes.
+ */
+export async function driveTestClock(
+  deps: TestClockDriveDeps,
+  input: TestClockAdvanceInput,
+  options: { onProgress?: (progress: DriveProgress) => void; signal?: AbortSignal } = {},
+): Promise<TestClockAdvanceResult> {
+  const { clockId } = input;
+  const startedAt = new Date(input.startedAt);
+  if (!(await findTestClock(deps.db, clockId))) throw notFound('test_clock', clockId);
+  // A subscription of the clock whose workflow start after commit did not happen gets it first.
+  await reconcileSubscriptionWorkflows(deps, { createdBefore: new Date(), testClockId: clockId });
+  // Every subscription on the clock that has not expired, and those that expired recently enough that their last invoice's grace may still run.
+  const graceHorizon = new Date(Date.parse(input.from) - deps.settings.invoiceGraceMs);
+  const subscriptionIds = (await subscriptionIdsOnClock(deps.db, clockId, graceHorizon)).map(subscriptionWorkflowId);
+  // Contract workflows of the clock's customers answer the same advance update and next-wake query.
+  const contractIds = await activeContractIdsOnClock(deps.db, clockId);
+  // So do the spend alert evaluators of its customers (their period-start resets, their evaluations).
+  const alertCustomerIds = await customersWithEnabledAlertsOnClock(deps.db, clockId);
+  const report = async (progress: DriveProgress) => {
+    options.onProgress?.(progress);
+    await recordAdvanceProgress(deps.db, clockId, startedAt, progress);
+  };
+  const steps = await driveInLockstep(
+    deps,
+    clockId,
+    { subscriptions: subscriptionIds, others: [...contractIds.map(contractWorkflowId), ...alertCustomerIds.map(spendAlertWorkflowId)] },
+    { from: new Date(input.from), target: new Date(input.to) },
+    report,
+    options.signal,
+  );
+  // Deferred revenue of the clock's customers recognized up to its new time (each step dated at
+  // the step), as the daily run does for customers on no clock: not only when a period closes.
+  await recognizeRevenueDue(deps, clockId, new Date(input.to));
+  deps.logger.info({ testClockId: clockId, frozenTime: input.to, subscriptions: subscriptionIds.length, steps }, 'test clock driven');
+  return { subscriptions: subscriptionIds.length, steps };
+}
+
+/**
+ * Ends the advance: `ready` (or `internal_failure`) with its event, in one transaction; nothing when
+ * a later advance took the clock over meanwhile.
+ */
+export async function finishTestClockAdvance(db: Db, input: TestClockAdvanceInput, status: 'ready' | 'internal_failure', finishedAt: Date): Promise<TestClockView | null> {
+  return db.$transaction(async (tx) => {
+    const row = await finishAdvance(tx, input.clockId, new Date(input.startedAt), { status, finishedAt });
+    if (!row) return null;
+    const view = toView(row);
+    await enqueueEvent(
+      tx,
+      status === 'ready' ? 'test_clock.ready' : 'test_clock.internal_failure',
+      row.id,
+      { test_clock_id: row.id, frozen_time: view.frozen_time, status, subscriptions_done: view.advance?.subscriptions_done ?? 0, subscriptions_total: view.advance?.subscriptions_total ?? 0 },
+      row.frozenTime,
+    );
+    await recordAudit(tx, { action: `test_clock.${status}`, actor: SYSTEM_ACTOR, entityType: 'test_clock', entityId: row.id, before: { status: 'advancing' }, after: view });
+    return view;
   });
 }
 
-/** Steps every workflow through each instant up to `target` where one of them has something due. */
-async function driveInLockstep(deps: ServiceDeps, clockId: string, workflowIds: string[], target: Date): Promise<void> {
+/**
+ * Steps every workflow through each instant up to `target` where one of them has something due,
+ * reporting after each step the instant reached and how many subscriptions have nothing left
+ * before the target (or ended). Returns the number of steps.
+ */
+async function driveInLockstep(
+  deps: TestClockDriveDeps,
+  clockId: string,
+  workflows: { subscriptions: string[]; others: string[] },
+  span: { from: Date; target: Date },
+  report: (progress: DriveProgress) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<number> {
+  const subscriptionIds = new Set(workflows.subscriptions);
+  const workflowIds = [...workflows.subscriptions, ...workflows.others];
   let running = workflowIds.map((workflowId) => deps.temporal.client.workflow.getHandle(workflowId));
   const known = new Set(workflowIds);
   /** Adds the clock's dunning workflows not driven yet; true when the clock has any. */
@@ -128,11 +259,19 @@ async function driveInLockstep(deps: ServiceDeps, clockId: string, workflowIds: 
     }
     return ids.length > 0;
   };
-  const targetMs = target.getTime();
+  const targetMs = span.target.getTime();
+  const total = subscriptionIds.size;
+  /** Subscriptions that ended, or whose next wake is after the target. */
+  const doneOf = (wakes: (number | null)[]) =>
+    total - running.filter((handle, i) => subscriptionIds.has(handle.workflowId) && wakes[i] !== null && wakes[i]! <= targetMs).length;
   let reachedMs = Number.NEGATIVE_INFINITY;
+  let steps = 0;
   await withDunning();
+  await report({ simulatedTime: span.from, subscriptionsTotal: total, subscriptionsDone: 0 });
   while (running.length > 0) {
+    signal?.throwIfAborted();
     const wakes = await Promise.all(running.map((handle) => nextWake(handle)));
+    if (steps > 0) await report({ simulatedTime: new Date(reachedMs), subscriptionsTotal: total, subscriptionsDone: doneOf(wakes) });
     const due = wakes.filter((ms): ms is number => ms !== null && ms > reachedMs && ms < targetMs);
     const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
     const driveAll = async () => {
@@ -144,8 +283,11 @@ async function driveInLockstep(deps: ServiceDeps, clockId: string, workflowIds: 
     // caught up, and may start dunning workflows: a second pass waits for both.
     if (await withDunning()) await driveAll();
     reachedMs = stepMs;
-    if (stepMs === targetMs) return;
+    steps += 1;
+    if (stepMs === targetMs) break;
   }
+  await report({ simulatedTime: span.target, subscriptionsTotal: total, subscriptionsDone: total });
+  return steps;
 }
 
 async function nextWake(handle: WorkflowHandle): Promise<number | null> {
@@ -158,14 +300,32 @@ async function nextWake(handle: WorkflowHandle): Promise<number | null> {
   }
 }
 
+/**
+ * Update calls that may time out in a row, per workflow and step, before the advance fails: a busy
+ * worker (hundreds of subscriptions stepping at once) answers an update later than the server's
+ * RPC deadline, while the update itself goes on; sending it again waits for it anew.
+ */
+const UPDATE_TIMEOUTS_TOLERATED = 20;
+
 /** Advances one workflow to `at` and waits until it caught up; false once the workflow has ended. */
 async function driveTo(handle: WorkflowHandle, at: string): Promise<boolean> {
-  try {
-    // A run that continued as new answers caughtUp=false: the next run takes the same time.
-    while (!(await handle.executeUpdate(advanceClockUpdate, { args: [at] })).caughtUp);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
+  let timeouts = 0;
+  for (;;) {
+    try {
+      // A run that continued as new answers caughtUp=false: the next run takes the same time.
+      if ((await handle.executeUpdate(advanceClockUpdate, { args: [at] })).caughtUp) return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      // The advance to `at` is idempotent: a repeat of a timed-out update waits for the same state.
+      if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) || (timeouts += 1) > UPDATE_TIMEOUTS_TOLERATED) throw err;
+    }
   }
+}
+
+/** Test clocks, newest first, each with its status. */
+export async function listTestClocks(deps: ServiceDeps, page: PageQuery): Promise<Page<TestClockView>> {
+  const rows = await listTestClockRows(deps.db, page);
+  const views: TestClockView[] = [];
+  for (const row of rows) views.push(toView(row));
+  return toPage(views, page.limit, (view) => view);
 }

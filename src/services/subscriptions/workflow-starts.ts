@@ -13,6 +13,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../logger.js';
 import { withTemporalDeadline, type TemporalHandle } from '../../temporal/client.js';
 import { subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../../workflows/messages.js';
+import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 /** How often (subscription time) a progressive billing threshold is checked. */
 export const PROGRESSIVE_CHECK_EVERY_MS = 86_400_000;
@@ -47,6 +48,7 @@ export async function startSubscriptionWorkflow(deps: WorkflowStartDeps, row: Su
         taskQueue: deps.settings.temporalTaskQueue,
         args: [subscriptionWorkflowInput(row, clockNow)],
         memo: { customer_id: row.customerId, plan_id: row.planId },
+        typedSearchAttributes: workflowSearchAttributes({ customerId: row.customerId, subscriptionId: row.id, status: row.status, testClockId: row.testClockId }),
         // Never a second run of a subscription whose workflow ran already (an Expired one has ended).
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
       }),

@@ -13,6 +13,7 @@
  * auto-recharge per wallet); after the commit its workflow `wallet-recharge:<top-up id>` charges it.
  * Concurrent drawdowns are serialised by the wallet lock, so only one of them crosses.
  */
+import type { PageQuery } from '../../db/pages.js';
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import {
   minorUnitsToRaw,
@@ -61,9 +62,10 @@ import type { Logger } from '../../logger.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcessor } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
 import { walletRechargeWorkflowId } from '../../../workflows/messages.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
+import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 export interface WalletDeps {
   db: Db;
@@ -132,7 +134,7 @@ async function requireCustomer(db: DbClient, customerId: string): Promise<void> 
   if (!(await findCustomer(db, customerId))) throw notFound('customer', customerId);
 }
 
-export async function listWallets(db: Db, customerId: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listWallets(db: Db, customerId: string, page: PageQuery) {
   await requireCustomer(db, customerId);
   return toPage(await walletsOfCustomer(db, customerId, page), page.limit, (w) => toWalletView(w, w.grants));
 }
@@ -149,12 +151,12 @@ export async function getWallet(db: Db, customerId: string, currency: string): P
   return toWalletView(wallet, await grantsOf(db, wallet.id));
 }
 
-export async function listTransactions(db: Db, customerId: string, currency: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listTransactions(db: Db, customerId: string, currency: string, page: PageQuery) {
   const wallet = await walletOrNotFound(db, customerId, currency);
   return toPage(await listWalletTransactions(db, wallet.id, page), page.limit, toWalletTransactionView);
 }
 
-export async function listTopUps(db: Db, customerId: string, currency: string, page: { limit: number; starting_after?: string | undefined }) {
+export async function listTopUps(db: Db, customerId: string, currency: string, page: PageQuery) {
   const wallet = await walletOrNotFound(db, customerId, currency);
   return toPage(await topUpsOfWallet(db, wallet.id, page), page.limit, toTopUpView);
 }
@@ -261,7 +263,7 @@ export async function drawDownWalletForInvoice(tx: DbClient, invoice: InvoiceRow
   await updateInvoice(tx, invoice.id, { walletAppliedNanos: applied });
   await recordAudit(tx, {
     action: 'wallet.drawn_down',
-    actor: SYSTEM_ACTOR,
+    actor: engineActor(),
     entityType: 'wallet',
     entityId: wallet.id,
     customerId: invoice.customerId,
@@ -295,7 +297,7 @@ async function armRecharge(tx: DbClient, wallet: WalletRow, before: bigint, afte
   if (!topUp) return;
   await recordAudit(tx, {
     action: 'wallet.auto_recharge_requested',
-    actor: SYSTEM_ACTOR,
+    actor: engineActor(),
     entityType: 'wallet_top_up',
     entityId: topUp.id,
     customerId: wallet.customerId,
@@ -512,6 +514,7 @@ async function failTopUp(db: Db, topUpId: string, message: string, intentId: str
       entityType: 'wallet_top_up',
       entityId: topUpId,
       customerId: topUp.customerId,
+      before: { status: topUp.status },
       after: { status: 'Failed', failure_message: message },
     });
     return failed;
@@ -603,6 +606,7 @@ export async function startPendingRecharges(deps: { db: Db; client: Client; task
         taskQueue: deps.taskQueue,
         args: [{ topUpId: topUp.id }],
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        typedSearchAttributes: workflowSearchAttributes({ customerId }),
       });
       started.push(topUp.id);
     } catch (err) {

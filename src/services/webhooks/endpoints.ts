@@ -3,6 +3,7 @@
  * signing secret (in full only in the answers of create and rotate), and the circuit breaker's
  * state. Every change writes an audit entry (the secret never goes into it).
  */
+import type { PageQuery } from '../../db/pages.js';
 import { ALL_EVENTS } from '../../core/webhooks.js';
 import {
   deleteEndpoint as deleteEndpointRow,
@@ -88,7 +89,7 @@ export function toEndpointView(endpoint: WebhookEndpointRecord, breakerOpenMs: n
 }
 
 /** What the audit trail keeps of an endpoint: everything but the secret. */
-const audited = (endpoint: WebhookEndpointRecord) => ({ url: endpoint.url, description: endpoint.description, events: endpoint.events, enabled: endpoint.enabled });
+const audited = (endpoint: WebhookEndpointRecord) => ({ url: endpoint.url, description: endpoint.description, events: endpoint.events, enabled: endpoint.enabled, secret: maskSecret(endpoint.secret) });
 
 /** Duplicates dropped, order kept; "*" alone stands for everything. */
 const normalizeEvents = (events: string[]): string[] => (events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)]);
@@ -104,8 +105,8 @@ export async function createWebhookEndpoint(deps: ServiceDeps, input: CreateWebh
   return toEndpointView(endpoint, deps.settings.webhooks.breakerOpenMs, true);
 }
 
-export async function listWebhookEndpoints(deps: ServiceDeps, page: { limit: number; starting_after?: string | undefined }): Promise<Page<WebhookEndpointView>> {
-  const rows = await listEndpoints(deps.db, { limit: page.limit, ...(page.starting_after ? { starting_after: page.starting_after } : {}) });
+export async function listWebhookEndpoints(deps: ServiceDeps, page: PageQuery): Promise<Page<WebhookEndpointView>> {
+  const rows = await listEndpoints(deps.db, page);
   return toPage(rows, page.limit, (row) => toEndpointView(row, deps.settings.webhooks.breakerOpenMs));
 }
 
@@ -151,9 +152,17 @@ export async function deleteWebhookEndpoint(deps: ServiceDeps, id: string, conte
 /** A new signing secret, effective for every attempt from now on (the old one stops working at once). */
 export async function rotateWebhookSecret(deps: ServiceDeps, id: string, context: RequestContext): Promise<WebhookEndpointView> {
   const endpoint = await deps.db.$transaction(async (tx) => {
-    await lockEndpoint(tx, id);
+    const before = await lockEndpoint(tx, id);
     const rotated = await updateEndpointRow(tx, id, { secret: newWebhookSecret() }, deps.clock());
-    await recordAudit(tx, { action: 'webhook_endpoint.secret_rotated', actor: context.actor, entityType: 'webhook_endpoint', entityId: id, after: audited(rotated), requestId: context.requestId });
+    await recordAudit(tx, {
+      action: 'webhook_endpoint.secret_rotated',
+      actor: context.actor,
+      entityType: 'webhook_endpoint',
+      entityId: id,
+      before: audited(before),
+      after: audited(rotated),
+      requestId: context.requestId,
+    });
     return rotated;
   });
   return toEndpointView(endpoint, deps.settings.webhooks.breakerOpenMs, true);

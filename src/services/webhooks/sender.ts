@@ -191,8 +191,13 @@ export async function attemptWebhookDelivery(deps: WebhookSenderDeps, input: Att
 }
 
 /** After the schedule's last attempt failed: Failed, and logged. */
-export async function abandonWebhookDelivery(deps: Pick<WebhookSenderDeps, 'db' | 'logger'>, input: { deliveryId: string; attempts: number }): Promise<void> {
-  if (await markDeliveryFailed(deps.db, input.deliveryId, new Date(), null)) {
-    deps.logger.warn({ deliveryId: input.deliveryId, attempts: input.attempts }, 'webhook delivery abandoned after its last attempt');
+/**
+ * Marks the delivery Failed: after its last attempt, or (with a reason) when an attempt failed in a
+ * way no retry can fix, which becomes the delivery's last_error.
+ */
+export async function abandonWebhookDelivery(deps: Pick<WebhookSenderDeps, 'db' | 'logger'>, input: { deliveryId: string; attempts: number; reason?: string }): Promise<void> {
+  if (await markDeliveryFailed(deps.db, input.deliveryId, new Date(), input.reason ?? null)) {
+    if (input.reason === undefined) deps.logger.warn({ deliveryId: input.deliveryId, attempts: input.attempts }, 'webhook delivery abandoned after its last attempt');
+    else deps.logger.error({ deliveryId: input.deliveryId, attempts: input.attempts, reason: input.reason }, 'webhook delivery failed: an attempt failed deterministically');
   }
 }

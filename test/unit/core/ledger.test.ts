@@ -4,6 +4,7 @@ import {
   ACCOUNT_KINDS,
   assertBalanced,
   creditNoteJournal,
+  creditNoteTaxShare,
   invoiceFinalizedJournal,
   journalOf,
   normalBalance,
@@ -62,7 +63,7 @@ describe('journals', () => {
       fc.tuple(money, money, money).map(([recognized, deferred, tax]) => invoiceFinalizedJournal({ recognized, deferred, tax })),
       positive.map(paymentCollectedJournal),
       positive.map(refundJournal),
-      positive.map(creditNoteJournal),
+      fc.tuple(positive, fc.bigInt({ min: 0n, max: 10n ** 18n })).map(([amount, tax]) => creditNoteJournal(amount, tax)),
       positive.map(walletTopUpJournal),
       positive.map(promotionalGrantJournal),
       positive.map(promotionalExpiryJournal),
@@ -77,6 +78,40 @@ describe('journals', () => {
         const reversed = reversalOf(draft.entries, 'invoice_voided');
         expect(sides(reversed.entries)).toEqual({ debits: credits, credits: debits });
       }),
+    );
+  });
+
+  it('a credit note reverses its pro-rata share of the invoice tax: 110.00 with 10.00 tax, 55.00 credited takes 5.00 of tax payable', () => {
+    const invoice = { total: 110n * U, tax: 10n * U };
+    expect(creditNoteTaxShare(invoice, 0n, 55n * U)).toBe(5n * U);
+    expect(creditNoteJournal(55n * U, 5n * U).entries).toEqual([
+      { account: 'accounts_receivable', side: 'credit', amount: 55n * U },
+      { account: 'revenue', side: 'debit', amount: 50n * U },
+      { account: 'tax_payable', side: 'debit', amount: 5n * U },
+    ]);
+    // An untaxed invoice: the whole note is revenue.
+    expect(creditNoteTaxShare({ total: 10n * U, tax: 0n }, 0n, 3n * U)).toBe(0n);
+  });
+
+  it('credit notes of an invoice reverse exactly its tax once they credit its whole total, each at most its amount (property)', () => {
+    fc.assert(
+      fc.property(positive, fc.bigInt({ min: 0n, max: 10n ** 18n }), fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 10 }), (net, tax, weights) => {
+        const total = net + tax;
+        const sum = weights.reduce((a, w) => a + w, 0);
+        // Split the total into notes by the weights, the last one taking what is left.
+        let credited = 0n;
+        let reversed = 0n;
+        weights.forEach((w, i) => {
+          const amount = i === weights.length - 1 ? total - credited : (total * BigInt(w)) / BigInt(sum);
+          const share = creditNoteTaxShare({ total, tax }, credited, amount);
+          expect(share >= 0n && share <= amount).toBe(true);
+          expect(share <= tax - reversed).toBe(true);
+          credited += amount;
+          reversed += share;
+        });
+        expect(reversed).toBe(tax);
+      }),
+      { numRuns: 300 },
     );
   });
 
@@ -154,6 +189,7 @@ describe('wallet math', () => {
 describe('ledger over random business sequences (property)', () => {
   interface Invoice {
     total: bigint;
+    tax: bigint;
     deferred: bigint;
     recognizedLater: boolean;
     status: 'Open' | 'Paid' | 'Void';
@@ -214,6 +250,7 @@ describe('ledger over random business sequences (property)', () => {
             case 'finalize': {
               const invoice: Invoice = {
                 total: s.recognized + s.deferred + s.tax,
+                tax: s.tax,
                 deferred: s.deferred,
                 recognizedLater: false,
                 status: 'Open',
@@ -250,7 +287,7 @@ describe('ledger over random business sequences (property)', () => {
               const invoice = choose(s.pick, (i) => i.status === 'Open' && due(i) > 0n);
               if (!invoice) break;
               const credit = (due(invoice) * s.part) / 1000n || 1n;
-              invoice.journals.push(post(creditNoteJournal(credit)));
+              invoice.journals.push(post(creditNoteJournal(credit, creditNoteTaxShare(invoice, invoice.credited, credit))));
               invoice.credited += credit;
               break;
             }
@@ -259,7 +296,7 @@ describe('ledger over random business sequences (property)', () => {
               const invoice = choose(s.pick, (i) => i.status === 'Paid' && i.collected - i.refunded > 0n);
               if (!invoice) break;
               const refund = ((invoice.collected - invoice.refunded) * s.part) / 1000n || 1n;
-              post(creditNoteJournal(refund));
+              post(creditNoteJournal(refund, creditNoteTaxShare(invoice, invoice.credited, refund)));
               post(refundJournal(refund));
               invoice.refunded += refund;
               invoice.credited += refund;
@@ -309,6 +346,12 @@ describe('ledger over random business sequences (property)', () => {
         expect(balance('promotional_credit')).toBe(walletPromotional);
         const deferredLeft = invoices.filter((i) => i.status !== 'Void' && !i.recognizedLater).reduce((sum, i) => sum + i.deferred, 0n);
         expect(balance('deferred_revenue')).toBe(deferredLeft);
+        // Tax payable: the tax of every invoice not voided, less the tax of what its credit notes
+        // credited (pro rata of the credited part of its total).
+        const taxOwed = invoices
+          .filter((i) => i.status !== 'Void')
+          .reduce((sum, i) => sum + i.tax - (i.total === 0n ? 0n : (i.credited * i.tax) / i.total), 0n);
+        expect(balance('tax_payable')).toBe(taxOwed);
       }),
       { numRuns: 300 },
     );

@@ -1,0 +1,58 @@
+/**
+ * Test-clock advance activities: the lockstep drive of the clock's workflows (heartbeating its
+ * progress, so a dead worker is noticed and the retry resumes: driving again what was driven
+ * changes nothing) and the end of the advance.
+ */
+import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import type { ServiceDeps } from '../src/services/deps.js';
+import type { Logger } from '../src/logger.js';
+import { driveTestClock, finishTestClockAdvance, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
+import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
+import { classified } from './failures.js';
+
+export interface TestClockActivityDeps {
+  db: ServiceDeps['db'];
+  client: Client;
+  logger: Logger;
+  taskQueue: string;
+  invoiceGraceMs: number;
+}
+
+/** Between steps (one step may wait on many workflows), the last progress is heartbeated this often. */
+const HEARTBEAT_EVERY_MS = 10_000;
+
+export function createTestClockActivities(deps: TestClockActivityDeps) {
+  const driveDeps = {
+    db: deps.db,
+    temporal: { client: deps.client, connection: deps.client.connection },
+    logger: deps.logger,
+    settings: { temporalTaskQueue: deps.taskQueue, invoiceGraceMs: deps.invoiceGraceMs },
+  };
+  return {
+    driveTestClock: (input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> =>
+      classified(async () => {
+        const context = Context.current();
+        let last: DriveProgress | undefined;
+        const beat = () => context.heartbeat(last && { simulated_time: last.simulatedTime.toISOString(), done: last.subscriptionsDone, total: last.subscriptionsTotal });
+        const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
+        try {
+          return await driveTestClock(driveDeps, input, {
+            onProgress: (progress) => {
+              last = progress;
+              beat();
+            },
+            signal: context.cancellationSignal,
+          });
+        } finally {
+          clearInterval(timer);
+        }
+      }),
+
+    finishTestClockAdvance: (input: TestClockAdvanceInput & { status: 'ready' | 'internal_failure' }): Promise<void> =>
+      classified(async () => {
+        const view = await finishTestClockAdvance(deps.db, input, input.status, new Date());
+        if (view) deps.logger.info({ testClockId: view.id, status: view.status, frozenTime: view.frozen_time, advance: view.advance }, 'test clock advance finished');
+      }),
+  };
+}

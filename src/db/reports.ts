@@ -1,0 +1,295 @@
+/**
+ * Revenue reports in SQL: accounts receivable aging from the ledger's receivable entries, MRR from
+ * subscriptions' plan phases and their plans' flat fees, and the deferred revenue schedule from the
+ * deferred lines of finalized invoices. Every query aggregates in PostgreSQL and returns one row per
+ * group; money leaves as decimal text (never a float) and is read into bigint.
+ */
+import type { DbClient } from './client.js';
+
+export interface ReportFilter {
+  customerId: string | null;
+  currency: string | null;
+}
+
+export interface AgingRow {
+  customerId: string;
+  customerName: string;
+  currency: string;
+  current: bigint;
+  days1To30: bigint;
+  days31To60: bigint;
+  days61To90: bigint;
+  over90: bigint;
+  total: bigint;
+  openInvoices: number;
+}
+
+/**
+ * Open receivables as of an instant, per customer and currency, aged by the due date of the invoice
+ * each receivable entry belongs to. What is open on an invoice is the net of its accounts_receivable
+ * entries effective at or before `asOf` (finalization, wallet drawdown, payments, credit notes,
+ * refunds, void reversals), so the totals are the ledger's receivable balance by construction. Days
+ * past due are whole UTC calendar days from the due date to the as-of date (0 or less: current).
+ */
+export async function arAging(tx: DbClient, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
+  const rows = await tx.$queryRaw<
+    { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: number }[]
+  >`
+    WITH open_items AS (
+      SELECT a.customer_id, a.currency, j.invoice_id,
+             sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) AS open_nanos
+        FROM ledger_accounts a
+        JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${asOf}::timestamptz
+        JOIN ledger_journals j ON j.id = e.journal_id
+       WHERE a.kind = 'accounts_receivable'
+         AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
+         AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
+       GROUP BY a.customer_id, a.currency, j.invoice_id
+      HAVING sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) <> 0
+    ), aged AS (
+      SELECT o.customer_id, o.currency, o.open_nanos,
+             COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (i.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
+        FROM open_items o LEFT JOIN invoices i ON i.id = o.invoice_id
+    )
+    SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
+           g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices
+      FROM (
+        SELECT customer_id, currency,
+               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
+               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 1 AND 30), 0) AS c1,
+               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 31 AND 60), 0) AS c2,
+               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
+               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
+               sum(open_nanos) AS total,
+               count(*)::int AS invoices
+          FROM aged GROUP BY customer_id, currency
+      ) g JOIN customers c ON c.id = g.customer_id
+     ORDER BY g.currency, c.display_name, g.customer_id`;
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    customerName: r.customer_name,
+    currency: r.currency.trim(),
+    current: BigInt(r.c0),
+    days1To30: BigInt(r.c1),
+    days31To60: BigInt(r.c2),
+    days61To90: BigInt(r.c3),
+    over90: BigInt(r.c4),
+    total: BigInt(r.total),
+    openInvoices: r.invoices,
+  }));
+}
+
+/** One account kind's balance on its normal side per currency, as of an instant (the tie-out figure). */
+export async function ledgerBalancesAsOf(
+  tx: DbClient,
+  kind: 'accounts_receivable' | 'deferred_revenue',
+  asOf: Date,
+  filter: ReportFilter,
+): Promise<Map<string, bigint>> {
+  const rows = await tx.$queryRaw<{ currency: string; balance: string }[]>`
+    SELECT a.currency,
+           (sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)
+              * CASE WHEN ${kind}::text = 'accounts_receivable' THEN 1 ELSE -1 END)::text AS balance
+      FROM ledger_accounts a JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${asOf}::timestamptz
+     WHERE a.kind = ${kind}::"LedgerAccountKind"
+       AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
+       AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
+     GROUP BY a.currency`;
+  return new Map(rows.map((r) => [r.currency.trim(), BigInt(r.balance)]));
+}
+
+/**
+ * The MRR intervals: one row per plan phase of a subscription, with the flat fees of the plan version
+ * the phase is on (plan versions: a later price change never re-prices it) in the subscription's currency normalised to a month (Quarterly / 3, SemiAnnual / 6, Annual / 12,
+ * rounded toward zero) and the instants it counts from (the phase start, or the trial end when
+ * later) and until (the first of the phase end, the cancellation, the pause and, for an Expired
+ * subscription, the end of its last period).
+ */
+const MRR_INTERVALS = `
+  SELECT s.id AS subscription_id, s.customer_id, s.currency, p.plan_id,
+         div(f.fee_nanos, CASE pl.billing_cadence WHEN 'Monthly' THEN 1 WHEN 'Quarterly' THEN 3 WHEN 'SemiAnnual' THEN 6 ELSE 12 END) AS mrr_nanos,
+         GREATEST(p.starts_at, s.trial_end) AS counts_from,
+         LEAST(p.ends_at, s.cancelled_at, s.paused_at, CASE WHEN s.status = 'Expired' THEN s.period_end END) AS counts_until
+    FROM subscription_phases p
+    JOIN subscriptions s ON s.id = p.subscription_id
+    JOIN plans pl ON pl.id = p.plan_id
+    JOIN LATERAL (
+      SELECT sum(k.unit_amount_nanos) AS fee_nanos FROM skus k
+       WHERE k.plan_id = p.plan_id AND k.currency = s.currency AND k.pricing_model = 'Flat'
+         AND k.version_from <= p.plan_version AND (k.version_to IS NULL OR k.version_to > p.plan_version)
+    ) f ON f.fee_nanos IS NOT NULL`;
+
+export interface MrrRow {
+  customerId: string;
+  customerName: string;
+  currency: string;
+  planId: string;
+  planName: string;
+  cadence: string;
+  subscriptions: number;
+  mrr: bigint;
+}
+
+/** MRR per customer, plan and currency as of an instant: the intervals in force then. */
+export async function mrrAsOf(tx: DbClient, asOf: Date, filter: ReportFilter): Promise<MrrRow[]> {
+  const rows = await tx.$queryRawUnsafe<
+    { customer_id: string; customer_name: string; currency: string; plan_id: string; plan_name: string; cadence: string; subscriptions: number; mrr: string }[]
+  >(
+    `WITH intervals AS (${MRR_INTERVALS})
+     SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency, g.plan_id::text AS plan_id,
+            pl.name AS plan_name, pl.billing_cadence::text AS cadence, g.subscriptions, g.mrr::text AS mrr
+       FROM (SELECT customer_id, currency, plan_id, count(DISTINCT subscription_id)::int AS subscriptions, sum(mrr_nanos) AS mrr
+               FROM intervals
+              WHERE counts_from <= $1::timestamptz AND (counts_until IS NULL OR counts_until > $1::timestamptz)
+                AND ($2::uuid IS NULL OR customer_id = $2::uuid) AND ($3::text IS NULL OR currency = $3::text)
+              GROUP BY customer_id, currency, plan_id) g
+       JOIN customers c ON c.id = g.customer_id
+       JOIN plans pl ON pl.id = g.plan_id
+      ORDER BY g.currency, c.display_name, g.customer_id, pl.name, g.plan_id`,
+    asOf,
+    filter.customerId,
+    filter.currency,
+  );
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    customerName: r.customer_name,
+    currency: r.currency.trim(),
+    planId: r.plan_id,
+    planName: r.plan_name,
+    cadence: r.cadence,
+    subscriptions: r.subscriptions,
+    mrr: BigInt(r.mrr),
+  }));
+}
+
+export interface MrrChangeRow {
+  customerId: string;
+  customerName: string;
+  currency: string;
+  start: bigint;
+  end: bigint;
+  /** Whether the customer had MRR in this currency at some instant before `from` (a return is a reactivation). */
+  hadMrrBefore: boolean;
+}
+
+/** Each customer's MRR per currency at `from` and at `to` (customers with MRR at either). */
+export async function mrrChanges(tx: DbClient, from: Date, to: Date, filter: ReportFilter): Promise<MrrChangeRow[]> {
+  const rows = await tx.$queryRawUnsafe<{ customer_id: string; customer_name: string; currency: string; start_mrr: string; end_mrr: string; had_before: boolean }[]>(
+    `WITH intervals AS (
+       SELECT * FROM (${MRR_INTERVALS}) i
+        WHERE ($3::uuid IS NULL OR i.customer_id = $3::uuid) AND ($4::text IS NULL OR i.currency = $4::text)
+     ), at_start AS (
+       SELECT customer_id, currency, sum(mrr_nanos) AS mrr FROM intervals
+        WHERE counts_from <= $1::timestamptz AND (counts_until IS NULL OR counts_until > $1::timestamptz) GROUP BY customer_id, currency
+     ), at_end AS (
+       SELECT customer_id, currency, sum(mrr_nanos) AS mrr FROM intervals
+        WHERE counts_from <= $2::timestamptz AND (counts_until IS NULL OR counts_until > $2::timestamptz) GROUP BY customer_id, currency
+     ), both_ends AS (
+       SELECT COALESCE(s.customer_id, e.customer_id) AS customer_id, COALESCE(s.currency, e.currency) AS currency,
+              COALESCE(s.mrr, 0) AS start_mrr, COALESCE(e.mrr, 0) AS end_mrr
+         FROM at_start s FULL JOIN at_end e ON e.customer_id = s.customer_id AND e.currency = s.currency
+     )
+     SELECT b.customer_id::text AS customer_id, c.display_name AS customer_name, b.currency, b.start_mrr::text AS start_mrr, b.end_mrr::text AS end_mrr,
+            EXISTS (SELECT 1 FROM intervals i
+                     WHERE i.customer_id = b.customer_id AND i.currency = b.currency AND i.mrr_nanos > 0
+                       AND i.counts_from < $1::timestamptz AND (i.counts_until IS NULL OR i.counts_until > i.counts_from)) AS had_before
+       FROM both_ends b JOIN customers c ON c.id = b.customer_id
+      ORDER BY b.currency, c.display_name, b.customer_id`,
+    from,
+    to,
+    filter.customerId,
+    filter.currency,
+  );
+  return rows.map((r) => ({
+    customerId: r.customer_id,
+    customerName: r.customer_name,
+    currency: r.currency.trim(),
+    start: BigInt(r.start_mrr),
+    end: BigInt(r.end_mrr),
+    hadMrrBefore: r.had_before,
+  }));
+}
+
+export interface DeferredMonthRow {
+  month: string;
+  currency: string;
+  opening: bigint;
+  billed: bigint;
+  recognized: bigint;
+  reversed: bigint;
+  closing: bigint;
+  ledgerBalance: bigint;
+}
+
+/**
+ * The deferred revenue schedule per UTC month in [fromMonth, toMonth] and currency. The lines are
+ * those the ledger deferred: non-tax lines of invoices with a finalization journal whose service
+ * period ends after the finalization. At a month boundary B a line holds amount − earned(B) while
+ * its invoice is finalized and not voided by B, earned(B) being the ledger's ratable formula
+ * (amount × elapsed / length over the service period, rounded toward zero, in epoch milliseconds).
+ * A month's flows: billed (lines finalized in it), recognized (what lines still held at its end
+ * earned in it, plus the part served before a finalization in it), reversed (what a void in it took
+ * out), and closing = opening + billed − recognized − reversed exactly. ledgerBalance is the
+ * deferred_revenue balance of the ledger as of the month's end.
+ */
+export async function deferredSchedule(tx: DbClient, fromMonth: string, toMonth: string, filter: ReportFilter): Promise<DeferredMonthRow[]> {
+  const rows = await tx.$queryRaw<
+    { month: string; currency: string; opening: string; billed: string; recognized: string; reversed: string; closing: string; ledger_balance: string }[]
+  >`
+    WITH months AS (
+      SELECT m AS month_start, m + interval '1 month' AS month_end,
+             (extract(epoch FROM m) * 1000)::bigint AS b0, (extract(epoch FROM m + interval '1 month') * 1000)::bigint AS b1
+        FROM generate_series((${fromMonth} || '-01')::timestamp AT TIME ZONE 'UTC', (${toMonth} || '-01')::timestamp AT TIME ZONE 'UTC', interval '1 month') AS m
+    ), lines AS (
+      SELECT i.currency, l.amount_nanos AS amount, i.finalized_at,
+             CASE WHEN i.status = 'Void' THEN i.voided_at END AS voided_at,
+             floor(extract(epoch FROM COALESCE(l.period_start, i.finalized_at)) * 1000)::bigint AS s,
+             floor(extract(epoch FROM l.period_end) * 1000)::bigint AS e
+        FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id
+       WHERE i.finalized_at IS NOT NULL AND NOT l.is_tax AND l.period_end IS NOT NULL AND l.period_end > i.finalized_at AND l.amount_nanos <> 0
+         AND (${filter.customerId}::uuid IS NULL OR i.customer_id = ${filter.customerId}::uuid)
+         AND (${filter.currency}::text IS NULL OR i.currency = ${filter.currency}::text)
+         AND EXISTS (SELECT 1 FROM ledger_journals j WHERE j.business_key = 'invoice_finalized:' || i.id::text)
+    ), flows AS (
+      SELECT m.month_start, l.currency, l.amount,
+             l.finalized_at <= m.month_start AND (l.voided_at IS NULL OR l.voided_at > m.month_start) AS live0,
+             l.finalized_at <= m.month_end AND (l.voided_at IS NULL OR l.voided_at > m.month_end) AS live1,
+             l.finalized_at > m.month_start AND l.finalized_at <= m.month_end AS billed_in,
+             l.voided_at > m.month_start AND l.voided_at <= m.month_end AS voided_in,
+             l.finalized_at <= m.month_start AS before_month,
+             CASE WHEN l.e <= l.s OR m.b0 >= l.e THEN l.amount WHEN m.b0 <= l.s THEN 0 ELSE div(l.amount * (m.b0 - l.s), l.e - l.s) END AS earned0,
+             CASE WHEN l.e <= l.s OR m.b1 >= l.e THEN l.amount WHEN m.b1 <= l.s THEN 0 ELSE div(l.amount * (m.b1 - l.s), l.e - l.s) END AS earned1
+        FROM months m JOIN lines l ON l.finalized_at <= m.month_end AND (l.voided_at IS NULL OR l.voided_at > m.month_start)
+    ), schedule AS (
+      SELECT month_start, currency,
+             sum(CASE WHEN live0 THEN amount - earned0 ELSE 0 END) AS opening,
+             sum(CASE WHEN billed_in THEN amount ELSE 0 END) AS billed,
+             sum(CASE WHEN live1 THEN earned1 - CASE WHEN before_month THEN earned0 ELSE 0 END ELSE 0 END) AS recognized,
+             sum(CASE WHEN voided_in THEN amount - CASE WHEN before_month THEN earned0 ELSE 0 END ELSE 0 END) AS reversed,
+             sum(CASE WHEN live1 THEN amount - earned1 ELSE 0 END) AS closing
+        FROM flows GROUP BY month_start, currency
+    ), ledger AS (
+      SELECT m.month_start, a.currency, sum(CASE WHEN e.side = 'credit' THEN e.amount_nanos ELSE -e.amount_nanos END) AS balance
+        FROM months m
+        JOIN ledger_accounts a ON a.kind = 'deferred_revenue'
+         AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
+         AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
+        JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= m.month_end
+       GROUP BY m.month_start, a.currency
+    )
+    SELECT to_char(COALESCE(s.month_start, g.month_start) AT TIME ZONE 'UTC', 'YYYY-MM') AS month, COALESCE(s.currency, g.currency) AS currency,
+           COALESCE(s.opening, 0)::text AS opening, COALESCE(s.billed, 0)::text AS billed, COALESCE(s.recognized, 0)::text AS recognized,
+           COALESCE(s.reversed, 0)::text AS reversed, COALESCE(s.closing, 0)::text AS closing, COALESCE(g.balance, 0)::text AS ledger_balance
+      FROM schedule s FULL JOIN ledger g ON g.month_start = s.month_start AND g.currency = s.currency
+     ORDER BY 2, 1`;
+  return rows.map((r) => ({
+    month: r.month,
+    currency: r.currency.trim(),
+    opening: BigInt(r.opening),
+    billed: BigInt(r.billed),
+    recognized: BigInt(r.recognized),
+    reversed: BigInt(r.reversed),
+    closing: BigInt(r.closing),
+    ledgerBalance: BigInt(r.ledger_balance),
+  }));
+}

@@ -1,0 +1,121 @@
+/**
+ * Each route's error responses list only the codes that route can answer with (not the whole
+ * catalogue, which is on /docs/errors): the codes every request can meet on it (credentials, rate
+ * limit, validation of its query, path and body, idempotency of a mutation, dependencies down), the
+ * "not found" of the resources its path and body name, and the business codes its description
+ * states, plus ROUTE_CODES for the rules a description does not spell out. The operation also
+ * carries them as `x-error-codes`.
+ */
+import { z, type RouteConfig } from '@hono/zod-openapi';
+import { ERROR_CODES, type ErrorCodeEntry } from './error-codes.js';
+import { ErrorEnvelopeSchema } from './errors.js';
+import { routeAccess } from './middleware/auth.js';
+
+type ErrorCode = keyof typeof ERROR_CODES;
+
+const ENTRIES = ERROR_CODES as Record<string, ErrorCodeEntry>;
+
+/** The resource a path segment names, by the collection before it. */
+const PATH_RESOURCES: Record<string, ErrorCode> = {
+  customers: 'customer_not_found',
+  products: 'product_not_found',
+  plans: 'plan_not_found',
+  skus: 'sku_not_found',
+  subscriptions: 'subscription_not_found',
+  invoices: 'invoice_not_found',
+  'credit-notes': 'credit_note_not_found',
+  meters: 'meter_not_found',
+  'test-clocks': 'test_clock_not_found',
+  contracts: 'contract_not_found',
+  webhooks: 'webhook_endpoint_not_found',
+  deliveries: 'webhook_delivery_not_found',
+  alerts: 'spend_alert_not_found',
+  'audit-log': 'audit_entry_not_found',
+  'payment-methods': 'payment_method_not_found',
+  wallets: 'wallet_not_found',
+};
+
+/** Business rules of routes whose description does not name every code they answer with. */
+const ROUTE_CODES: Record<string, ErrorCode[]> = {
+  'POST /v1/subscriptions': ['customer_not_active', 'plan_has_no_skus', 'currency_mismatch'],
+  'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'currency_mismatch', 'invalid_state_transition'],
+  'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total'],
+  'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition'],
+  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition'],
+  'POST /v1/events': ['event_id_conflict', 'subscription_customer_mismatch', 'customer_not_found', 'subscription_not_found'],
+  'POST /v1/events/batch': ['invalid_events', 'event_id_conflict'],
+  'POST /admin/v1/customers/{id}/status': ['invalid_state_transition', 'customer_has_open_subscriptions', 'customer_has_open_invoices', 'customer_has_open_children', 'customer_is_bill_to'],
+  'PATCH /admin/v1/customers/{id}': ['invalid_state_transition'],
+  'POST /admin/v1/catalog/skus': ['plan_currency_mismatch'],
+  'POST /v1/webhooks/processor': ['invalid_signature'],
+};
+
+/** The field names (top level) of a request body schema, to find the resources it names. */
+function bodyFields(route: RouteConfig): string[] {
+  const content = route.request?.body?.content as Record<string, { schema?: unknown }> | undefined;
+  const fields = new Set<string>();
+  for (const media of Object.values(content ?? {})) {
+    if (media.schema instanceof z.ZodObject) for (const key of Object.keys(media.schema.shape as object)) fields.add(key);
+  }
+  return [...fields];
+}
+
+const hasBody = (route: RouteConfig): boolean => route.request?.body !== undefined;
+const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
+
+/** Every code the route can answer with, in catalogue order. */
+export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
+  const codes = new Set<string>(['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable']);
+  const access = routeAccess(route.path.replace(/\{[^}]+\}/g, 'x'));
+  if (access === 'admin' || access === 'customer_or_admin') codes.add('unauthenticated').add('forbidden');
+  if (hasBody(route)) codes.add('malformed_json').add('unsupported_media_type').add('payload_too_large');
+  if (MUTATING.has(route.method) && access !== 'signature') codes.add('invalid_idempotency_key').add('idempotency_key_in_use').add('idempotency_key_reused');
+
+  const segments = route.path.split('/');
+  segments.forEach((segment, i) => {
+    const resource = segments[i - 1] === undefined ? undefined : PATH_RESOURCES[segments[i - 1]!];
+    if (segment.startsWith('{') && resource) codes.add(resource);
+  });
+  for (const field of bodyFields(route)) {
+    const code = `${field.replace(/_id$/, '')}_not_found`;
+    if (field.endsWith('_id') && code in ENTRIES) codes.add(code);
+  }
+  const text = `${route.summary ?? ''} ${route.description ?? ''}`;
+  for (const code of Object.keys(ENTRIES)) if (ENTRIES[code]!.status >= 404 && new RegExp(`\\b${code}\\b`).test(text)) codes.add(code);
+  for (const code of ROUTE_CODES[`${route.method.toUpperCase()} ${route.path}`] ?? []) codes.add(code);
+  return Object.keys(ENTRIES).filter((code) => codes.has(code)) as ErrorCode[];
+}
+
+const STATUS_SUMMARY: Record<number, string> = {
+  400: 'Validation failed or malformed request',
+  401: 'Missing or invalid credentials',
+  403: 'Credentials lack the required scope',
+  404: 'Resource not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Request body is not JSON',
+  422: 'Business rule violated',
+  429: 'Rate limit exceeded',
+  500: 'Internal error',
+  503: 'Database, Temporal or the payment processor unavailable',
+};
+
+/** The route with its error responses cut down to its own codes (success responses untouched). */
+export function withRouteErrorCodes<R extends RouteConfig>(route: R): R {
+  const codes = routeErrorCodes(route);
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(route.responses)) if (Number(status) < 400) responses[status] = response;
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = ENTRIES[code]!.status as number;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: `${STATUS_SUMMARY[status] ?? 'Error'}. error.code: ${list.map((code) => `\`${code}\``).join(', ')}`,
+      content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+    };
+  }
+  return { ...route, responses, 'x-error-codes': codes } as R;
+}

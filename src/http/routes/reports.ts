@@ -1,0 +1,131 @@
+/**
+ * Revenue reports (SPEC §1 Reporting), admin only: AR aging, MRR, MRR movements and the deferred
+ * revenue schedule, as JSON or CSV (`format=csv` or `Accept: text/csv`). Figures are per currency,
+ * never summed across currencies; customer_id and currency narrow any report.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { CurrencySchema, DateTimeSchema, UuidSchema } from '../../schemas/common.js';
+import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema } from '../../schemas/reports.js';
+import {
+  arAgingCsv,
+  arAgingReport,
+  deferredRevenueCsv,
+  deferredRevenueReport,
+  MAX_SCHEDULE_MONTHS,
+  mrrCsv,
+  mrrMovementsCsv,
+  mrrMovementsReport,
+  mrrReport,
+} from '../../services/reports/reports.js';
+import type { App } from '../context.js';
+import { sendCsv, wantsCsv } from '../csv.js';
+import { commonErrorResponses } from '../errors.js';
+
+const tags = ['Reports'];
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const MonthSchema = z
+  .string()
+  .regex(MONTH, 'must be a month as YYYY-MM')
+  .refine((v) => Number(v.slice(0, 4)) >= 1970, 'must be 1970-01 or later')
+  .openapi({ example: '2026-01' });
+
+const FilterQuerySchema = z.object({
+  customer_id: UuidSchema.optional().openapi({ description: "one customer's figures (default: every customer)" }),
+  currency: CurrencySchema.optional().openapi({ description: 'one currency (default: each currency separately)' }),
+  format: z.enum(['json', 'csv']).optional().openapi({ description: 'csv for a CSV table (also with Accept: text/csv); default json' }),
+});
+
+const AsOfQuerySchema = FilterQuerySchema.extend({
+  as_of: DateTimeSchema.optional().openapi({ description: 'the instant the report is as of (default: now)' }),
+});
+
+const MovementsQuerySchema = FilterQuerySchema.extend({
+  from: DateTimeSchema.openapi({ description: 'start instant (MRR at from)' }),
+  to: DateTimeSchema.openapi({ description: 'end instant (MRR at to), after from' }),
+});
+
+const DeferredQuerySchema = FilterQuerySchema.extend({
+  from: MonthSchema.openapi({ description: 'first UTC month of the schedule' }),
+  to: MonthSchema.openapi({ description: `last UTC month (at most ${MAX_SCHEDULE_MONTHS} months from from)` }),
+});
+
+const reportResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+  description,
+  content: { 'application/json': { schema }, 'text/csv': { schema: z.string().openapi({ description: 'one row per JSON row, money in raw units' }) } },
+});
+
+const arAgingRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/reports/ar-aging',
+  tags,
+  summary: 'Accounts receivable aging',
+  description: `Open receivables per customer and currency as of an instant, in buckets current (not past due), 1–30, 31–60, 61–90 and
+over 90 days past due. An invoice's open amount is the net of its accounts_receivable ledger entries effective at or before as_of (finalization,
+wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
+payment_terms_days) to the as_of date. Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.`,
+  request: { query: AsOfQuerySchema },
+  responses: { 200: reportResponse('The aging report', ArAgingSchema), ...commonErrorResponses },
+});
+
+const mrrRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/reports/mrr',
+  tags,
+  summary: 'Monthly recurring revenue',
+  description: `MRR per customer, plan and currency as of an instant: the flat (recurring) fees of the plan each subscription is on then,
+normalised to a month (Monthly × 1, Quarterly / 3, SemiAnnual / 6, Annual / 12, rounded toward zero in raw units). Usage-priced SKUs are
+excluded; so are subscriptions in their trial, paused, cancelled (from the cancellation) or expired.`,
+  request: { query: AsOfQuerySchema },
+  responses: { 200: reportResponse('The MRR report', MrrSchema), ...commonErrorResponses },
+});
+
+const mrrMovementsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/reports/mrr-movements',
+  tags,
+  summary: 'MRR movements between two instants',
+  description: `Each customer's MRR (per currency) at from and at to, classified: new (none at from, none ever before), reactivation (none at
+from, some before), churn (none at to), expansion or contraction (the difference). Per currency, start + new + expansion + contraction + churn +
+reactivation = end exactly.`,
+  request: { query: MovementsQuerySchema },
+  responses: { 200: reportResponse('The MRR movements', MrrMovementsSchema), ...commonErrorResponses },
+});
+
+const deferredRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/reports/deferred-revenue',
+  tags,
+  summary: 'Deferred revenue schedule',
+  description: `Per UTC month and currency: the deferred revenue of finalized invoices' lines at the start, billed, recognized (ratably over
+each line's service period, by the ledger's formula) and reversed by voids in the month, and at its end, beside the ledger's deferred_revenue
+balance at the month's end. Months in the future show the schedule still to come.`,
+  request: { query: DeferredQuerySchema },
+  responses: { 200: reportResponse('The schedule', DeferredRevenueSchema), ...commonErrorResponses },
+});
+
+export function registerReports(app: App): void {
+  app.openapi(arAgingRoute, async (c) => {
+    const { as_of, customer_id, currency, format } = c.req.valid('query');
+    const view = await arAgingReport(c.get('deps').db, as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
+    return wantsCsv(c, format) ? sendCsv(c, arAgingCsv(view), 'ar-aging.csv') : c.json(view, 200);
+  });
+
+  app.openapi(mrrRoute, async (c) => {
+    const { as_of, customer_id, currency, format } = c.req.valid('query');
+    const view = await mrrReport(c.get('deps').db, as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
+    return wantsCsv(c, format) ? sendCsv(c, mrrCsv(view), 'mrr.csv') : c.json(view, 200);
+  });
+
+  app.openapi(mrrMovementsRoute, async (c) => {
+    const { from, to, customer_id, currency, format } = c.req.valid('query');
+    const view = await mrrMovementsReport(c.get('deps').db, { from: new Date(from), to: new Date(to) }, { customerId: customer_id, currency });
+    return wantsCsv(c, format) ? sendCsv(c, mrrMovementsCsv(view), 'mrr-movements.csv') : c.json(view, 200);
+  });
+
+  app.openapi(deferredRoute, async (c) => {
+    const { from, to, customer_id, currency, format } = c.req.valid('query');
+    const view = await deferredRevenueReport(c.get('deps').db, { from, to }, { customerId: customer_id, currency });
+    return wantsCsv(c, format) ? sendCsv(c, deferredRevenueCsv(view), 'deferred-revenue.csv') : c.json(view, 200);
+  });
+}

@@ -1,0 +1,118 @@
+/** Revenue reports as the API returns them (JSON; the CSV form has one row per JSON row). */
+import { z } from '@hono/zod-openapi';
+import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+
+export const AgingBucketsSchema = z.object({
+  current_nanos: MoneySchema.openapi({ description: 'not past due (due today or later)' }),
+  days_1_30_nanos: MoneySchema,
+  days_31_60_nanos: MoneySchema,
+  days_61_90_nanos: MoneySchema,
+  over_90_nanos: MoneySchema,
+  total_nanos: MoneySchema,
+});
+
+export const ArAgingSchema = z
+  .object({
+    as_of: TimestampSchema,
+    customer_id: UuidSchema.nullable(),
+    currency: CurrencySchema.nullable(),
+    rows: z.array(
+      AgingBucketsSchema.extend({
+        customer_id: UuidSchema,
+        customer_name: z.string(),
+        currency: CurrencySchema,
+        open_invoices: z.number().int().openapi({ description: 'invoices with a non-zero open amount' }),
+      }),
+    ),
+    totals: z.array(
+      AgingBucketsSchema.extend({
+        currency: CurrencySchema,
+        ledger_accounts_receivable_nanos: MoneySchema.openapi({ description: "the ledger's accounts_receivable balance as of as_of (equals total_nanos)" }),
+      }),
+    ),
+  })
+  .openapi('ArAgingReport');
+export type ArAgingView = z.infer<typeof ArAgingSchema>;
+
+export const MrrSchema = z
+  .object({
+    as_of: TimestampSchema,
+    customer_id: UuidSchema.nullable(),
+    currency: CurrencySchema.nullable(),
+    rows: z.array(
+      z.object({
+        customer_id: UuidSchema,
+        customer_name: z.string(),
+        currency: CurrencySchema,
+        plan_id: UuidSchema,
+        plan_name: z.string(),
+        billing_cadence: z.string(),
+        subscriptions: z.number().int(),
+        mrr_nanos: MoneySchema,
+      }),
+    ),
+    totals: z.array(z.object({ currency: CurrencySchema, customers: z.number().int(), subscriptions: z.number().int(), mrr_nanos: MoneySchema })),
+  })
+  .openapi('MrrReport');
+export type MrrView = z.infer<typeof MrrSchema>;
+
+export const MRR_MOVEMENTS = ['new', 'expansion', 'contraction', 'churn', 'reactivation', 'unchanged'] as const;
+export type MrrMovement = (typeof MRR_MOVEMENTS)[number];
+
+export const MrrMovementsSchema = z
+  .object({
+    from: TimestampSchema,
+    to: TimestampSchema,
+    customer_id: UuidSchema.nullable(),
+    currency: CurrencySchema.nullable(),
+    rows: z.array(
+      z.object({
+        customer_id: UuidSchema,
+        customer_name: z.string(),
+        currency: CurrencySchema,
+        movement: z.enum(MRR_MOVEMENTS),
+        start_mrr_nanos: MoneySchema,
+        end_mrr_nanos: MoneySchema,
+        change_nanos: MoneySchema.openapi({ description: 'end − start' }),
+      }),
+    ),
+    totals: z.array(
+      z.object({
+        currency: CurrencySchema,
+        start_mrr_nanos: MoneySchema,
+        new_nanos: MoneySchema,
+        expansion_nanos: MoneySchema,
+        contraction_nanos: MoneySchema.openapi({ description: '≤ 0' }),
+        churn_nanos: MoneySchema.openapi({ description: '≤ 0' }),
+        reactivation_nanos: MoneySchema,
+        end_mrr_nanos: MoneySchema.openapi({ description: 'start + new + expansion + contraction + churn + reactivation, exactly' }),
+      }),
+    ),
+  })
+  .openapi('MrrMovementsReport');
+export type MrrMovementsView = z.infer<typeof MrrMovementsSchema>;
+
+export const DeferredRevenueSchema = z
+  .object({
+    from: z.string().openapi({ example: '2026-01' }),
+    to: z.string().openapi({ example: '2026-12' }),
+    customer_id: UuidSchema.nullable(),
+    currency: CurrencySchema.nullable(),
+    months: z.array(
+      z.object({
+        month: z.string().openapi({ example: '2026-01', description: 'UTC calendar month' }),
+        currency: CurrencySchema,
+        opening_deferred_nanos: MoneySchema.openapi({ description: 'deferred at the start of the month' }),
+        billed_nanos: MoneySchema.openapi({ description: 'deferred lines of invoices finalized in the month' }),
+        recognized_nanos: MoneySchema.openapi({ description: 'earned in the month (ratably, by the ledger formula)' }),
+        reversed_nanos: MoneySchema.openapi({ description: 'taken out by voids in the month' }),
+        closing_deferred_nanos: MoneySchema.openapi({ description: 'opening + billed − recognized − reversed, exactly' }),
+        ledger_deferred_nanos: MoneySchema.openapi({ description: "the ledger's deferred_revenue balance at the end of the month" }),
+        unposted_recognition_nanos: MoneySchema.openapi({
+          description: 'ledger − closing: recognition the ledger posts at the next period close (0 once it has caught up)',
+        }),
+      }),
+    ),
+  })
+  .openapi('DeferredRevenueSchedule');
+export type DeferredRevenueView = z.infer<typeof DeferredRevenueSchema>;

@@ -1,0 +1,35 @@
+/**
+ * One asynchronous test-clock advance (src/services/subscriptions/test-clocks.ts), id
+ * `test-clock-advance:<clock id>`: its activity drives every workflow on the clock to the new time
+ * in lockstep, heartbeating and writing progress to the clock; then the clock is set `ready` with
+ * its event. When the drive fails for good the clock is set `internal_failure` (advance again).
+ */
+import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { TestClockAdvanceInput, TestClockAdvanceResult } from './messages.js';
+
+const { driveTestClock } = proxyActivities<Activities>({
+  // An advance of many subscriptions over years takes minutes; the heartbeat notices a dead worker.
+  startToCloseTimeout: '6 hours',
+  heartbeatTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+const { finishTestClockAdvance } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
+
+export async function testClockAdvanceWorkflow(input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> {
+  let result: TestClockAdvanceResult;
+  try {
+    result = await driveTestClock(input);
+  } catch (err) {
+    if (err instanceof ActivityFailure && !isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure' }));
+    }
+    throw err;
+  }
+  await finishTestClockAdvance({ ...input, status: 'ready' });
+  return result;
+}
