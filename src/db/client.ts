@@ -11,12 +11,18 @@ export type Db = PrismaClient;
 export type DbClient = Prisma.TransactionClient;
 
 /** One PrismaClient per process, created in the composition root and passed down. */
+/** Defaults for every interactive transaction of a client (a call can still set its own). */
+export const TRANSACTION_DEFAULTS = { maxWait: 10_000, timeout: 30_000 } as const;
+
 export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // An idle pooled connection that the server drops (a restart, pg_terminate_backend) is emitted
   // here: without a listener the process would die of it. The pool discards the connection itself.
   pool.on('error', () => {});
-  const db = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // Interactive transactions queue on row locks (an invoice's credit notes, a wallet's drawdowns):
+  // Prisma's defaults (2 s to get a connection, 5 s in all) fail such a queue under load, where
+  // waiting a little longer is what the caller wants.
+  const db = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_DEFAULTS });
   return { db, pool };
 }
 

@@ -377,6 +377,9 @@ async function expectHandled(res: Response, context: string): Promise<void> {
 /** Statuses that mean the request stopped before the service's own rules: refused input or an unknown id. */
 const STOPPED_EARLY = new Set([400, 404, 413, 415]);
 
+/** The walks below send hundreds of requests per route, over every route: minutes on a loaded machine. */
+const WALK_TIMEOUT_MS = 300_000;
+
 describe('fuzzing every mutating route', () => {
   it('publishes mutating routes to fuzz, the event routes with their CloudEvents media types', () => {
     const mutating = operations.filter((op) => MUTATING.includes(op.method.toLowerCase()));
@@ -409,7 +412,7 @@ describe('fuzzing every mutating route', () => {
     // Every route is fuzzed before judging, so one report names all the routes that fail.
     expect(failures).toEqual([]);
     expect([...reached].filter(([, count]) => count === 0).map(([route]) => route)).toEqual([]);
-  });
+  }, WALK_TIMEOUT_MS);
 });
 
 describe('every field of every mutating route with every wrong type', () => {
@@ -432,7 +435,7 @@ describe('every field of every mutating route with every wrong type', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, WALK_TIMEOUT_MS);
 });
 
 describe('query strings are strict', () => {
