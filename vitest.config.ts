@@ -20,6 +20,10 @@ export default defineConfig({
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // These run against real PostgreSQL, Temporal and stripe-mock on whatever machine runs
+          // them: a test that fails once is run once more, and the summary names every test that
+          // needed it (a real regression fails both times).
+          retry: 1,
           fileParallelism: false,
         },
       },
