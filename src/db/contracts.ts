@@ -169,7 +169,6 @@ export async function insertContract(tx: DbClient, contract: NewContract): Promi
         escalationSteps: contract.escalation_steps,
         testClockId: contract.test_clock_id,
         createdAt: contract.created_at,
-        updatedAt: contract.created_at,
         terms: {
           create: contract.terms.map((term) => ({
             id: newId(),

@@ -366,7 +366,7 @@ export async function insertDunningSchedule(
   row: { invoiceId: string; subscriptionId: string | null; customerId: string; scheduleDays: number[]; failedAt: Date; nextAttemptAt: Date; testClockId: string | null },
 ): Promise<DunningSchedule> {
   // A schedule exists from the failure that started it (in the invoice's time).
-  return tx.dunningSchedule.create({ data: { id: newId(), ...row, status: 'Active', attemptCount: 0, createdAt: row.failedAt, updatedAt: row.failedAt } });
+  return tx.dunningSchedule.create({ data: { id: newId(), ...row, status: 'Active', attemptCount: 0, createdAt: row.failedAt } });
 }
 
 export const updateDunningSchedule = (tx: DbClient, id: string, data: Prisma.DunningScheduleUpdateInput) => tx.dunningSchedule.update({ where: { id }, data });

@@ -101,6 +101,10 @@ async function objectTimes(onClock: boolean): Promise<{ customerId: string; time
   const creditNote = await expectJson<Stamped>(await h.request('POST', `/admin/v1/invoices/${draft.id}/credit-notes`, { body: { amount_nanos: (5n * UNIT).toString(), reason: 'other' } }), 201);
   const invoice = await expectJson<Stamped & { finalized_at: string; paid_at: string }>(await h.request('GET', `/admin/v1/invoices/${draft.id}`));
   const [payment] = await paymentsOf(h, draft.id);
+  // Rows changed since they were made: their updated_at moved in the same time.
+  await expectJson(await h.request('PATCH', `/admin/v1/customers/${customerId}`, { body: { metadata: { crm: 'x' } } }));
+  await expectJson(await h.request('PATCH', `/admin/v1/subscriptions/${subscription.id}`, { body: { metadata: { crm: 'x' } } }));
+  const updated = async (path: string) => (await expectJson<{ updated_at: string }>(await h.request('GET', path))).updated_at;
 
   const times = {
     customer: customer.created_at,
@@ -125,6 +129,10 @@ async function objectTimes(onClock: boolean): Promise<{ customerId: string; time
     dunning_failed: dunning.failed_at,
     dunning_closed: dunning.closed_at,
     dunning_started_updated: dunningStarted.updated_at,
+    dunning_updated: dunning.updated_at,
+    customer_updated: await updated(`/admin/v1/customers/${customerId}`),
+    subscription_updated: await updated(`/admin/v1/subscriptions/${subscription.id}`),
+    contract_updated: await updated(`/admin/v1/contracts/${contract.id}`),
     refund: refund.created_at,
     payment_refund: payment!.refunds[0]!.created_at,
     credit_note: creditNote.created_at,
