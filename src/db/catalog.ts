@@ -353,6 +353,12 @@ export async function archivePlanRow(tx: DbClient, id: string, at: Date): Promis
   return toPlanRecord(await tx.plan.findUniqueOrThrow({ where: { id }, include: SKUS_IN_ORDER }));
 }
 
+/** Replaces the plan's metadata (its prices and version are untouched). */
+export async function setPlanMetadata(tx: DbClient, id: string, metadata: Record<string, string>): Promise<PlanRecord> {
+  await tx.plan.update({ where: { id }, data: { metadata } });
+  return toPlanRecord(await tx.plan.findUniqueOrThrow({ where: { id }, include: SKUS_IN_ORDER }));
+}
+
 /** Locks the product row (plans created under it must not race its archiving). */
 export async function lockProduct(tx: DbClient, id: string): Promise<ProductRecord | null> {
   const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM products WHERE id = ${id}::uuid FOR UPDATE`;

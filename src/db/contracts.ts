@@ -83,7 +83,11 @@ export type NewContract = Pick<
   | 'effective_date'
   | 'escalation_steps'
   | 'test_clock_id'
-> & { terms: NewTerm[] };
+> & {
+  terms: NewTerm[];
+  /** The customer's now (its test clock's time when on one). */
+  created_at: Date;
+};
 
 export interface ContractLinkRecord {
   contract_id: string;
@@ -164,6 +168,7 @@ export async function insertContract(tx: DbClient, contract: NewContract): Promi
         effectiveDate: contract.effective_date === null ? null : dateOf(contract.effective_date),
         escalationSteps: contract.escalation_steps,
         testClockId: contract.test_clock_id,
+        createdAt: contract.created_at,
         terms: {
           create: contract.terms.map((term) => ({
             id: newId(),
@@ -272,7 +277,15 @@ export async function contractChain(tx: DbClient, id: string): Promise<{ id: str
 
 export async function insertLink(
   tx: DbClient,
-  link: { id: string; contract_id: string; subscription_id: string; adoption_type: AdoptionType; coterm_fee_nanos: bigint | null },
+  link: {
+    id: string;
+    contract_id: string;
+    subscription_id: string;
+    adoption_type: AdoptionType;
+    coterm_fee_nanos: bigint | null;
+    /** The customer's now (its test clock's time when on one). */
+    created_at: Date;
+  },
 ): Promise<ContractLinkRecord> {
   try {
     const row = await tx.contractSubscription.create({
@@ -282,6 +295,7 @@ export async function insertLink(
         subscriptionId: link.subscription_id,
         adoptionType: link.adoption_type,
         cotermFeeNanos: link.coterm_fee_nanos === null ? null : toDecimal(link.coterm_fee_nanos),
+        createdAt: link.created_at,
       },
     });
     await tx.subscription.update({ where: { id: link.subscription_id }, data: { contractId: link.contract_id } });

@@ -73,7 +73,18 @@ export const findDefaultPaymentMethod = (db: DbClient | Db, customerId: string) 
 
 export async function insertPaymentMethod(
   tx: DbClient,
-  row: { customerId: string; processorPaymentMethodId: string; type: string; brand: string | null; last4: string | null; expMonth: number | null; expYear: number | null; isDefault: boolean },
+  row: {
+    customerId: string;
+    processorPaymentMethodId: string;
+    type: string;
+    brand: string | null;
+    last4: string | null;
+    expMonth: number | null;
+    expYear: number | null;
+    isDefault: boolean;
+    /** The customer's now (its test clock's time when on one). */
+    createdAt: Date;
+  },
 ): Promise<PaymentMethod> {
   if (row.isDefault) await tx.paymentMethod.updateMany({ where: { customerId: row.customerId, isDefault: true }, data: { isDefault: false } });
   return tx.paymentMethod.create({ data: { id: newId(), ...row } });
@@ -228,6 +239,9 @@ export async function insertPayment(
       id: newId(),
       ...row,
       attempt: (last._max.attempt ?? 0) + 1,
+      // An attempt exists from when it was made, in the invoice's time (its test clock's when on one).
+      createdAt: row.attemptedAt,
+      updatedAt: row.attemptedAt,
       amountNanos: toDecimal(row.amountNanos),
       processorPaymentIntentId: row.processorPaymentIntentId ?? null,
     },
@@ -253,9 +267,23 @@ export const succeededPayments = (db: DbClient | Db, invoiceId: string) =>
 
 export async function insertRefund(
   tx: DbClient,
-  row: { paymentId: string; invoiceId: string; amountNanos: bigint; amountMinor: bigint; currency: string; status: string; reason: string; source: string; processorRefundId?: string | null },
+  row: {
+    paymentId: string;
+    invoiceId: string;
+    amountNanos: bigint;
+    amountMinor: bigint;
+    currency: string;
+    status: string;
+    reason: string;
+    source: string;
+    processorRefundId?: string | null;
+    /** The invoice's now (its test clock's time when on one). */
+    createdAt: Date;
+  },
 ): Promise<Refund> {
-  return tx.refund.create({ data: { id: newId(), ...row, amountNanos: toDecimal(row.amountNanos), processorRefundId: row.processorRefundId ?? null } });
+  return tx.refund.create({
+    data: { id: newId(), ...row, updatedAt: row.createdAt, amountNanos: toDecimal(row.amountNanos), processorRefundId: row.processorRefundId ?? null },
+  });
 }
 
 export const updateRefund = (tx: DbClient | Db, id: string, data: Prisma.RefundUpdateInput) => tx.refund.update({ where: { id }, data });
@@ -337,7 +365,8 @@ export async function insertDunningSchedule(
   tx: DbClient,
   row: { invoiceId: string; subscriptionId: string | null; customerId: string; scheduleDays: number[]; failedAt: Date; nextAttemptAt: Date; testClockId: string | null },
 ): Promise<DunningSchedule> {
-  return tx.dunningSchedule.create({ data: { id: newId(), ...row, status: 'Active', attemptCount: 0 } });
+  // A schedule exists from the failure that started it (in the invoice's time).
+  return tx.dunningSchedule.create({ data: { id: newId(), ...row, status: 'Active', attemptCount: 0, createdAt: row.failedAt } });
 }
 
 export const updateDunningSchedule = (tx: DbClient, id: string, data: Prisma.DunningScheduleUpdateInput) => tx.dunningSchedule.update({ where: { id }, data });

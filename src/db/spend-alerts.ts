@@ -21,10 +21,12 @@ export interface NewSpendAlert {
   thresholdNanos: bigint;
   currency: string;
   meterEventType: string | null;
+  /** The customer's now (its test clock's time when on one). */
+  createdAt: Date;
 }
 
 export function insertSpendAlert(tx: DbClient, alert: NewSpendAlert): Promise<SpendAlertRow> {
-  return tx.spendAlert.create({ data: { ...alert, thresholdNanos: toDecimal(alert.thresholdNanos) } });
+  return tx.spendAlert.create({ data: { ...alert, updatedAt: alert.createdAt, thresholdNanos: toDecimal(alert.thresholdNanos) } });
 }
 
 export function findSpendAlert(tx: DbClient, id: string): Promise<SpendAlertRow | null> {
@@ -117,6 +119,7 @@ export async function insertSpendAlertEvent(tx: DbClient, event: NewSpendAlertEv
       actorType: event.actor.type,
       actorId: event.actor.id,
       at: event.at,
+      createdAt: event.at,
     },
   });
 }

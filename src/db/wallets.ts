@@ -35,10 +35,13 @@ export function walletsOfCustomer(
   });
 }
 
-/** Locks the customer's wallet in the currency for the rest of the transaction, creating it when missing. */
-export async function lockOrCreateWallet(tx: DbClient, customerId: string, currency: string): Promise<WalletRow> {
+/**
+ * Locks the customer's wallet in the currency for the rest of the transaction, creating it when
+ * missing at `at` (the customer's now: its test clock's time when on one).
+ */
+export async function lockOrCreateWallet(tx: DbClient, customerId: string, currency: string, at: Date): Promise<WalletRow> {
   await tx.$executeRaw`
-    INSERT INTO wallets (id, customer_id, currency, updated_at) VALUES (${newId()}::uuid, ${customerId}::uuid, ${currency}, now())
+    INSERT INTO wallets (id, customer_id, currency, created_at, updated_at) VALUES (${newId()}::uuid, ${customerId}::uuid, ${currency}, ${at}, ${at})
     ON CONFLICT (customer_id, currency) DO NOTHING`;
   return lockExistingWallet(tx, customerId, currency) as Promise<WalletRow>;
 }
@@ -78,6 +81,7 @@ export async function insertGrant(tx: DbClient, grant: { walletId: string; kind:
       remainingNanos: toDecimal(grant.amount),
       expiresAt: grant.expiresAt,
       grantedAt: grant.grantedAt,
+      createdAt: grant.grantedAt,
     },
   });
 }
@@ -113,6 +117,7 @@ export function insertWalletTransaction(tx: DbClient, t: NewWalletTransaction): 
       journalId: t.journalId ?? null,
       description: t.description,
       occurredAt: t.occurredAt,
+      createdAt: t.occurredAt,
     },
   });
 }
@@ -149,9 +154,9 @@ export interface NewTopUp {
 export async function insertTopUp(tx: DbClient, topUp: NewTopUp): Promise<WalletTopUpRow | null> {
   const id = newId();
   const rows = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO wallet_top_ups (id, wallet_id, customer_id, currency, source, status, amount_nanos, amount_minor, payment_method_id, requested_at, updated_at)
+    INSERT INTO wallet_top_ups (id, wallet_id, customer_id, currency, source, status, amount_nanos, amount_minor, payment_method_id, requested_at, created_at, updated_at)
     VALUES (${id}::uuid, ${topUp.walletId}::uuid, ${topUp.customerId}::uuid, ${topUp.currency}, ${topUp.source}, 'Pending',
-            ${toDecimal(topUp.amount)}, ${topUp.amountMinor}, ${topUp.paymentMethodId}::uuid, ${topUp.requestedAt}, now())
+            ${toDecimal(topUp.amount)}, ${topUp.amountMinor}, ${topUp.paymentMethodId}::uuid, ${topUp.requestedAt}, ${topUp.requestedAt}, ${topUp.requestedAt})
     ON CONFLICT DO NOTHING
     RETURNING id::text`;
   if (rows.length === 0) return null;

@@ -111,7 +111,7 @@ export const StoredUsageEventSchema = z
     properties: z.record(z.string(), z.unknown()),
     source: z.string().nullable().openapi({ description: 'the CloudEvents source, when it came as a CloudEvent' }),
     late: z.boolean().openapi({ description: 'it arrived after its period was invoiced' }),
-    received_at: TimestampSchema.openapi({ description: 'when it was stored' }),
+    received_at: TimestampSchema.openapi({ description: "when it was stored, in the customer's time (its test clock's when on one)" }),
   })
   .openapi('UsageEvent');
 

@@ -164,6 +164,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'POST /admin/v1/catalog/products/{id}/archive': async () => ({
     path: `/admin/v1/catalog/products/${(await post('/admin/v1/catalog/products', { name: `Walk ${tag()}`, description: 'walk', tags: [] })).id}/archive`,
   }),
+  'PATCH /admin/v1/catalog/plans/{id}': async () => ({ path: `/admin/v1/catalog/plans/${await plan()}`, body: { metadata: { crm_id: `walk-${seq}` } } }),
   'POST /admin/v1/catalog/plans/{id}/archive': async () => ({ path: `/admin/v1/catalog/plans/${await plan()}/archive` }),
   'POST /admin/v1/catalog/skus/{id}/archive': async () => {
     const sku = await post('/admin/v1/catalog/skus', { plan_id: await plan(), name: 'Extra', pricing_model: 'Flat', unit_amount_nanos: units(3n), currency: 'USD' });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
+import { subscriptionWorkflowId } from '../../workflows/messages.js';
+import { makeCustomer } from '../support/fixtures.js';
 import { createHarness, expectPage, type Harness, type PageBody } from '../support/harness.js';
 
 let h: Harness;
@@ -168,6 +170,46 @@ describe('plans', () => {
     }
     expect(all.find((p) => p.id === plan.id)?.skus.map((s) => s.id)).toEqual([base.body.id, seats.body.id]);
     expect(all).toHaveLength(await h.deps.db.plan.count());
+  });
+
+  it("merges metadata on update (a key set to null is removed), audited, without a new version even with a subscription on the plan", async () => {
+    const plan = await newPlan({ metadata: { crm: 'hubspot', tier: 'gold' } });
+    const sku = await call<Sku>('POST', '/admin/v1/catalog/skus', { plan_id: plan.id, name: 'Base', pricing_model: 'Flat', unit_amount_nanos: usd(49), currency: 'USD' });
+    const customerId = await makeCustomer(h.deps.db);
+    const subscription = await call<{ id: string }>('POST', '/v1/subscriptions', { customer_id: customerId, plan_id: plan.id, currency: 'USD' });
+    expect(subscription.status, JSON.stringify(subscription.body)).toBe(201);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.body.id)).terminate('test done');
+
+    const updated = await call<Plan>('PATCH', `/admin/v1/catalog/plans/${plan.id}`, { metadata: { tier: null, region: 'eu' } });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    expect(updated.body).toMatchObject({ id: plan.id, version: 1, metadata: { crm: 'hubspot', region: 'eu' }, skus: [sku.body] });
+    expect((await call<Plan>('GET', `/admin/v1/catalog/plans/${plan.id}`)).body).toMatchObject({ version: 1, metadata: { crm: 'hubspot', region: 'eu' } });
+    expect((await call<{ version: number }[]>('GET', `/admin/v1/catalog/plans/${plan.id}/versions`)).body.map((v) => v.version)).toEqual([1]);
+    expect(await h.deps.db.auditLogEntry.findFirst({ where: { entityId: plan.id, action: 'plan.updated' } })).toMatchObject({
+      entityType: 'plan',
+      before: { metadata: { crm: 'hubspot', tier: 'gold' } },
+      after: { metadata: { crm: 'hubspot', region: 'eu' } },
+    });
+
+    // Metadata is never billed: an archived plan takes it too.
+    expect((await call('POST', `/admin/v1/catalog/plans/${plan.id}/archive`)).status).toBe(200);
+    expect((await call<Plan>('PATCH', `/admin/v1/catalog/plans/${plan.id}`, { metadata: { region: null } })).body).toMatchObject({ metadata: { crm: 'hubspot' } });
+  });
+
+  it('refuses a metadata update of an unknown plan (404), other fields, no metadata and too many keys (400), changing nothing', async () => {
+    const plan = await newPlan({ metadata: { crm: 'hubspot' } });
+    const unknown = await call('PATCH', `/admin/v1/catalog/plans/${newId()}`, { metadata: { a: 'b' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('plan_not_found');
+    const tooMany = await call('PATCH', `/admin/v1/catalog/plans/${plan.id}`, { metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'v'])) });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.details?.issues?.[0]?.path).toBe('metadata');
+    for (const body of [{ name: 'Renamed' }, {}, { metadata: { crm: 42 } }, { metadata: { ['k'.repeat(41)]: 'v' } }, { metadata: { crm: 'x' }, trial_days: 3 }]) {
+      expect((await call('PATCH', `/admin/v1/catalog/plans/${plan.id}`, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call('PATCH', '/admin/v1/catalog/plans/nope', { metadata: {} })).status).toBe(400);
+    expect((await call<Plan>('GET', `/admin/v1/catalog/plans/${plan.id}`)).body.metadata).toEqual({ crm: 'hubspot' });
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: plan.id, action: 'plan.updated' } })).toBe(0);
   });
 
   it('answers 404 for an unknown plan and 400 for a malformed id', async () => {
@@ -413,6 +455,7 @@ describe('security and API description', () => {
       ]),
     );
     expect(Object.keys(doc.paths['/admin/v1/customers/{id}']!).sort()).toEqual(['get', 'patch']);
+    expect(Object.keys(doc.paths['/admin/v1/catalog/plans/{id}']!).sort()).toEqual(['get', 'patch']);
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Customer', 'CustomerHierarchyNode', 'Sku', 'Plan', 'RatingPreview']));
   });
 });

@@ -21,7 +21,9 @@ export interface PaymentView {
   processor_payment_intent_id: string | null;
   failure_code: string | null;
   attempted_at: string;
-  refunds: { id: string; amount_nanos: string; status: string; credit_note_id: string | null; source: string }[];
+  settled_at: string | null;
+  created_at: string;
+  refunds: { id: string; amount_nanos: string; status: string; credit_note_id: string | null; source: string; created_at: string }[];
 }
 
 export interface DunningView {
@@ -32,10 +34,14 @@ export interface DunningView {
   next_attempt_at: string | null;
   status: string;
   closed_reason: string | null;
+  failed_at: string;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export async function attachCard(h: Harness, customerId: string, processorPaymentMethodId = 'pm_card_visa') {
-  return expectJson<{ id: string; is_default: boolean; brand: string | null; last4: string | null; status: string }>(
+  return expectJson<{ id: string; is_default: boolean; brand: string | null; last4: string | null; status: string; created_at: string }>(
     await h.request('POST', `/admin/v1/customers/${customerId}/payment-methods`, { body: { processor_payment_method_id: processorPaymentMethodId } }),
     201,
   );

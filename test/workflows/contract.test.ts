@@ -296,6 +296,7 @@ describe('the contract workflow reconciler', () => {
       effective_date: null,
       escalation_steps: 0,
       test_clock_id: clockId,
+      created_at: new Date('2026-01-10T00:00:00.000Z'),
       terms: [
         {
           phase: 1,
@@ -312,7 +313,7 @@ describe('the contract workflow reconciler', () => {
     });
     const active = await insertContract(h.deps.db, row('Active'));
     const draft = await insertContract(h.deps.db, row('Draft'));
-    await insertLink(h.deps.db, { id: newId(), contract_id: active.id, subscription_id: subscription.id, adoption_type: 'Coterm', coterm_fee_nanos: null });
+    await insertLink(h.deps.db, { id: newId(), contract_id: active.id, subscription_id: subscription.id, adoption_type: 'Coterm', coterm_fee_nanos: null, created_at: new Date('2026-01-10T00:00:00.000Z') });
     const handle = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(active.id));
     await expect(handle.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 

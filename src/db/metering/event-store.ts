@@ -49,7 +49,8 @@ export interface StoreOutcome {
 
 /**
  * One statement: reference checks, late flags and the insert. The customer's "now" is its test
- * clock's frozen time when it is on one, so sandbox customers can send events in simulated time.
+ * clock's frozen time when it is on one, so sandbox customers can send events in simulated time;
+ * it is also the event's received_at (arrival order itself is `seq`).
  *
  * An event is LATE when its timestamp falls in an already invoiced period of its subscription:
  * - before the subscription's charged_through_date (billed and paid), or
@@ -128,8 +129,8 @@ checked AS (
   FROM timed t
 ),
 stored AS (
-  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late)
-  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late
+  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, received_at)
+  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, now_at
   FROM checked
   WHERE ${insertWhen}
   -- In id order: concurrent statements meeting the same ids (re-sent batches in another order) then

@@ -15,6 +15,7 @@ import {
   listPlans,
   listProducts,
   listSkus,
+  updatePlanMetadata,
 } from '../../services/catalog/catalog.js';
 import { archivePlan, archiveProduct, archiveSku } from '../../services/catalog/archiving.js';
 import { MAX_MIGRATION_BATCH, migratePlan } from '../../services/catalog/plan-migrations.js';
@@ -90,6 +91,8 @@ const CreatePlanSchema = z
   })
   .openapi('CreatePlanRequest');
 
+const UpdatePlanSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('UpdatePlanRequest');
+
 const tags = ['Catalog'];
 const IdParams = { params: IdParamSchema };
 const LIST_NOTE = 'A JSON array, newest first (created_gte / created_lt narrow by creation time); X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
@@ -153,6 +156,18 @@ const getPlanRoute = createRoute({
   tags,
   summary: 'Get a plan with its SKUs',
   request: IdParams,
+  responses: { 200: jsonResponse('The plan', PlanSchema), ...commonErrorResponses },
+});
+
+const updatePlanRoute = createRoute({
+  method: 'patch',
+  path: '/admin/v1/catalog/plans/{id}',
+  tags,
+  summary: "Update a plan's metadata",
+  description:
+    'metadata only (your own key/value pairs, never read by billing), archived or not: the keys sent are merged in, a key set to ' +
+    'null is removed. It changes no price, so it opens no new plan version; prices change through SKUs.',
+  request: { params: IdParamSchema, ...mutationRequest(UpdatePlanSchema) },
   responses: { 200: jsonResponse('The plan', PlanSchema), ...commonErrorResponses },
 });
 
@@ -306,6 +321,10 @@ export function registerCatalog(app: App): void {
   });
 
   app.openapi(getPlanRoute, async (c) => c.json(await getPlan(c.get('deps').db, c.req.valid('param').id), 200));
+
+  app.openapi(updatePlanRoute, async (c) =>
+    c.json(await updatePlanMetadata(c.get('deps').db, c.req.valid('param').id, c.req.valid('json').metadata, requestContext(c)), 200),
+  );
 
   app.openapi(createSkuRoute, async (c) => c.json(await createSku(c.get('deps').db, c.req.valid('json'), requestContext(c)), 201));
 

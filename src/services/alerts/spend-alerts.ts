@@ -143,6 +143,7 @@ export async function createSpendAlert(deps: ServiceDeps, customerId: string, in
       thresholdNanos: BigInt(input.threshold_nanos),
       currency: input.currency ?? customer.billing_currency,
       meterEventType: input.scope?.meter_event_type ?? null,
+      createdAt: at,
     });
     await insertSpendAlertEvent(tx, { alertId: alert.id, kind: 'created', actor: context.actor, at });
     const created = await loadView(tx, alert);

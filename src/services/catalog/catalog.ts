@@ -25,6 +25,7 @@ import {
   lockPlan,
   lockProduct,
   missingReference,
+  setPlanMetadata,
   type NewPlan,
   type NewProduct,
   type TierRecord,
@@ -163,6 +164,28 @@ export async function createPlan(db: Db, input: CreatePlanInput, context: Reques
     const plan = await insertPlan(tx, { id: newId(), ...fields, metadata: mergeMetadata({}, metadata ?? {}) });
     await auditCreated(tx, context, 'plan', plan);
     return plan;
+  });
+}
+
+/**
+ * Merges `changes` into the plan's metadata, archived or not: metadata is never billed, so it is
+ * no price change and opens no new version. Audited as plan.updated.
+ */
+export async function updatePlanMetadata(db: Db, id: string, changes: MetadataChanges, context: RequestContext): Promise<PlanView> {
+  return db.$transaction(async (tx) => {
+    const before = (await lockPlan(tx, id, 'update')) === null ? null : await findPlan(tx, id);
+    if (before === null) throw notFound('plan', id);
+    const after = await setPlanMetadata(tx, id, mergeMetadata(before.metadata, changes));
+    await recordAudit(tx, {
+      action: 'plan.updated',
+      actor: context.actor,
+      entityType: 'plan',
+      entityId: id,
+      before: { metadata: before.metadata },
+      after: { metadata: after.metadata },
+      requestId: context.requestId,
+    });
+    return after;
   });
 }
 

@@ -272,6 +272,7 @@ export async function createContract(deps: ServiceDeps, input: CreateContractInp
 
   const status: ContractStatus = input.activate === false ? 'Draft' : 'Active';
   const contract = await deps.db.$transaction(async (tx) => {
+    const now = await customerNow(tx, customer.id, deps.clock());
     const created = await insertContract(tx, {
       id: newId(),
       customer_id: customer.id,
@@ -288,6 +289,7 @@ export async function createContract(deps: ServiceDeps, input: CreateContractInp
       effective_date: null,
       escalation_steps: 0,
       test_clock_id: customer.test_clock_id,
+      created_at: now,
       terms: input.terms.map(
         (term): NewTerm => ({
           phase: term.phase,
@@ -303,7 +305,6 @@ export async function createContract(deps: ServiceDeps, input: CreateContractInp
       ),
     });
     await recordAudit(tx, { action: 'contract.created', actor, entityType: 'contract', entityId: created.id, customerId: created.customer_id, after: toView(created), requestId });
-    const now = await customerNow(tx, created.customer_id, deps.clock());
     await enqueueEvent(tx, 'contract.created', created.id, { contract_id: created.id, customer_id: created.customer_id, status: created.status }, now);
     return created;
   });
@@ -370,7 +371,8 @@ export async function amendContract(deps: ServiceDeps, id: string, input: AmendC
     const contract = await lockContract(tx, id);
     if (contract === null) throw notFound('contract', id);
     if (contract.status !== 'Active') throw invalidTransition('contract', contract.status, 'amend');
-    const today = civil(await customerNow(tx, contract.customer_id, deps.clock()));
+    const now = await customerNow(tx, contract.customer_id, deps.clock());
+    const today = civil(now);
     if (input.effective_date < contract.start_date || input.effective_date >= contract.end_date) {
       throw unprocessable('invalid_effective_date', 'effective_date', `must fall inside the contract's [${contract.start_date}, ${contract.end_date})`);
     }
@@ -391,9 +393,9 @@ export async function amendContract(deps: ServiceDeps, id: string, input: AmendC
       effective_date: input.effective_date,
       escalation_steps: contract.escalation_steps,
       test_clock_id: contract.test_clock_id,
+      created_at: now,
       terms: amendedTerms(contract, input),
     });
-    const now = await customerNow(tx, contract.customer_id, deps.clock());
     await moveLinks(tx, contract.id, created.id);
     const moved = await moveContract(tx, contract, 'Amended', now, actor, { requestId });
     await recordAudit(tx, { action: 'contract.created', actor, entityType: 'contract', entityId: created.id, customerId: created.customer_id, after: toView(created), requestId });
@@ -474,7 +476,7 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
   const needsDraft = fee !== null && fee > 0n;
   const link = await withContractDraft(contractDeps(deps), contractId, now, { needsDraft, preferSubscriptionId: subscription.id }, async (tx, locked, addLine) => {
     if (locked.status !== 'Active' && locked.status !== 'Draft') throw invalidTransition('contract', locked.status, 'link a subscription to');
-    const created = await insertLink(tx, { id: newId(), contract_id: contractId, subscription_id: subscription.id, adoption_type: input.adoption_type, coterm_fee_nanos: fee });
+    const created = await insertLink(tx, { id: newId(), contract_id: contractId, subscription_id: subscription.id, adoption_type: input.adoption_type, coterm_fee_nanos: fee, created_at: now });
     if (needsDraft) {
       await addLine({ kind: 'contract_fee', description: `${locked.name} · coterm one-time fee (${cotermResult!.days_remaining} days to ${locked.end_date})`, amountNanos: fee! });
     }

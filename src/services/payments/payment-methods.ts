@@ -6,6 +6,7 @@
  * processor and here; the newest remaining method then becomes the default.
  */
 import type { PageQuery } from '../../db/pages.js';
+import { customerNow } from '../../db/contracts.js';
 import { findCustomer } from '../../db/customers.js';
 import {
   findAttachedPaymentMethod,
@@ -76,6 +77,7 @@ export async function attachPaymentMethod(deps: PaymentDeps, customerId: string,
       expMonth: details.expMonth,
       expYear: details.expYear,
       isDefault,
+      createdAt: await customerNow(tx, customerId, new Date()),
     });
     await recordAudit(tx, {
       action: 'payment_method.attached',
@@ -116,7 +118,8 @@ export async function detachPaymentMethod(deps: PaymentDeps, id: string, context
     await lockCustomerPaymentMethods(tx, row.customerId);
     const current = (await findPaymentMethod(tx, id))!;
     if (current.detachedAt) return current;
-    const done = await markPaymentMethodDetached(tx, current, at);
+    const detachedAt = await customerNow(tx, row.customerId, at);
+    const done = await markPaymentMethodDetached(tx, current, detachedAt);
     await recordAudit(tx, {
       action: 'payment_method.detached',
       actor: context.actor,
@@ -124,7 +127,7 @@ export async function detachPaymentMethod(deps: PaymentDeps, id: string, context
       entityId: id,
       customerId: row.customerId,
       before: { is_default: current.isDefault },
-      after: { detached_at: at },
+      after: { detached_at: detachedAt },
       requestId: context.requestId,
     });
     return done;

@@ -74,6 +74,7 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
       status: 'Pending',
       reason: input.reason,
       source: 'api',
+      createdAt: await invoiceNow(tx, invoiceId, new Date()),
     });
     await addRefunded(tx, payment.id, amountNanos, minor);
     await recordAudit(tx, {
@@ -175,6 +176,7 @@ export async function syncProcessorRefunds(deps: PaymentDeps, paymentId: string,
       reason: 'other',
       source: 'processor',
       processorRefundId: latestRefundId(charge),
+      createdAt: at,
     });
     await addRefunded(tx, paymentId, amountNanos, capped);
     await postRefund(tx, { id: refund.id, invoiceId: invoice.id, customerId: invoice.customerId, currency: current.currency, amount: amountNanos }, at);

@@ -349,7 +349,7 @@ export async function grantPromotionalCredit(deps: WalletDeps, customerId: strin
     await requireCustomer(tx, customerId);
     const at = await customerNow(tx, customerId, deps.clock());
     if (input.expiresAt && input.expiresAt.getTime() <= at.getTime()) throw validation('expires_at', 'must be after the customer\'s current time');
-    const wallet = await lockOrCreateWallet(tx, customerId, input.currency);
+    const wallet = await lockOrCreateWallet(tx, customerId, input.currency, at);
     const before = await expireGrants(tx, wallet, at);
     const grant = await insertGrant(tx, { walletId: wallet.id, kind: 'promotional', amount: input.amountNanos, expiresAt: input.expiresAt, grantedAt: at });
     const journalId = await post(tx, promotionalGrantJournal(input.amountNanos), {
@@ -400,7 +400,7 @@ export async function configureAutoRecharge(
   }
   return deps.db.$transaction(async (tx) => {
     await requireCustomer(tx, customerId);
-    const wallet = await lockOrCreateWallet(tx, customerId, currency);
+    const wallet = await lockOrCreateWallet(tx, customerId, currency, await customerNow(tx, customerId, deps.clock()));
     const updated = await setAutoRecharge(tx, wallet.id, settings);
     await recordAudit(tx, {
       action: 'wallet.auto_recharge_configured',
@@ -435,7 +435,8 @@ export async function topUpWallet(deps: WalletDeps, customerId: string, input: T
     const method = input.paymentMethodId ? await findPaymentMethod(tx, input.paymentMethodId) : await findDefaultPaymentMethod(tx, customerId);
     if (input.paymentMethodId && (!method || method.customerId !== customerId || method.detachedAt)) throw notFound('payment_method', input.paymentMethodId);
     if (!method) throw new DomainError('unprocessable', 'no_payment_method', `customer ${customerId} has no payment method on file`, { customer_id: customerId });
-    const wallet = await lockOrCreateWallet(tx, customerId, input.currency);
+    const at = await customerNow(tx, customerId, deps.clock());
+    const wallet = await lockOrCreateWallet(tx, customerId, input.currency, at);
     const row = (await insertTopUp(tx, {
       walletId: wallet.id,
       customerId,
@@ -444,7 +445,7 @@ export async function topUpWallet(deps: WalletDeps, customerId: string, input: T
       amount: input.amountNanos,
       amountMinor: minor,
       paymentMethodId: method.id,
-      requestedAt: await customerNow(tx, customerId, deps.clock()),
+      requestedAt: at,
     }))!;
     await recordAudit(tx, {
       action: 'wallet.top_up_requested',
