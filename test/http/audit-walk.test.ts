@@ -14,6 +14,7 @@ import type { AuditEntryView } from '../../src/schemas/audit.js';
 import { eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 import { makePlan } from '../support/fixtures.js';
 import { advanceClock } from '../support/clock-usage.js';
+import { withOverflow } from '../support/faults.js';
 import { createHarness, expectJson, expectPage, type Harness, type RequestOptions } from '../support/harness.js';
 import { emitEvent, startTestRelay } from '../support/webhooks.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
@@ -125,24 +126,6 @@ const activeContract = () => contract(true);
 
 const wallet = (customerId: string) => `/admin/v1/customers/${customerId}/wallets/USD`;
 
-/** Runs `work` while every matching write to `table` fails as a numeric overflow (a deterministic failure). */
-async function withOverflow<T>(table: string, condition: string, work: () => Promise<T>): Promise<T> {
-  const fn = `walk_overflow_${tag().replace(/-/g, '_')}`;
-  await h.deps.db.$executeRawUnsafe(`
-    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF ${condition} THEN RAISE EXCEPTION 'injected numeric field overflow' USING ERRCODE = '22003'; END IF;
-      RETURN NEW;
-    END $$`);
-  await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
-  try {
-    return await work();
-  } finally {
-    await h.deps.db.$executeRawUnsafe(`DROP TRIGGER ${fn}_trigger ON ${table}`);
-    await h.deps.db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
-  }
-}
-
 /**
  * A valid request for each mutating route, keyed `METHOD /path/{param}` as the document names it.
  * Each seeds its own resources, so the calls do not depend on each other's order.
@@ -206,7 +189,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     // A period close that fails deterministically holds the subscription with a billing_error.
     const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
     const { id } = await subscription(undefined, clock.id);
-    await withOverflow('invoice_line_items', `NEW.subscription_id = '${id}'::uuid`, async () => {
+    await withOverflow(h.deps.db, { table: 'invoice_line_items', when: `NEW.subscription_id = '${id}'::uuid` }, async () => {
       await advanceClock(h, clock.id, '2026-02-01T02:00:00Z');
     });
     const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/v1/subscriptions/${id}`));
@@ -222,7 +205,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'POST /admin/v1/invoices/{id}/void': async () => ({ path: `/admin/v1/invoices/${await openInvoice()}/void`, body: { reason: 'walk' } }),
   'POST /admin/v1/invoices/{id}/retry': async () => {
     const id = await draftInvoice();
-    await withOverflow('invoices', `NEW.id = '${id}'::uuid AND NEW.status = 'Open'`, async () => {
+    await withOverflow(h.deps.db, { table: 'invoices', when: `NEW.id = '${id}'::uuid AND NEW.status = 'Open'` }, async () => {
       expect((await h.request('POST', `/admin/v1/invoices/${id}/finalize`)).status).toBe(422);
     });
     return { path: `/admin/v1/invoices/${id}/retry` };
