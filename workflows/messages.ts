@@ -395,6 +395,8 @@ export interface TestClockAdvanceInput {
 export interface TestClockAdvanceResult {
   subscriptions: number;
   steps: number;
+  /** Set when the drive failed for good: the clock ended internal_failure with it (nothing counted then). */
+  error?: BillingErrorState;
 }
 
 /** One advance workflow per clock at a time: a concurrent start finds it running. */
