@@ -338,6 +338,11 @@ export const dunningClosedSignal = defineSignal<[DunningState]>('dunningClosed')
 export const dunningStateQuery = defineQuery<DunningState>('dunningState');
 /** The test-clock advance of a dunning workflow: the same update name the test clock sends to subscriptions. */
 export const advanceDunningClockUpdate = defineUpdate<{ caughtUp: boolean }, [string]>('advanceTestClock');
+/**
+ * An operator's retry of the dunning retry that failed with a billing_error: clears it, and answers
+ * once it ran again (done, or failed again with a new billing_error).
+ */
+export const retryDunningUpdate = defineUpdate<DunningState, [SubscriptionCommand]>('retryDunning');
 
 export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoiceId}`;
 export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;

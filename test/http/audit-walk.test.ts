@@ -197,6 +197,22 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     return { path: `/admin/v1/subscriptions/${id}/retry` };
   },
 
+  'POST /admin/v1/invoices/{id}/dunning/retry': async () => {
+    // A dunning retry that fails deterministically holds the schedule with a billing_error.
+    const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
+    const { id, customerId } = await subscription(undefined, clock.id);
+    await post(`/admin/v1/customers/${customerId}/payment-methods`, { processor_payment_method_id: 'pm_card_visa' });
+    // The invoice is finalized, its auto-charge fails (stripe-mock refuses every charge) and dunning starts.
+    await advanceClock(h, clock.id, '2026-02-01T01:00:00Z');
+    const [invoice] = (await expectPage<Created>(await h.request('GET', `/admin/v1/invoices?subscription_id=${id}`))).data;
+    await withOverflow(h.deps.db, { table: 'dunning_schedules', when: `NEW.invoice_id = '${invoice!.id}'::uuid AND NEW.attempt_count > OLD.attempt_count` }, async () => {
+      await advanceClock(h, clock.id, '2026-02-04T01:00:00Z');
+    });
+    const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/admin/v1/invoices/${invoice!.id}/dunning`));
+    expect(held.billing_error, 'the seeded dunning schedule holds a billing_error').not.toBeNull();
+    return { path: `/admin/v1/invoices/${invoice!.id}/dunning/retry` };
+  },
+
   'POST /admin/v1/invoices/{id}/line-items': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/line-items`, body: { description: 'Setup fee', amount_nanos: units(10n) } }),
   'POST /admin/v1/invoices/{id}/credits': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/credits`, body: { amount_nanos: units(5n), description: 'Goodwill' } }),
   'POST /admin/v1/invoices/{id}/calculate-tax': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/calculate-tax` }),

@@ -32,6 +32,7 @@ export interface DunningView {
   next_attempt_at: string | null;
   status: string;
   closed_reason: string | null;
+  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
 }
 
 export async function attachCard(h: Harness, customerId: string, processorPaymentMethodId = 'pm_card_visa') {
