@@ -204,6 +204,11 @@ export interface ContractSnapshot {
 
 /** The contract changed outside its workflow (amended, terminated): look at it again. */
 export const contractChangedSignal = defineSignal('contractChanged');
+/**
+ * An operator's retry of the contract step that failed with a billing_error: clears it, and answers
+ * once the step ran again (done, or failed again with a new billing_error).
+ */
+export const retryContractUpdate = defineUpdate<ContractSnapshot, [SubscriptionCommand]>('retryContract');
 export const contractStateQuery = defineQuery<ContractSnapshot>('contractState');
 /** The test-clock advance of contract workflows: the same update name as subscriptions', so one advance drives both. */
 export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; status: ContractStatus }, [string]>('advanceTestClock');

@@ -294,6 +294,28 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     path: `/admin/v1/contracts/${(await activeContract()).id}/amend`,
     body: { reason: 'upsell', new_committed_amount_nanos: units(2000n), effective_date: '2030-07-01' },
   }),
+  'POST /admin/v1/contracts/{id}/retry': async () => {
+    // A phase true-up that fails deterministically holds the contract with a billing_error.
+    const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
+    const customerId = (await post('/admin/v1/customers', { display_name: `Walk ${tag()}`, email: 'clock@audit.test', currency: 'USD', account_type: 'Organization', test_clock_id: clock.id })).id;
+    const { id } = await post('/admin/v1/contracts', {
+      activate: true,
+      customer_id: customerId,
+      name: `Walk ${tag()}`,
+      start_date: '2026-01-01',
+      end_date: '2027-01-01',
+      terms: [
+        { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n), description: 'first' },
+        { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n), description: 'second' },
+      ],
+    });
+    await withOverflow(h.deps.db, { table: 'contract_terms', when: `NEW.contract_id = '${id}'::uuid AND NEW.trued_up_at IS NOT NULL` }, async () => {
+      await advanceClock(h, clock.id, '2026-04-01T01:00:00Z');
+    });
+    const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/admin/v1/contracts/${id}`));
+    expect(held.billing_error, 'the seeded contract holds a billing_error').not.toBeNull();
+    return { path: `/admin/v1/contracts/${id}/retry` };
+  },
   'POST /admin/v1/contracts/{id}/terminate': async () => ({ path: `/admin/v1/contracts/${(await activeContract()).id}/terminate`, body: { reason: 'customer exit' } }),
   'POST /admin/v1/contracts/{id}/subscriptions': async () => {
     const made = await activeContract();

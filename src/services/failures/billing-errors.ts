@@ -1,11 +1,12 @@
 /**
- * billing_error: a step of a subscription's, an invoice's or a dunning schedule's workflow that failed deterministically
+ * billing_error: a step of a subscription's, an invoice's, a dunning schedule's or a contract's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
+import { setContractBillingError } from '../../db/contracts.js';
 import { setInvoiceBillingError } from '../../db/invoices.js';
 import { setDunningBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
@@ -16,7 +17,7 @@ import type { BillingErrorState } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 
 /** The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its workflow's key). */
-export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule';
+export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract';
 
 /** The row before the change (null when there is none): the audited entity's id, its customer and its billing_error. */
 type BillingErrorSetter = (tx: DbClient, id: string, error: Prisma.InputJsonValue | null) => Promise<{ id: string; customerId: string; billingError: Prisma.JsonValue } | null>;
@@ -25,9 +26,10 @@ const SETTERS: Record<BillingErrorEntity, BillingErrorSetter> = {
   subscription: setSubscriptionBillingError,
   invoice: setInvoiceBillingError,
   dunning_schedule: setDunningBillingError,
+  contract: setContractBillingError,
 };
 
-/** Log fields naming the resource: `subscriptionId`, `invoiceId`, or the schedule's and its invoice's ids. */
+/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, or the schedule's and its invoice's ids. */
 const logIds = (entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> =>
   entity === 'dunning_schedule' ? { dunningScheduleId: entityId, invoiceId: id } : { [`${entity}Id`]: id };
 
