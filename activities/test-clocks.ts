@@ -7,9 +7,9 @@ import { Context } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import type { ServiceDeps } from '../src/services/deps.js';
 import type { Logger } from '../src/logger.js';
-import { driveTestClock, finishTestClockAdvance, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
+import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
 import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
-import { classified } from './failures.js';
+import { classified, workflowActor } from './failures.js';
 
 export interface TestClockActivityDeps {
   db: ServiceDeps['db'];
@@ -49,10 +49,9 @@ export function createTestClockActivities(deps: TestClockActivityDeps) {
         }
       }),
 
-    finishTestClockAdvance: (input: TestClockAdvanceInput & { status: 'ready' | 'internal_failure' }): Promise<void> =>
+    finishTestClockAdvance: (input: TestClockAdvanceInput & AdvanceOutcome): Promise<void> =>
       classified(async () => {
-        const view = await finishTestClockAdvance(deps.db, input, input.status, new Date());
-        if (view) deps.logger.info({ testClockId: view.id, status: view.status, frozenTime: view.frozen_time, advance: view.advance }, 'test clock advance finished');
+        await finishTestClockAdvance(deps, input, input, new Date(), workflowActor());
       }),
   };
 }

@@ -5,10 +5,16 @@
  * do what is due by then (src/services/contracts/lifecycle.ts). It ends once the contract is no
  * longer Active (Expired at its end, or Amended/Terminated by the API, which signals it) and owes no
  * more phase true-ups (each waits for the invoice grace period after its phase end).
+ *
+ * A step whose activity fails for good (deterministically, or past its retry schedule) no longer
+ * fails the workflow (patch CONTRACT_BILLING_ERRORS), which the hourly reconciler would start again
+ * only to fail the same way: it is recorded as the contract's billing_error (row, audit entry, log
+ * line) and the workflow holds until an operator's `retryContract` update runs the step again.
  */
-import { allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
+import { billingErrorOf } from './failures.js';
 import {
   ACTIVITY_RETRY,
   contractAdvanceClockUpdate,
@@ -16,10 +22,14 @@ import {
   contractStateQuery,
   INVALID_TRANSITION,
   nextWakeQuery,
+  NO_BILLING_ERROR,
   NOT_FOUND,
+  retryContractUpdate,
   UNPROCESSABLE,
+  type BillingErrorState,
   type ContractSnapshot,
   type ContractWorkflowInput,
+  type SubscriptionCommand,
 } from './messages.js';
 
 /**
@@ -29,7 +39,10 @@ import {
  */
 export const TRUE_UPS_AFTER_END = 'contract-true-ups-after-end';
 
-const { advanceContract } = proxyActivities<Activities>({
+/** A step failing for good is held as the contract's billing_error instead of failing the run. */
+export const CONTRACT_BILLING_ERRORS = 'contract-billing-errors';
+
+const { advanceContract, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
@@ -43,6 +56,10 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
   let changed = false;
   let continuing = false;
   let finished = false;
+  /** The failed step held for an operator (only under CONTRACT_BILLING_ERRORS). */
+  let billingError: BillingErrorState | null = null;
+  /** Steps attempted (done or failed): an operator's retry answers once the next one ran. */
+  let steps = 0;
   const nowIso = () => new Date(clock.nowMs()).toISOString();
 
   setHandler(contractChangedSignal, () => {
@@ -55,7 +72,8 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     contractAdvanceClockUpdate,
     async (to) => {
       clock.advanceTo(to);
-      await condition(() => finished || continuing || (clock.caughtUp() && !working));
+      // A contract held for an operator has nothing more to do at any time: the clock goes on.
+      await condition(() => finished || continuing || billingError !== null || (clock.caughtUp() && !working));
       return { caughtUp: !continuing, status: state.status };
     },
     {
@@ -65,11 +83,42 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     },
   );
 
+  setHandler(
+    retryContractUpdate,
+    async (command) => {
+      const seen = steps;
+      await clearBillingError({ entity: 'contract', id: contractId, command });
+      billingError = null;
+      await condition(() => steps > seen);
+      return state;
+    },
+    {
+      validator: (_command: SubscriptionCommand) => {
+        if (billingError === null) throw ApplicationFailure.nonRetryable(`contract ${contractId} has no billing error to retry`, NO_BILLING_ERROR);
+      },
+    },
+  );
+
+  /** Does what is due by now; a failure held for an operator is run again on the retry. */
   const tick = async () => {
-    working = true;
-    changed = false;
-    state = await advanceContract({ contractId, at: nowIso() });
-    working = false;
+    for (;;) {
+      working = true;
+      changed = false;
+      try {
+        state = await advanceContract({ contractId, at: nowIso() });
+        return;
+      } catch (err) {
+        if (!(err instanceof ActivityFailure) || !patched(CONTRACT_BILLING_ERRORS)) throw err;
+        const error = billingErrorOf(err, nowIso());
+        log.warn('contract step failed; holding for an operator retry', { contractId, ...error });
+        await recordBillingError({ entity: 'contract', id: contractId, error });
+        billingError = error;
+      } finally {
+        working = false;
+        steps += 1;
+      }
+      await condition(() => billingError === null);
+    }
   };
 
   // Runs recorded before TRUE_UPS_AFTER_END ended as soon as the contract left Active.

@@ -6,11 +6,17 @@
  * payment services signal `dunningClosed`) or Exhausted (the last retry failed; the subscription
  * stays PastDue for an admin to pause or cancel). Timers follow the invoice's test clock when it
  * has one: the clock's advances drive this workflow like its subscriptions.
+ *
+ * A retry whose activity fails for good (deterministically, or past its retry schedule) no longer
+ * fails the workflow (patch DUNNING_BILLING_ERRORS), which the daily check would start again only to
+ * fail the same way: it is recorded as the schedule's billing_error (row, audit entry, log line) and
+ * the workflow holds until an operator's `retryDunning` update, which clears it and runs it again.
  */
-import { allHandlersFinished, ApplicationFailure, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { dunningAttemptDueMs } from '../src/core/dunning.js';
 import { WorkflowClock } from './clock.js';
+import { billingErrorOf } from './failures.js';
 import {
   ACTIVITY_RETRY,
   advanceDunningClockUpdate,
@@ -18,18 +24,28 @@ import {
   dunningStateQuery,
   INVALID_TRANSITION,
   nextWakeQuery,
+  NO_BILLING_ERROR,
   NOT_FOUND,
+  retryDunningUpdate,
   UNPROCESSABLE,
+  type BillingErrorState,
   type DunningState,
   type DunningWorkflowInput,
+  type SubscriptionCommand,
 } from './messages.js';
 import { Mutex } from './mutex.js';
 
-const { runDunningAttempt, concludeDunning } = proxyActivities<Activities>({
+const { runDunningAttempt, concludeDunning, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   // A retry waits for the invoice workflow's charge, which waits for the processor.
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
+
+/**
+ * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): a
+ * retry failing for good is held as the schedule's billing_error instead of failing the run.
+ */
+export const DUNNING_BILLING_ERRORS = 'dunning-billing-errors';
 
 /** How long after the last retry its outcome may stay pending at the processor before the schedule is Exhausted. */
 const PENDING_OUTCOME_GRACE_MS = 7 * 86_400_000;
@@ -40,6 +56,10 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
   const days = input.scheduleDays;
   let state: DunningState = { status: 'Active', attemptCount: input.attemptCount };
   let finished = false;
+  /** The failed retry held for an operator (only under DUNNING_BILLING_ERRORS). */
+  let billingError: BillingErrorState | null = null;
+  /** Retries attempted (done or failed): an operator's retry answers once the next one ran. */
+  let steps = 0;
   const mutex = new Mutex();
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -63,7 +83,8 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
     advanceDunningClockUpdate,
     async (to) => {
       clock.advanceTo(to);
-      await condition(() => finished || (clock.caughtUp() && mutex.idle));
+      // A schedule held for an operator has nothing more to do at any time: the clock goes on.
+      await condition(() => finished || billingError !== null || (clock.caughtUp() && mutex.idle));
       return { caughtUp: true };
     },
     {
@@ -73,13 +94,41 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
     },
   );
 
+  setHandler(
+    retryDunningUpdate,
+    async (command) => {
+      const seen = steps;
+      await clearBillingError({ entity: 'dunning_schedule', id: input.invoiceId, command });
+      billingError = null;
+      await condition(() => steps > seen);
+      return state;
+    },
+    {
+      validator: (_command: SubscriptionCommand) => {
+        if (billingError === null) throw ApplicationFailure.nonRetryable(`the dunning schedule of invoice ${input.invoiceId} has no billing error to retry`, NO_BILLING_ERROR);
+      },
+    },
+  );
+
   for (let due = nextDueMs(); due !== null; due = nextDueMs()) {
     const dueAt = due;
     if (!(await clock.until(dueAt))) continue;
     const at = iso(clock.nowMs());
-    state = await mutex.run(() =>
-      state.attemptCount < days.length ? runDunningAttempt({ invoiceId: input.invoiceId, attempt: state.attemptCount + 1, at }) : concludeDunning({ invoiceId: input.invoiceId, at }),
-    );
+    try {
+      state = await mutex.run(() =>
+        state.attemptCount < days.length ? runDunningAttempt({ invoiceId: input.invoiceId, attempt: state.attemptCount + 1, at }) : concludeDunning({ invoiceId: input.invoiceId, at }),
+      );
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !patched(DUNNING_BILLING_ERRORS)) throw err;
+      const error = billingErrorOf(err, at);
+      log.warn('dunning retry failed; holding for an operator retry', { invoiceId: input.invoiceId, ...error });
+      await recordBillingError({ entity: 'dunning_schedule', id: input.invoiceId, error });
+      billingError = error;
+    } finally {
+      steps += 1;
+    }
+    // Held until an operator retries; the loop then finds the same retry due and runs it again.
+    await condition(() => billingError === null);
   }
   finished = true;
   await condition(allHandlersFinished);

@@ -204,6 +204,11 @@ export interface ContractSnapshot {
 
 /** The contract changed outside its workflow (amended, terminated): look at it again. */
 export const contractChangedSignal = defineSignal('contractChanged');
+/**
+ * An operator's retry of the contract step that failed with a billing_error: clears it, and answers
+ * once the step ran again (done, or failed again with a new billing_error).
+ */
+export const retryContractUpdate = defineUpdate<ContractSnapshot, [SubscriptionCommand]>('retryContract');
 export const contractStateQuery = defineQuery<ContractSnapshot>('contractState');
 /** The test-clock advance of contract workflows: the same update name as subscriptions', so one advance drives both. */
 export const contractAdvanceClockUpdate = defineUpdate<{ caughtUp: boolean; status: ContractStatus }, [string]>('advanceTestClock');
@@ -338,6 +343,11 @@ export const dunningClosedSignal = defineSignal<[DunningState]>('dunningClosed')
 export const dunningStateQuery = defineQuery<DunningState>('dunningState');
 /** The test-clock advance of a dunning workflow: the same update name the test clock sends to subscriptions. */
 export const advanceDunningClockUpdate = defineUpdate<{ caughtUp: boolean }, [string]>('advanceTestClock');
+/**
+ * An operator's retry of the dunning retry that failed with a billing_error: clears it, and answers
+ * once it ran again (done, or failed again with a new billing_error).
+ */
+export const retryDunningUpdate = defineUpdate<DunningState, [SubscriptionCommand]>('retryDunning');
 
 export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoiceId}`;
 export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;
@@ -395,6 +405,8 @@ export interface TestClockAdvanceInput {
 export interface TestClockAdvanceResult {
   subscriptions: number;
   steps: number;
+  /** Set when the drive failed for good: the clock ended internal_failure with it (nothing counted then). */
+  error?: BillingErrorState;
 }
 
 /** One advance workflow per clock at a time: a concurrent start finds it running. */

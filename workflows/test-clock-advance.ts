@@ -3,10 +3,16 @@
  * `test-clock-advance:<clock id>`: its activity drives every workflow on the clock to the new time
  * in lockstep, heartbeating and writing progress to the clock; then the clock is set `ready` with
  * its event. When the drive fails for good the clock is set `internal_failure` (advance again).
+ * Since patch ADVANCE_FAILURE_RECORDED the failure is shown as the advance's `error` (audited as the
+ * workflow's, logged) and the run completes with it instead of failing: the clock holds the failure.
  */
-import { ActivityFailure, CancellationScope, isCancellation, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import { billingErrorOf } from './failures.js';
 import type { TestClockAdvanceInput, TestClockAdvanceResult } from './messages.js';
+
+/** Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"). */
+export const ADVANCE_FAILURE_RECORDED = 'test-clock-advance-failure-recorded';
 
 const { driveTestClock } = proxyActivities<Activities>({
   // An advance of many subscriptions over years takes minutes; the heartbeat notices a dead worker.
@@ -25,9 +31,13 @@ export async function testClockAdvanceWorkflow(input: TestClockAdvanceInput): Pr
   try {
     result = await driveTestClock(input);
   } catch (err) {
-    if (err instanceof ActivityFailure && !isCancellation(err)) {
-      await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure' }));
+    if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
+    if (patched(ADVANCE_FAILURE_RECORDED)) {
+      const error = billingErrorOf(err, new Date().toISOString());
+      await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure', error }));
+      return { subscriptions: 0, steps: 0, error };
     }
+    await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure' }));
     throw err;
   }
   await finishTestClockAdvance({ ...input, status: 'ready' });

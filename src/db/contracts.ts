@@ -59,9 +59,19 @@ export interface ContractRecord {
   terminated_on: string | null;
   termination_reason: string | null;
   test_clock_id: string | null;
+  /** As its workflow recorded it (src/services/failures/billing-errors.ts); null when none. */
+  billing_error: BillingErrorRecord | null;
   created_at: string;
   updated_at: string;
   terms: TermRecord[];
+}
+
+/** A failed workflow step held for an operator, as stored. */
+export interface BillingErrorRecord {
+  step: string;
+  type: string;
+  message: string;
+  failed_at: string;
 }
 
 export type NewTerm = Omit<TermRecord, 'trued_up_at' | 'true_up_nanos'> & Partial<Pick<TermRecord, 'trued_up_at' | 'true_up_nanos'>>;
@@ -126,6 +136,7 @@ function toRecord(row: ContractRow): ContractRecord {
     terminated_on: row.terminatedOn === null ? null : civilOf(row.terminatedOn),
     termination_reason: row.terminationReason,
     test_clock_id: row.testClockId,
+    billing_error: row.billingError as BillingErrorRecord | null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     terms: row.terms.map((term) => ({
@@ -245,6 +256,14 @@ export async function updateContract(tx: DbClient, id: string, changes: Contract
     },
   });
   return (await findContract(tx, id))!;
+}
+
+/** Sets (or clears, with null) the contract's billing_error; the row before, null when there is none. */
+export async function setContractBillingError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null) {
+  const before = await tx.contract.findUnique({ where: { id }, select: { id: true, customerId: true, billingError: true } });
+  if (!before) return null;
+  await tx.contract.update({ where: { id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
 }
 
 /** Records a phase's true-up once; false when it was already recorded (a retried activity). */

@@ -5,7 +5,7 @@
  * other changes take the caller's transaction.
  */
 import { toDisplay } from '../core/index.js';
-import type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, Prisma, Refund } from '../generated/prisma/client.js';
+import { Prisma, type DunningSchedule, type DunningStatus, type Payment, type PaymentMethod, type PaymentStatus, type Refund } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { Db } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
@@ -354,6 +354,14 @@ export const toDunningRecord = (row: DunningSchedule): DunningScheduleRecord => 
 });
 
 export const findDunningByInvoice = (db: DbClient | Db, invoiceId: string) => db.dunningSchedule.findUnique({ where: { invoiceId } });
+
+/** Sets (or clears, with null) the billing_error of the invoice's schedule; the row before, null when there is none. */
+export async function setDunningBillingError(tx: DbClient, invoiceId: string, error: Prisma.InputJsonValue | null): Promise<DunningSchedule | null> {
+  const before = await lockDunningByInvoice(tx, invoiceId);
+  if (!before) return null;
+  await tx.dunningSchedule.update({ where: { id: before.id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
+}
 
 /** Locks the invoice's schedule row (if any) for the rest of the transaction and returns it. */
 export async function lockDunningByInvoice(tx: DbClient, invoiceId: string): Promise<DunningSchedule | null> {

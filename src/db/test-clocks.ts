@@ -3,7 +3,7 @@
  * whatever reads "now" from a clock for a write takes it FOR SHARE), and the status and progress of
  * the clock's latest advance (written by the advance workflow's activities).
  */
-import type { TestClock } from '../generated/prisma/client.js';
+import { Prisma, type TestClock } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
@@ -54,6 +54,7 @@ export function beginAdvance(tx: DbClient, id: string, input: { frozenTime: Date
       advanceSubscriptionsDone: 0,
       advanceStartedAt: input.startedAt,
       advanceFinishedAt: null,
+      advanceError: Prisma.DbNull,
     },
   });
 }
@@ -76,16 +77,19 @@ export async function recordAdvanceProgress(
   });
 }
 
-/** Ends the advance started at `startedAt` as ready or internal_failure; null when that advance is no longer the clock's current one. */
+/**
+ * Ends the advance started at `startedAt` as ready or internal_failure (with its error when known);
+ * null when that advance is no longer the clock's current one.
+ */
 export async function finishAdvance(
   tx: DbClient,
   id: string,
   startedAt: Date,
-  outcome: { status: 'ready' | 'internal_failure'; finishedAt: Date },
+  outcome: { status: 'ready' | 'internal_failure'; finishedAt: Date; error?: Prisma.InputJsonValue },
 ): Promise<TestClockRow | null> {
   const { count } = await tx.testClock.updateMany({
     where: { id, status: 'advancing', advanceStartedAt: startedAt },
-    data: { status: outcome.status, advanceFinishedAt: outcome.finishedAt },
+    data: { status: outcome.status, advanceFinishedAt: outcome.finishedAt, advanceError: outcome.error ?? Prisma.DbNull },
   });
   return count === 0 ? null : getTestClock(tx, id);
 }

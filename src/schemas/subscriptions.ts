@@ -45,6 +45,9 @@ export const TestClockAdvanceSchema = z
     subscriptions_total: z.number().int().openapi({ description: 'subscriptions the advance drives' }),
     started_at: z.string().openapi({ description: 'wall time the advance was requested' }),
     finished_at: z.string().nullable().openapi({ description: 'wall time it ended (ready or internal_failure); null while advancing' }),
+    error: BillingErrorSchema.openapi({
+      description: 'why it ended internal_failure (failed_at in wall time); null otherwise. Fix the cause, then advance again (to the same frozen_time to re-drive it)',
+    }),
   })
   .openapi('TestClockAdvance');
 

@@ -14,6 +14,7 @@ import type { AuditEntryView } from '../../src/schemas/audit.js';
 import { eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 import { makePlan } from '../support/fixtures.js';
 import { advanceClock } from '../support/clock-usage.js';
+import { withOverflow } from '../support/faults.js';
 import { createHarness, expectJson, expectPage, type Harness, type RequestOptions } from '../support/harness.js';
 import { emitEvent, startTestRelay } from '../support/webhooks.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
@@ -125,24 +126,6 @@ const activeContract = () => contract(true);
 
 const wallet = (customerId: string) => `/admin/v1/customers/${customerId}/wallets/USD`;
 
-/** Runs `work` while every matching write to `table` fails as a numeric overflow (a deterministic failure). */
-async function withOverflow<T>(table: string, condition: string, work: () => Promise<T>): Promise<T> {
-  const fn = `walk_overflow_${tag().replace(/-/g, '_')}`;
-  await h.deps.db.$executeRawUnsafe(`
-    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF ${condition} THEN RAISE EXCEPTION 'injected numeric field overflow' USING ERRCODE = '22003'; END IF;
-      RETURN NEW;
-    END $$`);
-  await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
-  try {
-    return await work();
-  } finally {
-    await h.deps.db.$executeRawUnsafe(`DROP TRIGGER ${fn}_trigger ON ${table}`);
-    await h.deps.db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
-  }
-}
-
 /**
  * A valid request for each mutating route, keyed `METHOD /path/{param}` as the document names it.
  * Each seeds its own resources, so the calls do not depend on each other's order.
@@ -207,12 +190,28 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     // A period close that fails deterministically holds the subscription with a billing_error.
     const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
     const { id } = await subscription(undefined, clock.id);
-    await withOverflow('invoice_line_items', `NEW.subscription_id = '${id}'::uuid`, async () => {
+    await withOverflow(h.deps.db, { table: 'invoice_line_items', when: `NEW.subscription_id = '${id}'::uuid` }, async () => {
       await advanceClock(h, clock.id, '2026-02-01T02:00:00Z');
     });
     const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/v1/subscriptions/${id}`));
     expect(held.billing_error, 'the seeded subscription holds a billing_error').not.toBeNull();
     return { path: `/admin/v1/subscriptions/${id}/retry` };
+  },
+
+  'POST /admin/v1/invoices/{id}/dunning/retry': async () => {
+    // A dunning retry that fails deterministically holds the schedule with a billing_error.
+    const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
+    const { id, customerId } = await subscription(undefined, clock.id);
+    await post(`/admin/v1/customers/${customerId}/payment-methods`, { processor_payment_method_id: 'pm_card_visa' });
+    // The invoice is finalized, its auto-charge fails (stripe-mock refuses every charge) and dunning starts.
+    await advanceClock(h, clock.id, '2026-02-01T01:00:00Z');
+    const [invoice] = (await expectPage<Created>(await h.request('GET', `/admin/v1/invoices?subscription_id=${id}`))).data;
+    await withOverflow(h.deps.db, { table: 'dunning_schedules', when: `NEW.invoice_id = '${invoice!.id}'::uuid AND NEW.attempt_count > OLD.attempt_count` }, async () => {
+      await advanceClock(h, clock.id, '2026-02-04T01:00:00Z');
+    });
+    const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/admin/v1/invoices/${invoice!.id}/dunning`));
+    expect(held.billing_error, 'the seeded dunning schedule holds a billing_error').not.toBeNull();
+    return { path: `/admin/v1/invoices/${invoice!.id}/dunning/retry` };
   },
 
   'POST /admin/v1/invoices/{id}/line-items': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/line-items`, body: { description: 'Setup fee', amount_nanos: units(10n) } }),
@@ -223,7 +222,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'POST /admin/v1/invoices/{id}/void': async () => ({ path: `/admin/v1/invoices/${await openInvoice()}/void`, body: { reason: 'walk' } }),
   'POST /admin/v1/invoices/{id}/retry': async () => {
     const id = await draftInvoice();
-    await withOverflow('invoices', `NEW.id = '${id}'::uuid AND NEW.status = 'Open'`, async () => {
+    await withOverflow(h.deps.db, { table: 'invoices', when: `NEW.id = '${id}'::uuid AND NEW.status = 'Open'` }, async () => {
       expect((await h.request('POST', `/admin/v1/invoices/${id}/finalize`)).status).toBe(422);
     });
     return { path: `/admin/v1/invoices/${id}/retry` };
@@ -296,6 +295,28 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     path: `/admin/v1/contracts/${(await activeContract()).id}/amend`,
     body: { reason: 'upsell', new_committed_amount_nanos: units(2000n), effective_date: '2030-07-01' },
   }),
+  'POST /admin/v1/contracts/{id}/retry': async () => {
+    // A phase true-up that fails deterministically holds the contract with a billing_error.
+    const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
+    const customerId = (await post('/admin/v1/customers', { display_name: `Walk ${tag()}`, email: 'clock@audit.test', currency: 'USD', account_type: 'Organization', test_clock_id: clock.id })).id;
+    const { id } = await post('/admin/v1/contracts', {
+      activate: true,
+      customer_id: customerId,
+      name: `Walk ${tag()}`,
+      start_date: '2026-01-01',
+      end_date: '2027-01-01',
+      terms: [
+        { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n), description: 'first' },
+        { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n), description: 'second' },
+      ],
+    });
+    await withOverflow(h.deps.db, { table: 'contract_terms', when: `NEW.contract_id = '${id}'::uuid AND NEW.trued_up_at IS NOT NULL` }, async () => {
+      await advanceClock(h, clock.id, '2026-04-01T01:00:00Z');
+    });
+    const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/admin/v1/contracts/${id}`));
+    expect(held.billing_error, 'the seeded contract holds a billing_error').not.toBeNull();
+    return { path: `/admin/v1/contracts/${id}/retry` };
+  },
   'POST /admin/v1/contracts/{id}/terminate': async () => ({ path: `/admin/v1/contracts/${(await activeContract()).id}/terminate`, body: { reason: 'customer exit' } }),
   'POST /admin/v1/contracts/{id}/subscriptions': async () => {
     const made = await activeContract();

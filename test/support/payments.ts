@@ -38,6 +38,7 @@ export interface DunningView {
   closed_at: string | null;
   created_at: string;
   updated_at: string;
+  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
 }
 
 export async function attachCard(h: Harness, customerId: string, processorPaymentMethodId = 'pm_card_visa') {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
+import { injectOverflow, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -112,20 +113,7 @@ describe('billing errors', () => {
     await storeRawEvent(corrected.customerId, corrected.subscriptionId, eventType, '-5000');
     // The poisoned subscription's invoice lines overflow their column when inserted (SQLSTATE 22003,
     // what Prisma reports as P2020), as a 31-digit quantity did.
-    const fn = `overflow_${poisoned.subscriptionId.replaceAll('-', '')}`;
-    await h.deps.db.$executeRawUnsafe(`
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.subscription_id = '${poisoned.subscriptionId}'::uuid THEN
-          RAISE EXCEPTION 'numeric field overflow' USING ERRCODE = '22003';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    const dropTrigger = async () => {
-      await h.deps.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON invoice_line_items`);
-      await h.deps.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
-    };
-    await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT ON invoice_line_items FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    const dropTrigger = await injectOverflow(h.deps.db, { table: 'invoice_line_items', when: `NEW.subscription_id = '${poisoned.subscriptionId}'::uuid`, on: 'INSERT' });
     try {
       // The advance returns (it used to wait forever behind an activity retried at attempt 15+).
       const started = Date.now();
@@ -222,17 +210,7 @@ describe('billing errors', () => {
     const { subscriptionId } = await subscribe(clockId, `inv_${process.pid}`);
     const draft = await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/bill`), 201);
     // Finalizing this invoice hits a numeric overflow (SQLSTATE 22003, what Prisma reports as P2020).
-    const fn = `overflow_${draft.id.replaceAll('-', '')}`;
-    await h.deps.db.$executeRawUnsafe(`
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.id = '${draft.id}'::uuid AND NEW.status = 'Open' THEN
-          RAISE EXCEPTION 'injected numeric field overflow' USING ERRCODE = '22003';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE UPDATE ON invoices FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
-    try {
+    await withOverflow(h.deps.db, { table: 'invoices', when: `NEW.id = '${draft.id}'::uuid AND NEW.status = 'Open'`, on: 'UPDATE' }, async () => {
       const refused = await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`);
       expect(refused.status).toBe(422);
       expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('billing_failed');
@@ -242,10 +220,7 @@ describe('billing errors', () => {
       expect(failed.billing_error!.message).toMatch(/overflow|out of range/i);
       expect((await activityAttempts(invoiceWorkflowId(draft.id))).finalizeInvoiceRecord).toEqual([1]);
       expect(await h.deps.db.auditLogEntry.count({ where: { entityId: draft.id, action: 'invoice.billing_error' } })).toBe(1);
-    } finally {
-      await h.deps.db.$executeRawUnsafe(`DROP TRIGGER ${fn}_trigger ON invoices`);
-      await h.deps.db.$executeRawUnsafe(`DROP FUNCTION ${fn}()`);
-    }
+    });
     const finalized = await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${draft.id}/retry`));
     expect(finalized).toMatchObject({ status: 'Open', billing_error: null });
     const nothing = await h.request('POST', `/admin/v1/invoices/${draft.id}/retry`);

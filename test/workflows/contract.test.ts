@@ -24,6 +24,7 @@ import { alignSubscriptionToContract } from '../../src/services/contracts/coterm
 import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
+import { withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
@@ -60,6 +61,7 @@ interface Contract {
   parent_contract_id: string | null;
   terms: { phase: number; committed_amount_nanos: string; drawn_down_nanos: string | null; remaining_commit_nanos: string | null; true_up_nanos: string | null }[];
   amendment_chain: { id: string; status: string }[] | null;
+  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
 }
 
 const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
@@ -264,6 +266,54 @@ describe('true-ups owed after a contract left Active', () => {
     const after = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${contract.id}`));
     expect([after.status, after.terms.map((t) => t.true_up_nanos)]).toEqual(['Terminated', [units(10n).toString(), null]]);
     expect(await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(contract.id)).result()).toEqual({ status: 'Terminated', nextWakeAt: null });
+  }, 120_000);
+});
+
+describe('contract billing errors', () => {
+  it("holds a step that fails deterministically as the contract's billing_error, lets other contracts go on, and runs it again on an operator's retry", async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const contractOf = async () => {
+      const body = {
+        customer_id: await makeCustomer(h.deps.db, { testClockId: clockId }),
+        name: 'Two phases',
+        start_date: '2026-01-01',
+        end_date: '2027-01-01',
+        terms: [
+          { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n).toString(), description: 'first' },
+          { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n).toString(), description: 'second' },
+        ],
+      };
+      return expectJson<Contract>(await h.request('POST', '/admin/v1/contracts', { body }), 201);
+    };
+    const held = await contractOf();
+    const other = await contractOf();
+    const contractView = async (id: string) => expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${id}`));
+    const workflow = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(held.id));
+    // Recording the held contract's phase 1 true-up overflows (as a corrupt stored amount would).
+    await withOverflow(h.deps.db, { table: 'contract_terms', when: `NEW.contract_id = '${held.id}'::uuid AND NEW.trued_up_at IS NOT NULL`, on: 'UPDATE' }, async () => {
+      // Past phase 1's end and its grace period: the advance does not wait on the held contract.
+      await advance(clockId, '2026-04-01T01:00:00.000Z');
+      const failed = await contractView(held.id);
+      expect(failed).toMatchObject({ status: 'Active', billing_error: { step: 'advanceContract', type: 'DeterministicFailure', failed_at: '2026-04-01T01:00:00.000Z' } });
+      expect(failed.billing_error!.message).toMatch(/overflow/i);
+      expect(failed.terms.map((t) => t.true_up_nanos)).toEqual([null, null]);
+      const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: held.id, action: 'contract.billing_error' } });
+      expect([audit.actorType, audit.actorId]).toEqual(['workflow', workflow.workflowId]);
+      expect((await workflow.describe()).status.name).toBe('RUNNING');
+      // The other contract of the clock was trued up.
+      expect(await contractView(other.id)).toMatchObject({ billing_error: null, terms: [{ true_up_nanos: units(10n).toString() }, { true_up_nanos: null }] });
+    });
+
+    // The cause is fixed: the operator's retry trues phase 1 up and clears the error.
+    const retried = await expectJson<Contract>(await h.request('POST', `/admin/v1/contracts/${held.id}/retry`));
+    expect(retried).toMatchObject({ status: 'Active', billing_error: null, terms: [{ true_up_nanos: units(10n).toString() }, { true_up_nanos: null }] });
+    const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'contract.billing_retried' } });
+    expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([['admin', 'test-admin']]);
+    const nothing = await h.request('POST', `/admin/v1/contracts/${held.id}/retry`);
+    expect(nothing.status).toBe(409);
+    expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+    await captureHistory(workflow, 'billing-error-then-operator-retry');
+    for (const { id } of [held, other]) await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(id)).terminate('test done');
   }, 120_000);
 });
 

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
+import { withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -187,6 +188,44 @@ describe('auto-charge and dunning on a test clock', () => {
       expect((await paymentsOf(h, open.id)).map((p) => p.source)).toEqual(['auto_charge']);
       await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
     }
+  });
+
+  it("holds a retry that fails deterministically as the schedule's billing_error, lets other schedules retry, and runs it again on an operator's retry", async () => {
+    const held = await subscribedWithCard();
+    const other = await subscribedWithCard();
+    const heldInvoice = await failFirstCharge(held.clockId, held.subscriptionId);
+    const otherInvoice = await failFirstCharge(other.clockId, other.subscriptionId);
+    const schedule = await dunningOf(h, heldInvoice.id);
+    const workflow = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(heldInvoice.id));
+    // Recording the held schedule's first retry overflows (as a corrupt stored row would).
+    await withOverflow(h.deps.db, { table: 'dunning_schedules', when: `NEW.id = '${schedule.id}'::uuid AND NEW.attempt_count > OLD.attempt_count`, on: 'UPDATE' }, async () => {
+      // Neither advance waits on the held schedule.
+      await advance(held.clockId, '2026-02-04T01:00:00.000Z');
+      await advance(other.clockId, '2026-02-04T01:00:00.000Z');
+      const failed = await dunningOf(h, heldInvoice.id);
+      expect(failed).toMatchObject({ status: 'Active', attempt_count: 0, billing_error: { step: 'runDunningAttempt', failed_at: '2026-02-04T01:00:00.000Z' } });
+      expect(failed.billing_error!.message).toMatch(/overflow/i);
+      const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: schedule.id, action: 'dunning_schedule.billing_error' } });
+      expect([audit.actorType, audit.actorId]).toEqual(['workflow', workflow.workflowId]);
+      expect((await workflow.describe()).status.name).toBe('RUNNING');
+      // The other customer's schedule made its retry.
+      expect(await dunningOf(h, otherInvoice.id)).toMatchObject({ status: 'Active', attempt_count: 1, billing_error: null });
+    });
+
+    // The cause is fixed: the operator's retry makes the held retry and clears the error.
+    const retried = await expectJson<DunningView>(await h.request('POST', `/admin/v1/invoices/${heldInvoice.id}/dunning/retry`));
+    expect(retried).toMatchObject({ status: 'Active', attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z', billing_error: null });
+    expect((await paymentsOf(h, heldInvoice.id)).map((p) => [p.source, p.dunning_attempt])).toEqual([
+      ['auto_charge', null],
+      ['dunning', 1],
+    ]);
+    const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: schedule.id, action: 'dunning_schedule.billing_retried' } });
+    expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([['admin', 'test-admin']]);
+    const nothing = await h.request('POST', `/admin/v1/invoices/${heldInvoice.id}/dunning/retry`);
+    expect(nothing.status).toBe(409);
+    expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+    await captureHistory(workflow, 'billing-error-then-operator-retry');
+    for (const { subscriptionId } of [held, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 
   it('keeps the manual flow for a customer without a payment method', async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
+import { injectOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
@@ -58,20 +59,11 @@ describe('spend alert evaluation errors', () => {
     await eventually(async () => expect((await alertOf()).last_spend_nanos).toBe('0'));
 
     // Recording this customer's evaluations overflows (as a corrupt stored amount would).
-    const fn = `alert_overflow_${customerId.replaceAll('-', '')}`;
-    await h.deps.db.$executeRawUnsafe(`
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW.customer_id = '${customerId}'::uuid AND NEW.last_evaluated_at IS DISTINCT FROM OLD.last_evaluated_at THEN
-          RAISE EXCEPTION 'numeric field overflow' USING ERRCODE = '22003';
-        END IF;
-        RETURN NEW;
-      END $$`);
-    const dropTrigger = async () => {
-      await h.deps.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON spend_alerts`);
-      await h.deps.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
-    };
-    await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE UPDATE ON spend_alerts FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    const dropTrigger = await injectOverflow(h.deps.db, {
+      table: 'spend_alerts',
+      when: `NEW.customer_id = '${customerId}'::uuid AND NEW.last_evaluated_at IS DISTINCT FROM OLD.last_evaluated_at`,
+      on: 'UPDATE',
+    });
     const workflow = h.deps.temporal.client.workflow.getHandle(spendAlertWorkflowId(customerId));
     try {
       await sendUsage(h, customerId, subscription.id, 300, new Date().toISOString(), eventType);

@@ -10,6 +10,7 @@ import { subscribes } from '../../src/core/webhooks.js';
 import { claimOutboxEvents, markOutboxDispatched } from '../../src/db/webhooks.js';
 import { startDeliveryWorkflow } from '../../src/services/webhooks/deliveries.js';
 import { webhookDeliveryWorkflowId, type WebhookDeliveryOutcome, type WebhookDeliveryPolicy } from '../../workflows/messages.js';
+import { withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, type Harness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
@@ -71,17 +72,7 @@ it('marks the delivery Failed with the reason when an attempt fails deterministi
   const eventId = await emitEvent(h, 'invoice.voided', { invoice_id: endpoint.id });
   const [delivery] = await claimDeliveriesOf(eventId);
   // Recording this delivery's attempt overflows a column (SQLSTATE 22003): no retry can fix it.
-  const fn = `attempt_overflow_${delivery!.deliveryId.replaceAll('-', '')}`;
-  await h.deps.db.$executeRawUnsafe(`
-    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF NEW.delivery_id = '${delivery!.deliveryId}'::uuid THEN
-        RAISE EXCEPTION 'numeric field overflow' USING ERRCODE = '22003';
-      END IF;
-      RETURN NEW;
-    END $$`);
-  await h.deps.db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE INSERT ON webhook_attempts FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
-  try {
+  await withOverflow(h.deps.db, { table: 'webhook_attempts', when: `NEW.delivery_id = '${delivery!.deliveryId}'::uuid`, on: 'INSERT' }, async () => {
     expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(true);
     const handle = h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId, endpoint.id));
     expect(await handle.result()).toEqual<WebhookDeliveryOutcome>({ status: 'Failed', attempts: 0 });
@@ -89,8 +80,5 @@ it('marks the delivery Failed with the reason when an attempt fails deterministi
     expect(row.status).toBe('Failed');
     expect(row.lastError).toMatch(/^DeterministicFailure: .*numeric field overflow/s);
     await captureHistory(handle, 'attempt-failed-deterministically');
-  } finally {
-    await h.deps.db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON webhook_attempts`);
-    await h.deps.db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
-  }
+  });
 });

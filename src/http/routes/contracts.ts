@@ -10,11 +10,12 @@ import {
   getContract,
   linkSubscription,
   listContracts,
+  retryContract,
   terminateContract,
 } from '../../services/contracts/contracts.js';
 import type { App } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { IsoDateSchema, MoneySchema, NonNegativeMoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
+import { BillingErrorSchema, IsoDateSchema, MoneySchema, NonNegativeMoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
 import { TierInputSchema } from '../../schemas/catalog.js';
 import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
@@ -117,6 +118,9 @@ const ContractSchema = z
     terminated_on: z.string().nullable().openapi({ format: 'date', description: 'last day served of a Terminated contract' }),
     termination_reason: z.string().nullable(),
     test_clock_id: z.string().nullable(),
+    billing_error: BillingErrorSchema.openapi({
+      description: "a step of the contract's workflow (an escalation, a true-up, the expiry) that failed in a way no automatic retry fixes, held for an operator: fix the cause, then POST /admin/v1/contracts/{id}/retry; null when none",
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
     terms: z.array(
@@ -218,6 +222,21 @@ const terminate = createRoute({
   responses: { 200: jsonResponse('The Terminated contract', ContractSchema), ...commonErrorResponses },
 });
 
+const retry = createRoute({
+  method: 'post',
+  path: '/admin/v1/contracts/{id}/retry',
+  tags: TAGS,
+  summary: "Retry the contract's workflow step that left it in billing_error",
+  description:
+    "A step of the contract's workflow (an escalation, a phase true-up, the expiry) whose work failed in a way no automatic retry " +
+    'fixes (invalid stored data, a numeric overflow, or a transient failure that outlasted its retry schedule) holds the contract ' +
+    'with billing_error set; nothing later is done for it meanwhile. Fix the data, then retry: billing_error is cleared (audited ' +
+    'as contract.billing_retried) and the answer comes once the step ran again, with billing_error set anew when it failed again. ' +
+    '409 no_billing_error when there is nothing to retry.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The contract after the retried step', ContractSchema), ...commonErrorResponses },
+});
+
 const link = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/subscriptions',
@@ -250,6 +269,7 @@ export function registerContracts(app: App): void {
     const body = (c.req.valid('json') as z.infer<typeof TerminateSchema> | undefined) ?? {};
     return c.json(await terminateContract(c.get('deps'), c.req.valid('param').id, body, actor, requestId), 200);
   });
+  app.openapi(retry, async (c) => c.json(await retryContract(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
   app.openapi(link, async (c) => {
     const { actor, requestId } = requestContext(c);
     return c.json(await linkSubscription(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), actor, requestId), 201);

@@ -8,7 +8,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { CREDIT_NOTE_REASONS } from '../../schemas/invoicing.js';
 import { paymentDepsOf } from '../../services/payments/deps.js';
-import { getInvoiceDunning, listDunning } from '../../services/payments/dunning.js';
+import { getInvoiceDunning, listDunning, retryDunning } from '../../services/payments/dunning.js';
 import { runInvoicePayment } from '../../services/payments/invoice-payments.js';
 import { receiveNotification } from '../../services/payments/notifications.js';
 import { attachPaymentMethod, detachPaymentMethod, getPaymentMethod, listPaymentMethods } from '../../services/payments/payment-methods.js';
@@ -17,7 +17,7 @@ import { refundInvoice } from '../../services/payments/refunds.js';
 import { actorOf } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
 import { commonErrorResponses } from '../errors.js';
-import { MoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
+import { BillingErrorSchema, MoneySchema, TimestampSchema, UuidSchema } from '../../schemas/common.js';
 import { PaymentMethodSchema } from '../../schemas/payments.js';
 import { jsonResponse, mutationRequest, pageResponse, requestContext, sendPage } from '../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../schemas.js';
@@ -83,6 +83,9 @@ const DunningScheduleSchema = z
     failed_at: TimestampSchema,
     closed_reason: z.enum(['payment_succeeded', 'paid_manually', 'voided', 'exhausted']).nullable(),
     closed_at: TimestampSchema.nullable(),
+    billing_error: BillingErrorSchema.openapi({
+      description: 'a retry that failed in a way no automatic retry fixes, held for an operator: fix the cause, then POST /admin/v1/invoices/{id}/dunning/retry; null when none',
+    }),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
@@ -241,6 +244,21 @@ const invoiceDunningRoute = createRoute({
   responses: { 200: jsonResponse('The dunning schedule', DunningScheduleSchema), ...commonErrorResponses },
 });
 
+const retryDunningRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/dunning/retry',
+  tags: ['Dunning'],
+  summary: 'Retry the dunning retry that left the schedule in billing_error',
+  description:
+    "A retry of the invoice's dunning schedule whose work failed in a way no automatic retry fixes (invalid stored data, a numeric " +
+    'overflow, or a transient failure that outlasted its retry schedule) holds the schedule with billing_error set; no later retry ' +
+    'is made meanwhile. Fix the data, then retry: billing_error is cleared (audited as dunning_schedule.billing_retried) and the ' +
+    'answer comes once the retry ran again, with billing_error set anew when it failed again. 409 no_billing_error when there is ' +
+    'nothing to retry; 404 dunning_schedule_not_found when the payment never failed.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The dunning schedule after the retry', DunningScheduleSchema), ...commonErrorResponses },
+});
+
 const webhookRoute = createRoute({
   method: 'post',
   path: '/v1/webhooks/processor',
@@ -321,6 +339,10 @@ export function registerPayments(app: App): void {
   });
 
   app.openapi(invoiceDunningRoute, async (c) => c.json(await getInvoiceDunning(c.get('deps').db, c.req.valid('param').id), 200));
+  app.openapi(retryDunningRoute, async (c) => {
+    const deps = c.get('deps');
+    return c.json(await retryDunning({ db: deps.db, client: deps.temporal.client }, c.req.valid('param').id, requestContext(c)), 200);
+  });
 
   app.openapi(webhookRoute, async (c) => {
     const deps = c.get('deps');

@@ -75,7 +75,7 @@ import {
 import { findCustomer } from '../../db/customers.js';
 import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, subscriptionWorkflowId } from '../../../workflows/messages.js';
+import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, retryContractUpdate, subscriptionWorkflowId, type SubscriptionCommand } from '../../../workflows/messages.js';
 import { runUpdate } from '../../temporal/updates.js';
 import type { Client } from '@temporalio/client';
 import { recordAudit, type Actor } from '../audit.js';
@@ -322,6 +322,20 @@ export async function getContract(deps: ServiceDeps, id: string): Promise<Contra
     chain: await contractChain(deps.db, id),
     links: await linksOf(deps.db, id),
   });
+}
+
+/**
+ * An operator's retry of the contract step that left a billing_error (README, "Failures"): the
+ * workflow clears it and runs the step again; answered once it ran (with a new billing_error when
+ * it failed again). 409 no_billing_error when there is nothing to retry.
+ */
+export async function retryContract(deps: ServiceDeps, id: string, command: SubscriptionCommand): Promise<ContractView> {
+  const contract = await findContract(deps.db, id);
+  if (contract === null) throw notFound('contract', id);
+  if (contract.billing_error === null) throw conflict('no_billing_error', `contract ${id} has no billing error to retry`, { entity: 'contract' });
+  const handle = deps.temporal.client.workflow.getHandle(contractWorkflowId(id));
+  await runUpdate('contract', () => handle.executeUpdate(retryContractUpdate, { args: [command] }));
+  return getContract(deps, id);
 }
 
 export async function listContracts(

@@ -1,12 +1,14 @@
 /**
- * billing_error: a step of a subscription's or an invoice's workflow that failed deterministically
+ * billing_error: a step of a subscription's, an invoice's, a dunning schedule's or a contract's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbClient } from '../../db/client.js';
+import { setContractBillingError } from '../../db/contracts.js';
 import { setInvoiceBillingError } from '../../db/invoices.js';
+import { setDunningBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
 import { notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -14,7 +16,22 @@ import type { BillingErrorView } from '../../schemas/common.js';
 import type { BillingErrorState } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 
-export type BillingErrorEntity = 'subscription' | 'invoice';
+/** The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its workflow's key). */
+export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract';
+
+/** The row before the change (null when there is none): the audited entity's id, its customer and its billing_error. */
+type BillingErrorSetter = (tx: DbClient, id: string, error: Prisma.InputJsonValue | null) => Promise<{ id: string; customerId: string; billingError: Prisma.JsonValue } | null>;
+
+const SETTERS: Record<BillingErrorEntity, BillingErrorSetter> = {
+  subscription: setSubscriptionBillingError,
+  invoice: setInvoiceBillingError,
+  dunning_schedule: setDunningBillingError,
+  contract: setContractBillingError,
+};
+
+/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, or the schedule's and its invoice's ids. */
+const logIds = (entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> =>
+  entity === 'dunning_schedule' ? { dunningScheduleId: entityId, invoiceId: id } : { [`${entity}Id`]: id };
 
 export const toBillingErrorView = (error: BillingErrorState): NonNullable<BillingErrorView> => ({
   step: error.step,
@@ -30,28 +47,30 @@ export function billingErrorView(stored: Prisma.JsonValue | null): BillingErrorV
   return { step: String(step), type: String(type), message: String(message), failed_at: String(failed_at) };
 }
 
+/** Sets or clears the billing_error with its audit entry, in one transaction; answers the audited entity's id. */
 async function setError(db: Db, entity: BillingErrorEntity, id: string, error: Prisma.InputJsonValue | null, audit: { action: string; actor: Actor; requestId?: string | undefined }) {
-  await db.$transaction(async (tx) => {
-    const before = entity === 'subscription' ? await setSubscriptionBillingError(tx, id, error) : await setInvoiceBillingError(tx, id, error);
+  return db.$transaction(async (tx) => {
+    const before = await SETTERS[entity](tx, id, error);
     if (!before) throw notFound(entity, id);
     await recordAudit(tx, {
       action: audit.action,
       actor: audit.actor,
       entityType: entity,
-      entityId: id,
+      entityId: before.id,
       customerId: before.customerId,
       before: { billing_error: before.billingError },
       after: { billing_error: error },
       ...(audit.requestId ? { requestId: audit.requestId } : {}),
     });
+    return before.id;
   });
 }
 
 /** Shows the failure on the resource (`<entity>.billing_error` audit entry) and logs it. */
 export async function recordBillingError(deps: { db: Db; logger: Logger }, entity: BillingErrorEntity, id: string, error: BillingErrorState, actor: Actor): Promise<void> {
   const view = toBillingErrorView(error);
-  await setError(deps.db, entity, id, view, { action: `${entity}.billing_error`, actor });
-  deps.logger.error({ [`${entity}Id`]: id, billingError: view }, `${entity} billing failed; waiting for an operator retry`);
+  const entityId = await setError(deps.db, entity, id, view, { action: `${entity}.billing_error`, actor });
+  deps.logger.error({ ...logIds(entity, id, entityId), billingError: view }, `${entity} billing failed; waiting for an operator retry`);
 }
 
 /** Clears the failure for an operator's retry (`<entity>.billing_retried` audit entry) and logs it. */
@@ -62,6 +81,6 @@ export async function clearBillingError(
   actor: Actor,
   requestId?: string,
 ): Promise<void> {
-  await setError(deps.db, entity, id, null, { action: `${entity}.billing_retried`, actor, requestId });
-  deps.logger.info({ [`${entity}Id`]: id, actor }, `${entity} billing retried by an operator`);
+  const entityId = await setError(deps.db, entity, id, null, { action: `${entity}.billing_retried`, actor, requestId });
+  deps.logger.info({ ...logIds(entity, id, entityId), actor }, `${entity} billing retried by an operator`);
 }

@@ -22,8 +22,12 @@ import {
   type DunningStatus,
 } from '../../db/payments.js';
 import type { Db } from '../../db/client.js';
-import { DomainError, notFound } from '../../errors.js';
-import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, type DunningState } from '../../../workflows/messages.js';
+import type { DunningSchedule } from '../../generated/prisma/client.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
+import type { BillingErrorView } from '../../schemas/common.js';
+import { runUpdate } from '../../temporal/updates.js';
+import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, retryDunningUpdate, type DunningState, type SubscriptionCommand } from '../../../workflows/messages.js';
+import { billingErrorView } from '../failures/billing-errors.js';
 import { engineActor, recordAudit } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { closeDunning, startDunningWorkflow } from './collection.js';
@@ -31,21 +35,43 @@ import type { PaymentDeps } from './deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
 import { startEventWorkflow } from './notifications.js';
 
+/** A schedule as the API shows it: with the billing_error its workflow holds for an operator. */
+export type DunningScheduleView = DunningScheduleRecord & { billing_error: BillingErrorView };
+
+const toDunningView = (row: DunningSchedule): DunningScheduleView => ({ ...toDunningRecord(row), billing_error: billingErrorView(row.billingError) });
+
 export async function listDunning(
   db: Db,
   filter: { status?: DunningStatus | undefined; customer_id?: string | undefined; subscription_id?: string | undefined },
   page: PageQuery,
 ) {
-  return toPage(await listDunningSchedules(db, filter, page), page.limit, toDunningRecord);
+  return toPage(await listDunningSchedules(db, filter, page), page.limit, toDunningView);
 }
 
-export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<DunningScheduleRecord> {
+async function findInvoiceDunning(db: Db, invoiceId: string): Promise<DunningSchedule> {
   const schedule = await findDunningByInvoice(db, invoiceId);
   if (!schedule) {
     if (!(await invoiceState(db, invoiceId))) throw notFound('invoice', invoiceId);
     throw notFound('dunning_schedule', invoiceId);
   }
-  return toDunningRecord(schedule);
+  return schedule;
+}
+
+export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<DunningScheduleView> {
+  return toDunningView(await findInvoiceDunning(db, invoiceId));
+}
+
+/**
+ * An operator's retry of the dunning retry that left the schedule with a billing_error (README,
+ * "Failures"): the workflow clears it and runs the retry again; answered once it ran (with a new
+ * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
+ */
+export async function retryDunning(deps: { db: Db; client: Client }, invoiceId: string, command: SubscriptionCommand): Promise<DunningScheduleView> {
+  const schedule = await findInvoiceDunning(deps.db, invoiceId);
+  if (schedule.billingError === null) throw conflict('no_billing_error', `the dunning schedule of invoice ${invoiceId} has no billing error to retry`, { entity: 'dunning_schedule' });
+  const handle = deps.client.workflow.getHandle(dunningWorkflowId(invoiceId));
+  await runUpdate('dunning_schedule', () => handle.executeUpdate(retryDunningUpdate, { args: [command] }));
+  return getInvoiceDunning(deps.db, invoiceId);
 }
 
 const stateOf = (schedule: { status: DunningStatus; attemptCount: number }): DunningState => ({ status: schedule.status, attemptCount: schedule.attemptCount });

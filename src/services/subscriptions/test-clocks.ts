@@ -8,7 +8,8 @@
  * clock), then answers at once. The workflow's activity drives the workflows in lockstep, writing
  * its progress (the clock time every workflow has reached, subscriptions caught up of total) to the
  * clock's row, and a last activity sets `ready` with the `test_clock.ready` event (or
- * `internal_failure` with `test_clock.internal_failure` when the drive failed for good).
+ * `internal_failure` with `test_clock.internal_failure` when the drive failed for good, the reason
+ * shown as the advance's `error`, audited and logged; advancing again is the operator's retry).
  *
  * Lockstep: the workflows are taken together from one instant where any of them has work (a period
  * end, an invoice's grace end, a progressive check) to the next, so what happens at an earlier
@@ -47,11 +48,14 @@ import {
   subscriptionWorkflowId,
   testClockAdvanceWorkflowId,
   type TestClockAdvanceInput,
+  type BillingErrorState,
   type TestClockAdvanceResult,
 } from '../../../workflows/messages.js';
 import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
 import { activeContractIdsOnClock } from '../../db/contracts.js';
-import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
+import { recordAudit, type Actor } from '../audit.js';
+import { billingErrorView, toBillingErrorView } from '../failures/billing-errors.js';
+import type { Logger } from '../../logger.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { TestClockView } from '../../schemas/subscriptions.js';
 import { dunningWorkflowIdsOnClock } from '../payments/dunning.js';
@@ -78,6 +82,7 @@ const toView = (row: TestClockRow): TestClockView => ({
           subscriptions_total: row.advanceSubscriptionsTotal,
           started_at: row.advanceStartedAt.toISOString(),
           finished_at: row.advanceFinishedAt?.toISOString() ?? null,
+          error: billingErrorView(row.advanceError),
         },
 });
 
@@ -212,25 +217,39 @@ export async function driveTestClock(
   return { subscriptions: subscriptionIds.length, steps };
 }
 
+/** How an advance ended: `ready`, or `internal_failure` with the failure of its drive when there was one. */
+export type AdvanceOutcome = { status: 'ready' } | { status: 'internal_failure'; error?: BillingErrorState | undefined };
+
 /**
- * Ends the advance: `ready` (or `internal_failure`) with its event, in one transaction; nothing when
- * a later advance took the clock over meanwhile.
+ * Ends the advance with its event and audit entry (by `actor`, the advance workflow), in one
+ * transaction, and logs it; nothing when a later advance took the clock over meanwhile.
  */
-export async function finishTestClockAdvance(db: Db, input: TestClockAdvanceInput, status: 'ready' | 'internal_failure', finishedAt: Date): Promise<TestClockView | null> {
-  return db.$transaction(async (tx) => {
-    const row = await finishAdvance(tx, input.clockId, new Date(input.startedAt), { status, finishedAt });
+export async function finishTestClockAdvance(
+  deps: { db: Db; logger: Logger },
+  input: TestClockAdvanceInput,
+  outcome: AdvanceOutcome,
+  finishedAt: Date,
+  actor: Actor,
+): Promise<TestClockView | null> {
+  const { status } = outcome;
+  const error = outcome.status === 'internal_failure' && outcome.error ? toBillingErrorView(outcome.error) : undefined;
+  const view = await deps.db.$transaction(async (tx) => {
+    const row = await finishAdvance(tx, input.clockId, new Date(input.startedAt), { status, finishedAt, ...(error ? { error } : {}) });
     if (!row) return null;
-    const view = toView(row);
+    const finished = toView(row);
     await enqueueEvent(
       tx,
       status === 'ready' ? 'test_clock.ready' : 'test_clock.internal_failure',
       row.id,
-      { test_clock_id: row.id, frozen_time: view.frozen_time, status, subscriptions_done: view.advance?.subscriptions_done ?? 0, subscriptions_total: view.advance?.subscriptions_total ?? 0 },
+      { test_clock_id: row.id, frozen_time: finished.frozen_time, status, subscriptions_done: finished.advance?.subscriptions_done ?? 0, subscriptions_total: finished.advance?.subscriptions_total ?? 0 },
       row.frozenTime,
     );
-    await recordAudit(tx, { action: `test_clock.${status}`, actor: SYSTEM_ACTOR, entityType: 'test_clock', entityId: row.id, before: { status: 'advancing' }, after: view });
-    return view;
+    await recordAudit(tx, { action: `test_clock.${status}`, actor, entityType: 'test_clock', entityId: row.id, before: { status: 'advancing' }, after: finished });
+    return finished;
   });
+  if (view?.status === 'ready') deps.logger.info({ testClockId: view.id, status: view.status, frozenTime: view.frozen_time, advance: view.advance }, 'test clock advance finished');
+  else if (view) deps.logger.error({ testClockId: view.id, status: view.status, frozenTime: view.frozen_time, advance: view.advance }, 'test clock advance failed; advance the clock again to retry');
+  return view;
 }
 
 /**

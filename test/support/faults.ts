@@ -1,0 +1,42 @@
+/**
+ * Deterministic failures injected into real work: a trigger that raises a numeric overflow
+ * (SQLSTATE 22003, what Prisma reports as P2020) on the rows a condition selects, as a corrupt
+ * stored amount or a 31-digit quantity would. No retry can get past it, so the work under test must
+ * surface it as a visible error (README, "Failures").
+ */
+import type { Db } from '../../src/db/client.js';
+import { newId } from '../../src/ids.js';
+
+export interface OverflowFault {
+  table: string;
+  /** A PL/pgSQL condition on NEW (and OLD for updates), e.g. `NEW.subscription_id = '…'::uuid`. */
+  when: string;
+  /** The statements it fires on. */
+  on?: 'INSERT' | 'UPDATE' | 'INSERT OR UPDATE';
+}
+
+/** Installs the overflow trigger; the answer removes it (idempotent, so a `finally` may call it again). */
+export async function injectOverflow(db: Db, fault: OverflowFault): Promise<() => Promise<void>> {
+  const fn = `injected_overflow_${newId().replaceAll('-', '')}`;
+  await db.$executeRawUnsafe(`
+    CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF ${fault.when} THEN RAISE EXCEPTION 'injected numeric field overflow' USING ERRCODE = '22003'; END IF;
+      RETURN NEW;
+    END $$`);
+  await db.$executeRawUnsafe(`CREATE TRIGGER ${fn}_trigger BEFORE ${fault.on ?? 'INSERT OR UPDATE'} ON ${fault.table} FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+  return async () => {
+    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${fn}_trigger ON ${fault.table}`);
+    await db.$executeRawUnsafe(`DROP FUNCTION IF EXISTS ${fn}()`);
+  };
+}
+
+/** Runs `work` with the overflow injected, and removes it afterwards whatever happened. */
+export async function withOverflow<T>(db: Db, fault: OverflowFault, work: () => Promise<T>): Promise<T> {
+  const remove = await injectOverflow(db, fault);
+  try {
+    return await work();
+  } finally {
+    await remove();
+  }
+}
