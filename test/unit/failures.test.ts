@@ -8,7 +8,7 @@ import { classified } from '../../activities/failures.js';
 import { CoreValidationError } from '../../src/core/index.js';
 import { DomainError } from '../../src/errors.js';
 import { Prisma } from '../../src/generated/prisma/client.js';
-import { classifyFailure } from '../../src/services/failures/taxonomy.js';
+import { classifyFailure, describeFailure, operatorMessage } from '../../src/services/failures/taxonomy.js';
 import { billingErrorOf, isBillingFailure, RETRIES_EXHAUSTED } from '../../workflows/failures.js';
 import { ACTIVITY_RETRY, DETERMINISTIC_FAILURE, NOT_FOUND, UNPROCESSABLE } from '../../workflows/messages.js';
 
@@ -89,5 +89,30 @@ describe('billing errors in workflows', () => {
   it('leaves business refusals of invoice moves to their caller', () => {
     expect(isBillingFailure(failed('NON_RETRYABLE_FAILURE', ApplicationFailure.nonRetryable('negative total', UNPROCESSABLE)))).toBe(false);
     expect(isBillingFailure(new Error('not an activity failure'))).toBe(false);
+  });
+});
+
+describe('operatorMessage', () => {
+  it('keeps the call and the reason of a Prisma failure, not the source excerpt and path it quotes', () => {
+    const prisma = [
+      '',
+      'Invalid `tx.webhookAttempt.create()` invocation in',
+      '/srv/app/src/db/webhooks.ts:324:27',
+      '',
+      '  321     if (isPrismaError(err, \'P2025\')) throw notFound(\'webhook_delivery\', input.deliveryId);',
+      '→ 324 await tx.webhookAttempt.create(',
+      'Value out of range for the type: numeric field overflow',
+    ].join('\n');
+    expect(operatorMessage(prisma)).toBe('tx.webhookAttempt.create(): Value out of range for the type: numeric field overflow');
+  });
+
+  it('cuts any absolute path down to its file name', () => {
+    expect(operatorMessage('cannot read /home/ci/checkout/src/core/rating.ts at line 3')).toBe('cannot read rating.ts at line 3');
+    expect(operatorMessage('failed in C:\\build\\src\\core\\rating.ts')).toBe('failed in rating.ts');
+    expect(operatorMessage('amount 1/2 of 3')).toBe('amount 1/2 of 3');
+  });
+
+  it('is what describeFailure reports', () => {
+    expect(describeFailure(new Error('bad row in /var/lib/x/file.sql'))).toEqual({ name: 'Error', code: null, message: 'bad row in file.sql' });
   });
 });

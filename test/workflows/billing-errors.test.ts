@@ -124,6 +124,8 @@ describe('billing errors', () => {
       expect(held).toMatchObject({ status: 'Active', period_end: '2026-02-01T00:00:00.000Z' });
       expect(held.billing_error).toMatchObject({ step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure', failed_at: '2026-02-01T00:00:00.000Z' });
       expect(held.billing_error!.message).toMatch(/overflow|out of range/i);
+      // The reason and the failing call, not our source excerpt or a path of the machine that ran it.
+      expect(held.billing_error!.message).not.toMatch(/\.ts:\d|\/src\/|→/);
       // Deterministic: one attempt, never retried.
       expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([1]);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_error' } });

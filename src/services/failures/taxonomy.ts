@@ -41,9 +41,25 @@ export function classifyFailure(err: unknown): FailureKind {
   return 'deterministic';
 }
 
+/** Prisma's message for a failed query: "Invalid `<call>` invocation in <file:line>", a source excerpt, then the reason. */
+const PRISMA_INVOCATION = /Invalid `([^`]+)` invocation/;
+/** An absolute file path (POSIX or Windows), down to the file name it ends in. */
+const ABSOLUTE_PATH = /(?:[A-Za-z]:)?(?:[\\/][\w.@+-]+)+[\\/]([\w.-]+)/g;
+
+/**
+ * A failure's message as the API and the audit trail show it: for a Prisma query, the call and
+ * the reason (not the excerpt of our source it quotes), and never a path of the machine that ran it.
+ */
+export function operatorMessage(message: string): string {
+  const invocation = PRISMA_INVOCATION.exec(message);
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const text = invocation ? `${invocation[1]}: ${lines[lines.length - 1]}` : message;
+  return text.replace(ABSOLUTE_PATH, '$1').slice(0, 2000);
+}
+
 /** What an operator sees of a deterministic failure: the error's name, its code when it has one, and its message. */
 export function describeFailure(err: unknown): { name: string; code: string | null; message: string } {
-  if (!(err instanceof Error)) return { name: 'Error', code: null, message: String(err) };
+  if (!(err instanceof Error)) return { name: 'Error', code: null, message: operatorMessage(String(err)) };
   const code = (err as { code?: unknown }).code;
-  return { name: err.name || err.constructor.name, code: typeof code === 'string' ? code : null, message: err.message.slice(0, 2000) };
+  return { name: err.name || err.constructor.name, code: typeof code === 'string' ? code : null, message: operatorMessage(err.message) };
 }
