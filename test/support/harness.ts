@@ -26,6 +26,58 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** One operation of the app's OpenAPI document: its route, a regex of its path and the codes it documents. */
+interface DocumentedOperation {
+  route: string;
+  pattern: RegExp;
+  /** Path parameters: fewer means more specific (`/invoices/search` before `/invoices/{id}`). */
+  params: number;
+  codes: Set<string>;
+}
+
+/** The operations of the app's own /openapi.json, most specific path first, per method. */
+async function documentedOperations(app: Hono<AppEnv>): Promise<Map<string, DocumentedOperation[]>> {
+  const doc = (await (await app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { 'x-error-codes'?: string[] }>>;
+  };
+  const byMethod = new Map<string, DocumentedOperation[]>();
+  for (const [template, operations] of Object.entries(doc.paths)) {
+    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!operation['x-error-codes']) continue;
+      const list = byMethod.get(method.toUpperCase()) ?? [];
+      list.push({
+        route: `${method.toUpperCase()} ${template}`,
+        pattern: new RegExp(`^${source}$`),
+        params: template.split('{').length - 1,
+        codes: new Set(operation['x-error-codes']),
+      });
+      byMethod.set(method.toUpperCase(), list);
+    }
+  }
+  for (const list of byMethod.values()) list.sort((a, b) => a.params - b.params);
+  return byMethod;
+}
+
+/**
+ * Every error answer the tests receive is checked against the route's documentation: its code must
+ * be in the `x-error-codes` of the operation that matched, so the documented list is proven
+ * complete by the whole suite. Inside a test the failure is soft (the test goes on, and a polling
+ * helper that catches errors cannot hide it); in a hook it throws.
+ */
+async function checkDocumentedCode(operations: Promise<Map<string, DocumentedOperation[]>>, method: string, path: string, res: Response) {
+  if (res.status < 400 || !res.headers.get('content-type')?.includes('application/json')) return;
+  const body = (await res.clone().json().catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
+  const code = body?.error?.code;
+  if (typeof code !== 'string') return;
+  const pathname = path.split(/[?#]/)[0]!;
+  const operation = (await operations).get(method.toUpperCase())?.find((op) => op.pattern.test(pathname));
+  if (!operation || operation.codes.has(code)) return;
+  const message = `${operation.route} answered ${res.status} \`${code}\`, which its x-error-codes do not list`;
+  if (expect.getState().currentTestName === undefined) throw new Error(message);
+  expect.soft(operation.codes.has(code), message).toBe(true);
+}
+
 export interface RequestOptions {
   body?: unknown;
   rawBody?: string | Uint8Array;
@@ -68,6 +120,7 @@ export async function createHarness(
   };
   const app = createApp(deps, ROUTES);
   const adminToken = await issueToken(secrets.jwt_secret, { sub: 'test-admin', scope: 'admin' }, 3600);
+  let operations: Promise<Map<string, DocumentedOperation[]>> | undefined;
   const customerTokens = new Map<string, string>();
   const customerToken = async (customerId: string) => {
     let token = customerTokens.get(customerId);
@@ -95,7 +148,9 @@ export async function createHarness(
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
         headers['content-type'] = 'application/json';
       }
-      return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const res = await app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+      await checkDocumentedCode((operations ??= documentedOperations(app)), method, path, res);
+      return res;
     },
     async close() {
       await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
