@@ -35,13 +35,26 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   wallets: 'wallet_not_found',
 };
 
+/**
+ * A move run as an update of the subscription's or invoice's workflow whose activity fails in a way
+ * no retry fixes (src/temporal/updates.ts): the resource holds a billing_error for a retry.
+ */
+const WORKFLOW_UPDATE: ErrorCode[] = ['billing_failed'];
+
 /** Business rules of routes whose description does not name every code they answer with. */
 const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /v1/subscriptions': ['customer_not_active', 'plan_has_no_skus', 'currency_mismatch'],
-  'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'currency_mismatch', 'invalid_state_transition'],
-  'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total'],
-  'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition'],
-  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition'],
+  'POST /admin/v1/subscriptions/{id}/pause': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/resume': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/cancel': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/bill': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'plan_has_no_skus', 'currency_mismatch', 'invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/payment-intents': WORKFLOW_UPDATE,
+  'POST /admin/v1/invoices/{id}/capture': WORKFLOW_UPDATE,
+  'POST /admin/v1/contracts/{id}/subscriptions': ['coterm_not_alignable', ...WORKFLOW_UPDATE],
   'POST /v1/events': ['event_id_conflict', 'subscription_customer_mismatch', 'customer_not_found', 'subscription_not_found'],
   'POST /v1/events/batch': ['invalid_events', 'event_id_conflict'],
   'POST /admin/v1/customers/{id}/status': ['invalid_state_transition', 'customer_has_open_subscriptions', 'customer_has_open_invoices', 'customer_has_open_children', 'customer_is_bill_to'],

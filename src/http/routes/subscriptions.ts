@@ -124,7 +124,7 @@ const bill = createRoute({
   description:
     "Rates the current period to now and puts what is not invoiced yet on the period's Draft, creating it (201) or refreshing it " +
     '(200): billing a period twice never creates a second invoice for it. Runs as an update on the subscription workflow. ' +
-    'Trialing and Expired subscriptions have nothing to bill (409); a period fully invoiced already gives 422 nothing_to_bill.',
+    'Trialing and Expired subscriptions have nothing to bill (409 invalid_state_transition); a period fully invoiced already gives 422 nothing_to_bill.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The refreshed Draft', InvoiceSchema), 201: jsonResponse('The new Draft', InvoiceSchema), ...commonErrorResponses },
 });
@@ -162,7 +162,7 @@ const retry = createRoute({
 
 const MOVES = {
   pause: 'Pause an Active or PastDue subscription',
-  resume: 'Resume a Paused subscription (any other state is 409 invalid_state_transition)',
+  resume: 'Resume a Paused subscription',
   cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends',
 } as const;
 
@@ -185,7 +185,8 @@ export function registerSubscriptions(app: App): void {
       path: `/admin/v1/subscriptions/{id}/${move}`,
       tags: ['Subscriptions'],
       summary,
-      description: 'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves before anything is recorded.',
+      description:
+        'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
       request: { params: IdParamSchema, ...mutationRequest(MoveSchema, false) },
       responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
     });
