@@ -127,7 +127,7 @@ const createPlanRoute = createRoute({
   path: '/admin/v1/catalog/plans',
   tags,
   summary: 'Create a plan',
-  description: 'An unknown product_id is 404 `product_not_found`. SKUs are added with POST /admin/v1/catalog/skus.',
+  description: 'An unknown product_id is 404 `product_not_found`, an archived one 409 `product_archived`. SKUs are added with POST /admin/v1/catalog/skus.',
   request: mutationRequest(CreatePlanSchema),
   responses: { 201: jsonResponse('The created plan (without SKUs yet)', PlanSchema), ...commonErrorResponses },
 });

@@ -60,6 +60,7 @@ const create = createRoute({
   description:
     'Trialing when trial_days > 0 (the trial is the first period; paid periods are anchored on the day it ends), else Active. ' +
     "The currency, when given, must be the currency of the plan's SKUs (422 currency_mismatch); omitted, it is that currency. " +
+    'An archived plan, or a plan of an archived product, is 409 plan_archived / product_archived. ' +
     'A customer token may only subscribe its own customer. ' +
     'Customers on a test clock subscribe at the clock\'s time.',
   request: mutationRequest(CreateSubscriptionSchema),
@@ -80,7 +81,7 @@ const list = createRoute({
   path: '/v1/subscriptions',
   tags: ['Subscriptions'],
   summary: 'List subscriptions',
-  description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404).`,
+  description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404 customer_not_found).`,
   request: { query: ListSubscriptionsQuerySchema },
   responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
 });
