@@ -35,6 +35,9 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   wallets: 'wallet_not_found',
 };
 
+/** Resources a write creates on first use (a wallet: by a top-up, a grant or auto-recharge settings): only reads answer their not-found. */
+const CREATED_BY_WRITES = new Set<ErrorCode>(['wallet_not_found']);
+
 /**
  * A move run as an update of the subscription's or invoice's workflow whose activity fails in a way
  * no retry fixes (src/temporal/updates.ts): the resource holds a billing_error for a retry.
@@ -87,7 +90,7 @@ export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
   const segments = route.path.split('/');
   segments.forEach((segment, i) => {
     const resource = segments[i - 1] === undefined ? undefined : PATH_RESOURCES[segments[i - 1]!];
-    if (segment.startsWith('{') && resource) codes.add(resource);
+    if (segment.startsWith('{') && resource && !(MUTATING.has(route.method) && CREATED_BY_WRITES.has(resource))) codes.add(resource);
   });
   for (const field of bodyFields(route)) {
     const code = `${field.replace(/_id$/, '')}_not_found`;
