@@ -10,6 +10,7 @@ import { z, type RouteConfig } from '@hono/zod-openapi';
 import { ERROR_CODES, type ErrorCodeEntry } from './error-codes.js';
 import { ErrorEnvelopeSchema } from './errors.js';
 import { routeAccess } from './middleware/auth.js';
+import { BODY_METHODS } from './middleware/json-body.js';
 
 type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -76,7 +77,6 @@ function bodyFields(route: RouteConfig): string[] {
   return [...fields];
 }
 
-const hasBody = (route: RouteConfig): boolean => route.request?.body !== undefined;
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 
 /** Every code the route can answer with, in catalogue order. */
@@ -84,7 +84,9 @@ export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
   const codes = new Set<string>(['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable']);
   const access = routeAccess(route.path.replace(/\{[^}]+\}/g, 'x'));
   if (access === 'admin' || access === 'customer_or_admin') codes.add('unauthenticated').add('forbidden');
-  if (hasBody(route)) codes.add('malformed_json').add('unsupported_media_type').add('payload_too_large');
+  // The body checks run on every request of these methods, whether the route takes a body or not.
+  if (route.method !== 'get') codes.add('payload_too_large');
+  if (BODY_METHODS.has(route.method.toUpperCase())) codes.add('malformed_json').add('unsupported_media_type');
   if (MUTATING.has(route.method) && access !== 'signature') codes.add('invalid_idempotency_key').add('idempotency_key_in_use').add('idempotency_key_reused');
 
   const segments = route.path.split('/');

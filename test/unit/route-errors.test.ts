@@ -14,7 +14,6 @@ import { ROUTES } from '../../src/http/routes/index.js';
 import { documentedCodeChecker } from '../support/harness.js';
 
 interface Operation {
-  requestBody?: unknown;
   responses: Record<string, unknown>;
   'x-error-codes'?: string[];
 }
@@ -54,7 +53,9 @@ describe("each route's error codes", () => {
       const access = routeAccess(path.replace(/\{[^}]+\}/g, 'x'));
       const baseline = ['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable'];
       if (access === 'admin' || access === 'customer_or_admin') baseline.push('unauthenticated', 'forbidden');
-      if (operation.requestBody) baseline.push('malformed_json', 'unsupported_media_type', 'payload_too_large');
+      // The body checks run on every request of these methods, whether the route takes a body or not.
+      if (method !== 'get') baseline.push('payload_too_large');
+      if (['post', 'put', 'patch'].includes(method)) baseline.push('malformed_json', 'unsupported_media_type');
       if (method !== 'get' && access !== 'signature') baseline.push('invalid_idempotency_key', 'idempotency_key_in_use', 'idempotency_key_reused');
       return baseline.filter((code) => !operation['x-error-codes']!.includes(code)).map((code) => `${route}: ${code}`);
     });
@@ -76,7 +77,7 @@ describe('the check of every error answer (test harness)', () => {
 
   it('names the route and the code of an error answer its route does not document', async () => {
     expect(await undocumented('POST', '/admin/v1/catalog/products', envelope('invoice_not_found'))).toBe(
-      'POST /admin/v1/catalog/products answered 404 `invoice_not_found`, which its x-error-codes do not list',
+      'POST /admin/v1/catalog/products answered 404 `invoice_not_found` (POST /admin/v1/catalog/products), which its x-error-codes do not list',
     );
     // The path template matches any id, with or without a query string.
     expect(await undocumented('GET', '/admin/v1/invoices/0b6a0f3e-1111-4222-8333-444455556666?x=1', envelope('meter_not_found'))).toMatch(/^GET \/admin\/v1\/invoices\/\{id\} answered 404 `meter_not_found`/);
@@ -89,5 +90,10 @@ describe('the check of every error answer (test harness)', () => {
     expect(await undocumented('GET', '/admin/v1/invoices/abc', new Response('not found', { status: 404 }))).toBeUndefined();
     expect(await undocumented('GET', '/no/such/route', envelope('not_found'))).toBeUndefined();
     expect(await undocumented('DELETE', '/admin/v1/invoices/abc', envelope('not_found'))).toBeUndefined();
+    // Resolved as the app routes it: `/admin/v1/customers/..` is `/admin/v1/` and `\admin\v1/customers` is
+    // `//admin/v1/customers`, no route; `/%61dmin/v1/customers` is the customer list.
+    expect(await undocumented('GET', '/admin/v1/customers/..', envelope('not_found'))).toBeUndefined();
+    expect(await undocumented('GET', '\\admin\\v1/customers', envelope('not_found'))).toBeUndefined();
+    expect(await undocumented('GET', '/%61dmin/v1/customers', envelope('not_found'))).toMatch(/^GET \/admin\/v1\/customers answered 404 `not_found`/);
   });
 });
