@@ -10,6 +10,7 @@ import { z, type RouteConfig } from '@hono/zod-openapi';
 import { ERROR_CODES, type ErrorCodeEntry } from './error-codes.js';
 import { ErrorEnvelopeSchema } from './errors.js';
 import { routeAccess } from './middleware/auth.js';
+import { BODY_METHODS } from './middleware/json-body.js';
 
 type ErrorCode = keyof typeof ERROR_CODES;
 
@@ -35,13 +36,29 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   wallets: 'wallet_not_found',
 };
 
+/** Resources a write creates on first use (a wallet: by a top-up, a grant or auto-recharge settings): only reads answer their not-found. */
+const CREATED_BY_WRITES = new Set<ErrorCode>(['wallet_not_found']);
+
+/**
+ * A move run as an update of the subscription's or invoice's workflow whose activity fails in a way
+ * no retry fixes (src/temporal/updates.ts): the resource holds a billing_error for a retry.
+ */
+const WORKFLOW_UPDATE: ErrorCode[] = ['billing_failed'];
+
 /** Business rules of routes whose description does not name every code they answer with. */
 const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /v1/subscriptions': ['customer_not_active', 'plan_has_no_skus', 'currency_mismatch'],
-  'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'currency_mismatch', 'invalid_state_transition'],
-  'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total'],
-  'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition'],
-  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition'],
+  'POST /admin/v1/subscriptions/{id}/pause': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/resume': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/cancel': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/bill': WORKFLOW_UPDATE,
+  'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'plan_has_no_skus', 'currency_mismatch', 'invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/payment-intents': WORKFLOW_UPDATE,
+  'POST /admin/v1/invoices/{id}/capture': WORKFLOW_UPDATE,
+  'POST /admin/v1/contracts/{id}/subscriptions': ['coterm_not_alignable', ...WORKFLOW_UPDATE],
   'POST /v1/events': ['event_id_conflict', 'subscription_customer_mismatch', 'customer_not_found', 'subscription_not_found'],
   'POST /v1/events/batch': ['invalid_events', 'event_id_conflict'],
   'POST /admin/v1/customers/{id}/status': ['invalid_state_transition', 'customer_has_open_subscriptions', 'customer_has_open_invoices', 'customer_has_open_children', 'customer_is_bill_to'],
@@ -60,7 +77,6 @@ function bodyFields(route: RouteConfig): string[] {
   return [...fields];
 }
 
-const hasBody = (route: RouteConfig): boolean => route.request?.body !== undefined;
 const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 
 /** Every code the route can answer with, in catalogue order. */
@@ -68,13 +84,15 @@ export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
   const codes = new Set<string>(['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable']);
   const access = routeAccess(route.path.replace(/\{[^}]+\}/g, 'x'));
   if (access === 'admin' || access === 'customer_or_admin') codes.add('unauthenticated').add('forbidden');
-  if (hasBody(route)) codes.add('malformed_json').add('unsupported_media_type').add('payload_too_large');
+  // The body checks run on every request of these methods, whether the route takes a body or not.
+  if (route.method !== 'get') codes.add('payload_too_large');
+  if (BODY_METHODS.has(route.method.toUpperCase())) codes.add('malformed_json').add('unsupported_media_type');
   if (MUTATING.has(route.method) && access !== 'signature') codes.add('invalid_idempotency_key').add('idempotency_key_in_use').add('idempotency_key_reused');
 
   const segments = route.path.split('/');
   segments.forEach((segment, i) => {
     const resource = segments[i - 1] === undefined ? undefined : PATH_RESOURCES[segments[i - 1]!];
-    if (segment.startsWith('{') && resource) codes.add(resource);
+    if (segment.startsWith('{') && resource && !(MUTATING.has(route.method) && CREATED_BY_WRITES.has(resource))) codes.add(resource);
   });
   for (const field of bodyFields(route)) {
     const code = `${field.replace(/_id$/, '')}_not_found`;

@@ -136,6 +136,7 @@ describe('auth matrix', () => {
     const headers = await credential.headers();
     for (const op of [...PUBLIC, ...operations]) {
       const res = await h.app.request(op.path, { method: op.method, headers });
+      await h.checkErrorCode(op.method, op.path, res);
       await check(res, expectedFor(credential, op.path), `${credential.name}: ${op.method} ${op.path}`);
     }
   });
@@ -188,6 +189,7 @@ describe('paths spelled to slip past the scope check', () => {
     for (const op of adminReads) {
       for (const path of variants(op.path)) {
         const res = await h.app.request(path, { method: 'GET' });
+        await h.checkErrorCode('GET', path, res);
         expect([401, 404], path).toContain(res.status);
         await res.arrayBuffer();
       }
@@ -199,6 +201,7 @@ describe('paths spelled to slip past the scope check', () => {
     for (const op of operations.filter((o) => o.path.startsWith('/admin/v1/'))) {
       for (const path of variants(op.path)) {
         const res = await h.app.request(path, { method: op.method, headers });
+        await h.checkErrorCode(op.method, path, res);
         expect([403, 404], `${op.method} ${path}`).toContain(res.status);
         await res.arrayBuffer();
       }

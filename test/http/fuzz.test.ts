@@ -357,7 +357,9 @@ async function send(method: string, path: string, attempt: Attempt, idempotencyK
   const headers: Record<string, string> = { authorization: `Bearer ${h.adminToken}` };
   if (attempt.contentType) headers['content-type'] = attempt.contentType;
   if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
-  return h.app.request(path, { method, headers, ...(attempt.body !== undefined ? { body: attempt.body } : {}) });
+  const res = await h.app.request(path, { method, headers, ...(attempt.body !== undefined ? { body: attempt.body } : {}) });
+  await h.checkErrorCode(method, path, res);
+  return res;
 }
 
 async function expectHandled(res: Response, context: string): Promise<void> {

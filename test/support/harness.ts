@@ -4,6 +4,7 @@
  */
 import { expect, inject } from 'vitest';
 import type { Hono } from 'hono';
+import { getPath } from 'hono/utils/url';
 import { createDb } from '../../src/db/client.js';
 import { apiKeyHash, generateSecrets, issueToken } from '../../src/dev/secrets.js';
 import { createApp } from '../../src/http/app.js';
@@ -23,7 +24,71 @@ export interface Harness {
   customerToken(customerId: string): Promise<string>;
   /** Calls the app in process; JSON bodies are serialised, `as` picks the credentials. */
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /**
+   * Fails the test (softly) when `res` is an error whose code the route's `x-error-codes` do not
+   * list; `request` does it for every answer, tests that call `app` themselves call it.
+   */
+  checkErrorCode(method: string, path: string, res: Response): Promise<void>;
   close(): Promise<void>;
+}
+
+/** One operation of the app's OpenAPI document: its route, a regex of its path and the codes it documents. */
+interface DocumentedOperation {
+  route: string;
+  pattern: RegExp;
+  codes: Set<string>;
+}
+
+/** The operations of the app's own /openapi.json by method (no two path templates match the same path). */
+async function documentedOperations(app: Hono<AppEnv>): Promise<Map<string, DocumentedOperation[]>> {
+  const doc = (await (await app.request('/openapi.json')).json()) as {
+    paths: Record<string, Record<string, { 'x-error-codes'?: string[] }>>;
+  };
+  const byMethod = new Map<string, DocumentedOperation[]>();
+  for (const [template, operations] of Object.entries(doc.paths)) {
+    const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+    for (const [method, operation] of Object.entries(operations)) {
+      if (!operation['x-error-codes']) continue;
+      const list = byMethod.get(method.toUpperCase()) ?? [];
+      list.push({
+        route: `${method.toUpperCase()} ${template}`,
+        pattern: new RegExp(`^${source}$`),
+        codes: new Set(operation['x-error-codes']),
+      });
+      byMethod.set(method.toUpperCase(), list);
+    }
+  }
+  return byMethod;
+}
+
+/**
+ * Checks an answer of the app against its documentation: an error envelope must carry a code in
+ * the `x-error-codes` of the operation that matched. Resolves to the violation, naming route and
+ * code, or undefined (success, no envelope, or a path the document does not describe). The
+ * document is read from the app once, on the first error answer.
+ */
+export function documentedCodeChecker(app: Hono<AppEnv>): (method: string, path: string, res: Response) => Promise<string | undefined> {
+  let operations: Promise<Map<string, DocumentedOperation[]>> | undefined;
+  return async (method, path, res) => {
+    if (res.status < 400 || !res.headers.get('content-type')?.includes('application/json')) return undefined;
+    const body = (await res.clone().json().catch(() => undefined)) as { error?: { code?: unknown } } | undefined;
+    const code = body?.error?.code;
+    if (typeof code !== 'string') return undefined;
+    // The path as the app routes it: app.request's URL (dot segments collapse), decoded as Hono does.
+    const pathname = getPath(new Request(/^https?:\/\//.test(path) ? path : `http://localhost${path.startsWith('/') ? '' : '/'}${path}`));
+    const operation = (await (operations ??= documentedOperations(app))).get(method.toUpperCase())?.find((op) => op.pattern.test(pathname));
+    if (!operation || operation.codes.has(code)) return undefined;
+    return `${operation.route} answered ${res.status} \`${code}\` (${method.toUpperCase()} ${pathname}), which its x-error-codes do not list`;
+  };
+}
+
+/**
+ * Fails the running test without stopping it (a polling helper that catches errors cannot hide
+ * the failure, and the test's own assertions still run); outside a test, in a hook, it throws.
+ */
+function failSoftly(message: string): void {
+  if (expect.getState().currentTestName === undefined) throw new Error(message);
+  expect.soft(message, message).toBeUndefined();
 }
 
 export interface RequestOptions {
@@ -68,6 +133,11 @@ export async function createHarness(
   };
   const app = createApp(deps, ROUTES);
   const adminToken = await issueToken(secrets.jwt_secret, { sub: 'test-admin', scope: 'admin' }, 3600);
+  const undocumentedCode = documentedCodeChecker(app);
+  const checkErrorCode = async (method: string, path: string, res: Response) => {
+    const violation = await undocumentedCode(method, path, res);
+    if (violation) failSoftly(violation);
+  };
   const customerTokens = new Map<string, string>();
   const customerToken = async (customerId: string) => {
     let token = customerTokens.get(customerId);
@@ -95,8 +165,12 @@ export async function createHarness(
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
         headers['content-type'] = 'application/json';
       }
-      return app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+      const res = await app.request(path, { method, headers, ...(body !== undefined ? { body } : {}) });
+      // Every error answer of the suite proves the route's documented codes complete.
+      await checkErrorCode(method, path, res);
+      return res;
     },
+    checkErrorCode,
     async close() {
       await Promise.allSettled([db.$disconnect(), temporal.connection.close()]);
       await pool.end().catch(() => {});

@@ -130,7 +130,7 @@ const createPlanRoute = createRoute({
   path: '/admin/v1/catalog/plans',
   tags,
   summary: 'Create a plan',
-  description: 'An unknown product_id is 404 `product_not_found`. SKUs are added with POST /admin/v1/catalog/skus.',
+  description: 'An unknown product_id is 404 `product_not_found`, an archived one 409 `product_archived`. SKUs are added with POST /admin/v1/catalog/skus.',
   request: mutationRequest(CreatePlanSchema),
   responses: { 201: jsonResponse('The created plan (without SKUs yet)', PlanSchema), ...commonErrorResponses },
 });
@@ -279,7 +279,9 @@ const migratePlanRoute = createRoute({
     "change-plan update of each subscription's workflow, effective at its now, with the same proration as change-plan: the period's " +
     "Draft carries the old version's recurring fees for the days used and the new version's for the rest. With preview: true nothing " +
     'changes; the answer lists the subscriptions, their SKU changes and the Flat-fee proration. A refused move is reported in its ' +
-    'item (result failed, error) and the others still move. remaining_count > 0: send the request again for the next batch.',
+    'item (result failed, error) and the others still move. remaining_count > 0: send the request again for the next batch. ' +
+    'An archived plan is 409 `plan_archived` (move its subscriptions with change-plan); a version the plan does not have is 404 ' +
+    '`plan_version_not_found`; from_version equal to to_version is 422 `same_plan`; a target version without SKUs 422 `plan_has_no_skus`.',
   request: { params: IdParamSchema, ...mutationRequest(MigrationRequestSchema) },
   responses: { 200: jsonResponse('The migration (or its preview)', PlanMigrationSchema), ...commonErrorResponses },
 });

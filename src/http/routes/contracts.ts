@@ -161,7 +161,7 @@ const create = createRoute({
     'The contract is Active at once, with its workflow started, so it can be amended, linked and terminated right away; ' +
     'with "activate": false it stays a Draft until POST /admin/v1/contracts/{id}/activate. Terms are ramp phases that tile ' +
     '[start_date, end_date) with no gap or overlap; each has its own commit, discount and overrides, falling back to the contract-level ones. ' +
-    'The customer must exist and not be Closed.',
+    'The customer must exist (404 `customer_not_found`) and not be Closed (422 `customer_closed`).',
   request: mutationRequest(CreateContractSchema),
   responses: { 201: jsonResponse('The contract', ContractSchema), ...commonErrorResponses },
 });
@@ -206,7 +206,8 @@ const amend = createRoute({
     'with the same dates and history: the phase in force on effective_date is split there (its commit before it prorated by days), ' +
     'and from effective_date on that phase commits new_committed_amount_nanos and later phases take the given discount_bps and rate_overrides. ' +
     'Its subscriptions move to the new contract. Only an Active contract can be amended (409 invalid_state_transition otherwise); ' +
-    'of two concurrent amendments one succeeds and the other is refused, so the chain never forks.',
+    'effective_date must fall inside the contract and not before today (422 invalid_effective_date). ' +
+    'Of two concurrent amendments one succeeds and the other is refused (409 contract_already_amended), so the chain never forks.',
   request: { params: IdParamSchema, ...mutationRequest(AmendContractSchema) },
   responses: { 201: jsonResponse('The new contract', ContractSchema), ...commonErrorResponses },
 });
@@ -217,7 +218,8 @@ const terminate = createRoute({
   tags: TAGS,
   summary: 'Terminate an Active contract early (today is its last day)',
   description:
-    "The early-exit fee, the shortfall of the phase in force against its commit prorated to the days served, goes on a Draft as a contract_fee line.",
+    'The early-exit fee, the shortfall of the phase in force against its commit prorated to the days served, goes on a Draft as a contract_fee line. ' +
+    'Any other state than Active is 409 invalid_state_transition.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: TerminateSchema } } } },
   responses: { 200: jsonResponse('The Terminated contract', ContractSchema), ...commonErrorResponses },
 });
@@ -243,8 +245,10 @@ const link = createRoute({
   tags: TAGS,
   summary: 'Adopt a subscription (PLG, Coterm or Recontract): its periods are then priced by the contract',
   description:
-    "The subscription must belong to the contract's customer and not be linked yet (409 subscription_already_linked). " +
-    'Coterm with fewer than 30 days left in the contract bills the one-time fee (a contract_fee line) instead of aligned periods.',
+    "The subscription must belong to the contract's customer (422 contract_customer_mismatch) and not be linked yet (409 subscription_already_linked); " +
+    'an Amended, Terminated or Expired contract, an Expired subscription, or one Coterm would realign that is not Active or PastDue, ' +
+    'is 409 invalid_state_transition. Coterm with fewer than 30 days left in the contract bills the one-time fee (a contract_fee line) ' +
+    'instead of aligned periods; Coterm to a contract that ends today or earlier is 422 contract_ended.',
   request: { params: IdParamSchema, ...mutationRequest(LinkSchema) },
   responses: { 201: jsonResponse('The link', LinkResultSchema), ...commonErrorResponses },
 });

@@ -153,7 +153,8 @@ const addLineRoute = createRoute({
   summary: 'Add a manual line item to a Draft',
   description: `${DRAFT_ONLY} A negative amount_nanos is an adjustment (for example a discount); it may not take the total below zero
 (422 \`negative_invoice_total\`). With unit_amount_nanos, amount_nanos must be quantity × unit_amount_nanos (422 \`line_amount_mismatch\`).
-Totals are recomputed exactly; tax lines are recomputed at finalization (or by calculate-tax).`,
+Totals are recomputed exactly (totals that would not fit DECIMAL(38,0): 422 \`amount_out_of_range\`); tax lines are recomputed at
+finalization (or by calculate-tax).`,
   request: { params: IdParamSchema, ...mutationRequest(AddLineItemSchema) },
   responses: { 201: jsonResponse('The invoice with the new line', InvoiceSchema), ...commonErrorResponses },
 });
@@ -164,7 +165,8 @@ const applyCreditRoute = createRoute({
   tags,
   summary: 'Apply a credit to a Draft',
   description: `${DRAFT_ONLY} Adds a credit line of −amount_nanos. Credits may not exceed subtotal + tax
-(422 \`credit_exceeds_invoice\`, details.available_nanos). After finalization use a credit note instead.`,
+(422 \`credit_exceeds_invoice\`, details.available_nanos), nor take the totals out of DECIMAL(38,0) (422 \`amount_out_of_range\`). After
+finalization use a credit note instead.`,
   request: { params: IdParamSchema, ...mutationRequest(ApplyCreditSchema) },
   responses: { 201: jsonResponse('The invoice with the credit applied', InvoiceSchema), ...commonErrorResponses },
 });

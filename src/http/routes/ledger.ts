@@ -147,7 +147,8 @@ const topUpRoute = createRoute({
   description: `Charges the given (or default) payment method for amount_nanos (a whole number of minor units, else 422
 \`top_up_not_whole_minor_units\`; no method on file: 422 \`no_payment_method\`) and answers the top-up: Succeeded credits the wallet at
 once, Failed when the processor refused, Pending until the processor's notification decides (a payment_intent.succeeded notification
-about it credits it then, also after a failure). Creates the wallet on first use.`,
+about it credits it then, also after a failure); 503 \`payment_processor_unavailable\` when the processor cannot be reached. Creates the wallet
+on first use.`,
   request: { params: WalletParamsSchema, ...mutationRequest(TopUpSchema) },
   responses: { 201: jsonResponse('The top-up', WalletTopUpSchema), ...commonErrorResponses },
 });

@@ -143,7 +143,8 @@ const attachRoute = createRoute({
   description: `Attaches a processor payment method (e.g. \`pm_card_visa\`) to the customer's processor customer (created on first use) and keeps
 its display details (brand, last four digits, expiry; never a card number). The first method, or one sent with set_default, becomes the
 default: when an invoice addressed to this customer becomes Open, it is charged automatically. Attaching the same method twice answers the
-attached one. A method the processor refuses is 422 \`payment_method_rejected\`; a Closed customer 409.`,
+attached one. A method the processor refuses is 422 \`payment_method_rejected\`; a Closed customer 409 \`invalid_state_transition\`; 503
+\`payment_processor_unavailable\` when the processor cannot be reached.`,
   request: { params: IdParamSchema, ...mutationRequest(AttachSchema) },
   responses: { 201: jsonResponse('The attached payment method', PaymentMethodSchema), ...commonErrorResponses },
 });
@@ -172,7 +173,9 @@ const detachRoute = createRoute({
   path: '/admin/v1/payment-methods/{id}',
   tags,
   summary: 'Detach a payment method',
-  description: 'Detaches it at the processor and here (answered with status detached; detaching again changes nothing). When it was the default, the newest remaining method becomes the default; without one, invoices go back to manual payment.',
+  description:
+    'Detaches it at the processor and here (answered with status detached; detaching again changes nothing). When it was the default, the newest remaining method becomes the default; without one, invoices go back to manual payment. ' +
+    '503 `payment_processor_unavailable` when the processor cannot be reached.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The detached payment method', PaymentMethodSchema), ...commonErrorResponses },
 });
@@ -195,8 +198,8 @@ const createIntentRoute = createRoute({
   description: `Creates and confirms a processor PaymentIntent for the amount due (raw units rounded once, HalfEven, to the currency's minor
 unit), through the invoice workflow. A succeeded charge pays the invoice (payment.succeeded, invoice.paid) and resolves its dunning; a
 declined one is recorded Failed (payment.failed) and starts dunning if none runs; with capture_method manual the payment waits for a
-capture (RequiresCapture); a processing one stays Pending until the processor's notification decides. Only Open invoices (409); without a
-payment method, 422 \`no_payment_method\`.`,
+capture (RequiresCapture); a processing one stays Pending until the processor's notification decides. Only Open invoices (409
+\`invalid_state_transition\`); nothing left to pay is 422 \`nothing_to_charge\`; without a payment method, 422 \`no_payment_method\`.`,
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(PaymentIntentSchema) },
   responses: { 201: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
 });
@@ -206,7 +209,9 @@ const captureRoute = createRoute({
   path: '/admin/v1/invoices/{id}/capture',
   tags,
   summary: "Capture an invoice's authorised payment",
-  description: 'Captures the invoice\'s payment in RequiresCapture (409 `no_payment_to_capture` when there is none); the processor\'s answer is recorded like a charge\'s.',
+  description:
+    "Captures the invoice's payment in RequiresCapture (409 `no_payment_to_capture` when there is none; an invoice that is not Open " +
+    "409 `invalid_state_transition`); the processor's answer is recorded like a charge's.",
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
 });
@@ -219,7 +224,8 @@ const refundRoute = createRoute({
   description: `Gives money back on one of the invoice's succeeded payments through the processor and records it with a credit note against the
 invoice (credit_note.issued). Never more than the payment collected minus what it gave back, nor more than the invoice has left to credit
 (422 \`refund_exceeds_payment\`, details.refundable_nanos); the amount is whole minor units (422 \`refund_not_whole_minor_units\`). Only
-Paid invoices (409); a refusal by the processor is 422 \`refund_rejected\`.`,
+Paid invoices (409 \`invalid_state_transition\`); no collected payment with money left is 422 \`nothing_to_refund\`, a payment_id that is not
+one of them 404 \`payment_not_found\`; a refusal by the processor is 422 \`refund_rejected\`; 503 \`payment_processor_unavailable\` when it cannot be reached.`,
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(RefundRequestSchema) },
   responses: { 201: jsonResponse('The refund', RefundSchema), ...commonErrorResponses },
 });

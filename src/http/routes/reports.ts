@@ -55,6 +55,9 @@ const reportResponse = <T extends z.ZodType>(description: string, schema: T) => 
   content: { 'application/json': { schema }, 'text/csv': { schema: z.string().openapi({ description: 'one row per JSON row, money in raw units' }) } },
 });
 
+/** What every report's customer_id and currency do, with the code of an unknown customer. */
+const SCOPE = "customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.";
+
 const arAgingRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reports/ar-aging',
@@ -63,7 +66,8 @@ const arAgingRoute = createRoute({
   description: `Open receivables per customer and currency as of an instant, in buckets current (not past due), 1–30, 31–60, 61–90 and
 over 90 days past due. An invoice's open amount is the net of its accounts_receivable ledger entries effective at or before as_of (finalization,
 wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
-payment_terms_days) to the as_of date. Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.`,
+payment_terms_days) to the as_of date. Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
+${SCOPE}`,
   request: { query: AsOfQuerySchema },
   responses: { 200: reportResponse('The aging report', ArAgingSchema), ...commonErrorResponses },
 });
@@ -75,7 +79,7 @@ const mrrRoute = createRoute({
   summary: 'Monthly recurring revenue',
   description: `MRR per customer, plan and currency as of an instant: the flat (recurring) fees of the plan each subscription is on then,
 normalised to a month (Monthly × 1, Quarterly / 3, SemiAnnual / 6, Annual / 12, rounded toward zero in raw units). Usage-priced SKUs are
-excluded; so are subscriptions in their trial, paused, cancelled (from the cancellation) or expired.`,
+excluded; so are subscriptions in their trial, paused, cancelled (from the cancellation) or expired. ${SCOPE}`,
   request: { query: AsOfQuerySchema },
   responses: { 200: reportResponse('The MRR report', MrrSchema), ...commonErrorResponses },
 });
@@ -87,7 +91,7 @@ const mrrMovementsRoute = createRoute({
   summary: 'MRR movements between two instants',
   description: `Each customer's MRR (per currency) at from and at to, classified: new (none at from, none ever before), reactivation (none at
 from, some before), churn (none at to), expansion or contraction (the difference). Per currency, start + new + expansion + contraction + churn +
-reactivation = end exactly.`,
+reactivation = end exactly. ${SCOPE}`,
   request: { query: MovementsQuerySchema },
   responses: { 200: reportResponse('The MRR movements', MrrMovementsSchema), ...commonErrorResponses },
 });
@@ -99,7 +103,7 @@ const deferredRoute = createRoute({
   summary: 'Deferred revenue schedule',
   description: `Per UTC month and currency: the deferred revenue of finalized invoices' lines at the start, billed, recognized (ratably over
 each line's service period, by the ledger's formula) and reversed by voids in the month, and at its end, beside the ledger's deferred_revenue
-balance at the month's end. Months in the future show the schedule still to come.`,
+balance at the month's end. Months in the future show the schedule still to come. ${SCOPE}`,
   request: { query: DeferredQuerySchema },
   responses: { 200: reportResponse('The schedule', DeferredRevenueSchema), ...commonErrorResponses },
 });

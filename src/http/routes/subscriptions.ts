@@ -60,6 +60,7 @@ const create = createRoute({
   description:
     'Trialing when trial_days > 0 (the trial is the first period; paid periods are anchored on the day it ends), else Active. ' +
     "The currency, when given, must be the currency of the plan's SKUs (422 currency_mismatch); omitted, it is that currency. " +
+    'An archived plan, or a plan of an archived product, is 409 plan_archived / product_archived. ' +
     'A customer token may only subscribe its own customer. ' +
     'Customers on a test clock subscribe at the clock\'s time.',
   request: mutationRequest(CreateSubscriptionSchema),
@@ -80,7 +81,7 @@ const list = createRoute({
   path: '/v1/subscriptions',
   tags: ['Subscriptions'],
   summary: 'List subscriptions',
-  description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404).`,
+  description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404 customer_not_found).`,
   request: { query: ListSubscriptionsQuerySchema },
   responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
 });
@@ -124,7 +125,7 @@ const bill = createRoute({
   description:
     "Rates the current period to now and puts what is not invoiced yet on the period's Draft, creating it (201) or refreshing it " +
     '(200): billing a period twice never creates a second invoice for it. Runs as an update on the subscription workflow. ' +
-    'Trialing and Expired subscriptions have nothing to bill (409); a period fully invoiced already gives 422 nothing_to_bill.',
+    'Trialing and Expired subscriptions have nothing to bill (409 invalid_state_transition); a period fully invoiced already gives 422 nothing_to_bill.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The refreshed Draft', InvoiceSchema), 201: jsonResponse('The new Draft', InvoiceSchema), ...commonErrorResponses },
 });
@@ -162,7 +163,7 @@ const retry = createRoute({
 
 const MOVES = {
   pause: 'Pause an Active or PastDue subscription',
-  resume: 'Resume a Paused subscription (any other state is 409 invalid_state_transition)',
+  resume: 'Resume a Paused subscription',
   cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends',
 } as const;
 
@@ -185,7 +186,8 @@ export function registerSubscriptions(app: App): void {
       path: `/admin/v1/subscriptions/{id}/${move}`,
       tags: ['Subscriptions'],
       summary,
-      description: 'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves before anything is recorded.',
+      description:
+        'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
       request: { params: IdParamSchema, ...mutationRequest(MoveSchema, false) },
       responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
     });
