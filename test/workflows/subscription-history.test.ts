@@ -136,7 +136,7 @@ describe('subscription workflow history', () => {
 
     await captureHistory(h.deps.temporal.client.workflow.getHandle(workflowId, runs[0]!.runId), 'billed-on-demand-until-continued-as-new');
     await handle.terminate('test done');
-  }, 240_000);
+  }, 480_000);
 
   it('bills a subscription in real time on demand and changes its plan while its period-end timer keeps running', async () => {
     const customerId = await makeCustomer(h.deps.db);
