@@ -140,7 +140,7 @@ const apiSchema = baseSchema.extend({
 
 export type WorkerConfig = z.infer<typeof baseSchema>;
 
-/** Database connections of a worker process, by default (bench/bill-run.ts measured it). */
+/** Database connections of a worker process, by default: twice the former fixed 20, so each of its two billing task queues runs 20 activities (the 1,000-subscription bill-run bench ran with it). */
 export const DEFAULT_WORKER_DB_POOL_SIZE = 40;
 /** Workflow tasks run at once per task queue of a worker process, by default (the SDK's own default). */
 export const DEFAULT_WORKER_WORKFLOW_TASK_SLOTS = 40;

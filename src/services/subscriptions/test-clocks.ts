@@ -326,9 +326,9 @@ const UPDATE_TIMEOUTS_TOLERATED = 20;
 /**
  * Advances one workflow to `at` and waits until it caught up: `running` false once the workflow has
  * ended, with the next wake when its answer carries one. The update's id (`updateId`, one per
- * advance, step and pass) makes a call sent again after a timeout wait for the same update instead
- * of adding another to the workflow's history, and a retried drive activity find the steps it
- * completed already answered.
+ * advance, step and pass, plus the run's turn) makes a call sent again after a timeout wait for the
+ * same update instead of adding another to the workflow's history, and a retried drive activity
+ * finds the steps it completed already answered.
  */
 async function driveTo(handle: WorkflowHandle, at: string, updateId: string): Promise<{ running: boolean; nextWakeAt?: string | null }> {
   let timeouts = 0;
