@@ -140,7 +140,10 @@ const apiSchema = baseSchema.extend({
 
 export type WorkerConfig = z.infer<typeof baseSchema>;
 
-/** Database connections of a worker process, by default: twice the former fixed 20, so each of its two billing task queues runs 20 activities (the 1,000-subscription bill-run bench ran with it). */
+/**
+ * Database connections of a worker process, by default: twice the former fixed 20, so each of its
+ * two billing task queues runs 20 activities (the 1,000-subscription bill-run bench ran with it).
+ */
 export const DEFAULT_WORKER_DB_POOL_SIZE = 40;
 /** Workflow tasks run at once per task queue of a worker process, by default (the SDK's own default). */
 export const DEFAULT_WORKER_WORKFLOW_TASK_SLOTS = 40;
@@ -156,7 +159,11 @@ const workerCapacitySchema = z
     WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).optional(),
     WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(2).max(1000).default(DEFAULT_WORKER_WORKFLOW_TASK_SLOTS),
   })
-  .transform((v) => ({ dbPoolSize: v.WORKER_DB_POOL_SIZE, activitySlots: v.WORKER_ACTIVITY_SLOTS ?? Math.max(1, Math.floor(v.WORKER_DB_POOL_SIZE / 2)), workflowTaskSlots: v.WORKER_WORKFLOW_TASK_SLOTS }));
+  .transform((v) => ({
+    dbPoolSize: v.WORKER_DB_POOL_SIZE,
+    activitySlots: v.WORKER_ACTIVITY_SLOTS ?? Math.max(1, Math.floor(v.WORKER_DB_POOL_SIZE / 2)),
+    workflowTaskSlots: v.WORKER_WORKFLOW_TASK_SLOTS,
+  }));
 
 export type WorkerCapacity = z.infer<typeof workerCapacitySchema>;
 
