@@ -34,6 +34,7 @@ import { apiKeyHash, generateSecrets } from '../src/dev/secrets.js';
 import { startTemporalDevServer } from '../src/dev/temporal-dev-server.js';
 import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
 import { connectTemporal } from '../src/temporal/client.js';
+import { loadWorkerCapacity } from '../src/config.js';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../workflows/messages.js';
 import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
@@ -372,6 +373,8 @@ function writeReport(f: Figures): void {
   const baseline = (f.baselineBefore.perSecond + f.baselineAfter.perSecond) / 2;
   const ratio = rate / baseline;
   const cpus = os.cpus();
+  // The worker process reads the same variables from the environment it inherits.
+  const capacity = loadWorkerCapacity(process.env);
   const verdict = (met: boolean, missedBy: string) => (met ? 'met' : `missed (${missedBy})`);
   const perSecond = (count: number, seconds: number) => (Number.isFinite(seconds) ? `${(count / seconds).toFixed(1)}/s (all ${count} after ${seconds.toFixed(1)} s)` : `not all (${count})`);
   const lines = [
@@ -379,6 +382,7 @@ function writeReport(f: Figures): void {
     '',
     ...environmentLines('PostgreSQL, the Temporal dev server, the API and the worker all run on it'),
     `- command: \`npx tsx bench/bill-run.ts\` (BENCH_SUBSCRIPTIONS=${SUBSCRIPTIONS}, BENCH_EVENTS_PER_SUBSCRIPTION=${EVENTS_PER_SUBSCRIPTION}, BENCH_HISTORY_SAMPLE=${f.sampled})`,
+    `- worker capacity (README, "Configuration"): WORKER_DB_POOL_SIZE=${capacity.dbPoolSize}, WORKER_ACTIVITY_SLOTS=${capacity.activitySlots}, WORKER_WORKFLOW_TASK_SLOTS=${capacity.workflowTaskSlots}`,
     '- system under test: the API process (`src/main.ts`) and the worker process (`src/worker.ts`), logs at info; Temporal CLI dev server with its file-backed store (as `npm start` runs it); the machine\'s PostgreSQL',
     loadLine(f.loadBefore),
     '',

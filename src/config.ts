@@ -140,6 +140,33 @@ const apiSchema = baseSchema.extend({
 
 export type WorkerConfig = z.infer<typeof baseSchema>;
 
+/**
+ * Database connections of a worker process, by default: twice the former fixed 20, so each of its
+ * two billing task queues runs 20 activities (the 1,000-subscription bill-run bench ran with it).
+ */
+export const DEFAULT_WORKER_DB_POOL_SIZE = 40;
+/** Workflow tasks run at once per task queue of a worker process, by default (the SDK's own default). */
+export const DEFAULT_WORKER_WORKFLOW_TASK_SLOTS = 40;
+
+/**
+ * A worker process's capacity: its database pool, the activities each of its subscription and
+ * invoice task queues runs at once (half the pool unless set: an activity holds at most one
+ * connection, and the two queues must not wait for connections), and the workflow tasks per queue.
+ */
+const workerCapacitySchema = z
+  .object({
+    WORKER_DB_POOL_SIZE: z.coerce.number().int().min(2).max(1000).default(DEFAULT_WORKER_DB_POOL_SIZE),
+    WORKER_ACTIVITY_SLOTS: z.coerce.number().int().min(1).max(1000).optional(),
+    WORKER_WORKFLOW_TASK_SLOTS: z.coerce.number().int().min(2).max(1000).default(DEFAULT_WORKER_WORKFLOW_TASK_SLOTS),
+  })
+  .transform((v) => ({
+    dbPoolSize: v.WORKER_DB_POOL_SIZE,
+    activitySlots: v.WORKER_ACTIVITY_SLOTS ?? Math.max(1, Math.floor(v.WORKER_DB_POOL_SIZE / 2)),
+    workflowTaskSlots: v.WORKER_WORKFLOW_TASK_SLOTS,
+  }));
+
+export type WorkerCapacity = z.infer<typeof workerCapacitySchema>;
+
 /** The processor's API key used against stripe-mock (which accepts any sk_test_ key) when none is configured. */
 export const LOCAL_PROCESSOR_SECRET_KEY = 'sk_test_localstripemock';
 
@@ -173,6 +200,7 @@ function parse<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<
 
 export const loadApiConfig = (env: NodeJS.ProcessEnv = process.env): ApiConfig => parse(apiSchema.superRefine(checkBase), env);
 export const loadWorkerConfig = (env: NodeJS.ProcessEnv = process.env): WorkerConfig => parse(baseSchema.superRefine(checkBase), env);
+export const loadWorkerCapacity = (env: NodeJS.ProcessEnv = process.env): WorkerCapacity => parse(workerCapacitySchema, env);
 
 /** Checks the variables that are set, without requiring the ones the caller will provide. */
 export function validatePresent(env: NodeJS.ProcessEnv): void {

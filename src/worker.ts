@@ -1,6 +1,6 @@
 /** Worker process: runs workflows (bundled from workflows/) and the activities that do their I/O. */
 import { createActivities } from '../activities/index.js';
-import { loadWorkerConfig, processorSettings } from './config.js';
+import { loadWorkerCapacity, loadWorkerConfig, processorSettings } from './config.js';
 import { webhookSettingsOf } from './services/webhooks/settings.js';
 import { createDb } from './db/client.js';
 import { createLogger, type Logger } from './logger.js';
@@ -21,11 +21,9 @@ import { createWorkers } from './temporal/worker.js';
 import { sdkLogger } from './temporal/sdk-logs.js';
 import { Runtime } from '@temporalio/worker';
 
-/** Database connections of the worker process, shared by the activities of its two task queues. */
-const DB_POOL_SIZE = 20;
-
 runMain('worker', async () => {
   const config = loadWorkerConfig();
+  const capacity = loadWorkerCapacity();
   const logger = createLogger(config.LOG_LEVEL, 'worker');
   // The SDK's lines (workflow task and activity failures with their ids) as JSON through pino.
   Runtime.install({ logger: sdkLogger(logger) });
@@ -33,7 +31,8 @@ runMain('worker', async () => {
   const security = temporalSecurityOf(config);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, security);
   await registerSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
-  const { db, pool } = createDb(config.DATABASE_URL, DB_POOL_SIZE);
+  // Shared by the activities of its task queues, the outbox relay and the reconciler.
+  const { db, pool } = createDb(config.DATABASE_URL, capacity.dbPoolSize);
   const webhooks = webhookSettingsOf(config);
   const processor = createStripeProcessor(processorSettings(config));
   const workers = await createWorkers({
@@ -54,7 +53,8 @@ runMain('worker', async () => {
       documents: await documentSettingsOf(config),
     }),
     logger,
-    maxConcurrentActivities: DB_POOL_SIZE / 2,
+    maxConcurrentActivities: capacity.activitySlots,
+    maxConcurrentWorkflowTasks: capacity.workflowTaskSlots,
   });
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
   const relay = startOutboxRelay({ db, pool, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, policy: deliveryPolicyOf(webhooks), logger });

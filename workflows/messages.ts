@@ -61,6 +61,11 @@ export interface SubscriptionWorkflowInput extends SubscriptionSnapshot {
 export interface ClockAdvanceResult {
   caughtUp: boolean;
   status: SubscriptionStatus;
+  /**
+   * What the `nextWakeAt` query would answer once caught up, so a test-clock drive needs no query
+   * before its next step. Absent in answers recorded before it was added.
+   */
+  nextWakeAt?: string | null;
 }
 
 /** Failure type of an update rejected because the state machine does not allow it. */

@@ -27,6 +27,8 @@ export interface WorkerParams {
    * queues together should not exceed the process's pool, or activities wait for connections.
    */
   maxConcurrentActivities: number;
+  /** Workflow tasks run at once per task queue (the SDK's default, 40, when absent). */
+  maxConcurrentWorkflowTasks?: number;
   /**
    * Webhook attempts (local activities) run at once on the webhooks queue. An attempt holds a
    * database connection only to read the delivery and record the outcome, not while it waits.
@@ -60,6 +62,7 @@ export async function createWorkers(params: WorkerParams): Promise<BillingWorker
         activities: params.activities,
         workflowBundle,
         maxConcurrentActivityTaskExecutions: taskQueue === testClocks ? TEST_CLOCK_DRIVES : params.maxConcurrentActivities,
+        ...(params.maxConcurrentWorkflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: params.maxConcurrentWorkflowTasks }),
         ...(taskQueue === webhooks ? { maxConcurrentLocalActivityExecutions: params.maxConcurrentWebhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS } : {}),
       }),
     ),

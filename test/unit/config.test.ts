@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadApiConfig, loadWorkerConfig, LOCAL_PROCESSOR_SECRET_KEY, processorSettings } from '../../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_WORKER_DB_POOL_SIZE,
+  DEFAULT_WORKER_WORKFLOW_TASK_SLOTS,
+  loadApiConfig,
+  loadWorkerCapacity,
+  loadWorkerConfig,
+  LOCAL_PROCESSOR_SECRET_KEY,
+  processorSettings,
+} from '../../src/config.js';
 
 const valid = {
   DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/billing',
@@ -32,6 +41,13 @@ describe('configuration', () => {
 
   it('lets the worker start without API secrets', () => {
     expect(loadWorkerConfig({ DATABASE_URL: valid.DATABASE_URL, TEMPORAL_ADDRESS: valid.TEMPORAL_ADDRESS }).TEMPORAL_TASK_QUEUE).toBe('billing');
+  });
+
+  it("reads the worker's capacity: activity slots are half the pool unless set, bad values are named", () => {
+    expect(loadWorkerCapacity({})).toEqual({ dbPoolSize: DEFAULT_WORKER_DB_POOL_SIZE, activitySlots: DEFAULT_WORKER_DB_POOL_SIZE / 2, workflowTaskSlots: DEFAULT_WORKER_WORKFLOW_TASK_SLOTS });
+    expect(loadWorkerCapacity({ WORKER_DB_POOL_SIZE: '9' })).toMatchObject({ dbPoolSize: 9, activitySlots: 4 });
+    expect(loadWorkerCapacity({ WORKER_DB_POOL_SIZE: '8', WORKER_ACTIVITY_SLOTS: '3', WORKER_WORKFLOW_TASK_SLOTS: '12' })).toEqual({ dbPoolSize: 8, activitySlots: 3, workflowTaskSlots: 12 });
+    expect(() => loadWorkerCapacity({ WORKER_DB_POOL_SIZE: '1', WORKER_ACTIVITY_SLOTS: 'many' })).toThrow(/WORKER_DB_POOL_SIZE .*WORKER_ACTIVITY_SLOTS /);
   });
 
   it('reads the processor settings: Stripe by default, a stripe-mock key outside production, a real key required in production', () => {

@@ -84,12 +84,7 @@ export function registerHandlers(run: SubscriptionRun): void {
 
   registerRetry(run);
   setHandler(subscriptionStateQuery, () => run.state);
-  setHandler(nextWakeQuery, () => {
-    // A run holding a billing error does nothing on its own until an operator retries it.
-    if (run.billingError !== null) return null;
-    const wake = run.nextWake();
-    return wake === null ? null : new Date(wake.atMs).toISOString();
-  });
+  setHandler(nextWakeQuery, () => nextWakeAt(run));
   setHandler(
     advanceClockUpdate,
     async (to) => {
@@ -98,7 +93,8 @@ export function registerHandlers(run: SubscriptionRun): void {
       await condition(
         () => run.finished || run.continuing || run.billingError !== null || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
       );
-      return { caughtUp: !run.continuing, status: run.state.status };
+      // The next wake rides along (an answer, no command): the drive skips a query per workflow and step.
+      return { caughtUp: !run.continuing, status: run.state.status, nextWakeAt: nextWakeAt(run) };
     },
     {
       validator: (_to: string) => {
@@ -106,6 +102,14 @@ export function registerHandlers(run: SubscriptionRun): void {
       },
     },
   );
+}
+
+/** When the run next has something to do on its own (ISO), or null: what test clocks step by. */
+function nextWakeAt(run: SubscriptionRun): string | null {
+  // A run holding a billing error does nothing on its own until an operator retries it.
+  if (run.billingError !== null) return null;
+  const wake = run.nextWake();
+  return wake === null ? null : new Date(wake.atMs).toISOString();
 }
 
 /**

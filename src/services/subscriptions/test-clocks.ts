@@ -206,7 +206,7 @@ export async function driveTestClock(
     deps,
     clockId,
     { subscriptions: subscriptionIds, others: [...contractIds.map(contractWorkflowId), ...alertCustomerIds.map(spendAlertWorkflowId)] },
-    { from: new Date(input.from), target: new Date(input.to) },
+    { from: new Date(input.from), target: new Date(input.to), advanceKey: `clock-advance:${input.startedAt}` },
     report,
     options.signal,
   );
@@ -256,12 +256,17 @@ export async function finishTestClockAdvance(
  * Steps every workflow through each instant up to `target` where one of them has something due,
  * reporting after each step the instant reached and how many subscriptions have nothing left
  * before the target (or ended). Returns the number of steps.
+ *
+ * A subscription's advance answer carries its next wake, so only workflows whose wake is unknown
+ * (the first step, other kinds of workflows, dunning workflows just found) are queried for it. A
+ * step with dunning workflows queries them all again: their signals may move a subscription after
+ * it answered.
  */
 async function driveInLockstep(
   deps: TestClockDriveDeps,
   clockId: string,
   workflows: { subscriptions: string[]; others: string[] },
-  span: { from: Date; target: Date },
+  span: { from: Date; target: Date; advanceKey: string },
   report: (progress: DriveProgress) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -269,6 +274,8 @@ async function driveInLockstep(
   const workflowIds = [...workflows.subscriptions, ...workflows.others];
   let running = workflowIds.map((workflowId) => deps.temporal.client.workflow.getHandle(workflowId));
   const known = new Set(workflowIds);
+  /** Next wakes (ms, or null for nothing left) from the workflows' last advance answers. */
+  const answered = new Map<string, number | null>();
   /** Adds the clock's dunning workflows not driven yet; true when the clock has any. */
   const withDunning = async (): Promise<boolean> => {
     const ids = await dunningWorkflowIdsOnClock(deps.db, clockId);
@@ -289,18 +296,27 @@ async function driveInLockstep(
   await report({ simulatedTime: span.from, subscriptionsTotal: total, subscriptionsDone: 0 });
   while (running.length > 0) {
     signal?.throwIfAborted();
-    const wakes = await Promise.all(running.map((handle) => nextWake(handle)));
+    const wakes = await Promise.all(running.map((handle) => (answered.has(handle.workflowId) ? answered.get(handle.workflowId)! : nextWake(handle))));
     if (steps > 0) await report({ simulatedTime: new Date(reachedMs), subscriptionsTotal: total, subscriptionsDone: doneOf(wakes) });
     const due = wakes.filter((ms): ms is number => ms !== null && ms > reachedMs && ms < targetMs);
     const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
-    const driveAll = async () => {
-      const outcomes = await Promise.all(running.map((handle) => driveTo(handle, new Date(stepMs).toISOString())));
-      running = running.filter((_handle, i) => outcomes[i]);
+    const driveAll = async (pass: number) => {
+      const at = new Date(stepMs).toISOString();
+      const outcomes = await Promise.all(running.map((handle) => driveTo(handle, at, `${span.advanceKey}:${at}:${pass}`)));
+      running.forEach((handle, i) => {
+        const wake = outcomes[i]!.nextWakeAt;
+        if (wake === undefined) answered.delete(handle.workflowId);
+        else answered.set(handle.workflowId, wake === null ? null : Date.parse(wake));
+      });
+      running = running.filter((_handle, i) => outcomes[i]!.running);
     };
-    await driveAll();
+    await driveAll(1);
     // Collection at this step signals subscriptions (PastDue, back to Active) that may already have
     // caught up, and may start dunning workflows: a second pass waits for both.
-    if (await withDunning()) await driveAll();
+    if (await withDunning()) {
+      await driveAll(2);
+      answered.clear();
+    }
     reachedMs = stepMs;
     steps += 1;
     if (stepMs === targetMs) break;
@@ -326,15 +342,23 @@ async function nextWake(handle: WorkflowHandle): Promise<number | null> {
  */
 const UPDATE_TIMEOUTS_TOLERATED = 20;
 
-/** Advances one workflow to `at` and waits until it caught up; false once the workflow has ended. */
-async function driveTo(handle: WorkflowHandle, at: string): Promise<boolean> {
+/**
+ * Advances one workflow to `at` and waits until it caught up: `running` false once the workflow has
+ * ended, with the next wake when its answer carries one. The update's id (`updateId`, one per
+ * advance, step and pass, plus the run's turn) makes a call sent again after a timeout wait for the
+ * same update instead of adding another to the workflow's history, and a retried drive activity
+ * finds the steps it completed already answered.
+ */
+async function driveTo(handle: WorkflowHandle, at: string, updateId: string): Promise<{ running: boolean; nextWakeAt?: string | null }> {
   let timeouts = 0;
-  for (;;) {
+  // A run that continued as new answers caughtUp=false: the next run takes the same time, each run its own update.
+  for (let run = 1; ; ) {
     try {
-      // A run that continued as new answers caughtUp=false: the next run takes the same time.
-      if ((await handle.executeUpdate(advanceClockUpdate, { args: [at] })).caughtUp) return true;
+      const answer = await handle.executeUpdate(advanceClockUpdate, { args: [at], updateId: `${updateId}:${run}` });
+      if (answer.caughtUp) return { running: true, ...(answer.nextWakeAt === undefined ? {} : { nextWakeAt: answer.nextWakeAt }) };
+      run += 1;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
+      if (err instanceof WorkflowNotFoundError) return { running: false };
       // The advance to `at` is idempotent: a repeat of a timed-out update waits for the same state.
       if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) || (timeouts += 1) > UPDATE_TIMEOUTS_TOLERATED) throw err;
     }
