@@ -94,6 +94,8 @@ async function seed(pool: pg.Pool, plans: Plan[]): Promise<{ invoices: number; j
   let phaseCount = 0;
   let invoiceNumber = 0;
   const started = performance.now();
+  // The receivable items are part of what a posting writes: their trigger fires in replica mode too while seeding.
+  await pool.query('ALTER TABLE ledger_entries ENABLE ALWAYS TRIGGER ledger_entries_receivable_items');
   for (let first = 0; first < SUBSCRIPTIONS; first += BATCH_CUSTOMERS) {
     const customers = new Columns('customers', [['id', 'uuid'], ['display_name', 'text'], ['email', 'text'], ['account_type', '"AccountType"'], ['billing_currency', 'text'], ['updated_at', 'timestamptz']]);
     const subscriptions = new Columns('subscriptions', [
@@ -184,7 +186,8 @@ async function seed(pool: pg.Pool, plans: Plan[]): Promise<{ invoices: number; j
       await client.query('BEGIN');
       // Seeding only: the database's guard triggers (invoices move Draft → Open → Paid/Void, each journal
       // balances at commit) are off in this transaction; the journals built above balance, and the
-      // aging total is checked against the ledger before anything is timed.
+      // aging total is checked against the ledger before anything is timed. The trigger that keeps the
+      // receivable items with the entries stays on (seed() enables it in every mode).
       await client.query(`SET LOCAL session_replication_role = replica`);
       for (const table of [customers, subscriptions, phases, invoices, accounts, journals, entries]) await table.insert(client);
       await client.query('COMMIT');
@@ -201,6 +204,7 @@ async function seed(pool: pg.Pool, plans: Plan[]): Promise<{ invoices: number; j
     const seconds = (performance.now() - started) / 1000;
     log(`seeded ${fmt(first + customers.size)}/${fmt(SUBSCRIPTIONS)} customers and subscriptions, ${fmt(invoiceCount)}/${fmt(INVOICES)} invoices, ${fmt(journalCount)} journals (${seconds.toFixed(0)} s)`);
   }
+  await pool.query('ALTER TABLE ledger_entries ENABLE TRIGGER ledger_entries_receivable_items');
   const client = await pool.connect();
   try {
     await client.query('VACUUM (ANALYZE)');

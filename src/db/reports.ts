@@ -24,47 +24,73 @@ export interface AgingRow {
   openInvoices: number;
 }
 
+/** An entry's amount on the debit side (what it adds to a receivable), in SQL over the alias `e`. */
+const DEBIT_NET = `CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END`;
+
 /**
  * Open receivables as of an instant, per customer and currency, aged by the due date of the invoice
  * each receivable entry belongs to. What is open on an invoice is the net of its accounts_receivable
  * entries effective at or before `asOf` (finalization, wallet drawdown, payments, credit notes,
  * refunds, void reversals), so the totals are the ledger's receivable balance by construction. Days
  * past due are whole UTC calendar days from the due date to the as-of date (0 or less: current).
+ *
+ * The nets and due dates come from ledger_receivable_items (one per receivable account and invoice,
+ * kept by triggers with every posting and finalization): an item whose entries are all at or before `asOf` is open by its net
+ * (only the nonzero ones are read, through a partial index); an item with entries on both sides of
+ * `asOf` is summed from its entries up to then (through the journals of its invoice, one by one:
+ * few when `asOf` is recent); an item with none by then is not open. So the report reads what is
+ * open now plus what moved after `asOf`, not the whole ledger.
  */
 export async function arAging(tx: DbClient, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
-  const rows = await tx.$queryRaw<
+  const rows = await tx.$queryRawUnsafe<
     { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: number }[]
-  >`
-    WITH open_items AS (
-      SELECT a.customer_id, a.currency, j.invoice_id,
-             sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) AS open_nanos
-        FROM ledger_accounts a
-        JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${asOf}::timestamptz
-        JOIN ledger_journals j ON j.id = e.journal_id
-       WHERE a.kind = 'accounts_receivable'
-         AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
-         AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
-       GROUP BY a.customer_id, a.currency, j.invoice_id
-      HAVING sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) <> 0
-    ), aged AS (
-      SELECT o.customer_id, o.currency, o.open_nanos,
-             COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (i.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
-        FROM open_items o LEFT JOIN invoices i ON i.id = o.invoice_id
-    )
-    SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
-           g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices
-      FROM (
-        SELECT customer_id, currency,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 1 AND 30), 0) AS c1,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 31 AND 60), 0) AS c2,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
-               sum(open_nanos) AS total,
-               count(*)::int AS invoices
-          FROM aged GROUP BY customer_id, currency
-      ) g JOIN customers c ON c.id = g.customer_id
-     ORDER BY g.currency, c.display_name, g.customer_id`;
+  >(
+    `WITH open_items AS (
+       SELECT r.customer_id, r.currency, r.due_at, r.balance_nanos AS open_nanos
+         FROM ledger_receivable_items r
+        WHERE r.last_effective_at <= $1 AND r.balance_nanos <> 0
+          AND ($2::uuid IS NULL OR r.customer_id = $2::uuid) AND ($3::text IS NULL OR r.currency = $3::text)
+       UNION ALL
+       SELECT r.customer_id, r.currency, r.due_at, t.open_nanos
+         FROM ledger_receivable_items r
+        CROSS JOIN LATERAL (
+          SELECT sum(${DEBIT_NET}) AS open_nanos
+            FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id AND e.account_id = r.account_id AND e.effective_at <= $1
+           WHERE j.invoice_id = r.invoice_id) t
+        WHERE r.invoice_id IS NOT NULL AND r.first_effective_at <= $1 AND r.last_effective_at > $1 AND t.open_nanos <> 0
+          AND ($2::uuid IS NULL OR r.customer_id = $2::uuid) AND ($3::text IS NULL OR r.currency = $3::text)
+       UNION ALL
+       SELECT r.customer_id, r.currency, NULL::timestamptz, sum(${DEBIT_NET})
+         FROM ledger_receivable_items r
+         JOIN ledger_entries e ON e.account_id = r.account_id AND e.effective_at <= $1
+         JOIN ledger_journals j ON j.id = e.journal_id AND j.invoice_id IS NULL
+        WHERE r.invoice_id IS NULL AND r.first_effective_at <= $1 AND r.last_effective_at > $1
+          AND ($2::uuid IS NULL OR r.customer_id = $2::uuid) AND ($3::text IS NULL OR r.currency = $3::text)
+        GROUP BY r.customer_id, r.currency
+       HAVING sum(${DEBIT_NET}) <> 0
+     ), aged AS (
+       SELECT o.customer_id, o.currency, o.open_nanos,
+              COALESCE(($1::timestamptz AT TIME ZONE 'UTC')::date - (o.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
+         FROM open_items o
+     )
+     SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
+            g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices
+       FROM (
+         SELECT customer_id, currency,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 1 AND 30), 0) AS c1,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 31 AND 60), 0) AS c2,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
+                sum(open_nanos) AS total,
+                count(*)::int AS invoices
+           FROM aged GROUP BY customer_id, currency
+       ) g JOIN customers c ON c.id = g.customer_id
+      ORDER BY g.currency, c.display_name, g.customer_id`,
+    asOf,
+    filter.customerId,
+    filter.currency,
+  );
   return rows.map((r) => ({
     customerId: r.customer_id,
     customerName: r.customer_name,
