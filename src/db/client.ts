@@ -61,3 +61,20 @@ function isConnectionLoss(err: unknown): boolean {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   return (typeof code === 'string' && /^(08|57P0)/.test(code)) || /^Connection terminated/.test(String(message));
 }
+
+/**
+ * Runs one read statement. Reads select only text (and text[]) columns, so both ways give the same rows:
+ * through Prisma (activities hold only the client) or straight on the pg pool, which spares the
+ * API's hot read paths (usage summaries, reports) Prisma's per-query and per-row overhead.
+ */
+export type SqlReader = <T>(sql: Prisma.Sql) => Promise<T[]>;
+
+export const prismaReader =
+  (db: DbClient): SqlReader =>
+  <T>(sql: Prisma.Sql) =>
+    db.$queryRaw<T[]>(sql);
+
+export const poolReader =
+  (pool: pg.Pool): SqlReader =>
+  async <T>(sql: Prisma.Sql) =>
+    (await pool.query(sql.text, sql.values)).rows as T[];

@@ -2,9 +2,11 @@
  * Revenue reports in SQL: accounts receivable aging from the ledger's receivable entries, MRR from
  * subscriptions' plan phases and their plans' flat fees, and the deferred revenue schedule from the
  * deferred lines of finalized invoices. Every query aggregates in PostgreSQL and returns one row per
- * group; money leaves as decimal text (never a float) and is read into bigint.
+ * group of text columns (a SqlReader: the API reads them straight off the pg pool, thousands of rows
+ * per report); money leaves as decimal text (never a float) and is read into bigint.
  */
-import type { DbClient } from './client.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { SqlReader } from './client.js';
 
 export interface ReportFilter {
   customerId: string | null;
@@ -24,47 +26,70 @@ export interface AgingRow {
   openInvoices: number;
 }
 
+/** An entry's amount on the debit side (what it adds to a receivable), in SQL over the alias `e`. */
+const DEBIT_NET = Prisma.raw(`CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END`);
+
 /**
  * Open receivables as of an instant, per customer and currency, aged by the due date of the invoice
  * each receivable entry belongs to. What is open on an invoice is the net of its accounts_receivable
  * entries effective at or before `asOf` (finalization, wallet drawdown, payments, credit notes,
  * refunds, void reversals), so the totals are the ledger's receivable balance by construction. Days
  * past due are whole UTC calendar days from the due date to the as-of date (0 or less: current).
+ *
+ * The nets and due dates come from ledger_receivable_items (one per receivable account and invoice,
+ * kept by triggers with every posting and finalization): an item whose entries are all at or before
+ * `asOf` is open by its net (only the nonzero ones are read, through a partial index); an item with
+ * entries on both sides of `asOf` is summed from its entries up to then (through the journals of its
+ * invoice, one by one: few when `asOf` is recent); an item with none by then is not open. So the
+ * report reads what is open now plus what moved after `asOf`, not the whole ledger.
  */
-export async function arAging(tx: DbClient, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
-  const rows = await tx.$queryRaw<
-    { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: number }[]
-  >`
-    WITH open_items AS (
-      SELECT a.customer_id, a.currency, j.invoice_id,
-             sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) AS open_nanos
-        FROM ledger_accounts a
-        JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${asOf}::timestamptz
-        JOIN ledger_journals j ON j.id = e.journal_id
-       WHERE a.kind = 'accounts_receivable'
-         AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
-         AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
-       GROUP BY a.customer_id, a.currency, j.invoice_id
-      HAVING sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) <> 0
-    ), aged AS (
-      SELECT o.customer_id, o.currency, o.open_nanos,
-             COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (i.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
-        FROM open_items o LEFT JOIN invoices i ON i.id = o.invoice_id
-    )
-    SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
-           g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices
-      FROM (
-        SELECT customer_id, currency,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 1 AND 30), 0) AS c1,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 31 AND 60), 0) AS c2,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
-               COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
-               sum(open_nanos) AS total,
-               count(*)::int AS invoices
-          FROM aged GROUP BY customer_id, currency
-      ) g JOIN customers c ON c.id = g.customer_id
-     ORDER BY g.currency, c.display_name, g.customer_id`;
+export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
+  const rows = await read<
+    { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: string }
+  >(
+    Prisma.sql`WITH open_items AS (
+       SELECT r.customer_id, r.currency, r.due_at, r.balance_nanos AS open_nanos
+         FROM ledger_receivable_items r
+        WHERE r.last_effective_at <= ${asOf} AND r.balance_nanos <> 0
+          AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
+       UNION ALL
+       SELECT r.customer_id, r.currency, r.due_at, t.open_nanos
+         FROM ledger_receivable_items r
+        CROSS JOIN LATERAL (
+          SELECT sum(${DEBIT_NET}) AS open_nanos
+            FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id AND e.account_id = r.account_id AND e.effective_at <= ${asOf}
+           WHERE j.invoice_id = r.invoice_id) t
+        WHERE r.invoice_id IS NOT NULL AND r.first_effective_at <= ${asOf} AND r.last_effective_at > ${asOf} AND t.open_nanos <> 0
+          AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
+       UNION ALL
+       SELECT r.customer_id, r.currency, NULL::timestamptz, sum(${DEBIT_NET})
+         FROM ledger_receivable_items r
+         JOIN ledger_entries e ON e.account_id = r.account_id AND e.effective_at <= ${asOf}
+         JOIN ledger_journals j ON j.id = e.journal_id AND j.invoice_id IS NULL
+        WHERE r.invoice_id IS NULL AND r.first_effective_at <= ${asOf} AND r.last_effective_at > ${asOf}
+          AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
+        GROUP BY r.customer_id, r.currency
+       HAVING sum(${DEBIT_NET}) <> 0
+     ), aged AS (
+       SELECT o.customer_id, o.currency, o.open_nanos,
+              COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (o.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
+         FROM open_items o
+     )
+     SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
+            g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices::text AS invoices
+       FROM (
+         SELECT customer_id, currency,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 1 AND 30), 0) AS c1,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 31 AND 60), 0) AS c2,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
+                COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
+                sum(open_nanos) AS total,
+                count(*)::int AS invoices
+           FROM aged GROUP BY customer_id, currency
+       ) g JOIN customers c ON c.id = g.customer_id
+      ORDER BY g.currency, c.display_name, g.customer_id`,
+  );
   return rows.map((r) => ({
     customerId: r.customer_id,
     customerName: r.customer_name,
@@ -75,18 +100,18 @@ export async function arAging(tx: DbClient, asOf: Date, filter: ReportFilter): P
     days61To90: BigInt(r.c3),
     over90: BigInt(r.c4),
     total: BigInt(r.total),
-    openInvoices: r.invoices,
+    openInvoices: Number(r.invoices),
   }));
 }
 
 /** One account kind's balance on its normal side per currency, as of an instant (the tie-out figure). */
 export async function ledgerBalancesAsOf(
-  tx: DbClient,
+  read: SqlReader,
   kind: 'accounts_receivable' | 'deferred_revenue',
   asOf: Date,
   filter: ReportFilter,
 ): Promise<Map<string, bigint>> {
-  const rows = await tx.$queryRaw<{ currency: string; balance: string }[]>`
+  const rows = await read<{ currency: string; balance: string }>(Prisma.sql`
     SELECT a.currency,
            (sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)
               * CASE WHEN ${kind}::text = 'accounts_receivable' THEN 1 ELSE -1 END)::text AS balance
@@ -94,7 +119,7 @@ export async function ledgerBalancesAsOf(
      WHERE a.kind = ${kind}::"LedgerAccountKind"
        AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
        AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)
-     GROUP BY a.currency`;
+     GROUP BY a.currency`);
   return new Map(rows.map((r) => [r.currency.trim(), BigInt(r.balance)]));
 }
 
@@ -105,7 +130,7 @@ export async function ledgerBalancesAsOf(
  * later) and until (the first of the phase end, the cancellation, the pause and, for an Expired
  * subscription, the end of its last period).
  */
-const MRR_INTERVALS = `
+const MRR_INTERVALS = Prisma.sql`
   SELECT s.id AS subscription_id, s.customer_id, s.currency, p.plan_id,
          div(f.fee_nanos, CASE pl.billing_cadence WHEN 'Monthly' THEN 1 WHEN 'Quarterly' THEN 3 WHEN 'SemiAnnual' THEN 6 ELSE 12 END) AS mrr_nanos,
          GREATEST(p.starts_at, s.trial_end) AS counts_from,
@@ -131,24 +156,21 @@ export interface MrrRow {
 }
 
 /** MRR per customer, plan and currency as of an instant: the intervals in force then. */
-export async function mrrAsOf(tx: DbClient, asOf: Date, filter: ReportFilter): Promise<MrrRow[]> {
-  const rows = await tx.$queryRawUnsafe<
-    { customer_id: string; customer_name: string; currency: string; plan_id: string; plan_name: string; cadence: string; subscriptions: number; mrr: string }[]
+export async function mrrAsOf(read: SqlReader, asOf: Date, filter: ReportFilter): Promise<MrrRow[]> {
+  const rows = await read<
+    { customer_id: string; customer_name: string; currency: string; plan_id: string; plan_name: string; cadence: string; subscriptions: string; mrr: string }
   >(
-    `WITH intervals AS (${MRR_INTERVALS})
+    Prisma.sql`WITH intervals AS (${MRR_INTERVALS})
      SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency, g.plan_id::text AS plan_id,
-            pl.name AS plan_name, pl.billing_cadence::text AS cadence, g.subscriptions, g.mrr::text AS mrr
+            pl.name AS plan_name, pl.billing_cadence::text AS cadence, g.subscriptions::text AS subscriptions, g.mrr::text AS mrr
        FROM (SELECT customer_id, currency, plan_id, count(DISTINCT subscription_id)::int AS subscriptions, sum(mrr_nanos) AS mrr
                FROM intervals
-              WHERE counts_from <= $1::timestamptz AND (counts_until IS NULL OR counts_until > $1::timestamptz)
-                AND ($2::uuid IS NULL OR customer_id = $2::uuid) AND ($3::text IS NULL OR currency = $3::text)
+              WHERE counts_from <= ${asOf}::timestamptz AND (counts_until IS NULL OR counts_until > ${asOf}::timestamptz)
+                AND (${filter.customerId}::uuid IS NULL OR customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR currency = ${filter.currency}::text)
               GROUP BY customer_id, currency, plan_id) g
        JOIN customers c ON c.id = g.customer_id
        JOIN plans pl ON pl.id = g.plan_id
       ORDER BY g.currency, c.display_name, g.customer_id, pl.name, g.plan_id`,
-    asOf,
-    filter.customerId,
-    filter.currency,
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -157,7 +179,7 @@ export async function mrrAsOf(tx: DbClient, asOf: Date, filter: ReportFilter): P
     planId: r.plan_id,
     planName: r.plan_name,
     cadence: r.cadence,
-    subscriptions: r.subscriptions,
+    subscriptions: Number(r.subscriptions),
     mrr: BigInt(r.mrr),
   }));
 }
@@ -173,32 +195,28 @@ export interface MrrChangeRow {
 }
 
 /** Each customer's MRR per currency at `from` and at `to` (customers with MRR at either). */
-export async function mrrChanges(tx: DbClient, from: Date, to: Date, filter: ReportFilter): Promise<MrrChangeRow[]> {
-  const rows = await tx.$queryRawUnsafe<{ customer_id: string; customer_name: string; currency: string; start_mrr: string; end_mrr: string; had_before: boolean }[]>(
-    `WITH intervals AS (
+export async function mrrChanges(read: SqlReader, from: Date, to: Date, filter: ReportFilter): Promise<MrrChangeRow[]> {
+  const rows = await read<{ customer_id: string; customer_name: string; currency: string; start_mrr: string; end_mrr: string; had_before: string }>(
+    Prisma.sql`WITH intervals AS (
        SELECT * FROM (${MRR_INTERVALS}) i
-        WHERE ($3::uuid IS NULL OR i.customer_id = $3::uuid) AND ($4::text IS NULL OR i.currency = $4::text)
+        WHERE (${filter.customerId}::uuid IS NULL OR i.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR i.currency = ${filter.currency}::text)
      ), at_start AS (
        SELECT customer_id, currency, sum(mrr_nanos) AS mrr FROM intervals
-        WHERE counts_from <= $1::timestamptz AND (counts_until IS NULL OR counts_until > $1::timestamptz) GROUP BY customer_id, currency
+        WHERE counts_from <= ${from}::timestamptz AND (counts_until IS NULL OR counts_until > ${from}::timestamptz) GROUP BY customer_id, currency
      ), at_end AS (
        SELECT customer_id, currency, sum(mrr_nanos) AS mrr FROM intervals
-        WHERE counts_from <= $2::timestamptz AND (counts_until IS NULL OR counts_until > $2::timestamptz) GROUP BY customer_id, currency
+        WHERE counts_from <= ${to}::timestamptz AND (counts_until IS NULL OR counts_until > ${to}::timestamptz) GROUP BY customer_id, currency
      ), both_ends AS (
        SELECT COALESCE(s.customer_id, e.customer_id) AS customer_id, COALESCE(s.currency, e.currency) AS currency,
               COALESCE(s.mrr, 0) AS start_mrr, COALESCE(e.mrr, 0) AS end_mrr
          FROM at_start s FULL JOIN at_end e ON e.customer_id = s.customer_id AND e.currency = s.currency
      )
      SELECT b.customer_id::text AS customer_id, c.display_name AS customer_name, b.currency, b.start_mrr::text AS start_mrr, b.end_mrr::text AS end_mrr,
-            EXISTS (SELECT 1 FROM intervals i
+            (EXISTS (SELECT 1 FROM intervals i
                      WHERE i.customer_id = b.customer_id AND i.currency = b.currency AND i.mrr_nanos > 0
-                       AND i.counts_from < $1::timestamptz AND (i.counts_until IS NULL OR i.counts_until > i.counts_from)) AS had_before
+                       AND i.counts_from < ${from}::timestamptz AND (i.counts_until IS NULL OR i.counts_until > i.counts_from)))::text AS had_before
        FROM both_ends b JOIN customers c ON c.id = b.customer_id
       ORDER BY b.currency, c.display_name, b.customer_id`,
-    from,
-    to,
-    filter.customerId,
-    filter.currency,
   );
   return rows.map((r) => ({
     customerId: r.customer_id,
@@ -206,7 +224,7 @@ export async function mrrChanges(tx: DbClient, from: Date, to: Date, filter: Rep
     currency: r.currency.trim(),
     start: BigInt(r.start_mrr),
     end: BigInt(r.end_mrr),
-    hadMrrBefore: r.had_before,
+    hadMrrBefore: r.had_before === 'true',
   }));
 }
 
@@ -232,10 +250,8 @@ export interface DeferredMonthRow {
  * out), and closing = opening + billed − recognized − reversed exactly. ledgerBalance is the
  * deferred_revenue balance of the ledger as of the month's end.
  */
-export async function deferredSchedule(tx: DbClient, fromMonth: string, toMonth: string, filter: ReportFilter): Promise<DeferredMonthRow[]> {
-  const rows = await tx.$queryRaw<
-    { month: string; currency: string; opening: string; billed: string; recognized: string; reversed: string; closing: string; ledger_balance: string }[]
-  >`
+export async function deferredSchedule(read: SqlReader, fromMonth: string, toMonth: string, filter: ReportFilter): Promise<DeferredMonthRow[]> {
+  const rows = await read<{ month: string; currency: string; opening: string; billed: string; recognized: string; reversed: string; closing: string; ledger_balance: string }>(Prisma.sql`
     WITH months AS (
       SELECT m AS month_start, m + interval '1 month' AS month_end,
              (extract(epoch FROM m) * 1000)::bigint AS b0, (extract(epoch FROM m + interval '1 month') * 1000)::bigint AS b1
@@ -281,7 +297,7 @@ export async function deferredSchedule(tx: DbClient, fromMonth: string, toMonth:
            COALESCE(s.opening, 0)::text AS opening, COALESCE(s.billed, 0)::text AS billed, COALESCE(s.recognized, 0)::text AS recognized,
            COALESCE(s.reversed, 0)::text AS reversed, COALESCE(s.closing, 0)::text AS closing, COALESCE(g.balance, 0)::text AS ledger_balance
       FROM schedule s FULL JOIN ledger g ON g.month_start = s.month_start AND g.currency = s.currency
-     ORDER BY 2, 1`;
+     ORDER BY 2, 1`);
   return rows.map((r) => ({
     month: r.month,
     currency: r.currency.trim(),

@@ -240,6 +240,36 @@ describe('revenue reports on a test-clock scenario', () => {
     expect(BigInt(annualNow.amount_due_nanos)).toBe(1000n * UNIT);
     expect(invoicesNow.find((i) => i.id === openF!.id)!.status).toBe('Void');
 
+    // As of every instant the scenario's receivable moved, and just before it: the aging (from the
+    // receivable items the postings keep) equals the receivable summed straight from the ledger's entries.
+    const moves = await h.deps.db.$queryRaw<{ at: Date }[]>`
+      SELECT DISTINCT e.effective_at AS at FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+       WHERE a.kind = 'accounts_receivable' AND a.customer_id = ANY(${all}::uuid[]) ORDER BY 1`;
+    expect(moves.length).toBeGreaterThan(5);
+    for (const instant of moves.flatMap(({ at }) => [new Date(at.getTime() - 1), at])) {
+      const ledger = await h.deps.db.$queryRaw<{ customer_id: string; currency: string; balance: string }[]>`
+        SELECT a.customer_id::text AS customer_id, a.currency, sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)::text AS balance
+          FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+         WHERE a.kind = 'accounts_receivable' AND a.customer_id = ANY(${all}::uuid[]) AND e.effective_at <= ${instant}
+         GROUP BY 1, 2 HAVING sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) <> 0`;
+      const report = await get<AgingReport>(`/admin/v1/reports/ar-aging?as_of=${instant.toISOString()}`);
+      const aged = report.rows.filter((r) => all.includes(r.customer_id)).map((r) => `${r.customer_id} ${r.currency.trim()} ${r.total_nanos}`);
+      expect(aged.sort(), instant.toISOString()).toEqual(ledger.map((r) => `${r.customer_id} ${r.currency.trim()} ${r.balance}`).sort());
+    }
+    // The items hold exactly what the entries add up to (one statement: one snapshot, whatever else is posting).
+    const drift = await h.deps.db.$queryRaw<{ n: number }[]>`
+      WITH from_entries AS (
+        SELECT e.account_id, j.invoice_id, sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END) AS balance,
+               min(e.effective_at) AS first_at, max(e.effective_at) AS last_at
+          FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'accounts_receivable' JOIN ledger_journals j ON j.id = e.journal_id
+         GROUP BY 1, 2)
+      SELECT count(*)::int AS n FROM from_entries x FULL JOIN ledger_receivable_items r ON r.account_id = x.account_id AND r.invoice_id IS NOT DISTINCT FROM x.invoice_id
+       WHERE (x.balance, x.first_at, x.last_at) IS DISTINCT FROM (r.balance_nanos, r.first_effective_at, r.last_effective_at)`;
+    expect(drift[0]!.n).toBe(0);
+    const dueDates = await h.deps.db.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM ledger_receivable_items r JOIN invoices i ON i.id = r.invoice_id WHERE r.due_at IS DISTINCT FROM i.due_at`;
+    expect(dueDates[0]!.n).toBe(0);
+
     // ── MRR: flat fees per month (annual / 12), trials, cancelled and paused excluded ──
     const mrrOf = async (asOf: string, currency = 'USD') => {
       const report = await get<MrrReport>(`/admin/v1/reports/mrr?as_of=${asOf}&currency=${currency}`);

@@ -3,29 +3,11 @@
  * events for the partial 5-minute buckets at its edges and for whatever arrived after the cursor
  * (readAggregates); and the subscription a usage summary is about (readUsageSubject).
  */
-import type pg from 'pg';
 import { rollupSpans, type Span } from '../../core/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BillingCadence, MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
-import type { DbClient } from '../client.js';
+import type { SqlReader } from '../client.js';
 import { cursorKey, DEFAULT_CURSOR, DEFAULT_VALUE, matchSql, NO_SUBSCRIPTION, prop, rollupKey, type AggregatorSpec, type MeterFilter } from './aggregators.js';
-
-/**
- * Runs one read statement. Reads select only text (and text[]) columns, so both ways give the same rows:
- * through Prisma (activities hold only the client) or straight on the pg pool, which spares the
- * API's hot read path Prisma's per-query overhead.
- */
-export type SqlReader = <T>(sql: Prisma.Sql) => Promise<T[]>;
-
-export const prismaReader =
-  (db: DbClient): SqlReader =>
-  <T>(sql: Prisma.Sql) =>
-    db.$queryRaw<T[]>(sql);
-
-export const poolReader =
-  (pool: pg.Pool): SqlReader =>
-  async <T>(sql: Prisma.Sql) =>
-    (await pool.query(sql.text, sql.values)).rows as T[];
 
 /** Cursor positions for reads (the hints of readAggregates). */
 export async function readCursors(read: SqlReader, keys: string[]): Promise<Map<string, bigint>> {

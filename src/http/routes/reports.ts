@@ -111,25 +111,25 @@ balance at the month's end. Months in the future show the schedule still to come
 export function registerReports(app: App): void {
   app.openapi(arAgingRoute, async (c) => {
     const { as_of, customer_id, currency, format } = c.req.valid('query');
-    const view = await arAgingReport(c.get('deps').db, as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
+    const view = await arAgingReport(c.get('deps'), as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
     return wantsCsv(c, format) ? sendCsv(c, arAgingCsv(view), 'ar-aging.csv') : c.json(view, 200);
   });
 
   app.openapi(mrrRoute, async (c) => {
     const { as_of, customer_id, currency, format } = c.req.valid('query');
-    const view = await mrrReport(c.get('deps').db, as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
+    const view = await mrrReport(c.get('deps'), as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
     return wantsCsv(c, format) ? sendCsv(c, mrrCsv(view), 'mrr.csv') : c.json(view, 200);
   });
 
   app.openapi(mrrMovementsRoute, async (c) => {
     const { from, to, customer_id, currency, format } = c.req.valid('query');
-    const view = await mrrMovementsReport(c.get('deps').db, { from: new Date(from), to: new Date(to) }, { customerId: customer_id, currency });
+    const view = await mrrMovementsReport(c.get('deps'), { from: new Date(from), to: new Date(to) }, { customerId: customer_id, currency });
     return wantsCsv(c, format) ? sendCsv(c, mrrMovementsCsv(view), 'mrr-movements.csv') : c.json(view, 200);
   });
 
   app.openapi(deferredRoute, async (c) => {
     const { from, to, customer_id, currency, format } = c.req.valid('query');
-    const view = await deferredRevenueReport(c.get('deps').db, { from, to }, { customerId: customer_id, currency });
+    const view = await deferredRevenueReport(c.get('deps'), { from, to }, { customerId: customer_id, currency });
     return wantsCsv(c, format) ? sendCsv(c, deferredRevenueCsv(view), 'deferred-revenue.csv') : c.json(view, 200);
   });
 }

@@ -17,9 +17,9 @@
  */
 import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage, type Interval } from '../../core/index.js';
 import type pg from 'pg';
-import type { DbClient } from '../../db/client.js';
 import { cursorKey, meterSpec, type AggregatorSpec } from '../../db/metering/aggregators.js';
-import { poolReader, prismaReader, readAggregates, readCursors, readUsageSubject, type Range, type Scope, type SqlReader } from '../../db/metering/aggregates.js';
+import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
+import { readAggregates, readCursors, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
 import { firstMeters } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';

@@ -4,11 +4,15 @@
  * per-currency totals (never summed across currencies) and the ledger figures they tie out to, and
  * classifies MRR movements. Each report also renders as a CSV table (one row per JSON row).
  */
-import type { Db } from '../../db/client.js';
+import { poolReader, type Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
 import { arAging, deferredSchedule, ledgerBalancesAsOf, mrrAsOf, mrrChanges, type ReportFilter } from '../../db/reports.js';
 import { notFound, validation } from '../../errors.js';
 import type { ArAgingView, DeferredRevenueView, MrrMovement, MrrMovementsView, MrrView } from '../../schemas/reports.js';
+import type { ServiceDeps } from '../deps.js';
+
+/** What a report reads with: the client (customer lookups) and the pool its SQL runs on directly. */
+export type ReportDeps = Pick<ServiceDeps, 'db' | 'pool'>;
 
 export interface ReportQuery {
   customerId?: string | undefined;
@@ -31,9 +35,10 @@ const currenciesOf = (items: readonly { currency: string }[]): string[] => [...n
 
 // ── AR aging ─────────────────────────────────────────────────────────────────────────────────
 
-export async function arAgingReport(db: Db, asOf: Date, query: ReportQuery): Promise<ArAgingView> {
-  const filter = await filterOf(db, query);
-  const [rows, ledger] = await Promise.all([arAging(db, asOf, filter), ledgerBalancesAsOf(db, 'accounts_receivable', asOf, filter)]);
+export async function arAgingReport(deps: ReportDeps, asOf: Date, query: ReportQuery): Promise<ArAgingView> {
+  const filter = await filterOf(deps.db, query);
+  const read = poolReader(deps.pool);
+  const [rows, ledger] = await Promise.all([arAging(read, asOf, filter), ledgerBalancesAsOf(read, 'accounts_receivable', asOf, filter)]);
   const currencies = [...new Set([...currenciesOf(rows), ...[...ledger.entries()].filter(([, v]) => v !== 0n).map(([c]) => c)])].sort();
   return {
     as_of: asOf.toISOString(),
@@ -74,9 +79,9 @@ export const arAgingCsv = (view: ArAgingView): CsvTable => ({
 
 // ── MRR ──────────────────────────────────────────────────────────────────────────────────────
 
-export async function mrrReport(db: Db, asOf: Date, query: ReportQuery): Promise<MrrView> {
-  const filter = await filterOf(db, query);
-  const rows = await mrrAsOf(db, asOf, filter);
+export async function mrrReport(deps: ReportDeps, asOf: Date, query: ReportQuery): Promise<MrrView> {
+  const filter = await filterOf(deps.db, query);
+  const rows = await mrrAsOf(poolReader(deps.pool), asOf, filter);
   return {
     as_of: asOf.toISOString(),
     customer_id: filter.customerId,
@@ -120,10 +125,10 @@ export function classifyMovement(start: bigint, end: bigint, hadMrrBefore: boole
   return end > start ? 'expansion' : 'contraction';
 }
 
-export async function mrrMovementsReport(db: Db, range: { from: Date; to: Date }, query: ReportQuery): Promise<MrrMovementsView> {
+export async function mrrMovementsReport(deps: ReportDeps, range: { from: Date; to: Date }, query: ReportQuery): Promise<MrrMovementsView> {
   if (range.to.getTime() <= range.from.getTime()) throw validation('to', 'must be after from');
-  const filter = await filterOf(db, query);
-  const changes = await mrrChanges(db, range.from, range.to, filter);
+  const filter = await filterOf(deps.db, query);
+  const changes = await mrrChanges(poolReader(deps.pool), range.from, range.to, filter);
   const rows = changes.map((r) => ({ ...r, movement: classifyMovement(r.start, r.end, r.hadMrrBefore) }));
   return {
     from: range.from.toISOString(),
@@ -170,12 +175,12 @@ export const MAX_SCHEDULE_MONTHS = 120;
 
 const monthIndex = (month: string): number => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
 
-export async function deferredRevenueReport(db: Db, range: { from: string; to: string }, query: ReportQuery): Promise<DeferredRevenueView> {
+export async function deferredRevenueReport(deps: ReportDeps, range: { from: string; to: string }, query: ReportQuery): Promise<DeferredRevenueView> {
   const months = monthIndex(range.to) - monthIndex(range.from) + 1;
   if (months < 1) throw validation('to', 'must be the same month as from or later');
   if (months > MAX_SCHEDULE_MONTHS) throw validation('to', `the schedule covers at most ${MAX_SCHEDULE_MONTHS} months`);
-  const filter = await filterOf(db, query);
-  const rows = await deferredSchedule(db, range.from, range.to, filter);
+  const filter = await filterOf(deps.db, query);
+  const rows = await deferredSchedule(poolReader(deps.pool), range.from, range.to, filter);
   return {
     from: range.from,
     to: range.to,
