@@ -6,6 +6,7 @@
  */
 import type { Db } from '../../src/db/client.js';
 import { newId } from '../../src/ids.js';
+import type { Harness } from './harness.js';
 
 export interface OverflowFault {
   table: string;
@@ -39,4 +40,18 @@ export async function withOverflow<T>(db: Db, fault: OverflowFault, work: () => 
   } finally {
     await remove();
   }
+}
+
+/** Attempts of each activity type in a workflow's (latest run's) history: a deterministic failure shows one. */
+export async function activityAttempts(h: Harness, workflowId: string): Promise<Record<string, number[]>> {
+  const history = await h.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
+  const scheduled = new Map<string, string>();
+  const attempts: Record<string, number[]> = {};
+  for (const event of history.events ?? []) {
+    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
+    if (type) scheduled.set(String(event.eventId), type);
+    const started = event.activityTaskStartedEventAttributes;
+    if (started) (attempts[scheduled.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
+  }
+  return attempts;
 }

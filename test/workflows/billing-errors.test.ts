@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
-import { injectOverflow, withOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -82,24 +82,6 @@ async function storeRawEvent(customerId: string, subscriptionId: string, eventTy
   return id;
 }
 
-/** Attempts of each activity type in a workflow's (latest run's) history. */
-async function activityAttempts(workflowId: string): Promise<Record<string, number[]>> {
-  const history = await h.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const scheduled = new Map<string, string>();
-  const attempts: Record<string, number[]> = {};
-  for (const event of history.events ?? []) {
-    const id = String(event.eventId);
-    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-    if (type) scheduled.set(id, type);
-    const started = event.activityTaskStartedEventAttributes;
-    if (started) {
-      const name = scheduled.get(String(started.scheduledEventId))!;
-      (attempts[name] ??= []).push(started.attempt ?? 0);
-    }
-  }
-  return attempts;
-}
-
 describe('billing errors', () => {
   it('holds a subscription whose period cannot be billed as billing_error without retrying, keeps everything else going, and bills after an operator fixes the cause and retries', async () => {
     const eventType = `poison_${process.pid}`;
@@ -127,7 +109,7 @@ describe('billing errors', () => {
       // The reason and the failing call, not our source excerpt or a path of the machine that ran it.
       expect(held.billing_error!.message).not.toMatch(/\.ts:\d|\/src\/|→/);
       // Deterministic: one attempt, never retried.
-      expect((await activityAttempts(subscriptionWorkflowId(poisoned.subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([1]);
+      expect((await activityAttempts(h, subscriptionWorkflowId(poisoned.subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([1]);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: poisoned.subscriptionId, action: 'subscription.billing_error' } });
       expect(audit.after).toMatchObject({ billing_error: { step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure' } });
 
@@ -203,7 +185,7 @@ describe('billing errors', () => {
     const invoices = await invoicesOf(subscriptionId);
     expect(invoices.map((invoice) => [invoice.status, invoice.total_nanos])).toEqual([['Open', (49n * UNIT + 3n * (UNIT / 100n)).toString()]]);
     // Retried: the close failed twice, then went through on its third attempt.
-    expect((await activityAttempts(subscriptionWorkflowId(subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([3]);
+    expect((await activityAttempts(h, subscriptionWorkflowId(subscriptionId))).closeAndRollSubscriptionPeriod).toEqual([3]);
     expect(await h.deps.db.auditLogEntry.count({ where: { entityId: subscriptionId, action: 'subscription.billing_error' } })).toBe(0);
   });
 
@@ -220,7 +202,7 @@ describe('billing errors', () => {
       expect(failed.status).toBe('Draft');
       expect(failed.billing_error).toMatchObject({ step: 'finalizeInvoiceRecord', type: 'DeterministicFailure' });
       expect(failed.billing_error!.message).toMatch(/overflow|out of range/i);
-      expect((await activityAttempts(invoiceWorkflowId(draft.id))).finalizeInvoiceRecord).toEqual([1]);
+      expect((await activityAttempts(h, invoiceWorkflowId(draft.id))).finalizeInvoiceRecord).toEqual([1]);
       expect(await h.deps.db.auditLogEntry.count({ where: { entityId: draft.id, action: 'invoice.billing_error' } })).toBe(1);
     });
     const finalized = await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${draft.id}/retry`));

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { injectOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
@@ -30,20 +30,6 @@ interface Alert {
   last_evaluated_at: string | null;
   evaluation_error: { step: string; type: string; message: string; failed_at: string } | null;
   history: { kind: string; reason: string | null }[];
-}
-
-/** Attempts of each activity type in the workflow's latest run. */
-async function activityAttempts(workflowId: string): Promise<Record<string, number[]>> {
-  const history = await h.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const scheduled = new Map<string, string>();
-  const attempts: Record<string, number[]> = {};
-  for (const event of history.events ?? []) {
-    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-    if (type) scheduled.set(String(event.eventId), type);
-    const started = event.activityTaskStartedEventAttributes;
-    if (started) (attempts[scheduled.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
-  }
-  return attempts;
 }
 
 describe('spend alert evaluation errors', () => {
@@ -81,7 +67,7 @@ describe('spend alert evaluation errors', () => {
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: created.id, action: 'spend_alert.evaluation_failed' } });
       expect(audit.after).toMatchObject({ evaluation_error: { step: 'evaluateSpendAlerts', type: 'DeterministicFailure' } });
       // Never retried: one attempt of the failing evaluation, and the evaluator is still running.
-      const attempts = (await activityAttempts(workflow.workflowId)).evaluateSpendAlerts!;
+      const attempts = (await activityAttempts(h, workflow.workflowId)).evaluateSpendAlerts!;
       expect(attempts.length).toBeGreaterThanOrEqual(2);
       expect(attempts.every((attempt) => attempt === 1)).toBe(true);
       expect((await workflow.describe()).status.name).toBe('RUNNING');

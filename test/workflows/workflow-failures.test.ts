@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testClockAdvanceWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
-import { injectOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
@@ -43,20 +43,6 @@ async function subscribe(clockId: string): Promise<string> {
   return (await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body }), 201)).id;
 }
 
-/** Attempts of each activity type in a workflow's (latest run's) history. */
-async function activityAttempts(workflowId: string): Promise<Record<string, number[]>> {
-  const history = await h.deps.temporal.client.workflow.getHandle(workflowId).fetchHistory();
-  const scheduled = new Map<string, string>();
-  const attempts: Record<string, number[]> = {};
-  for (const event of history.events ?? []) {
-    const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-    if (type) scheduled.set(String(event.eventId), type);
-    const started = event.activityTaskStartedEventAttributes;
-    if (started) (attempts[scheduled.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
-  }
-  return attempts;
-}
-
 describe('test clock advances', () => {
   it('ends an advance whose drive fails deterministically as internal_failure with the reason, lets other clocks advance, and a new advance retries it', async () => {
     const failingClock = await makeTestClock(h.deps.db, START);
@@ -82,7 +68,7 @@ describe('test clock advances', () => {
       expect(failed.advance!.error!.message).toMatch(/overflow/i);
       expect(failed.advance!.finished_at).not.toBeNull();
       // Never retried.
-      expect((await activityAttempts(advance.workflowId)).driveTestClock).toEqual([1]);
+      expect((await activityAttempts(h, advance.workflowId)).driveTestClock).toEqual([1]);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: failingClock, action: 'test_clock.internal_failure' } });
       expect([audit.actorType, audit.actorId]).toEqual(['workflow', advance.workflowId]);
       expect(audit.after).toMatchObject({ status: 'internal_failure', advance: { error: { step: 'driveTestClock', type: 'DeterministicFailure' } } });
