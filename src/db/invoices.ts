@@ -153,6 +153,28 @@ export async function recomputeTotals(tx: DbClient, invoiceId: string): Promise<
   });
 }
 
+/**
+ * Draft → Open with the next gapless invoice number, in ONE statement: the counter's row lock, which
+ * serialises every finalization until its transaction commits, is taken by the last write of the
+ * finalization but its outbox and audit entries, so concurrent finalizations queue on it for a few
+ * round trips instead of the whole finalization. Answers the number (INV- and at least 6 digits).
+ */
+export async function openInvoiceWithNextNumber(tx: DbClient, id: string, dates: { finalizedAt: Date; dueAt: Date }): Promise<string> {
+  const rows = await tx.$queryRaw<{ invoice_number: string }[]>`
+    WITH counter AS (UPDATE document_counters SET value = value + 1 WHERE name = 'invoice' RETURNING value)
+    UPDATE invoices
+       SET status = 'Open'::"InvoiceStatus",
+           invoice_number = 'INV-' || CASE WHEN counter.value < 1000000 THEN lpad(counter.value::text, 6, '0') ELSE counter.value::text END,
+           finalized_at = ${dates.finalizedAt},
+           due_at = ${dates.dueAt},
+           updated_at = ${new Date()}
+      FROM counter
+     WHERE invoices.id = ${id}::uuid AND invoices.status = 'Draft'::"InvoiceStatus"
+ RETURNING invoices.invoice_number`;
+  if (rows.length === 0) throw new Error(`invoice ${id} is not a Draft to open`);
+  return rows[0]!.invoice_number;
+}
+
 /** Next value of a gapless counter; the row lock serialises concurrent finalizations. */
 export async function nextDocumentNumber(tx: DbClient, counter: 'invoice' | 'credit_note'): Promise<bigint> {
   const rows = await tx.$queryRaw<{ value: bigint }[]>`
@@ -304,6 +326,11 @@ export async function repointPeriodDrafts(tx: DbClient, subscriptionId: string, 
 }
 
 /** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
+/** The lines a refresh of a subscription's period replaces on a Draft (deleteRebilledLines' fee and usage lines). */
+export function rebilledLinesOf(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<InvoiceLineRow[]> {
+  return tx.invoiceLineItem.findMany({ where: { invoiceId, subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } } });
+}
+
 export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<void> {
   await tx.invoiceLineItem.deleteMany({
     where: { invoiceId, OR: [{ kind: 'tax' }, { subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } }] },

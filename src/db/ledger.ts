@@ -25,7 +25,9 @@ export interface NewJournal {
 
 /** The customer's account ids of the given kinds in one currency, created when missing. */
 async function accountIds(tx: DbClient, customerId: string, currency: string, kinds: readonly LedgerAccountKind[]): Promise<Map<LedgerAccountKind, string>> {
-  const unique = [...new Set(kinds)];
+  // Always inserted in one order: two transactions creating a customer's accounts at once wait on
+  // each other's rows in that order and never deadlock.
+  const unique = [...new Set(kinds)].sort();
   await tx.ledgerAccount.createMany({
     data: unique.map((kind) => ({ id: newId(), customerId, currency, kind })),
     skipDuplicates: true,

@@ -15,10 +15,11 @@ import {
   finalizedInvoicesOfPeriod,
   findInvoiceStatus,
   findInvoiceWithLines,
+  getInvoice,
   invoiceClockTime,
   listInvoiceSummaries,
   lockInvoice,
-  nextDocumentNumber,
+  openInvoiceWithNextNumber,
   recomputeTotals,
   updateInvoice,
   type InvoiceFilter,
@@ -203,8 +204,6 @@ export async function invoiceNow(db: DbClient, invoiceId: string, realNow: Date)
   return (await invoiceClockTime(db, invoiceId)) ?? realNow;
 }
 
-const invoiceNumber = (n: bigint): string => `INV-${n.toString().padStart(6, '0')}`;
-
 export interface FinalizeResult {
   invoice: InvoiceView;
   alreadyFinalized: boolean;
@@ -225,57 +224,60 @@ export async function finalizeInvoice(
   id: string,
   options: { actor: Actor; at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow) => Promise<void>; requestId?: string },
 ): Promise<FinalizeResult> {
-  const result = await db.$transaction(async (tx): Promise<FinalizeResult> => {
+  const finalizedNow = await db.$transaction(async (tx): Promise<boolean> => {
     const current = await lockInvoice(tx, id);
-    if (current.status === 'Open' || current.status === 'Paid') return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: true };
+    if (current.status === 'Open' || current.status === 'Paid') return false;
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
     // Before tax: tax follows the capped charges, and wallet drawdown and the card charge see the capped total.
     const withheld = await applyHardLimitSpendCap(tx, current);
     await options.applyTax(tx, current);
     const totals = await recomputeTotals(tx, id);
     const customer = await getCustomer(tx, current.customerId);
-    const number = invoiceNumber(await nextDocumentNumber(tx, 'invoice'));
     // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
-    // Draft: its wallet_applied_nanos is frozen with the rest once it is Open.
-    await postInvoiceFinalized(tx, { ...totals, invoiceNumber: number }, options.at);
-    await drawDownWalletForInvoice(tx, { ...totals, invoiceNumber: number }, options.at);
-    const finalized = await updateInvoice(tx, id, {
-      status: 'Open',
-      invoiceNumber: number,
+    // Draft: its wallet_applied_nanos is frozen with the rest once it is Open. Both name the invoice
+    // by its id: its number is taken last (openInvoiceWithNextNumber), so concurrent finalizations
+    // wait on the gapless counter only for the writes that quote the number.
+    await postInvoiceFinalized(tx, totals, options.at);
+    await drawDownWalletForInvoice(tx, totals, options.at);
+    const number = await openInvoiceWithNextNumber(tx, id, {
       finalizedAt: options.at,
       dueAt: new Date(options.at.getTime() + customer.payment_terms_days * 86_400_000),
     });
+    const totalNanos = totals.totalNanos.toFixed(0);
     await enqueueEvent(tx, 'invoice.finalized', id, {
       invoice_id: id,
-      customer_id: finalized.customerId,
+      customer_id: totals.customerId,
       invoice_number: number,
-      total_nanos: finalized.totalNanos.toFixed(0),
-      currency: finalized.currency,
+      total_nanos: totalNanos,
+      currency: totals.currency,
     }, options.at);
     await recordAudit(tx, {
       action: 'invoice.finalized',
       actor: options.actor,
       entityType: 'invoice',
       entityId: id,
-      customerId: finalized.customerId,
+      customerId: totals.customerId,
       before: { status: 'Draft' },
       after: {
         status: 'Open',
         invoice_number: number,
-        total_nanos: finalized.totalNanos.toFixed(0),
+        total_nanos: totalNanos,
         ...(withheld.length > 0 ? { spend_cap_withheld: withheld.map((w) => ({ customer_id: w.customerId, withheld_nanos: w.withheldNanos.toString() })) } : {}),
       },
       ...(options.requestId ? { requestId: options.requestId } : {}),
     });
     const total = fromDecimal(totals.totalNanos);
     if (total < 0n) {
+      const finalized = await getInvoice(tx, id);
       await applyCredit(tx, finalized, -total, options);
       // Nothing is charged, so no subscription's charged_through_date moves (and this transaction
       // never waits for a subscription row that a concurrent billing holds while it waits for this Draft).
       await settle(tx, finalized, { actor: engineActor(), paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit applied' }, at: options.at }, false);
     }
-    return { invoice: await loadInvoiceView(tx, id), alreadyFinalized: false };
+    return true;
   });
+  // Read after the commit: the counter's lock is not held for it.
+  const result: FinalizeResult = { invoice: await loadInvoiceView(db, id), alreadyFinalized: !finalizedNow };
   // The wallet paid all of it: Paid in its own transaction, like any payment (it advances the
   // subscriptions' charged_through_date, whose rows are never waited for under the invoice lock).
   if (result.invoice.status === 'Open' && result.invoice.amount_due_nanos === '0' && result.invoice.wallet_applied_nanos !== '0') {
