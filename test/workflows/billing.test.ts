@@ -272,14 +272,49 @@ describe('who receives the invoice', () => {
 });
 
 describe('grace period, late usage and timestamps', () => {
+  /** The invoice's line ids (a rewrite gives new ones) and the audit actions recorded on it, oldest first. */
+  async function linesAndAudit(invoiceId: string) {
+    const invoice = await expectJson<{ line_items: { id: string; kind: string }[] }>(await h.request('GET', `/admin/v1/invoices/${invoiceId}`));
+    const audit = await expectPage<{ action: string }>(await h.request('GET', `/admin/v1/audit-log?entity_id=${invoiceId}&limit=100`));
+    return {
+      lineIds: invoice.line_items.filter((l) => l.kind !== 'tax').map((l) => l.id).sort(),
+      actions: audit.data.map((e) => e.action).reverse(),
+    };
+  }
+
   it('bills usage that arrives late but within the grace period on the closed period\'s invoice', async () => {
     const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(clockId, '2026-01-20T00:00:00.000Z');
+    await sendUsage(h, customerId, subscriptionId, 100, '2026-01-20T00:00:00.000Z');
     await advance(clockId, '2026-02-01T00:30:00.000Z');
+    const [draft] = await invoicesOf(subscriptionId);
+    const closed = await linesAndAudit(draft!.id);
     // Sent after the period closed, stamped inside it.
     await sendUsage(h, customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
     const [invoice] = await invoicesOf(subscriptionId);
-    expect(invoice).toMatchObject({ status: 'Open', total: '52.00' });
+    expect(invoice).toMatchObject({ id: draft!.id, status: 'Open', total: '53.00' });
+    // The late usage was billed at grace end: the usage line rewritten, audited as invoice.billed.
+    const finalized = await linesAndAudit(invoice!.id);
+    expect(finalized.lineIds).not.toEqual(closed.lineIds);
+    expect(finalized.actions).toEqual(['invoice.created', 'invoice.billed', 'invoice.finalized']);
+    await stop(subscriptionId);
+  });
+
+  it('finalizes the Draft as it is at grace end when no usage arrived late: its lines are not rewritten and no refresh is audited', async () => {
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(clockId, '2026-01-20T00:00:00.000Z');
+    await sendUsage(h, customerId, subscriptionId, 100, '2026-01-20T00:00:00.000Z');
+    await advance(clockId, '2026-02-01T00:30:00.000Z');
+    const [draft] = await invoicesOf(subscriptionId);
+    const closed = await linesAndAudit(draft!.id);
+    expect(closed.actions).toEqual(['invoice.created']);
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
+    const [invoice] = await invoicesOf(subscriptionId);
+    expect(invoice).toMatchObject({ id: draft!.id, status: 'Open', total: '50.00' });
+    const finalized = await linesAndAudit(invoice!.id);
+    expect(finalized.lineIds).toEqual(closed.lineIds);
+    expect(finalized.actions).toEqual(['invoice.created', 'invoice.finalized']);
     await stop(subscriptionId);
   });
 

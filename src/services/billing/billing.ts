@@ -26,6 +26,7 @@ import { getCustomer, type CustomerRecord } from '../../db/customers.js';
 import {
   billedInPeriod as billedLines,
   deleteRebilledLines,
+  rebilledLinesOf,
   findDraftOfGroup,
   insertDraft,
   insertLines,
@@ -33,6 +34,7 @@ import {
   lockInvoice,
   recomputeTotals,
   updateInvoice,
+  type InvoiceLineRow,
   type InvoiceRow,
   type NewLine,
 } from '../../db/invoices.js';
@@ -186,6 +188,54 @@ export async function payerOf(tx: DbClient, customer: CustomerRecord): Promise<s
 }
 
 /** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
+/** JSON with object keys sorted (a JSONB column gives them back in its own order). */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const storedLineKey = (line: InvoiceLineRow): string =>
+  canonicalJson([
+    line.kind,
+    line.description,
+    line.amountNanos.toFixed(0),
+    line.quantity,
+    line.unitAmountNanos?.toFixed(0) ?? null,
+    line.skuId,
+    line.planId,
+    line.periodEnd?.toISOString() ?? null,
+    line.customerId,
+    line.customerName,
+    line.detail,
+  ]);
+
+const newLineKey = (line: NewLine): string =>
+  canonicalJson([
+    line.kind,
+    line.description,
+    line.amountNanos.toString(),
+    line.quantity ?? '1',
+    line.unitAmountNanos?.toString() ?? null,
+    line.skuId ?? null,
+    line.planId ?? null,
+    line.periodEnd?.toISOString() ?? null,
+    line.customerId ?? null,
+    line.customerName ?? null,
+    line.detail ?? null,
+  ]);
+
+/** Whether a Draft's stored lines are exactly the lines a refresh would write (as multisets). */
+function sameLines(stored: InvoiceLineRow[], fresh: NewLine[]): boolean {
+  if (stored.length !== fresh.length) return false;
+  const a = stored.map(storedLineKey).sort();
+  const b = fresh.map(newLineKey).sort();
+  return a.every((key, i) => key === b[i]);
+}
+
 async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
   if (!draft) return null;
   const locked = await lockInvoice(tx, draft.id);
@@ -247,13 +297,38 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
     const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
     if (!draft && charges.length === 0) return NOTHING;
 
+    const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
+    const lines = charges.map(
+      (charge): NewLine => ({
+        kind: charge.kind,
+        description: charge.description,
+        amountNanos: charge.amount_nanos,
+        quantity: charge.quantity,
+        unitAmountNanos: charge.unit_amount_nanos,
+        skuId: charge.sku_id,
+        planId: charge.plan_id,
+        subscriptionId: subscription.id,
+        periodStart: period.start,
+        periodEnd: period.end,
+        detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
+        ...onBehalf,
+      }),
+    );
+    // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
+    // late usage) changes nothing: no rewrite, no audit entry.
+    const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;
+    const reasonChanges = draft !== null && input.reason !== null && input.reason !== draft.billingReason;
+    if (draft && !sharedNow && !reasonChanges && sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)) {
+      return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0) };
+    }
+
     const invoiceId = draft?.id ?? newId();
     if (draft) {
       await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
       await updateInvoice(tx, invoiceId, {
         ...(input.reason ? { billingReason: input.reason } : {}),
         // A Draft that several subscriptions bill into belongs to none of them alone.
-        ...(draft.subscriptionId !== null && draft.subscriptionId !== subscription.id ? { subscriptionId: null } : {}),
+        ...(sharedNow ? { subscriptionId: null } : {}),
       });
     } else {
       await insertDraft(tx, {
@@ -266,27 +341,7 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
         ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
       });
     }
-    const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
-    await insertLines(
-      tx,
-      invoiceId,
-      charges.map(
-        (charge): NewLine => ({
-          kind: charge.kind,
-          description: charge.description,
-          amountNanos: charge.amount_nanos,
-          quantity: charge.quantity,
-          unitAmountNanos: charge.unit_amount_nanos,
-          skuId: charge.sku_id,
-          planId: charge.plan_id,
-          subscriptionId: subscription.id,
-          periodStart: period.start,
-          periodEnd: period.end,
-          detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
-          ...onBehalf,
-        }),
-      ),
-    );
+    await insertLines(tx, invoiceId, lines);
     const totals = await recomputeTotals(tx, invoiceId);
     // A refresh that changed nothing (no new charges, same total) is no change to record.
     if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
