@@ -18,7 +18,7 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_SUBSCRIPTIONS=1000 BENCH_EVENTS_PER_SUBSCRIPTION=20 BENCH_HISTORY_SAMPLE=50 BENCH_RESULTS=<file>
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import os from 'node:os';
@@ -27,7 +27,6 @@ import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../src/dev/paths.js';
 import { freePort, stopProcess, waitFor } from '../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../src/dev/secrets.js';
@@ -39,6 +38,7 @@ import { invoiceWorkflowId, subscriptionWorkflowId } from '../workflows/messages
 import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
+import { benchDatabase, Teardown } from './support/lifecycle.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1_000);
 const EVENTS_PER_SUBSCRIPTION = Number(process.env.BENCH_EVENTS_PER_SUBSCRIPTION ?? 20);
@@ -173,13 +173,9 @@ async function historyEvents(client: Awaited<ReturnType<typeof connectTemporal>>
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const teardown: (() => Promise<void>)[] = [];
+  const teardown = new Teardown(log);
   try {
-    const databaseUrl = withDatabase(SERVER_URL, `billing_bench_bill_run_${Date.now().toString(36)}`);
-    await ensureDatabase(databaseUrl);
-    teardown.push(() => dropDatabase(databaseUrl));
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    const databaseUrl = await benchDatabase(SERVER_URL, 'bill_run', teardown);
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-bench-bill-run-'));
     teardown.push(() => rm(scratch, { recursive: true, force: true }));
     const temporalServer = await startTemporalDevServer({
@@ -331,7 +327,7 @@ async function main(): Promise<void> {
       loadBefore,
     });
   } finally {
-    for (const step of teardown.reverse()) await step().catch((err: unknown) => log(`teardown: ${(err as Error).message}`));
+    await teardown.run();
   }
 }
 

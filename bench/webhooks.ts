@@ -16,7 +16,7 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_EVENTS=1000 BENCH_ENDPOINTS=3 BENCH_BASELINE_WORKFLOWS=1000 BENCH_PACED_EVENTS=200 BENCH_RESULTS=<file>
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -25,7 +25,6 @@ import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createDb } from '../src/db/client.js';
 import { insertEndpoint } from '../src/db/webhooks.js';
-import { dropDatabase, ensureDatabase, withDatabase } from '../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../src/dev/paths.js';
 import { freePort, stopProcess, waitFor } from '../src/dev/processes.js';
 import { startTemporalDevServer } from '../src/dev/temporal-dev-server.js';
@@ -36,6 +35,7 @@ import { newWebhookSecret, verifyWebhookSignature } from '../src/services/webhoo
 import { postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
+import { benchDatabase, Teardown } from './support/lifecycle.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 3);
@@ -142,13 +142,9 @@ interface Figures {
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const teardown: (() => Promise<void>)[] = [];
+  const teardown = new Teardown(log);
   try {
-    const databaseUrl = withDatabase(SERVER_URL, `billing_bench_webhooks_${Date.now().toString(36)}`);
-    await ensureDatabase(databaseUrl);
-    teardown.push(() => dropDatabase(databaseUrl));
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    const databaseUrl = await benchDatabase(SERVER_URL, 'webhooks', teardown);
     const temporal = await startTemporalDevServer({ binary: await ensureTool(TEMPORAL_CLI, log), port: await freePort(), uiPort: 0, namespace: 'default', headless: true });
     teardown.push(temporal.stop);
     const pgPid = await postmasterPid(databaseUrl);
@@ -177,7 +173,7 @@ async function main(): Promise<void> {
       receiver.secret = newWebhookSecret();
       await insertEndpoint(db, { id: newId(), url: receiver.url, description: `bench ${i}`, events: ['*'], secret: receiver.secret });
       receivers.push(receiver);
-      teardown.push(() => new Promise((resolve) => {
+      teardown.push(() => new Promise<void>((resolve) => {
         receiver.server.close(() => resolve());
         receiver.server.closeAllConnections();
       }));
@@ -256,7 +252,7 @@ async function main(): Promise<void> {
       loadBefore,
     });
   } finally {
-    for (const step of teardown.reverse()) await step().catch((err: unknown) => log(`teardown: ${(err as Error).message}`));
+    await teardown.run();
   }
 }
 

@@ -4,15 +4,14 @@
  * process itself (`node --import tsx src/main.ts`) with the rate limiter raised out of the way.
  * Everything listens on 127.0.0.1 and is torn down by stop(), in reverse order.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { freePort, stopProcess, waitFor } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets, issueToken, type DevSecrets } from '../../src/dev/secrets.js';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
+import { benchDatabase, Teardown } from '../support/lifecycle.js';
 
 export interface Stack {
   databaseUrl: string;
@@ -32,21 +31,11 @@ export interface StackOptions {
 }
 
 export async function startStack(options: StackOptions): Promise<Stack> {
-  const teardown: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const step of teardown.reverse()) await step().catch((err: unknown) => options.log(`teardown: ${(err as Error).message}`));
-  };
+  const teardown = new Teardown(options.log);
+  const stop = () => teardown.run();
   try {
-    const databaseUrl = withDatabase(options.serverUrl, `billing_bench_${options.name ?? 'metering'}_${Date.now().toString(36)}`);
-    await ensureDatabase(databaseUrl);
-    if (!options.keepDatabase) teardown.push(() => dropDatabase(databaseUrl));
-    options.log(`database ${new URL(databaseUrl).pathname.slice(1)}: migrating`);
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-    });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    options.log('bench database: creating and migrating');
+    const databaseUrl = await benchDatabase(options.serverUrl, options.name ?? 'metering', teardown, { keep: options.keepDatabase });
 
     const temporal = await startTemporalDevServer({
       binary: await ensureTool(TEMPORAL_CLI, options.log),

@@ -1,6 +1,7 @@
 /** What every benchmark report opens with, and how a benchmark run ends. */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { Teardown } from './lifecycle.js';
 
 /** "- date", "- machine" (with what runs on it) and "- node" lines of a report header. */
 export function environmentLines(whatRunsOnIt: string): string[] {
@@ -21,8 +22,17 @@ export function writeReport(file: string, lines: string[], log: (line: string) =
   log(`report written to ${file}`);
 }
 
-/** Runs the benchmark and exits: 0 when it finished, 1 (after logging why) when it failed. */
+/**
+ * Runs the benchmark and exits: 0 when it finished, 1 (after logging why) when it failed, 130 when
+ * SIGINT or SIGTERM stopped it (after undoing what it had started).
+ */
 export function runBenchmark(main: () => Promise<void>, log: (line: string) => void): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping what the run started`);
+      void Teardown.runAll().finally(() => process.exit(130));
+    });
+  }
   main().then(
     () => process.exit(0),
     (err: unknown) => {
