@@ -27,15 +27,27 @@ export function writeReport(file: string, lines: string[], log: (line: string) =
  * SIGINT or SIGTERM stopped it (after undoing what it had started).
  */
 export function runBenchmark(main: () => Promise<void>, log: (line: string) => void): void {
+  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
+      stopping = true;
       log(`${signal}: stopping what the run started`);
       void Teardown.runAll().finally(() => process.exit(130));
     });
   }
+  // Once stopping, the run's own work fails as what it uses goes away (a closed pool, a stopped
+  // process): those failures are expected and must not end the process before the teardown has.
+  process.on('unhandledRejection', (err: unknown) => {
+    if (stopping) return;
+    log(`failed: ${(err as Error).stack ?? String(err)}`);
+    process.exit(1);
+  });
   main().then(
-    () => process.exit(0),
+    () => {
+      if (!stopping) process.exit(0);
+    },
     (err: unknown) => {
+      if (stopping) return;
       log(`failed: ${(err as Error).stack ?? String(err)}`);
       process.exit(1);
     },
