@@ -282,26 +282,8 @@ describe('grace period, late usage and timestamps', () => {
     };
   }
 
-  it('bills usage that arrives late but within the grace period on the closed period\'s invoice', async () => {
-    const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
-    await advance(clockId, '2026-01-20T00:00:00.000Z');
-    await sendUsage(h, customerId, subscriptionId, 100, '2026-01-20T00:00:00.000Z');
-    await advance(clockId, '2026-02-01T00:30:00.000Z');
-    const [draft] = await invoicesOf(subscriptionId);
-    const closed = await linesAndAudit(draft!.id);
-    // Sent after the period closed, stamped inside it.
-    await sendUsage(h, customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
-    await advance(clockId, '2026-02-01T01:00:00.000Z');
-    const [invoice] = await invoicesOf(subscriptionId);
-    expect(invoice).toMatchObject({ id: draft!.id, status: 'Open', total: '53.00' });
-    // The late usage was billed at grace end: the usage line rewritten, audited as invoice.billed.
-    const finalized = await linesAndAudit(invoice!.id);
-    expect(finalized.lineIds).not.toEqual(closed.lineIds);
-    expect(finalized.actions).toEqual(['invoice.created', 'invoice.billed', 'invoice.finalized']);
-    await stop(subscriptionId);
-  });
-
-  it('finalizes the Draft as it is at grace end when no usage arrived late: its lines are not rewritten and no refresh is audited', async () => {
+  /** 100 calls in January, then the clock just past the period end (00:30), inside the grace period (1 h). */
+  async function closedJanuaryWithUsage() {
     const { clockId, customerId, subscriptionId } = await subscribeOnClock('2026-01-01T00:00:00.000Z');
     await advance(clockId, '2026-01-20T00:00:00.000Z');
     await sendUsage(h, customerId, subscriptionId, 100, '2026-01-20T00:00:00.000Z');
@@ -309,10 +291,29 @@ describe('grace period, late usage and timestamps', () => {
     const [draft] = await invoicesOf(subscriptionId);
     const closed = await linesAndAudit(draft!.id);
     expect(closed.actions).toEqual(['invoice.created']);
+    return { clockId, customerId, subscriptionId, draft: draft!, closed };
+  }
+
+  it('bills usage that arrives late but within the grace period on the closed period\'s invoice', async () => {
+    const { clockId, customerId, subscriptionId, draft, closed } = await closedJanuaryWithUsage();
+    // Sent after the period closed, stamped inside it.
+    await sendUsage(h, customerId, subscriptionId, 300, '2026-01-31T23:00:00.000Z');
     await advance(clockId, '2026-02-01T01:00:00.000Z');
     const [invoice] = await invoicesOf(subscriptionId);
-    expect(invoice).toMatchObject({ id: draft!.id, status: 'Open', total: '50.00' });
-    const finalized = await linesAndAudit(invoice!.id);
+    expect(invoice).toMatchObject({ id: draft.id, status: 'Open', total: '53.00' });
+    // The late usage was billed at grace end: the usage line rewritten, audited as invoice.billed.
+    const finalized = await linesAndAudit(draft.id);
+    expect(finalized.lineIds).not.toEqual(closed.lineIds);
+    expect(finalized.actions).toEqual(['invoice.created', 'invoice.billed', 'invoice.finalized']);
+    await stop(subscriptionId);
+  });
+
+  it('finalizes the Draft as it is at grace end when no usage arrived late: its lines are not rewritten and no refresh is audited', async () => {
+    const { clockId, subscriptionId, draft, closed } = await closedJanuaryWithUsage();
+    await advance(clockId, '2026-02-01T01:00:00.000Z');
+    const [invoice] = await invoicesOf(subscriptionId);
+    expect(invoice).toMatchObject({ id: draft.id, status: 'Open', total: '50.00' });
+    const finalized = await linesAndAudit(draft.id);
     expect(finalized.lineIds).toEqual(closed.lineIds);
     expect(finalized.actions).toEqual(['invoice.created', 'invoice.finalized']);
     await stop(subscriptionId);
