@@ -356,6 +356,12 @@ export const retryDunningUpdate = defineUpdate<DunningState, [SubscriptionComman
 
 export const dunningWorkflowId = (invoiceId: string): string => `dunning:${invoiceId}`;
 export const processorEventWorkflowId = (eventId: string): string => `processor-event:${eventId}`;
+/**
+ * An operator's retry of a processor notification whose application failed with a billing_error:
+ * clears it, and answers once it ran again with what applying it did (e.g. payment_succeeded), or
+ * null when it failed again with a new billing_error.
+ */
+export const retryProcessorEventUpdate = defineUpdate<string | null, [SubscriptionCommand]>('retryProcessorEvent');
 /** The Temporal Schedule that runs the daily dunning check (check_due_attempts). */
 export const DUNNING_CHECK_SCHEDULE_ID = 'dunning-check-due-attempts';
 

@@ -5,14 +5,14 @@
  * other changes take the caller's transaction.
  */
 import { toDisplay } from '../core/index.js';
-import { Prisma, type DunningSchedule, type DunningStatus, type Payment, type PaymentMethod, type PaymentStatus, type Refund } from '../generated/prisma/client.js';
+import { Prisma, type DunningSchedule, type DunningStatus, type Payment, type PaymentMethod, type PaymentStatus, type ProcessorEvent, type Refund } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { Db } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type DbClient = Prisma.TransactionClient;
-export type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, Refund };
+export type { DunningSchedule, DunningStatus, Payment, PaymentMethod, PaymentStatus, ProcessorEvent, Refund };
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
@@ -315,9 +315,75 @@ export async function markProcessorEventProcessed(db: DbClient | Db, id: string,
   await db.processorEvent.updateMany({ where: { id, processedAt: null }, data: { processedAt: at, outcome } });
 }
 
-/** Notifications stored but not applied (their workflow never started, e.g. Temporal was down). */
+/**
+ * Notifications stored but not applied (their workflow never started, e.g. Temporal was down). One
+ * held on a billing_error is not: its workflow runs, waiting for an operator's retry.
+ */
 export const unprocessedProcessorEvents = (db: Db, receivedBefore: Date, limit: number) =>
-  db.processorEvent.findMany({ where: { processedAt: null, receivedAt: { lt: receivedBefore } }, orderBy: { receivedAt: 'asc' }, take: limit, select: { id: true } });
+  db.processorEvent.findMany({
+    where: { processedAt: null, billingError: { equals: Prisma.DbNull }, receivedAt: { lt: receivedBefore } },
+    orderBy: { receivedAt: 'asc' },
+    take: limit,
+    select: { id: true },
+  });
+
+/**
+ * Where a notification stands: its workflow holds it on a billing_error until an operator's retry
+ * clears it, or it was applied (or ignored), or it waits to be applied.
+ */
+export type ProcessorEventStatus = 'pending' | 'processed' | 'billing_error';
+
+const PROCESSOR_EVENT_STATUS: Record<ProcessorEventStatus, Prisma.ProcessorEventWhereInput> = {
+  billing_error: { NOT: { billingError: { equals: Prisma.DbNull } } },
+  processed: { processedAt: { not: null }, billingError: { equals: Prisma.DbNull } },
+  pending: { processedAt: null, billingError: { equals: Prisma.DbNull } },
+};
+
+export const processorEventStatus = (row: ProcessorEvent): ProcessorEventStatus =>
+  row.billingError !== null ? 'billing_error' : row.processedAt !== null ? 'processed' : 'pending';
+
+export interface ProcessorEventFilter {
+  status?: ProcessorEventStatus | undefined;
+  type?: string | undefined;
+  object_id?: string | undefined;
+  limit: number;
+  /** An event id: the next page holds the events received before it. */
+  starting_after?: string | undefined;
+  /** Received at or after / before these instants. */
+  created_gte?: string | undefined;
+  created_lt?: string | undefined;
+}
+
+/**
+ * Notifications newest first by arrival (their ids are the processor's, which do not order by
+ * time), the id breaking ties; `limit + 1` rows. `after` is the cursor's row.
+ */
+export function listProcessorEventRows(db: Db, filter: ProcessorEventFilter, after: { id: string; receivedAt: Date } | null) {
+  const received = {
+    ...(filter.created_gte === undefined ? {} : { gte: new Date(filter.created_gte) }),
+    ...(filter.created_lt === undefined ? {} : { lt: new Date(filter.created_lt) }),
+  };
+  return db.processorEvent.findMany({
+    where: {
+      ...(filter.status ? PROCESSOR_EVENT_STATUS[filter.status] : {}),
+      ...(filter.type ? { type: filter.type } : {}),
+      ...(filter.object_id ? { objectId: filter.object_id } : {}),
+      ...(Object.keys(received).length > 0 ? { receivedAt: received } : {}),
+      ...(after ? { OR: [{ receivedAt: { lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    take: filter.limit + 1,
+  });
+}
+
+/** Sets (or clears, with null) the notification's billing_error under a row lock; the row before, or null when there is none. */
+export async function setProcessorEventBillingError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null): Promise<ProcessorEvent | null> {
+  await tx.$queryRaw`SELECT id FROM processor_events WHERE id = ${id} FOR UPDATE`;
+  const before = await tx.processorEvent.findUnique({ where: { id } });
+  if (!before) return null;
+  await tx.processorEvent.update({ where: { id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
+}
 
 // ── Dunning schedules ──
 

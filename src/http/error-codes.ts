@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   payment_method_not_found: { status: 404, meaning: "the payment method does not exist or is not one of the payer's attached methods" },
   payment_not_found: { status: 404, meaning: 'the payment does not exist or is not a collected payment of the invoice' },
   dunning_schedule_not_found: { status: 404, meaning: 'the invoice has no dunning schedule (its payment never failed)' },
+  processor_event_not_found: { status: 404, meaning: 'no processor notification with this event id was received' },
   hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
   wallet_not_found: { status: 404, meaning: 'the customer has no wallet in this currency (a top-up, a grant or auto-recharge settings create it)' },
   wallet_top_up_not_found: { status: 404, meaning: 'the wallet top-up does not exist' },
@@ -68,7 +69,7 @@ export const ERROR_CODES = {
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
-  no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule or contract has no billing_error to retry' },
+  no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract or processor notification has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
   unsupported_media_type: { status: 415, meaning: 'the body is not JSON (application/json, or the CloudEvents media types on the event routes)' },

@@ -81,7 +81,7 @@ export const CustomerOverviewSchema = CustomerSchema.extend({
       actor_type: z.string(),
       actor_id: z.string(),
       entity_type: z.string(),
-      entity_id: UuidSchema,
+      entity_id: z.string(),
       request_id: z.string().nullable(),
       created_at: TimestampSchema,
       before: z.unknown(),

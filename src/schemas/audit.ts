@@ -11,7 +11,7 @@ export const AuditEntrySchema = z
     actor_type: z.enum(ACTOR_TYPES).openapi({ description: 'admin or customer (JWT scope), api_key, workflow (a change a workflow made on its own: period close, finalization, dunning, auto-charge, alert trigger, contract move…), or system (the engine outside workflows: relays, reconcilers; and the payment processor)' }),
     actor_id: z.string().openapi({ description: 'the JWT subject, the API key id, the Temporal workflow id, or the system component' }),
     entity_type: z.string().openapi({ example: 'invoice' }),
-    entity_id: UuidSchema,
+    entity_id: z.string().openapi({ description: "the resource's id: a UUID, or the processor's event id for a processor_event" }),
     customer_id: UuidSchema.nullable(),
     request_id: z.string().nullable().openapi({ description: 'X-Request-Id of the API call that made the change; null for changes workflows and the system made on their own' }),
     before: z.unknown().openapi({ description: 'the resource before the change (null on creation)' }),

@@ -214,6 +214,30 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     return { path: `/admin/v1/invoices/${invoice!.id}/dunning/retry` };
   },
 
+  'POST /admin/v1/processor-events/{id}/retry': async () => {
+    // A notification whose application fails deterministically is held with a billing_error: a
+    // refund made at the processor on a Paid invoice, whose recording overflows.
+    const invoiceId = await openInvoice(await customerWithCard());
+    const [charge] = await paymentsOf(h, invoiceId);
+    const paid = intentEvent('payment_intent.succeeded', charge!);
+    await notify(h, paid);
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(paid.id)).result()).toBe('payment_succeeded');
+    const refunded = {
+      id: `evt_walk_${tag()}`,
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: `ch_walk_${tag()}`, object: 'charge', payment_intent: charge!.processor_payment_intent_id, amount_refunded: 100 } },
+    };
+    await withOverflow(h.deps.db, { table: 'refunds', when: `NEW.payment_id = '${charge!.id}'::uuid`, on: 'INSERT' }, async () => {
+      await notify(h, refunded);
+      await eventually(async () => {
+        const held = await expectJson<{ billing_error: unknown }>(await h.request('GET', `/admin/v1/processor-events/${refunded.id}`));
+        expect(held.billing_error, 'the seeded processor event holds a billing_error').not.toBeNull();
+      });
+    });
+    return { path: `/admin/v1/processor-events/${refunded.id}/retry` };
+  },
+
   'POST /admin/v1/invoices/{id}/line-items': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/line-items`, body: { description: 'Setup fee', amount_nanos: units(10n) } }),
   'POST /admin/v1/invoices/{id}/credits': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/credits`, body: { amount_nanos: units(5n), description: 'Goodwill' } }),
   'POST /admin/v1/invoices/{id}/calculate-tax': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/calculate-tax` }),

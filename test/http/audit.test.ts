@@ -93,7 +93,7 @@ describe('GET /admin/v1/audit-log', () => {
       ['actor=admin', 'actor'],
       ['actor_type=robot', 'actor_type'],
       ['created_gte=yesterday', 'created_gte'],
-      ['entity_id=42', 'entity_id'],
+      ['customer_id=42', 'customer_id'],
     ] as const) {
       const body = await expectJson<{ error: { code: string; message: string } }>(await h.request('GET', `/admin/v1/audit-log?${query}`), 400);
       expect(body.error.message).toContain(field);

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/http/error-codes.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { eventId, notify } from '../support/payments.js';
 
 interface Schema {
   $ref?: string;
@@ -71,6 +72,7 @@ interface Seeds {
   webhook: string;
   payment_method: string;
   spend_alert: string;
+  processor_event: string;
 }
 
 let h: Harness;
@@ -121,7 +123,10 @@ async function seed(): Promise<Seeds> {
     })
   ).id;
   const spend_alert = (await create(`/admin/v1/customers/${customer}/alerts`, { alert_type: 'SoftLimit', threshold_nanos: '1000000000000000000' })).id;
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert };
+  // A notification of a type the engine ignores: stored (processed) at once, with nothing to retry.
+  const processor_event = eventId();
+  expect(await expectJson(await notify(h, { id: processor_event, object: 'event', type: 'customer.created', data: { object: { id: `cus_fuzz_${tag}`, object: 'customer' } } }))).toMatchObject({ action: 'ignored' });
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event };
 }
 
 beforeAll(async () => {
@@ -150,6 +155,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   webhooks: 'webhook',
   'payment-methods': 'payment_method',
   alerts: 'spend_alert',
+  'processor-events': 'processor_event',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */

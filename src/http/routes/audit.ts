@@ -17,7 +17,7 @@ const Name = z.string().min(1).max(100);
 const AuditQuerySchema = PaginationQuerySchema.extend({
   starting_after: UuidSchema.optional().openapi({ description: 'id of the last entry of the previous page (the next page holds older entries)' }),
   entity_type: Name.optional().openapi({ description: 'resource type, e.g. invoice, subscription, customer' }),
-  entity_id: UuidSchema.optional().openapi({ description: 'one resource' }),
+  entity_id: z.string().min(1).max(255).optional().openapi({ description: "one resource: its id (a UUID, or the processor's event id for a processor_event)" }),
   customer_id: UuidSchema.optional().openapi({ description: "entries about one customer's resources" }),
   actor_type: z.enum(ACTOR_TYPES).optional(),
   actor_id: Name.optional().openapi({ description: 'JWT subject, API key id or system component' }),

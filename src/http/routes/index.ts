@@ -10,6 +10,7 @@ import { registerInvoices } from './invoices.js';
 import { registerLedger } from './ledger.js';
 import { registerMeters } from './meters.js';
 import { registerPayments } from './payments.js';
+import { registerProcessorEvents } from './processor-events.js';
 import { registerRating } from './rating.js';
 import { registerReports } from './reports.js';
 import { registerSpendAlerts } from './spend-alerts.js';
@@ -19,4 +20,4 @@ import { registerUsage } from './usage.js';
 import { registerWebhooks } from './webhooks.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerLedger, registerSpendAlerts, registerReports, registerAudit];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerAudit];

@@ -1,5 +1,5 @@
 /**
- * billing_error: a step of a subscription's, an invoice's, a dunning schedule's or a contract's workflow that failed deterministically
+ * billing_error: a step of a subscription's, an invoice's, a dunning schedule's, a contract's or a processor notification's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
@@ -8,7 +8,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { setContractBillingError } from '../../db/contracts.js';
 import { setInvoiceBillingError } from '../../db/invoices.js';
-import { setDunningBillingError } from '../../db/payments.js';
+import { setDunningBillingError, setProcessorEventBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
 import { notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
@@ -16,22 +16,32 @@ import type { BillingErrorView } from '../../schemas/common.js';
 import type { BillingErrorState } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 
-/** The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its workflow's key). */
-export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract';
+/**
+ * The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its
+ * workflow's key), a processor notification by the processor's event id.
+ */
+export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract' | 'processor_event';
 
-/** The row before the change (null when there is none): the audited entity's id, its customer and its billing_error. */
-type BillingErrorSetter = (tx: DbClient, id: string, error: Prisma.InputJsonValue | null) => Promise<{ id: string; customerId: string; billingError: Prisma.JsonValue } | null>;
+/**
+ * The row before the change (null when there is none): the audited entity's id, its customer (none
+ * for a processor notification, which the processor addresses to no customer) and its billing_error.
+ */
+type BillingErrorSetter = (tx: DbClient, id: string, error: Prisma.InputJsonValue | null) => Promise<{ id: string; customerId?: string | null; billingError: Prisma.JsonValue } | null>;
 
 const SETTERS: Record<BillingErrorEntity, BillingErrorSetter> = {
   subscription: setSubscriptionBillingError,
   invoice: setInvoiceBillingError,
   dunning_schedule: setDunningBillingError,
   contract: setContractBillingError,
+  processor_event: setProcessorEventBillingError,
 };
 
-/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, or the schedule's and its invoice's ids. */
-const logIds = (entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> =>
-  entity === 'dunning_schedule' ? { dunningScheduleId: entityId, invoiceId: id } : { [`${entity}Id`]: id };
+/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, `eventId`, or the schedule's and its invoice's ids. */
+function logIds(entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> {
+  if (entity === 'dunning_schedule') return { dunningScheduleId: entityId, invoiceId: id };
+  if (entity === 'processor_event') return { eventId: id };
+  return { [`${entity}Id`]: id };
+}
 
 export const toBillingErrorView = (error: BillingErrorState): NonNullable<BillingErrorView> => ({
   step: error.step,
@@ -57,7 +67,7 @@ async function setError(db: Db, entity: BillingErrorEntity, id: string, error: P
       actor: audit.actor,
       entityType: entity,
       entityId: before.id,
-      customerId: before.customerId,
+      customerId: before.customerId ?? null,
       before: { billing_error: before.billingError },
       after: { billing_error: error },
       ...(audit.requestId ? { requestId: audit.requestId } : {}),

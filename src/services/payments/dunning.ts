@@ -153,7 +153,8 @@ const CHECK_BATCH = 500;
 /**
  * check_due_attempts (SPEC §3): every Active schedule whose next retry is due (by its test clock's
  * time when it has one) and whose workflow is not running gets its workflow started again, from the
- * retries it has made; notifications whose workflow never ran are handed to one.
+ * retries it has made; notifications whose workflow never ran are handed to one (not those held on
+ * a billing_error: their workflow waits for an operator's retry).
  */
 export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<DunningCheckResult> {
   const overdue = await overdueDunningSchedules(deps.db, now, CHECK_BATCH);
