@@ -46,6 +46,12 @@ const CREATED_BY_WRITES = new Set<ErrorCode>(['wallet_not_found']);
  */
 const WORKFLOW_UPDATE: ErrorCode[] = ['billing_failed'];
 
+/**
+ * An operator's retry sent to a workflow that has ended meanwhile (terminated, or its resource closed)
+ * while the row still shows the billing_error: the move is refused as the state no longer allows it.
+ */
+const OPERATOR_RETRY: ErrorCode[] = ['invalid_state_transition'];
+
 /** Business rules of routes whose description does not name every code they answer with. */
 const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /v1/subscriptions': ['customer_not_active', 'plan_has_no_skus', 'currency_mismatch'],
@@ -66,6 +72,11 @@ const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'PATCH /admin/v1/customers/{id}': ['invalid_state_transition'],
   'POST /admin/v1/catalog/skus': ['plan_currency_mismatch'],
   'POST /v1/webhooks/processor': ['invalid_signature'],
+  'POST /admin/v1/subscriptions/{id}/retry': OPERATOR_RETRY,
+  'POST /admin/v1/invoices/{id}/retry': OPERATOR_RETRY,
+  'POST /admin/v1/invoices/{id}/dunning/retry': OPERATOR_RETRY,
+  'POST /admin/v1/contracts/{id}/retry': OPERATOR_RETRY,
+  'POST /admin/v1/processor-events/{id}/retry': OPERATOR_RETRY,
 };
 
 /** The field names (top level) of a request body schema, to find the resources it names. */
