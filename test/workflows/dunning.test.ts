@@ -5,9 +5,10 @@
  * successes come as signed processor notifications about the PaymentIntents the engine created.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { newId } from '../../src/ids.js';
+import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, type DunningCheckSummary } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
-import { withOverflow } from '../support/faults.js';
+import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -267,5 +268,34 @@ describe('the daily dunning check (check_due_attempts)', () => {
     await captureHistory(run, 'redrives-overdue-schedule');
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('test done');
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it('re-drives the other overdue schedules when one fails deterministically, and names it in the summary', async () => {
+    const healthy = await subscribedWithCard();
+    const poisoned = await subscribedWithCard();
+    const healthyInvoice = await failFirstCharge(healthy.clockId, healthy.subscriptionId);
+    const poisonedInvoice = await failFirstCharge(poisoned.clockId, poisoned.subscriptionId);
+    // Both schedules' workflows are lost; the healthy one's first retry becomes overdue.
+    for (const { id } of [healthyInvoice, poisonedInvoice]) await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(id)).terminate('simulated loss');
+    await advance(healthy.clockId, '2026-02-05T00:00:00.000Z');
+
+    // The poisoned schedule's clock time is corrupt: its retry counts as overdue, but re-driving it fails on every attempt.
+    const run = await withCorruptClockTime(h.deps.db, poisoned.clockId, async () => {
+      const handle = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `dunning-check-test-${newId()}` });
+      const summary = (await handle.result()) as DunningCheckSummary;
+      expect(summary.redriven).toContain(healthyInvoice.id);
+      expect(summary.redriven).not.toContain(poisonedInvoice.id);
+      expect(summary.failed).toContainEqual({ kind: 'dunning_schedule', id: poisonedInvoice.id, message: expect.stringMatching(/invalid time value/i) });
+      return handle;
+    });
+    // The run completed in one attempt of its activity, and the healthy schedule made its overdue retry.
+    expect((await run.describe()).status.name).toBe('COMPLETED');
+    expect(await activityAttempts(h, run.workflowId)).toEqual({ checkDueDunningAttempts: [1] });
+    await eventually(async () => expect(await dunningOf(h, healthyInvoice.id)).toMatchObject({ attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
+    expect(await dunningOf(h, poisonedInvoice.id)).toMatchObject({ status: 'Active', attempt_count: 0 });
+    await expect(h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(poisonedInvoice.id)).describe()).resolves.toMatchObject({ status: { name: 'TERMINATED' } });
+    await captureHistory(run, 'one-schedule-failed-others-redriven');
+    await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(healthyInvoice.id)).terminate('test done');
+    for (const { subscriptionId } of [healthy, poisoned]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 });
