@@ -229,6 +229,37 @@ describe('auto-charge and dunning on a test clock', () => {
     for (const { subscriptionId } of [held, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 
+  it('clears the billing_error of a held schedule when its invoice is paid or voided, and its workflow ends Resolved', async () => {
+    for (const close of ['pay', 'void'] as const) {
+      const { clockId, subscriptionId } = await subscribedWithCard();
+      const open = await failFirstCharge(clockId, subscriptionId);
+      const schedule = await dunningOf(h, open.id);
+      const workflow = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
+      await withOverflow(h.deps.db, { table: 'dunning_schedules', when: `NEW.id = '${schedule.id}'::uuid AND NEW.attempt_count > OLD.attempt_count`, on: 'UPDATE' }, async () => {
+        await advance(clockId, '2026-02-04T01:00:00.000Z');
+      });
+      expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', billing_error: { step: 'runDunningAttempt' } });
+      const payments = (await paymentsOf(h, open.id)).length;
+
+      // Paid by hand (or voided) while the failed retry waits for an operator: nothing is left to retry.
+      const body = close === 'pay' ? { actor_id: 'ops-1', actor_name: 'Ops' } : { reason: 'written off' };
+      expect((await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${open.id}/${close}`, { body }))).status).toBe(close === 'pay' ? 'Paid' : 'Void');
+      expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', closed_reason: close === 'pay' ? 'paid_manually' : 'voided', billing_error: null });
+      const cleared = await h.deps.db.auditLogEntry.findMany({ where: { entityId: schedule.id, action: 'dunning_schedule.billing_cleared' } });
+      expect(cleared.map((entry) => [entry.actorType, (entry.before as { billing_error: { step: string } }).billing_error.step, entry.after])).toEqual([
+        ['workflow', 'runDunningAttempt', { billing_error: null, reason: close === 'pay' ? 'paid_manually' : 'voided' }],
+      ]);
+      // The held workflow saw the schedule closed and ended; no retry was made.
+      expect(await workflow.result()).toEqual({ status: 'Resolved', attemptCount: 0 });
+      expect(await paymentsOf(h, open.id)).toHaveLength(payments);
+      const nothing = await h.request('POST', `/admin/v1/invoices/${open.id}/dunning/retry`);
+      expect(nothing.status).toBe(409);
+      expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+      if (close === 'pay') await captureHistory(workflow, 'billing-error-then-invoice-paid');
+      await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+    }
+  });
+
   it('keeps the manual flow for a customer without a payment method', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
