@@ -401,6 +401,13 @@ export interface WalletRechargeResult {
   status: 'Pending' | 'Succeeded' | 'Failed';
 }
 
+/**
+ * An operator's retry of the auto-recharge step that failed with a billing_error (recording the
+ * top-up Failed): clears it, and answers once the step ran again (done, or failed again with a new
+ * billing_error).
+ */
+export const retryWalletTopUpUpdate = defineUpdate<WalletRechargeResult | null, [SubscriptionCommand]>('retryWalletTopUp');
+
 export const walletRechargeWorkflowId = (topUpId: string): string => `wallet-recharge:${topUpId}`;
 // ── Spend alerts ──
 

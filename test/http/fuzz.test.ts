@@ -71,6 +71,7 @@ interface Seeds {
   webhook: string;
   payment_method: string;
   spend_alert: string;
+  top_up: string;
 }
 
 let h: Harness;
@@ -121,7 +122,9 @@ async function seed(): Promise<Seeds> {
     })
   ).id;
   const spend_alert = (await create(`/admin/v1/customers/${customer}/alerts`, { alert_type: 'SoftLimit', threshold_nanos: '1000000000000000000' })).id;
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert };
+  // A top-up of the customer's USD wallet (stripe-mock refuses the charge: Failed).
+  const top_up = (await create(`/admin/v1/customers/${customer}/wallets/USD/top-ups`, { amount_nanos: '10000000000000' })).id;
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, top_up };
 }
 
 beforeAll(async () => {
@@ -150,6 +153,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   webhooks: 'webhook',
   'payment-methods': 'payment_method',
   alerts: 'spend_alert',
+  'top-ups': 'top_up',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */

@@ -10,6 +10,7 @@ import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
+import { activityAttempts, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { attachCard, collectTopUp, eventually } from '../support/payments.js';
@@ -85,4 +86,57 @@ it('50 concurrent drawdowns crossing the threshold make exactly one auto-recharg
     promotional_credit: (500n * UNIT).toString(),
   });
   await captureHistory(handle, 'charge-refused-at-the-processor');
+}, 180_000);
+
+it("holds a recharge whose top-up cannot be recorded Failed as the top-up's billing_error, and records it on an operator's retry", async () => {
+  const customerId = await makeCustomer(h.deps.db);
+  await attachCard(h, customerId);
+  const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
+  await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: (1000n * UNIT).toString() } }), 201);
+  await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: (600n * UNIT).toString(), target_nanos: (1000n * UNIT).toString() } }));
+  const invoiceId = newId();
+  await h.deps.db.$transaction(async (tx) => {
+    await tx.invoice.create({ data: { id: invoiceId, customerId, currency: 'USD', billingReason: 'manual' } });
+    await insertLines(tx, invoiceId, [{ kind: 'fee', description: 'Seat', amountNanos: 500n * UNIT }]);
+    await recomputeTotals(tx, invoiceId);
+  });
+  const topUpOf = async () => {
+    const rows = (await expectPage<TopUpBody & { billing_error: { step: string; type: string; message: string; failed_at: string } | null; failure_message: string | null }>(await h.request('GET', `${wallet}/top-ups`))).data;
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+
+  // Recording the customer's top-up Failed overflows (as a corrupt stored row would): both when the
+  // refused charge records it and when the workflow then gives it up.
+  const held = await withOverflow(h.deps.db, { table: 'wallet_top_ups', when: `NEW.customer_id = '${customerId}'::uuid AND NEW.status = 'Failed'`, on: 'UPDATE' }, async () => {
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${invoiceId}/finalize`));
+    return eventually(async () => {
+      const topUp = await topUpOf();
+      expect(topUp.billing_error).not.toBeNull();
+      return topUp;
+    });
+  });
+  expect(held).toMatchObject({ status: 'Pending', failure_message: null, billing_error: { step: 'abandonWalletTopUp', type: 'DeterministicFailure' } });
+  expect(held.billing_error!.message).toMatch(/overflow/i);
+  const handle = h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(held.id));
+  const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: held.id, action: 'wallet_top_up.billing_error' } });
+  expect([audit.actorType, audit.actorId]).toEqual(['workflow', handle.workflowId]);
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  // Recording it Failed was tried once: a deterministic failure is not retried.
+  expect((await activityAttempts(h, handle.workflowId)).abandonWalletTopUp).toEqual([1]);
+
+  // The cause is fixed: the operator's retry records the top-up Failed with the charge's reason and clears the error.
+  const retried = await expectJson<TopUpBody & { billing_error: unknown; failure_message: string | null }>(await h.request('POST', `${wallet}/top-ups/${held.id}/retry`));
+  expect(retried).toMatchObject({ id: held.id, status: 'Failed', billing_error: null });
+  expect(retried.failure_message).toMatch(/overflow/i);
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Failed' });
+  const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet_top_up.billing_retried' } });
+  expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([['admin', 'test-admin']]);
+  const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
+  expect(nothing.status).toBe(409);
+  expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+  const elsewhere = await h.request('POST', `/admin/v1/customers/${customerId}/wallets/EUR/top-ups/${held.id}/retry`);
+  expect(elsewhere.status).toBe(404);
+  expect(((await elsewhere.json()) as { error: { code: string } }).error.code).toBe('wallet_top_up_not_found');
+  await captureHistory(handle, 'record-failed-failed-then-operator-retry');
 }, 180_000);

@@ -1,5 +1,5 @@
 /**
- * billing_error: a step of a subscription's, an invoice's, a dunning schedule's or a contract's workflow that failed deterministically
+ * billing_error: a step of a subscription's, an invoice's, a dunning schedule's, a contract's or a wallet auto-recharge's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
@@ -10,6 +10,7 @@ import { setContractBillingError } from '../../db/contracts.js';
 import { setInvoiceBillingError } from '../../db/invoices.js';
 import { setDunningBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
+import { setTopUpBillingError } from '../../db/wallets.js';
 import { notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { BillingErrorView } from '../../schemas/common.js';
@@ -17,7 +18,7 @@ import type { BillingErrorState } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 
 /** The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its workflow's key). */
-export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract';
+export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract' | 'wallet_top_up';
 
 /** The row before the change (null when there is none): the audited entity's id, its customer and its billing_error. */
 type BillingErrorSetter = (tx: DbClient, id: string, error: Prisma.InputJsonValue | null) => Promise<{ id: string; customerId: string; billingError: Prisma.JsonValue } | null>;
@@ -27,11 +28,15 @@ const SETTERS: Record<BillingErrorEntity, BillingErrorSetter> = {
   invoice: setInvoiceBillingError,
   dunning_schedule: setDunningBillingError,
   contract: setContractBillingError,
+  wallet_top_up: setTopUpBillingError,
 };
 
-/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, or the schedule's and its invoice's ids. */
-const logIds = (entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> =>
-  entity === 'dunning_schedule' ? { dunningScheduleId: entityId, invoiceId: id } : { [`${entity}Id`]: id };
+/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, `topUpId`, or the schedule's and its invoice's ids. */
+function logIds(entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> {
+  if (entity === 'dunning_schedule') return { dunningScheduleId: entityId, invoiceId: id };
+  if (entity === 'wallet_top_up') return { topUpId: id };
+  return { [`${entity}Id`]: id };
+}
 
 export const toBillingErrorView = (error: BillingErrorState): NonNullable<BillingErrorView> => ({
   step: error.step,

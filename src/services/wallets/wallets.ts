@@ -57,11 +57,13 @@ import {
   type WalletTopUpRow,
   type WalletTransactionRow,
 } from '../../db/wallets.js';
-import { DomainError, notFound, validation } from '../../errors.js';
+import { conflict, DomainError, notFound, validation } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcessor } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
-import { walletRechargeWorkflowId } from '../../../workflows/messages.js';
+import { runUpdate } from '../../temporal/updates.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId, type SubscriptionCommand } from '../../../workflows/messages.js';
+import { billingErrorView } from '../failures/billing-errors.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
@@ -127,6 +129,7 @@ export const toTopUpView = (t: WalletTopUpRow): WalletTopUpView => ({
   amount_nanos: t.amountNanos.toFixed(0),
   processor_payment_intent_id: t.processorPaymentIntentId,
   failure_message: t.failureMessage,
+  billing_error: billingErrorView(t.billingError),
   requested_at: t.requestedAt.toISOString(),
 });
 
@@ -589,6 +592,21 @@ export async function applyTopUpNotification(deps: WalletDeps, topUp: WalletTopU
     return `top_up_${(await failTopUp(deps.db, topUp.id, failure, intentId)).status.toLowerCase()}`;
   }
   return 'ignored_type';
+}
+
+/**
+ * An operator's retry of the auto-recharge step that left the top-up with a billing_error (README,
+ * "Failures"): its workflow clears it and runs the step again; answered once it ran (with a new
+ * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
+ */
+export async function retryTopUp(deps: { db: Db; client: Client }, customerId: string, currency: string, topUpId: string, command: SubscriptionCommand): Promise<WalletTopUpView> {
+  await requireCustomer(deps.db, customerId);
+  const topUp = await findTopUp(deps.db, topUpId);
+  if (!topUp || topUp.customerId !== customerId || topUp.currency !== currency) throw notFound('wallet_top_up', topUpId);
+  if (topUp.billingError === null) throw conflict('no_billing_error', `wallet top-up ${topUpId} has no billing error to retry`, { entity: 'wallet_top_up' });
+  const handle = deps.client.workflow.getHandle(walletRechargeWorkflowId(topUpId));
+  await runUpdate('wallet_top_up', () => handle.executeUpdate(retryWalletTopUpUpdate, { args: [command] }));
+  return toTopUpView((await findTopUp(deps.db, topUpId))!);
 }
 
 // ── Auto-recharge workflows ──────────────────────────────────────────────────────────────────
