@@ -408,6 +408,9 @@ export interface WalletRechargeResult {
  */
 export const retryWalletTopUpUpdate = defineUpdate<WalletRechargeResult | null, [SubscriptionCommand]>('retryWalletTopUp');
 
+/** The processor settled a top-up whose workflow holds a billing_error: the hold ends with this status. */
+export const walletTopUpSettledSignal = defineSignal<[{ status: 'Succeeded' | 'Failed' }]>('walletTopUpSettled');
+
 export const walletRechargeWorkflowId = (topUpId: string): string => `wallet-recharge:${topUpId}`;
 // ── Spend alerts ──
 

@@ -9,7 +9,8 @@
  * that no longer fails the workflow, leaving the top-up Pending with nothing to show for it (patch
  * WALLET_RECHARGE_BILLING_ERRORS). It is recorded as the top-up's billing_error (row, audit entry,
  * log line) and the workflow holds until an operator's `retryWalletTopUp` update, which clears it
- * and runs the step again.
+ * and runs the step again, or until the processor settles the top-up meanwhile (patch
+ * WALLET_RECHARGE_SETTLED_ENDS_HOLD: `walletTopUpSettled` signal).
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -21,6 +22,7 @@ import {
   NOT_FOUND,
   retryWalletTopUpUpdate,
   UNPROCESSABLE,
+  walletTopUpSettledSignal,
   type BillingErrorState,
   type SubscriptionCommand,
   type WalletRechargeInput,
@@ -51,6 +53,11 @@ const { chargeWalletTopUp } = proxyActivities<Activities>({
  * failing the run.
  */
 export const WALLET_RECHARGE_BILLING_ERRORS = 'wallet-recharge-billing-errors';
+/**
+ * The processor settled the top-up (a late notification) while its failed step is held: the hold
+ * ends with the settled status (the settling cleared the billing_error).
+ */
+export const WALLET_RECHARGE_SETTLED_ENDS_HOLD = 'wallet-recharge-settled-ends-hold';
 
 export async function walletRechargeWorkflow(input: WalletRechargeInput): Promise<WalletRechargeResult> {
   /** The failed step held for an operator (only under WALLET_RECHARGE_BILLING_ERRORS). */
@@ -74,6 +81,13 @@ export async function walletRechargeWorkflow(input: WalletRechargeInput): Promis
       },
     },
   );
+
+  setHandler(walletTopUpSettledSignal, ({ status }) => {
+    if (billingError !== null && result === null && patched(WALLET_RECHARGE_SETTLED_ENDS_HOLD)) {
+      result = { topUpId: input.topUpId, status };
+      billingError = null;
+    }
+  });
 
   try {
     return await chargeWalletTopUp(input.topUpId);

@@ -88,7 +88,13 @@ it('50 concurrent drawdowns crossing the threshold make exactly one auto-recharg
   await captureHistory(handle, 'charge-refused-at-the-processor');
 }, 180_000);
 
-it("holds a recharge whose top-up cannot be recorded Failed as the top-up's billing_error, and records it on an operator's retry", async () => {
+interface HeldTopUp extends TopUpBody {
+  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
+  failure_message: string | null;
+}
+
+/** A customer's auto-recharge whose refused charge cannot be recorded Failed (an injected overflow): held Pending with a billing_error. */
+async function heldRecharge() {
   const customerId = await makeCustomer(h.deps.db);
   await attachCard(h, customerId);
   const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
@@ -101,11 +107,10 @@ it("holds a recharge whose top-up cannot be recorded Failed as the top-up's bill
     await recomputeTotals(tx, invoiceId);
   });
   const topUpOf = async () => {
-    const rows = (await expectPage<TopUpBody & { billing_error: { step: string; type: string; message: string; failed_at: string } | null; failure_message: string | null }>(await h.request('GET', `${wallet}/top-ups`))).data;
+    const rows = (await expectPage<HeldTopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
     expect(rows).toHaveLength(1);
     return rows[0]!;
   };
-
   // Recording the customer's top-up Failed overflows (as a corrupt stored row would): both when the
   // refused charge records it and when the workflow then gives it up.
   const held = await withOverflow(h.deps.db, { table: 'wallet_top_ups', when: `NEW.customer_id = '${customerId}'::uuid AND NEW.status = 'Failed'`, on: 'UPDATE' }, async () => {
@@ -119,14 +124,19 @@ it("holds a recharge whose top-up cannot be recorded Failed as the top-up's bill
   expect(held).toMatchObject({ status: 'Pending', failure_message: null, billing_error: { step: 'abandonWalletTopUp', type: 'DeterministicFailure' } });
   expect(held.billing_error!.message).toMatch(/overflow/i);
   const handle = h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(held.id));
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  return { customerId, wallet, held, handle, topUpOf };
+}
+
+it("holds a recharge whose top-up cannot be recorded Failed as the top-up's billing_error, and records it on an operator's retry", async () => {
+  const { customerId, wallet, held, handle } = await heldRecharge();
   const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: held.id, action: 'wallet_top_up.billing_error' } });
   expect([audit.actorType, audit.actorId]).toEqual(['workflow', handle.workflowId]);
-  expect((await handle.describe()).status.name).toBe('RUNNING');
   // Recording it Failed was tried once: a deterministic failure is not retried.
   expect((await activityAttempts(h, handle.workflowId)).abandonWalletTopUp).toEqual([1]);
 
   // The cause is fixed: the operator's retry records the top-up Failed with the charge's reason and clears the error.
-  const retried = await expectJson<TopUpBody & { billing_error: unknown; failure_message: string | null }>(await h.request('POST', `${wallet}/top-ups/${held.id}/retry`));
+  const retried = await expectJson<HeldTopUp>(await h.request('POST', `${wallet}/top-ups/${held.id}/retry`));
   expect(retried).toMatchObject({ id: held.id, status: 'Failed', billing_error: null });
   expect(retried.failure_message).toMatch(/overflow/i);
   expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Failed' });
@@ -139,4 +149,19 @@ it("holds a recharge whose top-up cannot be recorded Failed as the top-up's bill
   expect(elsewhere.status).toBe(404);
   expect(((await elsewhere.json()) as { error: { code: string } }).error.code).toBe('wallet_top_up_not_found');
   await captureHistory(handle, 'record-failed-failed-then-operator-retry');
+}, 180_000);
+
+it('ends the hold of a recharge when the processor collects its top-up meanwhile, clearing the billing_error', async () => {
+  const { wallet, held, handle, topUpOf } = await heldRecharge();
+  // The customer fixed the card: the processor's notification collects the top-up.
+  expect(await collectTopUp(h, { id: held.id, processor_payment_intent_id: `pi_${newId().replaceAll('-', '')}` })).toBe('top_up_succeeded');
+  expect(await topUpOf()).toMatchObject({ id: held.id, status: 'Succeeded', billing_error: null });
+  expect((await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet))).balance_nanos).toBe((1000n * UNIT).toString());
+  const cleared = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet_top_up.billing_cleared' } });
+  expect(cleared.map((entry) => [entry.actorType, entry.after])).toEqual([['system', { status: 'Succeeded', billing_error: null }]]);
+  // The held workflow ended with the settled status; nothing is left to retry.
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Succeeded' });
+  const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
+  expect(nothing.status).toBe(409);
+  await captureHistory(handle, 'record-failed-failed-then-collected-by-notification');
 }, 180_000);
