@@ -2,16 +2,19 @@
  * The daily dunning check (SPEC §3 check_due_attempts), started by the Temporal Schedule
  * `dunning-check-due-attempts`: re-drives Active schedules whose retry is overdue but whose workflow
  * is not running, and notifications whose workflow never ran. A safety net: the dunning workflows
- * make their retries on their own.
+ * make their retries on their own. An item whose re-drive fails deterministically is listed in the
+ * summary's `failed` (and logged) while the others are re-driven; a transient failure fails the
+ * activity, which is retried.
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { DunningCheckSummary } from './messages.js';
 
 const { checkDueDunningAttempts } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
 });
 
-export async function dunningCheckWorkflow(): Promise<{ overdue: number; redriven: string[]; notificationsRedriven: number }> {
+export async function dunningCheckWorkflow(): Promise<DunningCheckSummary> {
   return checkDueDunningAttempts();
 }

@@ -10,7 +10,9 @@
  * A retry whose activity fails for good (deterministically, or past its retry schedule) no longer
  * fails the workflow (patch DUNNING_BILLING_ERRORS), which the daily check would start again only to
  * fail the same way: it is recorded as the schedule's billing_error (row, audit entry, log line) and
- * the workflow holds until an operator's `retryDunning` update, which clears it and runs it again.
+ * the workflow holds until an operator's `retryDunning` update, which clears it and runs it again,
+ * or until the schedule is closed (patch DUNNING_CLOSE_ENDS_HOLD): the closing cleared the
+ * billing_error, and the workflow ends Resolved.
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
@@ -46,6 +48,12 @@ const { runDunningAttempt, concludeDunning, recordBillingError, clearBillingErro
  * retry failing for good is held as the schedule's billing_error instead of failing the run.
  */
 export const DUNNING_BILLING_ERRORS = 'dunning-billing-errors';
+/**
+ * A schedule closed (its invoice paid or voided) while a failed retry is held for an operator: the
+ * hold ends with it (the closing cleared the billing_error) and the workflow completes, instead of
+ * waiting for a retry of a schedule that has nothing left to retry.
+ */
+export const DUNNING_CLOSE_ENDS_HOLD = 'dunning-close-ends-hold';
 
 /** How long after the last retry its outcome may stay pending at the processor before the schedule is Exhausted. */
 const PENDING_OUTCOME_GRACE_MS = 7 * 86_400_000;
@@ -72,6 +80,7 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
 
   setHandler(dunningClosedSignal, (closed) => {
     if (state.status === 'Active') state = { status: closed.status, attemptCount: Math.max(state.attemptCount, closed.attemptCount) };
+    if (billingError !== null && state.status !== 'Active' && patched(DUNNING_CLOSE_ENDS_HOLD)) billingError = null;
     clock.touch();
   });
   setHandler(dunningStateQuery, () => state);

@@ -236,11 +236,42 @@ export interface RevenueRecognitionSummary {
   failed: string[];
 }
 
+/**
+ * An item of a scheduled run (a dunning schedule, a notification, a contract, a coterm link) whose
+ * work failed deterministically: logged and listed in the run's summary, the other items proceed,
+ * and the next run tries it again.
+ */
+export interface FailedRunItem {
+  /** What the item is: `dunning_schedule` (id: its invoice's), `processor_event`, `contract` or `coterm_link` (id: its subscription's). */
+  kind: 'dunning_schedule' | 'processor_event' | 'contract' | 'coterm_link';
+  id: string;
+  /** The failure as an operator reads it (src/services/failures/taxonomy.ts describeFailure). */
+  message: string;
+}
+
 export interface ContractReconcileSummary {
+  /** Contracts whose workflow should be running. */
   checked: number;
+  /** Subscriptions adopted with Coterm whose realignment was sent again (lost after the link's commit). */
   realigned: string[];
+  /** Contracts whose missing workflow was started. */
   started: string[];
+  /** Contracts whose workflow closed although it has work left: left to an operator. */
   closed: string[];
+  /** Contracts and coterm links whose start or realignment failed deterministically (refused, or invalid data). */
+  failed: FailedRunItem[];
+}
+
+/** What a daily dunning check did (src/services/payments/dunning.ts checkDueAttempts). */
+export interface DunningCheckSummary {
+  /** Active schedules whose retry was overdue. */
+  overdue: number;
+  /** Invoices whose schedule's workflow was started again. */
+  redriven: string[];
+  /** Stale notifications handed to a workflow. */
+  notificationsRedriven: number;
+  /** Schedules and notifications whose re-drive failed deterministically. */
+  failed: FailedRunItem[];
 }
 
 /** Webhook delivery: one outbox event to one endpoint (SPEC §6). */
@@ -375,6 +406,16 @@ export interface WalletRechargeResult {
   topUpId: string;
   status: 'Pending' | 'Succeeded' | 'Failed';
 }
+
+/**
+ * An operator's retry of the auto-recharge step that failed with a billing_error (recording the
+ * top-up Failed): clears it, and answers once the step ran again (done, or failed again with a new
+ * billing_error).
+ */
+export const retryWalletTopUpUpdate = defineUpdate<WalletRechargeResult | null, [SubscriptionCommand]>('retryWalletTopUp');
+
+/** The processor settled a top-up whose workflow holds a billing_error: the hold ends with this status. */
+export const walletTopUpSettledSignal = defineSignal<[{ status: 'Succeeded' | 'Failed' }]>('walletTopUpSettled');
 
 export const walletRechargeWorkflowId = (topUpId: string): string => `wallet-recharge:${topUpId}`;
 // ── Spend alerts ──

@@ -4,15 +4,38 @@
  * transaction; this charges it through the payment processor (idempotency key per top-up) and
  * records the answer. A processor that cannot be reached is retried on a bounded schedule; a
  * domain refusal is final. Either way a top-up that could not be charged ends Failed, never Pending.
+ *
+ * Recording it Failed can itself fail for good (deterministically, or past its retry schedule):
+ * that no longer fails the workflow, leaving the top-up Pending with nothing to show for it (patch
+ * WALLET_RECHARGE_BILLING_ERRORS). It is recorded as the top-up's billing_error (row, audit entry,
+ * log line) and the workflow holds until an operator's `retryWalletTopUp` update, which clears it
+ * and runs the step again, or until the processor settles the top-up meanwhile (patch
+ * WALLET_RECHARGE_SETTLED_ENDS_HOLD: `walletTopUpSettled` signal).
  */
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE, type WalletRechargeInput, type WalletRechargeResult } from './messages.js';
+import { billingErrorOf } from './failures.js';
+import {
+  ACTIVITY_RETRY,
+  INVALID_TRANSITION,
+  NO_BILLING_ERROR,
+  NOT_FOUND,
+  retryWalletTopUpUpdate,
+  UNPROCESSABLE,
+  walletTopUpSettledSignal,
+  type BillingErrorState,
+  type SubscriptionCommand,
+  type WalletRechargeInput,
+  type WalletRechargeResult,
+} from './messages.js';
 
 const { abandonWalletTopUp } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', nonRetryableErrorTypes: [NOT_FOUND] },
 });
+
+/** Under WALLET_RECHARGE_BILLING_ERRORS: recording the top-up Failed retries a transient failure on the bounded schedule. */
+const bounded = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: ACTIVITY_RETRY });
 
 const { chargeWalletTopUp } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
@@ -24,13 +47,71 @@ const { chargeWalletTopUp } = proxyActivities<Activities>({
   },
 });
 
+/**
+ * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"):
+ * recording the top-up Failed that fails for good is held as the top-up's billing_error instead of
+ * failing the run.
+ */
+export const WALLET_RECHARGE_BILLING_ERRORS = 'wallet-recharge-billing-errors';
+/**
+ * The processor settled the top-up (a late notification) while its failed step is held: the hold
+ * ends with the settled status (the settling cleared the billing_error).
+ */
+export const WALLET_RECHARGE_SETTLED_ENDS_HOLD = 'wallet-recharge-settled-ends-hold';
+
 export async function walletRechargeWorkflow(input: WalletRechargeInput): Promise<WalletRechargeResult> {
+  /** The failed step held for an operator (only under WALLET_RECHARGE_BILLING_ERRORS). */
+  let billingError: BillingErrorState | null = null;
+  /** Steps attempted (done or failed) after the charge: an operator's retry answers once the next one ran. */
+  let steps = 0;
+  let result: WalletRechargeResult | null = null;
+
+  setHandler(
+    retryWalletTopUpUpdate,
+    async (command) => {
+      const seen = steps;
+      await bounded.clearBillingError({ entity: 'wallet_top_up', id: input.topUpId, command });
+      billingError = null;
+      await condition(() => steps > seen);
+      return result;
+    },
+    {
+      validator: (_command: SubscriptionCommand) => {
+        if (billingError === null) throw ApplicationFailure.nonRetryable(`wallet top-up ${input.topUpId} has no billing error to retry`, NO_BILLING_ERROR);
+      },
+    },
+  );
+
+  setHandler(walletTopUpSettledSignal, ({ status }) => {
+    if (billingError !== null && result === null && patched(WALLET_RECHARGE_SETTLED_ENDS_HOLD)) {
+      result = { topUpId: input.topUpId, status };
+      billingError = null;
+    }
+  });
+
   try {
     return await chargeWalletTopUp(input.topUpId);
   } catch (err) {
     // Refused for good, or the processor stayed unreachable through every retry: the top-up is
     // recorded Failed with the reason (audited and logged), which lets the next crossing recharge.
     const reason = err instanceof ActivityFailure && err.cause instanceof Error ? err.cause.message : String(err);
-    return abandonWalletTopUp(input.topUpId, reason);
+    if (!patched(WALLET_RECHARGE_BILLING_ERRORS)) return abandonWalletTopUp(input.topUpId, reason);
+    while (result === null) {
+      try {
+        result = await bounded.abandonWalletTopUp(input.topUpId, reason);
+      } catch (abandonErr) {
+        if (!(abandonErr instanceof ActivityFailure)) throw abandonErr;
+        const error = billingErrorOf(abandonErr, new Date().toISOString());
+        log.warn('wallet top-up could not be recorded Failed; holding for an operator retry', { topUpId: input.topUpId, ...error });
+        await bounded.recordBillingError({ entity: 'wallet_top_up', id: input.topUpId, error });
+        billingError = error;
+      } finally {
+        steps += 1;
+      }
+      // Held until an operator retries; the loop then records the top-up Failed again.
+      await condition(() => billingError === null);
+    }
+    await condition(allHandlersFinished);
+    return result;
   }
 }

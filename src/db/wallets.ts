@@ -2,7 +2,7 @@
  * Credit wallet repository: one wallet per customer and currency (its row lock serialises every
  * balance move), its grants, paid top-ups and append-only transaction history.
  */
-import type { Wallet, WalletGrant, WalletTopUp, WalletTransaction } from '../generated/prisma/client.js';
+import { Prisma, type Wallet, type WalletGrant, type WalletTopUp, type WalletTransaction } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { Db, DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
@@ -170,6 +170,14 @@ export function findTopUp(tx: DbClient | Db, id: string): Promise<WalletTopUpRow
 export async function lockTopUp(tx: DbClient, id: string): Promise<WalletTopUpRow | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM wallet_top_ups WHERE id = ${id}::uuid FOR UPDATE`;
   return rows.length === 0 ? null : tx.walletTopUp.findUniqueOrThrow({ where: { id } });
+}
+
+/** Sets (or clears, with null) the top-up's billing_error; the row before, null when there is none. */
+export async function setTopUpBillingError(tx: DbClient, id: string, error: Prisma.InputJsonValue | null): Promise<WalletTopUpRow | null> {
+  const before = await lockTopUp(tx, id);
+  if (!before) return null;
+  await tx.walletTopUp.update({ where: { id }, data: { billingError: error === null ? Prisma.DbNull : error } });
+  return before;
 }
 
 export function findTopUpByIntent(tx: DbClient | Db, intentId: string): Promise<WalletTopUpRow | null> {

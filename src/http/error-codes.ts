@@ -69,7 +69,7 @@ export const ERROR_CODES = {
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
-  no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract or processor notification has no billing_error to retry' },
+  no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract, processor notification or wallet top-up has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
   unsupported_media_type: { status: 415, meaning: 'the body is not JSON (application/json, or the CloudEvents media types on the event routes)' },

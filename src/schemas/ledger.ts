@@ -1,7 +1,7 @@
 /** Ledger and credit wallet resources as the API returns them. */
 import { z } from '@hono/zod-openapi';
 import { ACCOUNT_KINDS, JOURNAL_KINDS } from '../core/index.js';
-import { CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const AccountKindSchema = z.enum(ACCOUNT_KINDS).openapi({ description: 'ledger account kind' });
 
@@ -120,6 +120,11 @@ export const WalletTopUpSchema = z
     amount_nanos: MoneySchema,
     processor_payment_intent_id: z.string().nullable(),
     failure_message: z.string().nullable(),
+    billing_error: BillingErrorSchema.openapi({
+      description:
+        "a step of the auto-recharge's workflow (recording the top-up Failed) that failed in a way no automatic retry fixes, held for an operator: " +
+        'the top-up stays Pending meanwhile; fix the cause, then POST /admin/v1/customers/{id}/wallets/{currency}/top-ups/{top_up_id}/retry; null when none',
+    }),
     requested_at: TimestampSchema,
   })
   .openapi('WalletTopUp');

@@ -276,6 +276,22 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
 
   'POST /admin/v1/customers/{id}/wallets/{currency}/grants': async () => ({ path: `${wallet(await customer())}/grants`, body: { amount_nanos: units(20n), description: 'welcome credit' } }),
   'POST /admin/v1/customers/{id}/wallets/{currency}/top-ups': async () => ({ path: `${wallet(await customerWithCard())}/top-ups`, body: { amount_nanos: units(50n) } }),
+  'POST /admin/v1/customers/{id}/wallets/{currency}/top-ups/{top_up_id}/retry': async () => {
+    // An auto-recharge whose top-up cannot be recorded Failed (stripe-mock refuses the charge) holds it with a billing_error.
+    const owner = await customerWithCard();
+    await post(`${wallet(owner)}/grants`, { amount_nanos: units(100n), description: 'welcome credit' });
+    await expectJson(await h.request('PUT', `${wallet(owner)}/auto-recharge`, { body: { threshold_nanos: units(99n), target_nanos: units(100n) } }));
+    const invoiceId = await draftInvoice(owner);
+    const held = await withOverflow(h.deps.db, { table: 'wallet_top_ups', when: `NEW.customer_id = '${owner}'::uuid AND NEW.status = 'Failed'`, on: 'UPDATE' }, async () => {
+      await post(`/admin/v1/invoices/${invoiceId}/finalize`, undefined, 200);
+      return eventually(async () => {
+        const [topUp] = (await expectPage<{ id: string; billing_error: unknown }>(await h.request('GET', `${wallet(owner)}/top-ups`))).data;
+        expect(topUp?.billing_error, 'the seeded top-up holds a billing_error').toBeTruthy();
+        return topUp!;
+      });
+    });
+    return { path: `${wallet(owner)}/top-ups/${held.id}/retry` };
+  },
   'PUT /admin/v1/customers/{id}/wallets/{currency}/auto-recharge': async () => {
     const owner = await customerWithCard();
     await post(`${wallet(owner)}/grants`, { amount_nanos: units(20n), description: 'welcome credit' });

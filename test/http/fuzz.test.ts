@@ -73,6 +73,7 @@ interface Seeds {
   payment_method: string;
   spend_alert: string;
   processor_event: string;
+  top_up: string;
 }
 
 let h: Harness;
@@ -126,7 +127,9 @@ async function seed(): Promise<Seeds> {
   // A notification of a type the engine ignores: stored (processed) at once, with nothing to retry.
   const processor_event = eventId();
   expect(await expectJson(await notify(h, { id: processor_event, object: 'event', type: 'customer.created', data: { object: { id: `cus_fuzz_${tag}`, object: 'customer' } } }))).toMatchObject({ action: 'ignored' });
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event };
+  // A top-up of the customer's USD wallet (stripe-mock refuses the charge: Failed).
+  const top_up = (await create(`/admin/v1/customers/${customer}/wallets/USD/top-ups`, { amount_nanos: '10000000000000' })).id;
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up };
 }
 
 beforeAll(async () => {
@@ -156,6 +159,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   'payment-methods': 'payment_method',
   alerts: 'spend_alert',
   'processor-events': 'processor_event',
+  'top-ups': 'top_up',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */

@@ -2,7 +2,8 @@
  * Deterministic failures injected into real work: a trigger that raises a numeric overflow
  * (SQLSTATE 22003, what Prisma reports as P2020) on the rows a condition selects, as a corrupt
  * stored amount or a 31-digit quantity would. No retry can get past it, so the work under test must
- * surface it as a visible error (README, "Failures").
+ * surface it as a visible error (README, "Failures"). A corrupt test-clock time does the same for
+ * work that only reads.
  */
 import type { Db } from '../../src/db/client.js';
 import { newId } from '../../src/ids.js';
@@ -39,6 +40,22 @@ export async function withOverflow<T>(db: Db, fault: OverflowFault, work: () => 
     return await work();
   } finally {
     await remove();
+  }
+}
+
+/**
+ * Runs `work` with the test clock's stored time corrupt ('infinity', which reads back as an invalid
+ * date): every time derived from it fails deterministically (a RangeError), as a damaged row would.
+ * The time is restored afterwards whatever happened.
+ */
+export async function withCorruptClockTime<T>(db: Db, testClockId: string, work: () => Promise<T>): Promise<T> {
+  const [clock] = await db.$queryRaw<{ frozen_time: Date }[]>`SELECT frozen_time FROM test_clocks WHERE id = ${testClockId}::uuid`;
+  if (!clock) throw new Error(`no test clock ${testClockId}`);
+  await db.$executeRaw`UPDATE test_clocks SET frozen_time = 'infinity' WHERE id = ${testClockId}::uuid`;
+  try {
+    return await work();
+  } finally {
+    await db.$executeRaw`UPDATE test_clocks SET frozen_time = ${clock.frozen_time} WHERE id = ${testClockId}::uuid`;
   }
 }
 

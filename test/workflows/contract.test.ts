@@ -24,7 +24,7 @@ import { alignSubscriptionToContract } from '../../src/services/contracts/coterm
 import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { withOverflow } from '../support/faults.js';
+import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
@@ -392,6 +392,73 @@ describe('the contract workflow reconciler', () => {
     const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
     expect([again.started, again.realigned]).toEqual([expect.not.arrayContaining([active.id]), expect.not.arrayContaining([subscription.id])]);
     await captureHistory(run, 'starts-missing-contract-workflow');
+  }, 120_000);
+
+  it('starts the other missing workflows when one contract or coterm link fails deterministically, and names it in the summary', async () => {
+    const healthyClock = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
+    const poisonedClock = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
+    const lost = async (testClockId: string) =>
+      insertContract(h.deps.db, {
+        id: newId(),
+        customer_id: await makeCustomer(h.deps.db, { testClockId }),
+        name: 'Lost Active',
+        status: 'Active',
+        start_date: '2026-01-01',
+        end_date: '2026-03-01',
+        discount_bps: null,
+        rate_overrides: null,
+        tier_overrides: null,
+        escalation: null,
+        parent_contract_id: null,
+        amendment_reason: null,
+        effective_date: null,
+        escalation_steps: 0,
+        test_clock_id: testClockId,
+        created_at: new Date('2026-01-10T00:00:00.000Z'),
+        terms: [
+          {
+            phase: 1,
+            start_date: '2026-01-01',
+            end_date: '2026-03-01',
+            committed_amount_nanos: units(10n).toString(),
+            description: 'only',
+            discount_bps: null,
+            rate_overrides: null,
+            tier_overrides: null,
+            commit_product_tag: null,
+          },
+        ],
+      });
+    const healthy = await lost(healthyClock);
+    const poisoned = await lost(poisonedClock);
+    // A Coterm link whose realignment was lost, to a subscription whose workflow has ended since: the realignment is refused.
+    const customerId = await makeCustomer(h.deps.db, { testClockId: healthyClock });
+    const ended = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(ended.id)).terminate('simulated loss');
+    await insertLink(h.deps.db, { id: newId(), contract_id: healthy.id, subscription_id: ended.id, adoption_type: 'Coterm', coterm_fee_nanos: null, created_at: new Date('2026-01-10T00:00:00.000Z') });
+
+    // The poisoned contract's clock time is corrupt: starting its workflow fails on every attempt.
+    const run = await withCorruptClockTime(h.deps.db, poisonedClock, async () => {
+      const handle = await h.deps.temporal.client.workflow.start('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
+      const summary = (await handle.result()) as ContractReconcileSummary;
+      expect(summary.started).toContain(healthy.id);
+      expect(summary.started).not.toContain(poisoned.id);
+      expect(summary.realigned).not.toContain(ended.id);
+      expect(summary.failed).toEqual(
+        expect.arrayContaining([
+          { kind: 'contract', id: poisoned.id, message: expect.stringMatching(/invalid time value/i) },
+          { kind: 'coterm_link', id: ended.id, message: expect.any(String) },
+        ]),
+      );
+      return handle;
+    });
+    expect((await run.describe()).status.name).toBe('COMPLETED');
+    expect(await activityAttempts(h, run.workflowId)).toEqual({ reconcileContractWorkflows: [1] });
+    expect((await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(healthy.id)).describe()).status.name).toBe('RUNNING');
+    await expect(h.deps.temporal.client.workflow.getHandle(contractWorkflowId(poisoned.id)).describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await captureHistory(run, 'one-contract-failed-others-started');
+    // The refused link is not offered to later runs of other tests.
+    await h.deps.db.contractSubscription.deleteMany({ where: { subscriptionId: ended.id } });
   }, 120_000);
 });
 

@@ -5,9 +5,10 @@
  * successes come as signed processor notifications about the PaymentIntents the engine created.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { newId } from '../../src/ids.js';
+import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, type DunningCheckSummary } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
-import { withOverflow } from '../support/faults.js';
+import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
@@ -228,6 +229,37 @@ describe('auto-charge and dunning on a test clock', () => {
     for (const { subscriptionId } of [held, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 
+  it('clears the billing_error of a held schedule when its invoice is paid or voided, and its workflow ends Resolved', async () => {
+    for (const close of ['pay', 'void'] as const) {
+      const { clockId, subscriptionId } = await subscribedWithCard();
+      const open = await failFirstCharge(clockId, subscriptionId);
+      const schedule = await dunningOf(h, open.id);
+      const workflow = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
+      await withOverflow(h.deps.db, { table: 'dunning_schedules', when: `NEW.id = '${schedule.id}'::uuid AND NEW.attempt_count > OLD.attempt_count`, on: 'UPDATE' }, async () => {
+        await advance(clockId, '2026-02-04T01:00:00.000Z');
+      });
+      expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', billing_error: { step: 'runDunningAttempt' } });
+      const payments = (await paymentsOf(h, open.id)).length;
+
+      // Paid by hand (or voided) while the failed retry waits for an operator: nothing is left to retry.
+      const body = close === 'pay' ? { actor_id: 'ops-1', actor_name: 'Ops' } : { reason: 'written off' };
+      expect((await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${open.id}/${close}`, { body }))).status).toBe(close === 'pay' ? 'Paid' : 'Void');
+      expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', closed_reason: close === 'pay' ? 'paid_manually' : 'voided', billing_error: null });
+      const cleared = await h.deps.db.auditLogEntry.findMany({ where: { entityId: schedule.id, action: 'dunning_schedule.billing_cleared' } });
+      expect(cleared.map((entry) => [entry.actorType, (entry.before as { billing_error: { step: string } }).billing_error.step, entry.after])).toEqual([
+        ['workflow', 'runDunningAttempt', { billing_error: null, reason: close === 'pay' ? 'paid_manually' : 'voided' }],
+      ]);
+      // The held workflow saw the schedule closed and ended; no retry was made.
+      expect(await workflow.result()).toEqual({ status: 'Resolved', attemptCount: 0 });
+      expect(await paymentsOf(h, open.id)).toHaveLength(payments);
+      const nothing = await h.request('POST', `/admin/v1/invoices/${open.id}/dunning/retry`);
+      expect(nothing.status).toBe(409);
+      expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+      if (close === 'pay') await captureHistory(workflow, 'billing-error-then-invoice-paid');
+      await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+    }
+  });
+
   it('keeps the manual flow for a customer without a payment method', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
@@ -267,5 +299,34 @@ describe('the daily dunning check (check_due_attempts)', () => {
     await captureHistory(run, 'redrives-overdue-schedule');
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('test done');
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it('re-drives the other overdue schedules when one fails deterministically, and names it in the summary', async () => {
+    const healthy = await subscribedWithCard();
+    const poisoned = await subscribedWithCard();
+    const healthyInvoice = await failFirstCharge(healthy.clockId, healthy.subscriptionId);
+    const poisonedInvoice = await failFirstCharge(poisoned.clockId, poisoned.subscriptionId);
+    // Both schedules' workflows are lost; the healthy one's first retry becomes overdue.
+    for (const { id } of [healthyInvoice, poisonedInvoice]) await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(id)).terminate('simulated loss');
+    await advance(healthy.clockId, '2026-02-05T00:00:00.000Z');
+
+    // The poisoned schedule's clock time is corrupt: its retry counts as overdue, but re-driving it fails on every attempt.
+    const run = await withCorruptClockTime(h.deps.db, poisoned.clockId, async () => {
+      const handle = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `dunning-check-test-${newId()}` });
+      const summary = (await handle.result()) as DunningCheckSummary;
+      expect(summary.redriven).toContain(healthyInvoice.id);
+      expect(summary.redriven).not.toContain(poisonedInvoice.id);
+      expect(summary.failed).toContainEqual({ kind: 'dunning_schedule', id: poisonedInvoice.id, message: expect.stringMatching(/invalid time value/i) });
+      return handle;
+    });
+    // The run completed in one attempt of its activity, and the healthy schedule made its overdue retry.
+    expect((await run.describe()).status.name).toBe('COMPLETED');
+    expect(await activityAttempts(h, run.workflowId)).toEqual({ checkDueDunningAttempts: [1] });
+    await eventually(async () => expect(await dunningOf(h, healthyInvoice.id)).toMatchObject({ attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
+    expect(await dunningOf(h, poisonedInvoice.id)).toMatchObject({ status: 'Active', attempt_count: 0 });
+    await expect(h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(poisonedInvoice.id)).describe()).resolves.toMatchObject({ status: { name: 'TERMINATED' } });
+    await captureHistory(run, 'one-schedule-failed-others-redriven');
+    await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(healthyInvoice.id)).terminate('test done');
+    for (const { subscriptionId } of [healthy, poisoned]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 });

@@ -10,6 +10,7 @@ import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
+import { activityAttempts, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { attachCard, collectTopUp, eventually } from '../support/payments.js';
@@ -85,4 +86,82 @@ it('50 concurrent drawdowns crossing the threshold make exactly one auto-recharg
     promotional_credit: (500n * UNIT).toString(),
   });
   await captureHistory(handle, 'charge-refused-at-the-processor');
+}, 180_000);
+
+interface HeldTopUp extends TopUpBody {
+  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
+  failure_message: string | null;
+}
+
+/** A customer's auto-recharge whose refused charge cannot be recorded Failed (an injected overflow): held Pending with a billing_error. */
+async function heldRecharge() {
+  const customerId = await makeCustomer(h.deps.db);
+  await attachCard(h, customerId);
+  const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
+  await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: (1000n * UNIT).toString() } }), 201);
+  await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: (600n * UNIT).toString(), target_nanos: (1000n * UNIT).toString() } }));
+  const invoiceId = newId();
+  await h.deps.db.$transaction(async (tx) => {
+    await tx.invoice.create({ data: { id: invoiceId, customerId, currency: 'USD', billingReason: 'manual' } });
+    await insertLines(tx, invoiceId, [{ kind: 'fee', description: 'Seat', amountNanos: 500n * UNIT }]);
+    await recomputeTotals(tx, invoiceId);
+  });
+  const topUpOf = async () => {
+    const rows = (await expectPage<HeldTopUp>(await h.request('GET', `${wallet}/top-ups`))).data;
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+  // Recording the customer's top-up Failed overflows (as a corrupt stored row would): both when the
+  // refused charge records it and when the workflow then gives it up.
+  const held = await withOverflow(h.deps.db, { table: 'wallet_top_ups', when: `NEW.customer_id = '${customerId}'::uuid AND NEW.status = 'Failed'`, on: 'UPDATE' }, async () => {
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${invoiceId}/finalize`));
+    return eventually(async () => {
+      const topUp = await topUpOf();
+      expect(topUp.billing_error).not.toBeNull();
+      return topUp;
+    });
+  });
+  expect(held).toMatchObject({ status: 'Pending', failure_message: null, billing_error: { step: 'abandonWalletTopUp', type: 'DeterministicFailure' } });
+  expect(held.billing_error!.message).toMatch(/overflow/i);
+  const handle = h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(held.id));
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  return { customerId, wallet, held, handle, topUpOf };
+}
+
+it("holds a recharge whose top-up cannot be recorded Failed as the top-up's billing_error, and records it on an operator's retry", async () => {
+  const { customerId, wallet, held, handle } = await heldRecharge();
+  const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: held.id, action: 'wallet_top_up.billing_error' } });
+  expect([audit.actorType, audit.actorId]).toEqual(['workflow', handle.workflowId]);
+  // Recording it Failed was tried once: a deterministic failure is not retried.
+  expect((await activityAttempts(h, handle.workflowId)).abandonWalletTopUp).toEqual([1]);
+
+  // The cause is fixed: the operator's retry records the top-up Failed with the charge's reason and clears the error.
+  const retried = await expectJson<HeldTopUp>(await h.request('POST', `${wallet}/top-ups/${held.id}/retry`));
+  expect(retried).toMatchObject({ id: held.id, status: 'Failed', billing_error: null });
+  expect(retried.failure_message).toMatch(/overflow/i);
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Failed' });
+  const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet_top_up.billing_retried' } });
+  expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([['admin', 'test-admin']]);
+  const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
+  expect(nothing.status).toBe(409);
+  expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
+  const elsewhere = await h.request('POST', `/admin/v1/customers/${customerId}/wallets/EUR/top-ups/${held.id}/retry`);
+  expect(elsewhere.status).toBe(404);
+  expect(((await elsewhere.json()) as { error: { code: string } }).error.code).toBe('wallet_top_up_not_found');
+  await captureHistory(handle, 'record-failed-failed-then-operator-retry');
+}, 180_000);
+
+it('ends the hold of a recharge when the processor collects its top-up meanwhile, clearing the billing_error', async () => {
+  const { wallet, held, handle, topUpOf } = await heldRecharge();
+  // The customer fixed the card: the processor's notification collects the top-up.
+  expect(await collectTopUp(h, { id: held.id, processor_payment_intent_id: `pi_${newId().replaceAll('-', '')}` })).toBe('top_up_succeeded');
+  expect(await topUpOf()).toMatchObject({ id: held.id, status: 'Succeeded', billing_error: null });
+  expect((await expectJson<{ balance_nanos: string }>(await h.request('GET', wallet))).balance_nanos).toBe((1000n * UNIT).toString());
+  const cleared = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet_top_up.billing_cleared' } });
+  expect(cleared.map((entry) => [entry.actorType, entry.after])).toEqual([['system', { status: 'Succeeded', billing_error: null }]]);
+  // The held workflow ended with the settled status; nothing is left to retry.
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Succeeded' });
+  const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
+  expect(nothing.status).toBe(409);
+  await captureHistory(handle, 'record-failed-failed-then-collected-by-notification');
 }, 180_000);

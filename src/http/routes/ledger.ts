@@ -15,6 +15,7 @@ import {
   listTopUps,
   listTransactions,
   listWallets,
+  retryTopUp,
   topUpWallet,
 } from '../../services/wallets/wallets.js';
 import type { App, AppEnv } from '../context.js';
@@ -153,6 +154,20 @@ on first use.`,
   responses: { 201: jsonResponse('The top-up', WalletTopUpSchema), ...commonErrorResponses },
 });
 
+const retryTopUpRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/wallets/{currency}/top-ups/{top_up_id}/retry',
+  tags: walletTags,
+  summary: "Retry the auto-recharge step that left the top-up in billing_error",
+  description: `An auto-recharge that could not be charged is recorded Failed by its workflow; when that recording itself fails in a way
+no automatic retry fixes (invalid stored data, a numeric overflow, or a transient failure that outlasted its retry schedule), the top-up
+stays Pending with billing_error set and its workflow holds. Fix the data, then retry: billing_error is cleared (audited as
+wallet_top_up.billing_retried) and the answer comes once the step ran again, with billing_error set anew when it failed again.
+409 \`no_billing_error\` when there is nothing to retry; 404 \`wallet_top_up_not_found\` when the wallet has no such top-up.`,
+  request: { params: WalletParamsSchema.extend({ top_up_id: UuidSchema }), headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The top-up after the retried step', WalletTopUpSchema), ...commonErrorResponses },
+});
+
 const grantRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/wallets/{currency}/grants',
@@ -237,6 +252,11 @@ export function registerLedger(app: App): void {
     const body = c.req.valid('json');
     const topUp = await topUpWallet(walletDeps(c), id, { currency, amountNanos: BigInt(body.amount_nanos), paymentMethodId: body.payment_method_id }, requestContext(c));
     return c.json(topUp, 201);
+  });
+
+  app.openapi(retryTopUpRoute, async (c) => {
+    const { id, currency, top_up_id } = c.req.valid('param');
+    return c.json(await retryTopUp({ db: c.get('deps').db, client: c.get('deps').temporal.client }, id, currency, top_up_id, requestContext(c)), 200);
   });
 
   app.openapi(grantRoute, async (c) => {

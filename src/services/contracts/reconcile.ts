@@ -9,29 +9,22 @@
  * It also sends the coterm realignment again to subscriptions adopted with Coterm whose realignment
  * never ran (the process died between the link's commit and the update).
  *
+ * A contract or coterm link whose work fails deterministically (a refused realignment, invalid stored
+ * data, a start Temporal refuses) is logged and listed in the summary's `failed`, and the others
+ * are handled; a transient failure fails the run, whose activity is retried.
+ *
  * A contract whose workflow exists but closed (failed on a deterministic error, or terminated by an
  * operator) is not restarted: it is reported and logged for an operator, who can start it again
  * after fixing the data, so a failing workflow is not re-run every hour.
  */
 import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { contractsNeedingWorkflow, unalignedCotermLinks } from '../../db/contracts.js';
-import { DomainError } from '../../errors.js';
 import { SYSTEM_ACTOR } from '../audit.js';
 import { alignToContract } from './contracts.js';
 import type { Logger } from '../../logger.js';
-import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId } from '../../../workflows/messages.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, type ContractReconcileSummary } from '../../../workflows/messages.js';
+import { runItem } from '../failures/run-items.js';
 import { startContractWorkflow, type ContractDeps } from './lifecycle.js';
-
-export interface ContractReconcileResult {
-  /** Contracts whose workflow should be running. */
-  checked: number;
-  /** Subscriptions adopted with Coterm whose realignment was sent again (lost after the link's commit). */
-  realigned: string[];
-  /** Contracts whose missing workflow was started. */
-  started: string[];
-  /** Contracts whose workflow closed although it has work left: left to an operator. */
-  closed: string[];
-}
 
 const PAGE = 500;
 
@@ -46,32 +39,31 @@ async function workflowState(client: Client, contractId: string): Promise<Workfl
   }
 }
 
-export async function reconcileContractWorkflows(deps: ContractDeps & { logger: Logger }, realNow: Date): Promise<ContractReconcileResult> {
-  const result: ContractReconcileResult = { checked: 0, started: [], closed: [], realigned: [] };
+export async function reconcileContractWorkflows(deps: ContractDeps & { logger: Logger }, realNow: Date): Promise<ContractReconcileSummary> {
+  const run = 'contract reconciler';
+  const result: ContractReconcileSummary = { checked: 0, started: [], closed: [], realigned: [], failed: [] };
   for (let after: string | null = null; ; ) {
     const page = await contractsNeedingWorkflow(deps.db, after, PAGE);
     for (const contract of page) {
       result.checked += 1;
-      const state = await workflowState(deps.client, contract.id);
-      if (state === 'missing') {
-        await startContractWorkflow(deps, contract, realNow);
-        result.started.push(contract.id);
-      } else if (state === 'closed') {
-        result.closed.push(contract.id);
-      }
+      const state = await runItem(deps, result.failed, { kind: 'contract', id: contract.id, run }, async () => {
+        const found = await workflowState(deps.client, contract.id);
+        if (found === 'missing') await startContractWorkflow(deps, contract, realNow);
+        return found;
+      });
+      if (state === 'missing') result.started.push(contract.id);
+      else if (state === 'closed') result.closed.push(contract.id);
     }
     if (page.length < PAGE) break;
     after = page[page.length - 1]!.id;
   }
   for (const link of await unalignedCotermLinks(deps.db)) {
-    try {
+    // Refused (e.g. fewer than 30 days left by now, or the subscription moved on): an operator's case.
+    const done = await runItem(deps, result.failed, { kind: 'coterm_link', id: link.subscription_id, run }, async () => {
       await alignToContract(deps.client, link.subscription_id, SYSTEM_ACTOR);
-      result.realigned.push(link.subscription_id);
-    } catch (err) {
-      // Refused (e.g. fewer than 30 days left by now, or the subscription moved on): an operator's case.
-      if (!(err instanceof DomainError)) throw err;
-      deps.logger.error({ err, subscriptionId: link.subscription_id }, 'coterm realignment refused');
-    }
+      return true;
+    });
+    if (done) result.realigned.push(link.subscription_id);
   }
   if (result.realigned.length > 0) deps.logger.warn({ realigned: result.realigned }, 'contract reconciler realigned coterm subscriptions');
   if (result.started.length > 0) deps.logger.warn({ started: result.started }, 'contract reconciler started missing contract workflows');

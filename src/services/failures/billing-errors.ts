@@ -1,5 +1,5 @@
 /**
- * billing_error: a step of a subscription's, an invoice's, a dunning schedule's, a contract's or a processor notification's workflow that failed deterministically
+ * billing_error: a step of a subscription's, an invoice's, a dunning schedule's, a contract's, a processor notification's or a wallet auto-recharge's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
@@ -10,6 +10,7 @@ import { setContractBillingError } from '../../db/contracts.js';
 import { setInvoiceBillingError } from '../../db/invoices.js';
 import { setDunningBillingError, setProcessorEventBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
+import { setTopUpBillingError } from '../../db/wallets.js';
 import { notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { BillingErrorView } from '../../schemas/common.js';
@@ -20,7 +21,7 @@ import { recordAudit, type Actor } from '../audit.js';
  * The resources that hold a billing_error; a dunning schedule is named by its invoice's id (its
  * workflow's key), a processor notification by the processor's event id.
  */
-export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract' | 'processor_event';
+export type BillingErrorEntity = 'subscription' | 'invoice' | 'dunning_schedule' | 'contract' | 'processor_event' | 'wallet_top_up';
 
 /**
  * The row before the change (null when there is none): the audited entity's id, its customer (none
@@ -34,12 +35,14 @@ const SETTERS: Record<BillingErrorEntity, BillingErrorSetter> = {
   dunning_schedule: setDunningBillingError,
   contract: setContractBillingError,
   processor_event: setProcessorEventBillingError,
+  wallet_top_up: setTopUpBillingError,
 };
 
-/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, `eventId`, or the schedule's and its invoice's ids. */
+/** Log fields naming the resource: `subscriptionId`, `invoiceId`, `contractId`, `eventId`, `topUpId`, or the schedule's and its invoice's ids. */
 function logIds(entity: BillingErrorEntity, id: string, entityId: string): Record<string, string> {
   if (entity === 'dunning_schedule') return { dunningScheduleId: entityId, invoiceId: id };
   if (entity === 'processor_event') return { eventId: id };
+  if (entity === 'wallet_top_up') return { topUpId: id };
   return { [`${entity}Id`]: id };
 }
 

@@ -40,7 +40,7 @@ import {
   type Payment,
   type PaymentStatus,
 } from '../../db/payments.js';
-import type { Invoice } from '../../generated/prisma/client.js';
+import { Prisma, type Invoice } from '../../generated/prisma/client.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type IntentOutcome, type IntentResult } from '../../processor/index.js';
 import {
@@ -471,26 +471,49 @@ async function applyEffects(deps: PaymentDeps, invoiceId: string, effects: Effec
 /**
  * Closes the invoice's dunning schedule when its invoice was collected, paid by hand or voided:
  * Resolved (Exhausted ones too: nothing is owed any more), its workflow told, and each subscription
- * with no other unresolved schedule back to Active.
+ * with no other unresolved schedule back to Active. A billing_error the schedule held (a failed
+ * retry waiting for an operator) is cleared with it: there is no retry left to make
+ * (`dunning_schedule.billing_cleared` audit entry, log line); the workflow holding it ends on the signal.
  */
-export async function closeDunning(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
-  const schedule = await deps.db.$transaction(async (tx) => {
+export async function closeDunning(deps: Pick<PaymentDeps, 'db' | 'client' | 'logger'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
+  const closed = await deps.db.$transaction(async (tx) => {
     const current = await lockDunningByInvoice(tx, invoiceId);
-    if (!current || current.status === 'Resolved') return current;
-    const resolved = await updateDunningSchedule(tx, current.id, { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null });
-    await recordAudit(tx, {
-      action: 'dunning.resolved',
-      actor: engineActor(),
-      entityType: 'dunning_schedule',
-      entityId: current.id,
-      customerId: current.customerId,
-      before: { status: current.status },
-      after: { status: 'Resolved', reason, attempt_count: current.attemptCount },
+    if (!current) return null;
+    const held = current.billingError;
+    if (current.status === 'Resolved' && held === null) return { schedule: current, cleared: null };
+    const resolved = await updateDunningSchedule(tx, current.id, {
+      ...(current.status === 'Resolved' ? {} : { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null }),
+      ...(held === null ? {} : { billingError: Prisma.DbNull }),
     });
-    return resolved;
+    if (current.status !== 'Resolved') {
+      await recordAudit(tx, {
+        action: 'dunning.resolved',
+        actor: engineActor(),
+        entityType: 'dunning_schedule',
+        entityId: current.id,
+        customerId: current.customerId,
+        before: { status: current.status },
+        after: { status: 'Resolved', reason, attempt_count: current.attemptCount },
+      });
+    }
+    if (held !== null) {
+      await recordAudit(tx, {
+        action: 'dunning_schedule.billing_cleared',
+        actor: engineActor(),
+        entityType: 'dunning_schedule',
+        entityId: current.id,
+        customerId: current.customerId,
+        before: { billing_error: held },
+        after: { billing_error: null, reason },
+      });
+    }
+    return { schedule: resolved, cleared: held };
   });
-  if (!schedule) return;
-  await signal(deps.client, dunningWorkflowId(invoiceId), dunningClosedSignal, { status: 'Resolved', attemptCount: schedule.attemptCount });
+  if (!closed) return;
+  if (closed.cleared !== null) {
+    deps.logger.info({ dunningScheduleId: closed.schedule.id, invoiceId, reason, billingError: closed.cleared }, 'dunning schedule closed; its billing_error cleared (no retry left to make)');
+  }
+  await signal(deps.client, dunningWorkflowId(invoiceId), dunningClosedSignal, { status: 'Resolved', attemptCount: closed.schedule.attemptCount });
   await signalSubscriptions(deps, invoiceId, 'settled');
 }
 

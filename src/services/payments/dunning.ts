@@ -26,8 +26,17 @@ import type { DunningSchedule } from '../../generated/prisma/client.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
 import { runUpdate } from '../../temporal/updates.js';
-import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, retryDunningUpdate, type DunningState, type SubscriptionCommand } from '../../../workflows/messages.js';
+import {
+  DUNNING_CHECK_SCHEDULE_ID,
+  dunningWorkflowId,
+  retryDunningUpdate,
+  type DunningCheckSummary,
+  type DunningState,
+  type FailedRunItem,
+  type SubscriptionCommand,
+} from '../../../workflows/messages.js';
 import { billingErrorView } from '../failures/billing-errors.js';
+import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { closeDunning, startDunningWorkflow } from './collection.js';
@@ -140,12 +149,6 @@ async function isRunning(client: Client, workflowId: string): Promise<boolean> {
   }
 }
 
-export interface DunningCheckResult {
-  overdue: number;
-  redriven: string[];
-  notificationsRedriven: number;
-}
-
 /** Notifications stored longer than this without being applied get their workflow started again. */
 const STALE_NOTIFICATION_MS = 5 * 60_000;
 const CHECK_BATCH = 500;
@@ -154,24 +157,39 @@ const CHECK_BATCH = 500;
  * check_due_attempts (SPEC §3): every Active schedule whose next retry is due (by its test clock's
  * time when it has one) and whose workflow is not running gets its workflow started again, from the
  * retries it has made; notifications whose workflow never ran are handed to one (not those held on
- * a billing_error: their workflow waits for an operator's retry).
+ * a billing_error: their workflow waits for an operator's retry). A schedule or notification whose
+ * re-drive fails deterministically (invalid stored data, a start Temporal refuses) is logged and
+ * listed in `failed`, and the others are re-driven; a transient failure fails the run (its activity
+ * is retried).
  */
-export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<DunningCheckResult> {
+export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<DunningCheckSummary> {
+  const run = 'daily dunning check';
   const overdue = await overdueDunningSchedules(deps.db, now, CHECK_BATCH);
   const redriven: string[] = [];
+  const failed: FailedRunItem[] = [];
   for (const schedule of overdue) {
     const workflowId = dunningWorkflowId(schedule.invoiceId);
-    if (await isRunning(deps.client, workflowId)) continue;
-    const clockNow = (await testClockTime(deps.db, schedule.testClockId)) ?? undefined;
-    await startDunningWorkflow(deps, schedule, clockNow);
-    redriven.push(schedule.invoiceId);
+    const started = await runItem(deps, failed, { kind: 'dunning_schedule', id: schedule.invoiceId, run }, async () => {
+      if (await isRunning(deps.client, workflowId)) return false;
+      const clockNow = (await testClockTime(deps.db, schedule.testClockId)) ?? undefined;
+      await startDunningWorkflow(deps, schedule, clockNow);
+      return true;
+    });
+    if (started === true) redriven.push(schedule.invoiceId);
   }
   const stale = await unprocessedProcessorEvents(deps.db, new Date(now.getTime() - STALE_NOTIFICATION_MS), CHECK_BATCH);
-  for (const event of stale) await startEventWorkflow(deps, event.id);
-  if (redriven.length > 0 || stale.length > 0) {
-    deps.logger.warn({ redriven, notifications: stale.length }, 'daily dunning check re-drove schedules and notifications');
+  let notificationsRedriven = 0;
+  for (const event of stale) {
+    const handed = await runItem(deps, failed, { kind: 'processor_event', id: event.id, run }, async () => {
+      await startEventWorkflow(deps, event.id);
+      return true;
+    });
+    if (handed) notificationsRedriven += 1;
   }
-  return { overdue: overdue.length, redriven, notificationsRedriven: stale.length };
+  if (redriven.length > 0 || notificationsRedriven > 0) {
+    deps.logger.warn({ redriven, notifications: notificationsRedriven }, 'daily dunning check re-drove schedules and notifications');
+  }
+  return { overdue: overdue.length, redriven, notificationsRedriven, failed };
 }
 
 /** Creates the daily Temporal Schedule of the dunning check once (visible in the Temporal UI). */

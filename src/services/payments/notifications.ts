@@ -34,7 +34,7 @@ import { recordInvoiceFailure, recordPaymentUpdate, type PaymentUpdate } from '.
 import type { PaymentDeps } from './deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
-import { applyTopUpNotification, topUpOfNotification } from '../wallets/wallets.js';
+import { applyTopUpNotification, releaseHeldRecharge, topUpOfNotification } from '../wallets/wallets.js';
 
 export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'payment_intent.succeeded',
@@ -94,6 +94,8 @@ async function applyTopUpEvent(deps: PaymentDeps, eventId: string, type: string,
   const topUp = await resolveTopUp(deps, type, object);
   if (!topUp) return null;
   const outcome = await applyTopUpNotification({ ...deps, clock: () => new Date() }, topUp, type, idOf(object.id), failureOf(object, 'payment_failed').message);
+  // A top-up its workflow held on a billing_error: settled now, the hold ends.
+  if (topUp.billingError !== null) await releaseHeldRecharge(deps, topUp.id);
   await markProcessorEventProcessed(deps.db, eventId, outcome, new Date());
   return outcome;
 }

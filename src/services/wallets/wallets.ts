@@ -14,7 +14,7 @@
  * Concurrent drawdowns are serialised by the wallet lock, so only one of them crosses.
  */
 import type { PageQuery } from '../../db/pages.js';
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   minorUnitsToRaw,
   planDrawdown,
@@ -47,6 +47,7 @@ import {
   lockTopUp,
   pendingRechargesOfCustomer,
   setAutoRecharge,
+  setTopUpBillingError,
   setGrantRemaining,
   setWalletBalance,
   topUpsOfWallet,
@@ -57,11 +58,13 @@ import {
   type WalletTopUpRow,
   type WalletTransactionRow,
 } from '../../db/wallets.js';
-import { DomainError, notFound, validation } from '../../errors.js';
+import { conflict, DomainError, notFound, validation } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcessor } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
-import { walletRechargeWorkflowId } from '../../../workflows/messages.js';
+import { runUpdate } from '../../temporal/updates.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal, type SubscriptionCommand } from '../../../workflows/messages.js';
+import { billingErrorView } from '../failures/billing-errors.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
@@ -127,6 +130,7 @@ export const toTopUpView = (t: WalletTopUpRow): WalletTopUpView => ({
   amount_nanos: t.amountNanos.toFixed(0),
   processor_payment_intent_id: t.processorPaymentIntentId,
   failure_message: t.failureMessage,
+  billing_error: billingErrorView(t.billingError),
   requested_at: t.requestedAt.toISOString(),
 });
 
@@ -509,6 +513,7 @@ async function failTopUp(db: Db, topUpId: string, message: string, intentId: str
     const topUp = (await lockTopUp(tx, topUpId))!;
     if (topUp.status !== 'Pending') return topUp;
     const failed = await updateTopUp(tx, topUpId, { status: 'Failed', failureMessage: message, ...(intentId ? { processorPaymentIntentId: intentId } : {}) });
+    await clearHeldBillingError(tx, topUp, 'Failed');
     await recordAudit(tx, {
       action: 'wallet.top_up_failed',
       actor: { type: 'system', id: 'payment-processor' },
@@ -520,6 +525,40 @@ async function failTopUp(db: Db, topUpId: string, message: string, intentId: str
     });
     return failed;
   });
+}
+
+/**
+ * A top-up whose auto-recharge workflow held a billing_error (recording it Failed had failed) that
+ * is settled meanwhile (the processor's notification): nothing is left to retry, so the error is
+ * cleared (`wallet_top_up.billing_cleared` audit entry); releaseHeldRecharge then ends the hold.
+ */
+async function clearHeldBillingError(tx: DbClient, topUp: WalletTopUpRow, status: 'Succeeded' | 'Failed'): Promise<void> {
+  if (topUp.billingError === null) return;
+  await setTopUpBillingError(tx, topUp.id, null);
+  await recordAudit(tx, {
+    action: 'wallet_top_up.billing_cleared',
+    actor: { type: 'system', id: 'payment-processor' },
+    entityType: 'wallet_top_up',
+    entityId: topUp.id,
+    customerId: topUp.customerId,
+    before: { status: topUp.status, billing_error: topUp.billingError },
+    after: { status, billing_error: null },
+  });
+}
+
+/**
+ * Tells the auto-recharge workflow of a top-up that held a billing_error that the top-up was settled
+ * meanwhile: it ends with the settled status instead of waiting for an operator's retry.
+ */
+export async function releaseHeldRecharge(deps: { db: Db; client: Client; logger: Logger }, topUpId: string): Promise<void> {
+  const topUp = await findTopUp(deps.db, topUpId);
+  if (!topUp || topUp.status === 'Pending') return;
+  deps.logger.info({ topUpId, status: topUp.status }, 'held wallet top-up settled by the processor; its billing_error cleared');
+  try {
+    await deps.client.workflow.getHandle(walletRechargeWorkflowId(topUpId)).signal(walletTopUpSettledSignal, { status: topUp.status as 'Succeeded' | 'Failed' });
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
+  }
 }
 
 /**
@@ -559,6 +598,7 @@ export async function creditTopUp(deps: WalletDeps, topUpId: string, intentId: s
       occurredAt: at,
     });
     const done = await updateTopUp(tx, topUpId, { status: 'Succeeded', processorPaymentIntentId: intentId, grantId: grant.id, failureMessage: null });
+    await clearHeldBillingError(tx, topUp, 'Succeeded');
     await recordAudit(tx, {
       action: 'wallet.topped_up',
       actor: { type: 'system', id: 'payment-processor' },
@@ -589,6 +629,21 @@ export async function applyTopUpNotification(deps: WalletDeps, topUp: WalletTopU
     return `top_up_${(await failTopUp(deps.db, topUp.id, failure, intentId)).status.toLowerCase()}`;
   }
   return 'ignored_type';
+}
+
+/**
+ * An operator's retry of the auto-recharge step that left the top-up with a billing_error (README,
+ * "Failures"): its workflow clears it and runs the step again; answered once it ran (with a new
+ * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
+ */
+export async function retryTopUp(deps: { db: Db; client: Client }, customerId: string, currency: string, topUpId: string, command: SubscriptionCommand): Promise<WalletTopUpView> {
+  await requireCustomer(deps.db, customerId);
+  const topUp = await findTopUp(deps.db, topUpId);
+  if (!topUp || topUp.customerId !== customerId || topUp.currency !== currency) throw notFound('wallet_top_up', topUpId);
+  if (topUp.billingError === null) throw conflict('no_billing_error', `wallet top-up ${topUpId} has no billing error to retry`, { entity: 'wallet_top_up' });
+  const handle = deps.client.workflow.getHandle(walletRechargeWorkflowId(topUpId));
+  await runUpdate('wallet_top_up', () => handle.executeUpdate(retryWalletTopUpUpdate, { args: [command] }));
+  return toTopUpView((await findTopUp(deps.db, topUpId))!);
 }
 
 // ── Auto-recharge workflows ──────────────────────────────────────────────────────────────────
