@@ -463,6 +463,7 @@ describe('every mutating route writes an audit entry', () => {
     expect(problems).toEqual([]);
     expect(walked).toBe(operations.length - Object.keys(EXCLUDED).filter((route) => operations.some((op) => routeOf(op) === route)).length);
     expect(actions.size, [...actions].sort().join(', ')).toBeGreaterThanOrEqual(25);
+    if (process.env.AUDIT_WALK_REPORT) console.log(`walked ${walked} of ${operations.length} routes, ${actions.size} distinct actions`);
     const listed = catalogue();
     expect([...actions].filter((action) => !listed.has(action)), 'actions missing from the README "Audit trail" catalogue').toEqual([]);
   }, 600_000);
