@@ -65,10 +65,13 @@ export async function walletRechargeWorkflow(input: WalletRechargeInput): Promis
   /** Steps attempted (done or failed) after the charge: an operator's retry answers once the next one ran. */
   let steps = 0;
   let result: WalletRechargeResult | null = null;
+  /** The billing_error is being written to the row: a retry arriving meanwhile clears it only once it is there. */
+  let recording = false;
 
   setHandler(
     retryWalletTopUpUpdate,
     async (command) => {
+      await condition(() => !recording);
       const seen = steps;
       await bounded.clearBillingError({ entity: 'wallet_top_up', id: input.topUpId, command });
       billingError = null;
@@ -103,10 +106,14 @@ export async function walletRechargeWorkflow(input: WalletRechargeInput): Promis
         if (!(abandonErr instanceof ActivityFailure)) throw abandonErr;
         const error = billingErrorOf(abandonErr, new Date().toISOString());
         log.warn('wallet top-up could not be recorded Failed; holding for an operator retry', { topUpId: input.topUpId, ...error });
-        await bounded.recordBillingError({ entity: 'wallet_top_up', id: input.topUpId, error });
+        // Held from now on: the row shows the error as soon as the activity wrote it, and a retry sent
+        // on seeing it must be accepted.
         billingError = error;
+        recording = true;
+        await bounded.recordBillingError({ entity: 'wallet_top_up', id: input.topUpId, error });
       } finally {
         steps += 1;
+        recording = false;
       }
       // Held until an operator retries; the loop then records the top-up Failed again.
       await condition(() => billingError === null);
