@@ -4,7 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../src/logger.js';
-import { billSubscription, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
+import { billSubscription, billsAlone, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { DomainError } from '../src/errors.js';
 import { classified, workflowActor } from './failures.js';
@@ -128,6 +128,21 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
   const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: workflowActor(), reason, at });
 
+  /**
+   * Finalizes a closed period's Draft (the billing group's), dated `at`. A Draft nobody moved yet
+   * (no invoice workflow) whose payer has no default payment method (nothing to auto-charge) is
+   * finalized here directly, and its workflow then started as an Open invoice's (lean: no update, no
+   * document rendering, which the API does when the PDF is first requested). Otherwise through its
+   * workflow, which charges it.
+   */
+  async function finalizeClosedDraft(invoiceId: string, at: string): Promise<PeriodFinalization> {
+    const throughWorkflow = (await invoiceWorkflowExists(workflows, invoiceId)) || (await autoChargeable(db, invoiceId));
+    const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow);
+    // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
+    if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(workflows, invoiceId, { lean: true });
+    return finalized;
+  }
+
   async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) {
     const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason, startWorkflow: false });
     await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
@@ -197,30 +212,35 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
      * end instead of two): bills the period to its end, closes its ledger period, then rolls the
      * subscription (a retry bills the same difference, nothing, and finds the period rolled).
      */
-    closeAndRollSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot }> =>
+    closeAndRollSubscriptionPeriod: (input: {
+      subscriptionId: string;
+      period: PeriodRef;
+      reason: 'subscription_cycle';
+      /** A test-clock advance reaches this time: a grace end at or before it may be finalized now (see below). */
+      finalizeDueBy?: string;
+    }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }> =>
       classified(async () => {
-        const { finalizeAt } = await closePeriod(input);
+        const { invoiceId, finalizeAt } = await closePeriod(input);
         const state = await rollSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, expectedPeriodEnd: input.period.end });
+        // A test-clock advance that passes the grace end as well: no usage can arrive in between (the
+        // clock jumps), so a Draft that no other subscription can bill into, and that finalizing does
+        // not charge (no default payment method: no payment, no dunning to date), is finalized now,
+        // dated at its grace end, instead of in a second step (one update, one activity and one
+        // refresh less).
+        const dueNow = input.finalizeDueBy !== undefined && Date.parse(finalizeAt) <= Date.parse(input.finalizeDueBy);
+        if (dueNow && invoiceId && (await billsAlone(db, input.subscriptionId)) && !(await autoChargeable(db, invoiceId))) {
+          await finalizeClosedDraft(invoiceId, finalizeAt);
+          return { finalizeAt, state, finalized: true };
+        }
         return { finalizeAt, state };
       }),
 
-    /**
-     * End of a closed period's grace: bills what arrived late for it, then finalizes its Draft (the
-     * billing group's, which other subscriptions may share), dated `at`. A Draft nobody moved yet
-     * (no invoice workflow) whose payer has no default payment method (nothing to auto-charge) is
-     * finalized here directly, and its workflow then started as an Open invoice's (lean: no update,
-     * no document rendering, which the API does when the PDF is first requested). Otherwise through
-     * its workflow, which charges it.
-     */
+    /** End of a closed period's grace: bills what arrived late for it, then finalizes its Draft (finalizeClosedDraft). */
     finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
       classified(async () => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null, startWorkflow: false });
         if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
-        const throughWorkflow = (await invoiceWorkflowExists(workflows, invoiceId)) || (await autoChargeable(db, invoiceId));
-        const finalized = await finalizeIfDraft(invoiceId, systemAt(input.at, 'period_closed'), !throughWorkflow);
-        // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
-        if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(workflows, invoiceId, { lean: true });
-        return finalized;
+        return finalizeClosedDraft(invoiceId, input.at);
       }),
 
     /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */

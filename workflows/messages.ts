@@ -122,7 +122,11 @@ export interface BillingErrorState {
 export const pauseSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('pauseSubscription');
 export const resumeSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('resumeSubscription');
 export const cancelSubscriptionUpdate = defineUpdate<SubscriptionSnapshot, [SubscriptionCommand]>('cancelSubscription');
-export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [string]>('advanceTestClock');
+/**
+ * A test-clock step: the clock's time `to` and, from drives that send it, the time the whole advance
+ * reaches (`through`), which lets a period close finalize a Draft whose grace ends within the advance.
+ */
+export const advanceClockUpdate = defineUpdate<ClockAdvanceResult, [to: string, through?: string]>('advanceTestClock');
 /**
  * An operator's retry of the step that failed with a billing_error: clears it, and answers once the
  * step ran again (done, or failed again with a new billing_error).

@@ -240,3 +240,24 @@ export function subscriptionsOnPlan(
     orderBy: { id: 'asc' },
   });
 }
+
+/**
+ * Whether the subscription is the only one that can bill into its period's Draft: its customer pays
+ * for itself (no bill-to, no consolidation into a parent), no other customer bills to it (bill-to
+ * or a consolidating child), it has no other live subscription in that currency, and it belongs to
+ * no contract (whose true-ups bill on their own schedule).
+ */
+export async function billsAloneInItsGroup(tx: DbClient, subscriptionId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ alone: boolean }[]>`
+    SELECT (c.bill_to_id IS NULL
+            AND NOT (c.consolidation = 'ConsolidateToParent' AND c.parent_id IS NOT NULL)
+            AND s.contract_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM contract_subscriptions l WHERE l.subscription_id = s.id)
+            AND NOT EXISTS (SELECT 1 FROM customers o
+                             WHERE o.bill_to_id = c.id OR (o.parent_id = c.id AND o.consolidation = 'ConsolidateToParent'))
+            AND NOT EXISTS (SELECT 1 FROM subscriptions t
+                             WHERE t.customer_id = s.customer_id AND t.id <> s.id AND t.currency = s.currency AND t.status <> 'Expired')) AS alone
+      FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+     WHERE s.id = ${subscriptionId}::uuid`;
+  return rows[0]?.alone === true;
+}

@@ -7,6 +7,7 @@ import { invoiceWorkflowId, subscriptionWorkflowId, testClockAdvanceWorkflowId }
 import { advanceClock, sendUsage, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
 import { eventually, outboxOf } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';
+import { activityAttempts } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock, type CustomerOptions, type PlanOptions } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
@@ -317,6 +318,32 @@ describe('grace period, late usage and timestamps', () => {
     expect(finalized.lineIds).toEqual(closed.lineIds);
     expect(finalized.actions).toEqual(['invoice.created', 'invoice.finalized']);
     await stop(subscriptionId);
+  });
+
+  it('finalizes a lone subscription\'s Draft with its period close when the advance passes the grace end; one that shares its Draft waits for the grace end', async () => {
+    // Alone: its customer pays for itself, has no other subscription, no card (nothing charged).
+    const alone = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    await advance(alone.clockId, '2026-01-20T00:00:00.000Z');
+    await sendUsage(h, alone.customerId, alone.subscriptionId, 100, '2026-01-20T00:00:00.000Z');
+    // Sharing: two subscriptions of one customer bill into one Draft per period.
+    const shared = await subscribeOnClock('2026-01-01T00:00:00.000Z');
+    const second = await subscribe(shared.customerId, await makePlan(h.deps.db, { flatNanos: 10n * UNIT }));
+    await advance(alone.clockId, '2026-02-01T01:00:00.000Z');
+    await advance(shared.clockId, '2026-02-01T01:00:00.000Z');
+
+    const [invoice] = await invoicesOf(alone.subscriptionId);
+    expect(invoice).toMatchObject({ status: 'Open', total: '50.00', finalized_at: '2026-02-01T01:00:00.000Z' });
+    // One activity for the period: closed, rolled and finalized; the clock never stepped it to the grace end.
+    const aloneId = subscriptionWorkflowId(alone.subscriptionId);
+    expect(Object.keys(await activityAttempts(h, aloneId))).toEqual(['closeAndRollSubscriptionPeriod']);
+    expect(await linesAndAudit(invoice!.id)).toMatchObject({ actions: ['invoice.created', 'invoice.finalized'] });
+
+    const consolidated = await readInvoices<Invoice>(h, `customer_id=${shared.customerId}`);
+    expect(consolidated).toHaveLength(1);
+    expect(consolidated[0]).toMatchObject({ status: 'Open', total: '59.00', finalized_at: '2026-02-01T01:00:00.000Z' });
+    expect(Object.keys(await activityAttempts(h, subscriptionWorkflowId(shared.subscriptionId))).sort()).toEqual(['closeAndRollSubscriptionPeriod', 'finalizePeriodInvoice']);
+    await captureHistory(h.deps.temporal.client.workflow.getHandle(aloneId), 'period-closed-and-finalized-in-one-test-clock-step');
+    await stop(alone.subscriptionId, shared.subscriptionId, second);
   });
 
   it('dates each invoice by its own period when one advance crosses several periods', async () => {

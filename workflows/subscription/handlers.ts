@@ -87,8 +87,9 @@ export function registerHandlers(run: SubscriptionRun): void {
   setHandler(nextWakeQuery, () => nextWakeAt(run));
   setHandler(
     advanceClockUpdate,
-    async (to) => {
+    async (to, through) => {
       run.clock.advanceTo(to);
+      if (through !== undefined) run.advanceReaches(through);
       // A run holding a billing error answers at once: the advance must not wait for an operator.
       await condition(
         () => run.finished || run.continuing || run.billingError !== null || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
@@ -97,7 +98,7 @@ export function registerHandlers(run: SubscriptionRun): void {
       return { caughtUp: !run.continuing, status: run.state.status, nextWakeAt: nextWakeAt(run) };
     },
     {
-      validator: (_to: string) => {
+      validator: (_to: string, _through?: string) => {
         if (!run.clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
       },
     },

@@ -48,6 +48,8 @@ export class SubscriptionRun {
   billingError: BillingErrorState | null = null;
   /** Main-loop steps attempted so far (done or failed): an operator's retry waits for the next. */
   attempts = 0;
+  /** The time the test-clock advance in progress reaches (its drive says so with each step); null when unknown. */
+  private advanceThroughMs: number | null = null;
 
   constructor(private readonly input: SubscriptionWorkflowInput) {
     this.subscriptionId = input.subscriptionId;
@@ -59,6 +61,12 @@ export class SubscriptionRun {
 
   nowIso(): string {
     return new Date(this.clock.nowMs()).toISOString();
+  }
+
+  /** The advance in progress reaches `through` (a later step of the same advance may say so again). */
+  advanceReaches(through: string): void {
+    const ms = Date.parse(through);
+    if (!Number.isNaN(ms)) this.advanceThroughMs = Math.max(this.advanceThroughMs ?? ms, ms);
   }
 
   nextWake(): Wake | null {
@@ -127,8 +135,16 @@ export class SubscriptionRun {
       case 'close-and-roll':
         if (patched(CLOSE_AND_ROLL_IN_ONE_ACTIVITY)) {
           const period = { start: this.state.periodStart, end: this.state.periodEnd };
-          const closed = await activities.closeAndRollSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason: 'subscription_cycle' });
-          this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt: closed.finalizeAt });
+          // On a test clock whose advance goes past this period's grace end, the activity may finalize
+          // the Draft at once (only the activity's input changes: no patch); its answer says so.
+          const through = this.advanceThroughMs !== null && this.advanceThroughMs > this.clock.nowMs() ? new Date(this.advanceThroughMs).toISOString() : undefined;
+          const closed = await activities.closeAndRollSubscriptionPeriod({
+            subscriptionId: this.subscriptionId,
+            period,
+            reason: 'subscription_cycle',
+            ...(through === undefined ? {} : { finalizeDueBy: through }),
+          });
+          if (closed.finalized !== true) this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt: closed.finalizeAt });
           this.state = closed.state;
           this.clock.touch();
           return;

@@ -38,7 +38,16 @@ import {
   type InvoiceRow,
   type NewLine,
 } from '../../db/invoices.js';
-import { findSubscription, lockSubscription, periodBasis, phasesOverlapping, progressiveThreshold, type PeriodBasis, type SubscriptionPhaseRow } from '../../db/subscriptions.js';
+import {
+  billsAloneInItsGroup,
+  findSubscription,
+  lockSubscription,
+  periodBasis,
+  phasesOverlapping,
+  progressiveThreshold,
+  type PeriodBasis,
+  type SubscriptionPhaseRow,
+} from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { notFound } from '../../errors.js';
@@ -240,6 +249,14 @@ async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<Invo
   if (!draft) return null;
   const locked = await lockInvoice(tx, draft.id);
   return locked.status === 'Draft' ? locked : null;
+}
+
+/**
+ * Whether no other subscription can bill into the subscription's period Drafts (no bill-to, no
+ * consolidation either way, no other live subscription of its customer in its currency, no contract).
+ */
+export function billsAlone(db: DbClient, subscriptionId: string): Promise<boolean> {
+  return billsAloneInItsGroup(db, subscriptionId);
 }
 
 /** The progressive billing threshold (raw units) of a subscription; null when it bills only at period close. */

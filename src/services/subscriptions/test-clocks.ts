@@ -302,7 +302,7 @@ async function driveInLockstep(
     const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
     const driveAll = async (pass: number) => {
       const at = new Date(stepMs).toISOString();
-      const outcomes = await Promise.all(running.map((handle) => driveTo(handle, at, `${span.advanceKey}:${at}:${pass}`)));
+      const outcomes = await Promise.all(running.map((handle) => driveTo(handle, at, span.target.toISOString(), `${span.advanceKey}:${at}:${pass}`)));
       running.forEach((handle, i) => {
         const wake = outcomes[i]!.nextWakeAt;
         if (wake === undefined) answered.delete(handle.workflowId);
@@ -349,12 +349,12 @@ const UPDATE_TIMEOUTS_TOLERATED = 20;
  * same update instead of adding another to the workflow's history, and a retried drive activity
  * finds the steps it completed already answered.
  */
-async function driveTo(handle: WorkflowHandle, at: string, updateId: string): Promise<{ running: boolean; nextWakeAt?: string | null }> {
+async function driveTo(handle: WorkflowHandle, at: string, through: string, updateId: string): Promise<{ running: boolean; nextWakeAt?: string | null }> {
   let timeouts = 0;
   // A run that continued as new answers caughtUp=false: the next run takes the same time, each run its own update.
   for (let run = 1; ; ) {
     try {
-      const answer = await handle.executeUpdate(advanceClockUpdate, { args: [at], updateId: `${updateId}:${run}` });
+      const answer = await handle.executeUpdate(advanceClockUpdate, { args: [at, through], updateId: `${updateId}:${run}` });
       if (answer.caughtUp) return { running: true, ...(answer.nextWakeAt === undefined ? {} : { nextWakeAt: answer.nextWakeAt }) };
       run += 1;
     } catch (err) {
