@@ -135,8 +135,10 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
    * document rendering, which the API does when the PDF is first requested). Otherwise through its
    * workflow, which charges it.
    */
-  async function finalizeClosedDraft(invoiceId: string, at: string): Promise<PeriodFinalization> {
-    const throughWorkflow = (await invoiceWorkflowExists(workflows, invoiceId)) || (await autoChargeable(db, invoiceId));
+  async function finalizeClosedDraft(invoiceId: string, at: string, known: { created?: boolean; chargeable?: boolean } = {}): Promise<PeriodFinalization> {
+    // A Draft this activity just created has no workflow (billing here never starts one).
+    const hasWorkflow = known.created !== true && (await invoiceWorkflowExists(workflows, invoiceId));
+    const throughWorkflow = hasWorkflow || (known.chargeable ?? (await autoChargeable(db, invoiceId)));
     const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow);
     // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
     if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(workflows, invoiceId, { lean: true });
@@ -144,14 +146,14 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   }
 
   async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) {
-    const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason, startWorkflow: false });
+    const { invoiceId, created } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason, startWorkflow: false });
     await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
     const finalizeAt = new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString();
     deps.logger.info(
       { subscriptionId: input.subscriptionId, periodStart: input.period.start, periodEnd: input.period.end, reason: input.reason, invoiceId, finalizeAt },
       'period closed',
     );
-    return { invoiceId, finalizeAt };
+    return { invoiceId, created, finalizeAt };
   }
 
   return {
@@ -220,7 +222,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       finalizeDueBy?: string;
     }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }> =>
       classified(async () => {
-        const { invoiceId, finalizeAt } = await closePeriod(input);
+        const { invoiceId, created, finalizeAt } = await closePeriod(input);
         const state = await rollSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, expectedPeriodEnd: input.period.end });
         // A test-clock advance that passes the grace end as well: no usage can arrive in between (the
         // clock jumps), so a Draft that no other subscription can bill into, and that finalizing does
@@ -229,7 +231,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         // refresh less).
         const dueNow = input.finalizeDueBy !== undefined && Date.parse(finalizeAt) <= Date.parse(input.finalizeDueBy);
         if (dueNow && invoiceId && (await billsAlone(db, input.subscriptionId)) && !(await autoChargeable(db, invoiceId))) {
-          await finalizeClosedDraft(invoiceId, finalizeAt);
+          await finalizeClosedDraft(invoiceId, finalizeAt, { created, chargeable: false });
           return { finalizeAt, state, finalized: true };
         }
         return { finalizeAt, state };
