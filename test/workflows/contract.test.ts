@@ -317,6 +317,42 @@ describe('contract billing errors', () => {
   }, 120_000);
 });
 
+/**
+ * The row of a one-phase contract (Jan-Feb 2026, 10.00 committed) as a create leaves it when its
+ * process dies between the commit and the workflow start.
+ */
+const lostContractRow = (customerId: string, testClockId: string, status: 'Active' | 'Draft') => ({
+  id: newId(),
+  customer_id: customerId,
+  name: `Lost ${status}`,
+  status,
+  start_date: '2026-01-01',
+  end_date: '2026-03-01',
+  discount_bps: null,
+  rate_overrides: null,
+  tier_overrides: null,
+  escalation: null,
+  parent_contract_id: null,
+  amendment_reason: null,
+  effective_date: null,
+  escalation_steps: 0,
+  test_clock_id: testClockId,
+  created_at: new Date('2026-01-10T00:00:00.000Z'),
+  terms: [
+    {
+      phase: 1,
+      start_date: '2026-01-01',
+      end_date: '2026-03-01',
+      committed_amount_nanos: units(10n).toString(),
+      description: 'only',
+      discount_bps: null,
+      rate_overrides: null,
+      tier_overrides: null,
+      commit_product_tag: null,
+    },
+  ],
+});
+
 describe('the contract workflow reconciler', () => {
   it('is a Temporal Schedule that starts the workflow of a contract whose start was lost after the commit', async () => {
     const scheduleHandle = h.deps.temporal.client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID);
@@ -330,37 +366,7 @@ describe('the contract workflow reconciler', () => {
       await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }),
       201,
     );
-    const row = (status: 'Active' | 'Draft') => ({
-      id: newId(),
-      customer_id: customerId,
-      name: `Lost ${status}`,
-      status,
-      start_date: '2026-01-01',
-      end_date: '2026-03-01',
-      discount_bps: null,
-      rate_overrides: null,
-      tier_overrides: null,
-      escalation: null,
-      parent_contract_id: null,
-      amendment_reason: null,
-      effective_date: null,
-      escalation_steps: 0,
-      test_clock_id: clockId,
-      created_at: new Date('2026-01-10T00:00:00.000Z'),
-      terms: [
-        {
-          phase: 1,
-          start_date: '2026-01-01',
-          end_date: '2026-03-01',
-          committed_amount_nanos: units(10n).toString(),
-          description: 'only',
-          discount_bps: null,
-          rate_overrides: null,
-          tier_overrides: null,
-          commit_product_tag: null,
-        },
-      ],
-    });
+    const row = (status: 'Active' | 'Draft') => lostContractRow(customerId, clockId, status);
     const active = await insertContract(h.deps.db, row('Active'));
     const draft = await insertContract(h.deps.db, row('Draft'));
     await insertLink(h.deps.db, { id: newId(), contract_id: active.id, subscription_id: subscription.id, adoption_type: 'Coterm', coterm_fee_nanos: null, created_at: new Date('2026-01-10T00:00:00.000Z') });
@@ -397,38 +403,7 @@ describe('the contract workflow reconciler', () => {
   it('starts the other missing workflows when one contract or coterm link fails deterministically, and names it in the summary', async () => {
     const healthyClock = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
     const poisonedClock = await makeTestClock(h.deps.db, '2026-01-10T00:00:00.000Z');
-    const lost = async (testClockId: string) =>
-      insertContract(h.deps.db, {
-        id: newId(),
-        customer_id: await makeCustomer(h.deps.db, { testClockId }),
-        name: 'Lost Active',
-        status: 'Active',
-        start_date: '2026-01-01',
-        end_date: '2026-03-01',
-        discount_bps: null,
-        rate_overrides: null,
-        tier_overrides: null,
-        escalation: null,
-        parent_contract_id: null,
-        amendment_reason: null,
-        effective_date: null,
-        escalation_steps: 0,
-        test_clock_id: testClockId,
-        created_at: new Date('2026-01-10T00:00:00.000Z'),
-        terms: [
-          {
-            phase: 1,
-            start_date: '2026-01-01',
-            end_date: '2026-03-01',
-            committed_amount_nanos: units(10n).toString(),
-            description: 'only',
-            discount_bps: null,
-            rate_overrides: null,
-            tier_overrides: null,
-            commit_product_tag: null,
-          },
-        ],
-      });
+    const lost = async (testClockId: string) => insertContract(h.deps.db, lostContractRow(await makeCustomer(h.deps.db, { testClockId }), testClockId, 'Active'));
     const healthy = await lost(healthyClock);
     const poisoned = await lost(poisonedClock);
     // A Coterm link whose realignment was lost, to a subscription whose workflow has ended since: the realignment is refused.
