@@ -325,12 +325,12 @@ export async function repointPeriodDrafts(tx: DbClient, subscriptionId: string, 
   return drafts.map((draft) => draft.id);
 }
 
-/** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
 /** The lines a refresh of a subscription's period replaces on a Draft (deleteRebilledLines' fee and usage lines). */
 export function rebilledLinesOf(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<InvoiceLineRow[]> {
   return tx.invoiceLineItem.findMany({ where: { invoiceId, subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } } });
 }
 
+/** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
 export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<void> {
   await tx.invoiceLineItem.deleteMany({
     where: { invoiceId, OR: [{ kind: 'tax' }, { subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } }] },
