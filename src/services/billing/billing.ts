@@ -196,7 +196,6 @@ export async function payerOf(tx: DbClient, customer: CustomerRecord): Promise<s
   return current.id;
 }
 
-/** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
 /** JSON with object keys sorted (a JSONB column gives them back in its own order). */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -245,6 +244,7 @@ function sameLines(stored: InvoiceLineRow[], fresh: NewLine[]): boolean {
   return a.every((key, i) => key === b[i]);
 }
 
+/** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
 async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
   if (!draft) return null;
   const locked = await lockInvoice(tx, draft.id);
