@@ -77,6 +77,7 @@ import { conflict, DomainError, invalidTransition, notFound } from '../../errors
 import { newId } from '../../ids.js';
 import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, retryContractUpdate, subscriptionWorkflowId, type SubscriptionCommand } from '../../../workflows/messages.js';
 import { runUpdate } from '../../temporal/updates.js';
+import { retryHeldStep } from '../failures/billing-errors.js';
 import type { Client } from '@temporalio/client';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
@@ -332,9 +333,7 @@ export async function getContract(deps: ServiceDeps, id: string): Promise<Contra
 export async function retryContract(deps: ServiceDeps, id: string, command: SubscriptionCommand): Promise<ContractView> {
   const contract = await findContract(deps.db, id);
   if (contract === null) throw notFound('contract', id);
-  if (contract.billing_error === null) throw conflict('no_billing_error', `contract ${id} has no billing error to retry`, { entity: 'contract' });
-  const handle = deps.temporal.client.workflow.getHandle(contractWorkflowId(id));
-  await runUpdate('contract', () => handle.executeUpdate(retryContractUpdate, { args: [command] }));
+  await retryHeldStep(deps.temporal.client, { entity: 'contract', what: `contract ${id}`, billingError: contract.billing_error }, contractWorkflowId(id), retryContractUpdate, command);
   return getContract(deps, id);
 }
 

@@ -4,6 +4,8 @@
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
  */
+import type { Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { setContractBillingError } from '../../db/contracts.js';
@@ -11,10 +13,11 @@ import { setInvoiceBillingError } from '../../db/invoices.js';
 import { setDunningBillingError, setProcessorEventBillingError } from '../../db/payments.js';
 import { setSubscriptionBillingError } from '../../db/subscriptions.js';
 import { setTopUpBillingError } from '../../db/wallets.js';
-import { notFound } from '../../errors.js';
+import { conflict, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import type { BillingErrorState } from '../../../workflows/messages.js';
+import type { BillingErrorState, SubscriptionCommand } from '../../../workflows/messages.js';
+import { runUpdate } from '../../temporal/updates.js';
 import { recordAudit, type Actor } from '../audit.js';
 
 /**
@@ -96,4 +99,21 @@ export async function clearBillingError(
 ): Promise<void> {
   const entityId = await setError(deps.db, entity, id, null, { action: `${entity}.billing_retried`, actor, requestId });
   deps.logger.info({ ...logIds(entity, id, entityId), actor }, `${entity} billing retried by an operator`);
+}
+
+/**
+ * An operator's retry of the step a workflow holds on a billing_error: 409 no_billing_error when the
+ * resource (`what`, e.g. "contract <id>") holds none; else the workflow's retry update, answered once
+ * the step ran again (its failures mapped by runUpdate).
+ */
+export async function retryHeldStep(
+  client: Client,
+  held: { entity: BillingErrorEntity; what: string; billingError: unknown },
+  workflowId: string,
+  update: UpdateDefinition<unknown, [SubscriptionCommand]>,
+  command: SubscriptionCommand,
+): Promise<void> {
+  if (held.billingError === null) throw conflict('no_billing_error', `${held.what} has no billing error to retry`, { entity: held.entity });
+  const handle = client.workflow.getHandle(workflowId);
+  await runUpdate(held.entity, () => handle.executeUpdate(update, { args: [command] }));
 }

@@ -23,9 +23,8 @@ import {
 } from '../../db/payments.js';
 import type { Db } from '../../db/client.js';
 import type { DunningSchedule } from '../../generated/prisma/client.js';
-import { conflict, DomainError, notFound } from '../../errors.js';
+import { DomainError, notFound } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import { runUpdate } from '../../temporal/updates.js';
 import {
   DUNNING_CHECK_SCHEDULE_ID,
   dunningWorkflowId,
@@ -35,7 +34,7 @@ import {
   type FailedRunItem,
   type SubscriptionCommand,
 } from '../../../workflows/messages.js';
-import { billingErrorView } from '../failures/billing-errors.js';
+import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
 import { toPage } from '../pagination.js';
@@ -77,9 +76,8 @@ export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<Dunn
  */
 export async function retryDunning(deps: { db: Db; client: Client }, invoiceId: string, command: SubscriptionCommand): Promise<DunningScheduleView> {
   const schedule = await findInvoiceDunning(deps.db, invoiceId);
-  if (schedule.billingError === null) throw conflict('no_billing_error', `the dunning schedule of invoice ${invoiceId} has no billing error to retry`, { entity: 'dunning_schedule' });
-  const handle = deps.client.workflow.getHandle(dunningWorkflowId(invoiceId));
-  await runUpdate('dunning_schedule', () => handle.executeUpdate(retryDunningUpdate, { args: [command] }));
+  const held = { entity: 'dunning_schedule' as const, what: `the dunning schedule of invoice ${invoiceId}`, billingError: schedule.billingError };
+  await retryHeldStep(deps.client, held, dunningWorkflowId(invoiceId), retryDunningUpdate, command);
   return getInvoiceDunning(deps.db, invoiceId);
 }
 

@@ -13,11 +13,10 @@ import {
   type ProcessorEventFilter,
   type ProcessorEventStatus,
 } from '../../db/payments.js';
-import { conflict, notFound, validation } from '../../errors.js';
+import { notFound, validation } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import { runUpdate } from '../../temporal/updates.js';
 import { processorEventWorkflowId, retryProcessorEventUpdate, type SubscriptionCommand } from '../../../workflows/messages.js';
-import { billingErrorView } from '../failures/billing-errors.js';
+import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { toPage, type Page } from '../pagination.js';
 
 export interface ProcessorEventView {
@@ -68,8 +67,7 @@ export async function getProcessorEvent(db: Db, id: string): Promise<ProcessorEv
  */
 export async function retryProcessorEvent(deps: { db: Db; client: Client }, id: string, command: SubscriptionCommand): Promise<ProcessorEventView> {
   const event = await findEvent(deps.db, id);
-  if (event.billingError === null) throw conflict('no_billing_error', `processor event ${id} has no billing error to retry`, { entity: 'processor_event' });
-  const handle = deps.client.workflow.getHandle(processorEventWorkflowId(id));
-  await runUpdate('processor_event', () => handle.executeUpdate(retryProcessorEventUpdate, { args: [command] }));
+  const held = { entity: 'processor_event' as const, what: `processor event ${id}`, billingError: event.billingError };
+  await retryHeldStep(deps.client, held, processorEventWorkflowId(id), retryProcessorEventUpdate, command);
   return getProcessorEvent(deps.db, id);
 }

@@ -32,8 +32,8 @@ import {
   type SubscriptionCommand,
 } from '../../../workflows/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
-import { billingErrorView } from '../failures/billing-errors.js';
-import { conflict, DomainError, notFound } from '../../errors.js';
+import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
+import { DomainError, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
 import type { SubscriptionView } from '../../schemas/subscriptions.js';
@@ -257,8 +257,7 @@ export async function moveSubscription(deps: ServiceDeps, id: string, move: Move
 export async function retrySubscriptionBilling(deps: ServiceDeps, id: string, command: SubscriptionCommand): Promise<SubscriptionView> {
   const row = await findSubscription(deps.db, id);
   if (!row) throw notFound('subscription', id);
-  if (row.billingError === null) throw conflict('no_billing_error', `subscription ${id} has no billing error to retry`, { entity: 'subscription' });
-  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
-  await runUpdate('subscription', () => handle.executeUpdate(retrySubscriptionBillingUpdate, { args: [command] }));
+  const held = { entity: 'subscription' as const, what: `subscription ${id}`, billingError: row.billingError };
+  await retryHeldStep(deps.temporal.client, held, subscriptionWorkflowId(id), retrySubscriptionBillingUpdate, command);
   return getSubscription(deps, id);
 }

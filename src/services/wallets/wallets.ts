@@ -58,13 +58,12 @@ import {
   type WalletTopUpRow,
   type WalletTransactionRow,
 } from '../../db/wallets.js';
-import { conflict, DomainError, notFound, validation } from '../../errors.js';
+import { DomainError, notFound, validation } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcessor } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
-import { runUpdate } from '../../temporal/updates.js';
 import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal, type SubscriptionCommand } from '../../../workflows/messages.js';
-import { billingErrorView } from '../failures/billing-errors.js';
+import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
@@ -640,9 +639,8 @@ export async function retryTopUp(deps: { db: Db; client: Client }, customerId: s
   await requireCustomer(deps.db, customerId);
   const topUp = await findTopUp(deps.db, topUpId);
   if (!topUp || topUp.customerId !== customerId || topUp.currency !== currency) throw notFound('wallet_top_up', topUpId);
-  if (topUp.billingError === null) throw conflict('no_billing_error', `wallet top-up ${topUpId} has no billing error to retry`, { entity: 'wallet_top_up' });
-  const handle = deps.client.workflow.getHandle(walletRechargeWorkflowId(topUpId));
-  await runUpdate('wallet_top_up', () => handle.executeUpdate(retryWalletTopUpUpdate, { args: [command] }));
+  const held = { entity: 'wallet_top_up' as const, what: `wallet top-up ${topUpId}`, billingError: topUp.billingError };
+  await retryHeldStep(deps.client, held, walletRechargeWorkflowId(topUpId), retryWalletTopUpUpdate, command);
   return toTopUpView((await findTopUp(deps.db, topUpId))!);
 }
 
