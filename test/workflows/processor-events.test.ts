@@ -8,6 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unprocessedProcessorEvents } from '../../src/db/payments.js';
+import type { AuditEntryView } from '../../src/schemas/audit.js';
+import type { ProcessorEventView } from '../../src/services/payments/processor-events.js';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
@@ -27,31 +29,9 @@ afterAll(async () => {
 
 const UNIT = 1_000_000_000_000n;
 
-interface ProcessorEventView {
-  id: string;
-  type: string;
-  object_id: string | null;
-  status: 'pending' | 'processed' | 'billing_error';
-  received_at: string;
-  processed_at: string | null;
-  outcome: string | null;
-  billing_error: { step: string; type: string; message: string; failed_at: string } | null;
-}
-
-interface AuditEntry {
-  action: string;
-  actor_type: string;
-  actor_id: string;
-  entity_type: string;
-  entity_id: string;
-  request_id: string | null;
-  before: unknown;
-  after: unknown;
-}
-
 const eventOf = async (id: string) => expectJson<ProcessorEventView>(await h.request('GET', `/admin/v1/processor-events/${id}`));
 const eventsWhere = async (query: string) => expectPage<ProcessorEventView>(await h.request('GET', `/admin/v1/processor-events?${query}`));
-const auditOf = async (id: string) => (await expectPage<AuditEntry>(await h.request('GET', `/admin/v1/audit-log?entity_type=processor_event&entity_id=${id}`))).data;
+const auditOf = async (id: string) => (await expectPage<AuditEntryView>(await h.request('GET', `/admin/v1/audit-log?entity_type=processor_event&entity_id=${id}`))).data;
 
 /** A Paid 49.00 invoice: its auto-charge (refused by stripe-mock) collected by a payment_intent.succeeded notification. */
 async function paidInvoice() {
