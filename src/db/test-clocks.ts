@@ -93,3 +93,9 @@ export async function finishAdvance(
   });
   return count === 0 ? null : getTestClock(tx, id);
 }
+
+/** The time of the test clock a subscription lives on when that clock is `ready`; null when it is on none or its clock is being advanced. */
+export async function readyClockTimeOfSubscription(tx: DbClient, subscriptionId: string): Promise<Date | null> {
+  const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: { testClock: { select: { frozenTime: true, status: true } } } });
+  return row?.testClock?.status === 'ready' ? row.testClock.frozenTime : null;
+}

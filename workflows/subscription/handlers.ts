@@ -24,7 +24,7 @@ import {
   type SubscriptionSnapshot,
   type SubscriptionStatus,
 } from '../messages.js';
-import { CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT } from './patches.js';
+import { COMMANDS_AT_CLOCK_TIME, CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT } from './patches.js';
 import { activities, type SubscriptionRun } from './run.js';
 import { ALLOWED, assertAllowed, BILLABLE, COTERM_ALIGNABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
 
@@ -157,6 +157,7 @@ function registerCommand<Result, Command extends SubscriptionCommand>(
     update,
     (command) =>
       run.mutex.run(async () => {
+        catchUpTo(run, command);
         allowed(command);
         return body(command);
       }),
@@ -167,6 +168,14 @@ function registerCommand<Result, Command extends SubscriptionCommand>(
       },
     },
   );
+}
+
+/**
+ * A command from a ready test clock carries the clock's time: a run the clock's last advance did not
+ * need to wake (nothing due before its end) catches up to it before acting (no wake is due by then).
+ */
+function catchUpTo(run: SubscriptionRun, command: SubscriptionCommand): void {
+  if (command.at !== undefined && run.clock.isTestClock && patched(COMMANDS_AT_CLOCK_TIME)) run.clock.advanceTo(command.at);
 }
 
 /** After a billing command, so the main loop checks whether to continue as new (a state move wakes it already). */

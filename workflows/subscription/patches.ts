@@ -38,3 +38,11 @@ export const STATUS_SEARCH_ATTRIBUTE = 'subscription-status-search-attribute';
  * `rollSubscriptionPeriod`): one round trip and one Temporal action less per period.
  */
 export const CLOSE_AND_ROLL_IN_ONE_ACTIVITY = 'subscription-close-and-roll-in-one-activity';
+
+/**
+ * A command sent while its test clock is ready carries the clock's time (`at`), and the run moves its
+ * own clock there first: a test-clock advance no longer wakes a subscription that has nothing due
+ * before its end (src/services/subscriptions/test-clocks.ts), so such a run's clock may stay at the
+ * advance's last step it took part in. Runs without the marker took their commands at their own clock.
+ */
+export const COMMANDS_AT_CLOCK_TIME = 'subscription-commands-at-clock-time';

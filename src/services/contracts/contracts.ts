@@ -79,6 +79,8 @@ import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, retry
 import { runUpdate } from '../../temporal/updates.js';
 import { retryHeldStep } from '../failures/billing-errors.js';
 import type { Client } from '@temporalio/client';
+import type { Db } from '../../db/client.js';
+import { clockTimeOf } from '../subscriptions/test-clocks.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
@@ -500,15 +502,16 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
   if (!aligns) return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
   // The subscription's workflow realigns its periods (under its lock, closing the period it cuts
   // short); should this process die first, the contract reconciler sends the update again.
-  await alignToContract(deps.temporal.client, subscription.id, actor, requestId);
+  await alignToContract({ db: deps.db, client: deps.temporal.client }, subscription.id, actor, requestId);
   const aligned = (await linkOfSubscription(deps.db, subscription.id))!;
   return { ...link, aligned_at: aligned.aligned_at, coterm: serializeCoterm(cotermResult!) };
 }
 
 /** Sends the coterm realignment to the subscription's workflow (idempotent: a realigned subscription stays as it is). */
-export async function alignToContract(client: Client, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
-  const handle = client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [{ actor, ...(requestId ? { requestId } : {}) }] }));
+export async function alignToContract(deps: { db: Db; client: Client }, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
+  const handle = deps.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const command: SubscriptionCommand = { actor, ...(requestId ? { requestId } : {}), ...(await clockTimeOf(deps.db, subscriptionId)) };
+  await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [command] }));
 }
 
 function serializeCoterm(result: CotermResult): LinkView['coterm'] {

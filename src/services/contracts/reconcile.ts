@@ -60,7 +60,7 @@ export async function reconcileContractWorkflows(deps: ContractDeps & { logger: 
   for (const link of await unalignedCotermLinks(deps.db)) {
     // Refused (e.g. fewer than 30 days left by now, or the subscription moved on): an operator's case.
     const done = await runItem(deps, result.failed, { kind: 'coterm_link', id: link.subscription_id, run }, async () => {
-      await alignToContract(deps.client, link.subscription_id, SYSTEM_ACTOR);
+      await alignToContract(deps, link.subscription_id, SYSTEM_ACTOR);
       return true;
     });
     if (done) result.realigned.push(link.subscription_id);

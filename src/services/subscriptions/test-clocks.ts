@@ -14,7 +14,9 @@
  * Lockstep: the workflows are taken together from one instant where any of them has work (a period
  * end, an invoice's grace end, a progressive check) to the next, so what happens at an earlier
  * instant on one subscription (billing into a consolidated Draft) always precedes what happens
- * later on another (finalizing that Draft). One advance runs at a time per clock: while the clock
+ * later on another (finalizing that Draft). At the last step, a subscription with nothing due before
+ * a later time is not woken only to move its clock when nothing else on the clock could act on it;
+ * commands sent to it afterwards carry the clock's time (`clockTimeOf`). One advance runs at a time per clock: while the clock
  * is `advancing` and its advance workflow runs, another request is 409 test_clock_advancing; an
  * `advancing` clock whose workflow is gone (terminated by an operator) is taken over by the next
  * request. Advancing to the clock's current time again drives the workflows to it once more. The
@@ -32,6 +34,7 @@ import {
   insertTestClock,
   listTestClockRows,
   lockClockForUpdate,
+  readyClockTimeOfSubscription,
   recordAdvanceProgress,
   type TestClockRow,
 } from '../../db/test-clocks.js';
@@ -292,7 +295,9 @@ async function driveInLockstep(
     total - running.filter((handle, i) => subscriptionIds.has(handle.workflowId) && wakes[i] !== null && wakes[i]! <= targetMs).length;
   let reachedMs = Number.NEGATIVE_INFINITY;
   let steps = 0;
-  await withDunning();
+  // Only subscriptions on their own (no contract, spend alert or dunning workflow that could act on
+  // them at a later step) may be left where they are at the last step (see `idle` below).
+  let alone = !(await withDunning()) && workflows.others.length === 0;
   await report({ simulatedTime: span.from, subscriptionsTotal: total, subscriptionsDone: 0 });
   while (running.length > 0) {
     signal?.throwIfAborted();
@@ -300,9 +305,24 @@ async function driveInLockstep(
     if (steps > 0) await report({ simulatedTime: new Date(reachedMs), subscriptionsTotal: total, subscriptionsDone: doneOf(wakes) });
     const due = wakes.filter((ms): ms is number => ms !== null && ms > reachedMs && ms < targetMs);
     const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
+    /**
+     * At the last step, a subscription whose answer says nothing is due before a later time is not
+     * woken only to move its clock (one update and one workflow task less per subscription and
+     * advance): the commands sent to it later carry the clock's time (`clockTimeOf`), and the next
+     * advance moves it on. A run holding a billing error or ended answers null and is driven as before.
+     */
+    const idle = (handle: WorkflowHandle, pass: number): boolean => {
+      const wake = answered.get(handle.workflowId);
+      return alone && pass === 1 && stepMs === targetMs && subscriptionIds.has(handle.workflowId) && typeof wake === 'number' && wake > targetMs;
+    };
     const driveAll = async (pass: number) => {
       const at = new Date(stepMs).toISOString();
-      const outcomes = await Promise.all(running.map((handle) => driveTo(handle, at, span.target.toISOString(), `${span.advanceKey}:${at}:${pass}`)));
+      const outcomes = await Promise.all(
+        running.map((handle) => {
+          if (!idle(handle, pass)) return driveTo(handle, at, span.target.toISOString(), `${span.advanceKey}:${at}:${pass}`);
+          return { running: true, nextWakeAt: new Date(answered.get(handle.workflowId)!).toISOString() };
+        }),
+      );
       running.forEach((handle, i) => {
         const wake = outcomes[i]!.nextWakeAt;
         if (wake === undefined) answered.delete(handle.workflowId);
@@ -314,6 +334,7 @@ async function driveInLockstep(
     // Collection at this step signals subscriptions (PastDue, back to Active) that may already have
     // caught up, and may start dunning workflows: a second pass waits for both.
     if (await withDunning()) {
+      alone = false;
       await driveAll(2);
       answered.clear();
     }
@@ -363,6 +384,16 @@ async function driveTo(handle: WorkflowHandle, at: string, through: string, upda
       if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) || (timeouts += 1) > UPDATE_TIMEOUTS_TOLERATED) throw err;
     }
   }
+}
+
+/**
+ * What a command to a subscription's workflow carries of its test clock: the clock's time while the
+ * clock is ready (the run catches up to it first, see `idle` in driveInLockstep); nothing for a
+ * subscription on no clock, or while an advance drives the run to its steps.
+ */
+export async function clockTimeOf(db: Db, subscriptionId: string): Promise<{ at?: string }> {
+  const at = await readyClockTimeOfSubscription(db, subscriptionId);
+  return at === null ? {} : { at: at.toISOString() };
 }
 
 /** Test clocks, newest first, each with its status. */
