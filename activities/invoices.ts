@@ -18,12 +18,11 @@ import {
   voidInvoice,
 } from '../src/services/invoicing/invoices.js';
 import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
-import { autoChargeable, closeDunning } from '../src/services/payments/collection.js';
-import { rollSubscriptionPeriod } from '../src/services/subscriptions/transitions.js';
+import { autoChargeable, closeDunning, payerChargeable } from '../src/services/payments/collection.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
-import { closeLedgerPeriod } from '../src/services/ledger/ledger.js';
+import { closeSubscriptionPeriod } from '../src/services/billing/period-close.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
@@ -93,15 +92,18 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     const result = await finalizeInvoice(db, invoiceId, {
       actor: command.actor,
       at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
-      applyTax: (tx, invoice) => applyTax(tx, invoice, deps.tax),
+      applyTax: (tx, invoice, payer) => applyTax(tx, invoice, deps.tax, payer),
       ...(command.requestId ? { requestId: command.requestId } : {}),
     });
     deps.logger.info(
       { invoiceId, invoiceNumber: result.invoice.invoice_number, customerId: result.invoice.customer_id, status: result.invoice.status, totalNanos: result.invoice.total_nanos },
       'invoice finalized',
     );
-    // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it.
-    await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
+    // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it (a
+    // retry, which finds the invoice finalized, looks again; no drawdown, no top-up).
+    if (result.alreadyFinalized || result.invoice.wallet_applied_nanos !== '0') {
+      await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
+    }
     return outcome(result.invoice);
   }
 
@@ -145,15 +147,16 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     return finalized;
   }
 
-  async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) {
-    const { invoiceId, created } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: input.reason, startWorkflow: false });
-    await closeLedgerPeriod(db, { subscriptionId: input.subscriptionId, invoiceId, at: new Date(input.period.end) });
+  /** Bills the period to its end and closes its ledger period (and, with `roll`, moves the subscription into the next one) in one transaction. */
+  async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }, options = { roll: false }) {
+    const { billed, state } = await closeSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, period: period(input.period), reason: input.reason }, options);
+    const { invoiceId, created, payerId } = billed;
     const finalizeAt = new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString();
     deps.logger.info(
       { subscriptionId: input.subscriptionId, periodStart: input.period.start, periodEnd: input.period.end, reason: input.reason, invoiceId, finalizeAt },
       'period closed',
     );
-    return { invoiceId, created, finalizeAt };
+    return { invoiceId, created, payerId, finalizeAt, state };
   }
 
   return {
@@ -207,7 +210,10 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
-      classified(() => closePeriod(input)),
+      classified(async () => {
+        const { invoiceId, created, finalizeAt } = await closePeriod(input);
+        return { invoiceId, created, finalizeAt };
+      }),
 
     /**
      * Period close and the move into the next period in one activity (one round trip per period
@@ -222,15 +228,15 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       finalizeDueBy?: string;
     }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }> =>
       classified(async () => {
-        const { invoiceId, created, finalizeAt } = await closePeriod(input);
-        const state = await rollSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, expectedPeriodEnd: input.period.end });
+        const { invoiceId, created, payerId, finalizeAt, state: rolled } = await closePeriod(input, { roll: true });
+        const state = rolled!;
         // A test-clock advance that passes the grace end as well: no usage can arrive in between (the
         // clock jumps), so a Draft that no other subscription can bill into, and that finalizing does
         // not charge (no default payment method: no payment, no dunning to date), is finalized now,
         // dated at its grace end, instead of in a second step (one update, one activity and one
         // refresh less).
         const dueNow = input.finalizeDueBy !== undefined && Date.parse(finalizeAt) <= Date.parse(input.finalizeDueBy);
-        if (dueNow && invoiceId && (await billsAlone(db, input.subscriptionId)) && !(await autoChargeable(db, invoiceId))) {
+        if (dueNow && invoiceId && payerId && (await billsAlone(db, input.subscriptionId)) && !(await payerChargeable(db, payerId))) {
           await finalizeClosedDraft(invoiceId, finalizeAt, { created, chargeable: false });
           return { finalizeAt, state, finalized: true };
         }

@@ -383,7 +383,12 @@ export async function linksOf(tx: DbClient, contractId: string): Promise<Contrac
 /** The contract a subscription is linked to, if any. */
 export async function contractOfSubscription(tx: DbClient, subscriptionId: string): Promise<ContractRecord | null> {
   const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: { contractId: true } });
-  return row?.contractId ? findContract(tx, row.contractId) : null;
+  return contractOfRow(tx, row);
+}
+
+/** The contract a subscription row (already read) is linked to, if any. */
+export async function contractOfRow(tx: DbClient, subscription: { contractId: string | null } | null): Promise<ContractRecord | null> {
+  return subscription?.contractId ? findContract(tx, subscription.contractId) : null;
 }
 
 /**

@@ -131,7 +131,7 @@ export async function lockDraft(tx: DbClient, id: string, action: string): Promi
 // ── Totals and numbering ─────────────────────────────────────────────────────────────────────
 
 /** Recomputes the stored totals of a Draft from its lines. */
-export async function recomputeTotals(tx: DbClient, invoiceId: string): Promise<InvoiceRow> {
+export async function recomputeTotals(tx: DbClient, invoiceId: string, also: { taxAdapter?: string } = {}): Promise<InvoiceRow> {
   const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId }, select: { kind: true, amountNanos: true, isTax: true } });
   let subtotal = 0n;
   let tax = 0n;
@@ -149,6 +149,7 @@ export async function recomputeTotals(tx: DbClient, invoiceId: string): Promise<
       taxNanos: toDecimal(tax),
       creditsAppliedNanos: toDecimal(credits),
       totalNanos: toDecimal(subtotal + tax - credits),
+      ...also,
     },
   });
 }
@@ -266,10 +267,13 @@ export async function deleteTaxLines(tx: DbClient, invoiceId: string): Promise<v
   await tx.invoiceLineItem.deleteMany({ where: { invoiceId, isTax: true } });
 }
 
-/** The lines tax is computed on (neither tax nor credit), in line order. */
-export async function taxableLines(tx: DbClient, invoiceId: string): Promise<{ id: string; description: string; amountNanos: bigint }[]> {
-  const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId, isTax: false, kind: { not: 'credit' } }, orderBy: LINE_ORDER });
-  return lines.map((l) => ({ id: l.id, description: l.description, amountNanos: fromDecimal(l.amountNanos) }));
+/** The lines tax is computed on (neither tax nor credit), in line order, and whether the invoice carries tax lines already. */
+export async function taxableLines(tx: DbClient, invoiceId: string): Promise<{ taxable: { id: string; description: string; amountNanos: bigint }[]; hasTaxLines: boolean }> {
+  const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId }, orderBy: LINE_ORDER, select: { id: true, description: true, amountNanos: true, isTax: true, kind: true } });
+  return {
+    taxable: lines.filter((l) => !l.isTax && l.kind !== 'credit').map((l) => ({ id: l.id, description: l.description, amountNanos: fromDecimal(l.amountNanos) })),
+    hasTaxLines: lines.some((l) => l.isTax),
+  };
 }
 
 // ── Billing groups ───────────────────────────────────────────────────────────────────────────

@@ -51,7 +51,7 @@ import {
 import { newId } from '../../ids.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { notFound } from '../../errors.js';
-import { contractOfSubscription, type ContractRecord } from '../../db/contracts.js';
+import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
 import { rateUnderContract } from '../contracts/pricing.js';
 
 export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final';
@@ -171,7 +171,7 @@ export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, a
   // Every event recorded for the period counts, also one stamped at this very instant or within
   // the allowed clock skew ahead of it: events cannot be stamped later than that.
   const basis = await periodBasis(tx, subscription.id, period.start);
-  const lines = await rateToDate(tx, subscription, period, phases, period.end, await contractOfSubscription(tx, subscription.id), basis);
+  const lines = await rateToDate(tx, subscription, period, phases, period.end, await contractOfRow(tx, subscription), basis);
   return {
     periodStart: period.start,
     periodEnd: period.end,
@@ -293,86 +293,99 @@ const draftState = (invoice: InvoiceRow) => ({
  * nothing new to bill.
  */
 export async function billSubscription(db: Db, input: BillInput): Promise<BillResult> {
-  return db.$transaction(async (tx) => {
-    await lockSubscription(tx, input.subscriptionId);
-    const subscription = await findSubscription(tx, input.subscriptionId);
-    if (!subscription) throw notFound('subscription', input.subscriptionId);
-    const period = input.period ?? { start: subscription.periodStart, end: subscription.periodEnd };
-    const inTrial = subscription.status === 'Trialing' || (subscription.trialEnd !== null && period.end <= subscription.trialEnd);
-    if (inTrial || (subscription.status === 'Expired' && !input.period)) return NOTHING;
+  const { invoiceId, created, totalNanos } = await db.$transaction((tx) => billInTransaction(tx, input));
+  return { invoiceId, created, totalNanos };
+}
 
-    const customer = await getCustomer(tx, subscription.customerId);
-    const payerId = await payerOf(tx, customer);
-    const group = { customerId: payerId, currency: subscription.currency, periodStart: period.start, periodEnd: period.end };
-    await lockBillingGroup(tx, group);
-    const draft = await lockedDraft(tx, await findDraftOfGroup(tx, group));
+/** What billing a period touched besides its result: the subscription's customer and, when it billed into a Draft, the Draft's payer. */
+export interface BilledPeriod extends BillResult {
+  customerIds: string[];
+  /** The account the Draft is addressed to; null when nothing was billed. */
+  payerId: string | null;
+}
 
-    const upTo = input.upTo < period.end ? input.upTo : period.end;
-    const phases = await phasesOverlapping(tx, subscription.id, period);
-    const basis = await periodBasis(tx, subscription.id, period.start);
-    const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfSubscription(tx, subscription.id), basis);
-    const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
-    if (!draft && charges.length === 0) return NOTHING;
+/** billSubscription within the caller's transaction (a period close adds its ledger close and roll to it). */
+export async function billInTransaction(tx: DbClient, input: BillInput): Promise<BilledPeriod> {
+  await lockSubscription(tx, input.subscriptionId);
+  const subscription = await findSubscription(tx, input.subscriptionId);
+  if (!subscription) throw notFound('subscription', input.subscriptionId);
+  const period = input.period ?? { start: subscription.periodStart, end: subscription.periodEnd };
+  const inTrial = subscription.status === 'Trialing' || (subscription.trialEnd !== null && period.end <= subscription.trialEnd);
+  const nothing: BilledPeriod = { ...NOTHING, customerIds: [subscription.customerId], payerId: null };
+  if (inTrial || (subscription.status === 'Expired' && !input.period)) return nothing;
 
-    const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
-    const lines = charges.map(
-      (charge): NewLine => ({
-        kind: charge.kind,
-        description: charge.description,
-        amountNanos: charge.amount_nanos,
-        quantity: charge.quantity,
-        unitAmountNanos: charge.unit_amount_nanos,
-        skuId: charge.sku_id,
-        planId: charge.plan_id,
-        subscriptionId: subscription.id,
-        periodStart: period.start,
-        periodEnd: period.end,
-        detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
-        ...onBehalf,
-      }),
-    );
-    // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
-    // late usage) changes nothing: no rewrite, no audit entry.
-    const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;
-    const reasonChanges = draft !== null && input.reason !== null && input.reason !== draft.billingReason;
-    if (draft && !sharedNow && !reasonChanges && sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)) {
-      return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0) };
-    }
+  const customer = await getCustomer(tx, subscription.customerId);
+  const payerId = await payerOf(tx, customer);
+  const group = { customerId: payerId, currency: subscription.currency, periodStart: period.start, periodEnd: period.end };
+  await lockBillingGroup(tx, group);
+  const draft = await lockedDraft(tx, await findDraftOfGroup(tx, group));
 
-    const invoiceId = draft?.id ?? newId();
-    if (draft) {
-      await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
-      await updateInvoice(tx, invoiceId, {
-        ...(input.reason ? { billingReason: input.reason } : {}),
-        // A Draft that several subscriptions bill into belongs to none of them alone.
-        ...(sharedNow ? { subscriptionId: null } : {}),
-      });
-    } else {
-      await insertDraft(tx, {
-        id: invoiceId,
-        ...group,
-        subscriptionId: subscription.id,
-        billingReason: input.reason ?? 'subscription_cycle',
-        testClockId: subscription.testClockId,
-        // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
-        ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
-      });
-    }
-    await insertLines(tx, invoiceId, lines);
-    const totals = await recomputeTotals(tx, invoiceId);
-    // A refresh that changed nothing (no new charges, same total) is no change to record.
-    if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
-      await recordAudit(tx, {
-        action: draft ? 'invoice.billed' : 'invoice.created',
-        actor: input.actor ?? engineActor(),
-        entityType: 'invoice',
-        entityId: invoiceId,
-        customerId: payerId,
-        before: draft ? draftState(draft) : null,
-        after: { ...draftState(totals), billed_subscription_id: subscription.id, lines_billed: charges.length },
-        requestId: input.requestId,
-      });
-    }
-    return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0) };
-  });
+  const upTo = input.upTo < period.end ? input.upTo : period.end;
+  const phases = await phasesOverlapping(tx, subscription.id, period);
+  const basis = await periodBasis(tx, subscription.id, period.start);
+  const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
+  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
+  if (!draft && charges.length === 0) return nothing;
+  const customerIds = [subscription.customerId, payerId];
+
+  const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
+  const lines = charges.map(
+    (charge): NewLine => ({
+      kind: charge.kind,
+      description: charge.description,
+      amountNanos: charge.amount_nanos,
+      quantity: charge.quantity,
+      unitAmountNanos: charge.unit_amount_nanos,
+      skuId: charge.sku_id,
+      planId: charge.plan_id,
+      subscriptionId: subscription.id,
+      periodStart: period.start,
+      periodEnd: period.end,
+      detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
+      ...onBehalf,
+    }),
+  );
+  // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
+  // late usage) changes nothing: no rewrite, no audit entry.
+  const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;
+  const reasonChanges = draft !== null && input.reason !== null && input.reason !== draft.billingReason;
+  if (draft && !sharedNow && !reasonChanges && sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)) {
+    return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0), customerIds, payerId };
+  }
+
+  const invoiceId = draft?.id ?? newId();
+  if (draft) {
+    await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
+    await updateInvoice(tx, invoiceId, {
+      ...(input.reason ? { billingReason: input.reason } : {}),
+      // A Draft that several subscriptions bill into belongs to none of them alone.
+      ...(sharedNow ? { subscriptionId: null } : {}),
+    });
+  } else {
+    await insertDraft(tx, {
+      id: invoiceId,
+      ...group,
+      subscriptionId: subscription.id,
+      billingReason: input.reason ?? 'subscription_cycle',
+      testClockId: subscription.testClockId,
+      // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
+      ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
+    });
+  }
+  await insertLines(tx, invoiceId, lines);
+  const totals = await recomputeTotals(tx, invoiceId);
+  // A refresh that changed nothing (no new charges, same total) is no change to record.
+  if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
+    await recordAudit(tx, {
+      action: draft ? 'invoice.billed' : 'invoice.created',
+      actor: input.actor ?? engineActor(),
+      entityType: 'invoice',
+      entityId: invoiceId,
+      customerId: payerId,
+      before: draft ? draftState(draft) : null,
+      after: { ...draftState(totals), billed_subscription_id: subscription.id, lines_billed: charges.length },
+      requestId: input.requestId,
+    });
+  }
+  return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0), customerIds, payerId };
 }

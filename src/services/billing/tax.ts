@@ -7,8 +7,8 @@
  */
 import { roundDiv } from '../../core/index.js';
 import type { DbClient } from '../../db/client.js';
-import { getCustomer } from '../../db/customers.js';
-import { deleteTaxLines, insertLines, recomputeTotals, taxableLines, updateInvoice, type InvoiceRow, type NewLine } from '../../db/invoices.js';
+import { getCustomer, type CustomerRecord } from '../../db/customers.js';
+import { deleteTaxLines, insertLines, recomputeTotals, taxableLines, type InvoiceRow, type NewLine } from '../../db/invoices.js';
 
 export interface TaxableLine {
   id: string;
@@ -61,12 +61,11 @@ export function createTaxAdapter(kind: string, rateBps: number): TaxAdapter {
 }
 
 /** Replaces the Draft's tax lines with the adapter's and recomputes its totals. */
-export async function applyTax(tx: DbClient, invoice: InvoiceRow, adapter: TaxAdapter): Promise<void> {
-  await deleteTaxLines(tx, invoice.id);
-  const lines = await taxableLines(tx, invoice.id);
-  const customer = await getCustomer(tx, invoice.customerId);
+export async function applyTax(tx: DbClient, invoice: InvoiceRow, adapter: TaxAdapter, payer?: CustomerRecord): Promise<InvoiceRow> {
+  const { taxable: lines, hasTaxLines } = await taxableLines(tx, invoice.id);
+  if (hasTaxLines) await deleteTaxLines(tx, invoice.id);
+  const customer = payer ?? (await getCustomer(tx, invoice.customerId));
   const taxLines = adapter.calculate({ currency: invoice.currency, customer: { id: customer.id, taxId: customer.tax_id }, lines });
   await insertLines(tx, invoice.id, taxLines);
-  await updateInvoice(tx, invoice.id, { taxAdapter: adapter.name });
-  await recomputeTotals(tx, invoice.id);
+  return recomputeTotals(tx, invoice.id, { taxAdapter: adapter.name });
 }

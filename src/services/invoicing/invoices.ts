@@ -9,7 +9,7 @@
  */
 import type { PageQuery } from '../../db/pages.js';
 import { toDisplay } from '../../core/index.js';
-import { getCustomer } from '../../db/customers.js';
+import { getCustomer, type CustomerRecord } from '../../db/customers.js';
 import type { Db, DbClient } from '../../db/client.js';
 import {
   finalizedInvoicesOfPeriod,
@@ -20,7 +20,6 @@ import {
   listInvoiceSummaries,
   lockInvoice,
   openInvoiceWithNextNumber,
-  recomputeTotals,
   updateInvoice,
   type InvoiceFilter,
   type InvoiceLineRow,
@@ -222,7 +221,7 @@ export interface FinalizeResult {
 export async function finalizeInvoice(
   db: Db,
   id: string,
-  options: { actor: Actor; at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow) => Promise<void>; requestId?: string },
+  options: { actor: Actor; at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow, payer: CustomerRecord) => Promise<InvoiceRow>; requestId?: string },
 ): Promise<FinalizeResult> {
   const finalizedNow = await db.$transaction(async (tx): Promise<boolean> => {
     const current = await lockInvoice(tx, id);
@@ -230,9 +229,9 @@ export async function finalizeInvoice(
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
     // Before tax: tax follows the capped charges, and wallet drawdown and the card charge see the capped total.
     const withheld = await applyHardLimitSpendCap(tx, current);
-    await options.applyTax(tx, current);
-    const totals = await recomputeTotals(tx, id);
     const customer = await getCustomer(tx, current.customerId);
+    // Tax on the final lines; the totals come back recomputed.
+    const totals = await options.applyTax(tx, current, customer);
     // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
     // Draft: its wallet_applied_nanos is frozen with the rest once it is Open. Both name the invoice
     // by its id: its number is taken last (openInvoiceWithNextNumber), so concurrent finalizations

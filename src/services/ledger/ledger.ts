@@ -5,11 +5,9 @@
  */
 import type { PageQuery } from '../../db/pages.js';
 import { ACCOUNT_KINDS, NORMAL_SIDE, normalBalance, type AccountKind } from '../../core/index.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbClient } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
-import { findInvoiceStatus } from '../../db/invoices.js';
 import { accountTotalsOfCustomer, listEntries, trialBalanceTotals, type EntryFilter, type EntryRow } from '../../db/ledger.js';
-import { findSubscription } from '../../db/subscriptions.js';
 import { notFound } from '../../errors.js';
 import type { CustomerLedgerView, LedgerEntryView, TrialBalanceView } from '../../schemas/ledger.js';
 import { toPage } from '../pagination.js';
@@ -101,16 +99,12 @@ export async function trialBalance(db: Db, filter: { customerId: string | null; 
 /**
  * Period close (called when a subscription's period is billed at its end): deferred revenue of
  * lines whose service period has ended is recognized, and promotional credit that has expired is
- * written off, for the subscription's customer and the invoice's payer.
+ * written off, for the subscription's customer and the invoice's payer, in the period close's transaction
+ * (src/services/billing/period-close.ts).
  */
-export async function closeLedgerPeriod(db: Db, input: { subscriptionId: string; invoiceId: string | null; at: Date }): Promise<void> {
-  await db.$transaction(async (tx) => {
-    const subscription = await findSubscription(tx, input.subscriptionId);
-    const payer = input.invoiceId ? (await findInvoiceStatus(tx, input.invoiceId))?.customerId : undefined;
-    const customers = new Set([subscription?.customerId, payer].filter((id): id is string => typeof id === 'string'));
-    for (const customerId of customers) {
-      await recognizeDeferredRevenue(tx, customerId, input.at);
-      await expireWalletCredit(tx, customerId, input.at);
-    }
-  });
+export async function closeLedgerPeriod(tx: DbClient, input: { customerIds: readonly string[]; at: Date }): Promise<void> {
+  for (const customerId of new Set(input.customerIds)) {
+    await recognizeDeferredRevenue(tx, customerId, input.at);
+    await expireWalletCredit(tx, customerId, input.at);
+  }
 }

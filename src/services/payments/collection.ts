@@ -116,7 +116,12 @@ const amountDue = (invoice: Invoice): bigint => amountDueOf(invoice);
 /** Whether finalizing the invoice would charge it: its payer (the customer it is addressed to) has a default payment method. */
 export async function autoChargeable(db: PaymentDeps['db'], invoiceId: string): Promise<boolean> {
   const invoice = await findInvoiceRow(db, invoiceId);
-  return invoice !== null && (await findDefaultPaymentMethod(db, invoice.customerId)) !== null;
+  return invoice !== null && (await payerChargeable(db, invoice.customerId));
+}
+
+/** Whether an invoice addressed to this payer would be charged when finalized (it has a default payment method). */
+export async function payerChargeable(db: PaymentDeps['db'], payerId: string): Promise<boolean> {
+  return (await findDefaultPaymentMethod(db, payerId)) !== null;
 }
 
 /**

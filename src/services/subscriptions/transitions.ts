@@ -100,9 +100,16 @@ export async function transitionSubscription(db: Db, input: TransitionInput): Pr
 
 /** Moves an Active/PastDue subscription into its next period, once per period end. */
 export async function rollSubscriptionPeriod(db: Db, input: { subscriptionId: string; expectedPeriodEnd: string }): Promise<SubscriptionSnapshot> {
-  const current = await existing(db, input.subscriptionId);
+  return db.$transaction((tx) => rollSubscriptionPeriodIn(tx, input));
+}
+
+/** rollSubscriptionPeriod within the caller's transaction (a period close's); the caller may hold the subscription's row lock. */
+export async function rollSubscriptionPeriodIn(tx: DbClient, input: { subscriptionId: string; expectedPeriodEnd: string }): Promise<SubscriptionSnapshot> {
+  const current = await existing(tx, input.subscriptionId);
   const expected = new Date(input.expectedPeriodEnd);
   if (current.periodEnd.getTime() !== expected.getTime()) return snapshotOf(current);
-  await rollPeriodFrom(db, current.id, expected, followingPeriod(expected.getTime(), current.plan.billingCadence, current.billingAnchor));
-  return snapshotOf(await existing(db, input.subscriptionId));
+  const next = followingPeriod(expected.getTime(), current.plan.billingCadence, current.billingAnchor);
+  // Conditional on the period end read: when another roll got there first, the row is as that one left it.
+  if ((await rollPeriodFrom(tx, current.id, expected, next)) === 0) return snapshotOf(await existing(tx, input.subscriptionId));
+  return snapshotOf({ ...current, ...next });
 }

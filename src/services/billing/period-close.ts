@@ -1,0 +1,34 @@
+/**
+ * A subscription's period close in one transaction: the period billed to its end into its billing
+ * group's Draft (billing.ts), the ledger's period close for the customers it touched (deferred
+ * revenue recognized, expired promotional credit written off), and, at a cycle's end, the move into
+ * the next period. One unit of work instead of three: a retried activity finds either nothing done
+ * or all of it (billing the same difference again adds nothing, the roll is conditional on the
+ * period end).
+ */
+import type { Db } from '../../db/client.js';
+import type { SubscriptionSnapshot } from '../../../workflows/messages.js';
+import { closeLedgerPeriod } from '../ledger/ledger.js';
+import { rollSubscriptionPeriodIn } from '../subscriptions/transitions.js';
+import { billInTransaction, type BillingReason, type BilledPeriod } from './billing.js';
+
+export interface PeriodClose {
+  subscriptionId: string;
+  period: { start: Date; end: Date };
+  reason: BillingReason;
+}
+
+export interface ClosedPeriod {
+  billed: BilledPeriod;
+  /** The subscription after the roll; null when the close did not roll it. */
+  state: SubscriptionSnapshot | null;
+}
+
+export async function closeSubscriptionPeriod(db: Db, close: PeriodClose, options: { roll: boolean }): Promise<ClosedPeriod> {
+  return db.$transaction(async (tx) => {
+    const billed = await billInTransaction(tx, { subscriptionId: close.subscriptionId, period: close.period, upTo: close.period.end, reason: close.reason });
+    await closeLedgerPeriod(tx, { customerIds: billed.customerIds, at: close.period.end });
+    const state = options.roll ? await rollSubscriptionPeriodIn(tx, { subscriptionId: close.subscriptionId, expectedPeriodEnd: close.period.end.toISOString() }) : null;
+    return { billed, state };
+  });
+}
