@@ -144,6 +144,7 @@ interface HistoryEvent {
   markerRecordedEventAttributes?: { markerName?: string };
   upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } };
   workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
+  activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
 }
 
 /** What a recorded `patched()` call adds: its marker and the SDK's TemporalChangeVersion upsert, once per run and patch. */
@@ -287,22 +288,30 @@ async function main(): Promise<void> {
     teardown.push(() => temporalClient.connection.close());
     const actions: Record<string, number> = {};
     const sample = subscriptions.slice(0, Math.min(HISTORY_SAMPLE, subscriptions.length));
+    /** Sampled periods whose Draft the test-clock close finalized in the same step (no grace-end step). */
+    let finalizedInStep = 0;
     for (const subscription of sample) {
       const { rows } = await db.query<{ id: string }>(`SELECT id FROM invoices WHERE subscription_id = $1`, [subscription.id]);
       const ids = [subscriptionWorkflowId(subscription.id), ...rows.map((r) => invoiceWorkflowId(r.id))];
+      let graceEndStep = false;
       for (const workflowId of ids) {
         for (const event of await historyEvents(temporalClient.client, workflowId)) {
+          if (Date.parse(event.eventTime) < advanceStart) continue;
           const kind = actionKind(event);
-          if (kind && Date.parse(event.eventTime) >= advanceStart) actions[kind] = (actions[kind] ?? 0) + 1;
+          if (kind) actions[kind] = (actions[kind] ?? 0) + 1;
+          if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'finalizePeriodInvoice') graceEndStep = true;
         }
       }
+      if (rows.length > 0 && !graceEndStep) finalizedInStep += 1;
     }
     const perPeriod = Object.fromEntries(Object.entries(actions).map(([kind, count]) => [kind, count / sample.length]));
     const actionsPerPeriod = Object.values(perPeriod).reduce((sum, n) => sum + n, 0);
-    // Outside test-clock mode each clock update is a timer instead (same count), and a run lives
-    // for many periods (it continues as new only when the server suggests it), so its once-per-run
-    // patch markers vanish from the per-period figure; this bench's runs each cover one period.
-    const steadyPerPeriod = actionsPerPeriod - (perPeriod[ONCE_PER_RUN] ?? 0);
+    // Outside test-clock mode each clock update is a timer instead (same count); a Draft that the
+    // test-clock close finalized in the same step waits for its grace end in real time (one timer and
+    // the finalizePeriodInvoice activity more); and a run lives for many periods (it continues as new
+    // only when the server suggests it), so its once-per-run patch markers vanish from the per-period
+    // figure; this bench's runs each cover one period.
+    const steadyPerPeriod = actionsPerPeriod - (perPeriod[ONCE_PER_RUN] ?? 0) + (2 * finalizedInStep) / sample.length;
     log(`Temporal actions per subscription-period (sample of ${sample.length}): ${actionsPerPeriod.toFixed(1)}, ${steadyPerPeriod.toFixed(1)} in a run's steady state outside test-clock mode`);
 
     await stopProcess(api);
@@ -393,7 +402,7 @@ function writeReport(f: Figures): void {
     `| per subscription, advance start → invoice Open | p50 ${(f.p50 / 1000).toFixed(1)} s, p99 ${(f.p99 / 1000).toFixed(1)} s | — | informational |`,
     `| rate vs. baseline (no-op workflow + one no-op activity, ${START_CONCURRENCY} in flight: ${f.baselineBefore.perSecond.toFixed(1)}/s before, ${f.baselineAfter.perSecond.toFixed(1)}/s after, mean ${baseline.toFixed(1)}/s) | **${ratio.toFixed(2)}×** | ≥ ${TARGET_RATIO}× | ${verdict(ratio >= TARGET_RATIO, `${((1 - ratio / TARGET_RATIO) * 100).toFixed(0)}% short`)} |`,
     `| Temporal actions per subscription-period as recorded (test-clock mode, first period of each run, sample of ${f.sampled}) | ${f.actionsPerPeriod.toFixed(1)}: ${Object.entries(f.perPeriod).map(([kind, n]) => `${kind} ${n.toFixed(1)}`).join(', ')} | — | informational |`,
-    `| Temporal actions per subscription-period outside test-clock mode (clock updates counted as the timers they stand for; once-per-run patch markers left out) | **${f.steadyPerPeriod.toFixed(1)}** | ≤ ${TARGET_ACTIONS} | ${verdict(f.steadyPerPeriod <= TARGET_ACTIONS, `${(f.steadyPerPeriod - TARGET_ACTIONS).toFixed(1)} over`)} |`,
+    `| Temporal actions per subscription-period outside test-clock mode (clock updates counted as the timers they stand for; a Draft finalized by the close in the same test-clock step counted with the grace-end timer and activity it waits for in real time; once-per-run patch markers left out) | **${f.steadyPerPeriod.toFixed(1)}** | ≤ ${TARGET_ACTIONS} | ${verdict(f.steadyPerPeriod <= TARGET_ACTIONS, `${(f.steadyPerPeriod - TARGET_ACTIONS).toFixed(1)} over`)} |`,
     '',
     `CPU during the advance (cores' worth; this machine has ${cpus.length}): worker ${f.cpu.worker.api.toFixed(2)}, API ${f.cpu.api.api.toFixed(2)}, Temporal dev server ${f.cpu.temporal.api.toFixed(2)}, PostgreSQL ${f.cpu.worker.postgres.toFixed(2)}, whole machine ${f.cpu.worker.machine.toFixed(2)}.`,
     '',
@@ -401,7 +410,7 @@ function writeReport(f: Figures): void {
     '',
     '- Setup (not measured): a Monthly plan with a Flat 49.00 fee and a PerUnit 0.01 SKU on `api_calls`, one test clock, one customer and subscription per index on it, the clock advanced to mid-period and each subscription\'s usage posted in one batch.',
     '- The measured advance moves the clock from mid-January to 2026-02-01T01:00:00Z: every subscription closes its period, writes its invoice, and finalizes it after the grace period. The bench polls PostgreSQL every 250 ms for periods rolled, invoices written and invoices Open; per-subscription times have that resolution.',
-    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows (where one exists) written after the advance started: activities scheduled, markers, timers, updates accepted, signals, workflow starts, search attribute upserts. A test clock\'s `advanceTestClock` update stands for the timer the same wake is in real time (one each), so the count outside test-clock mode is the same with timers in their place. Each `patched()` call a run makes records a marker and a TemporalChangeVersion upsert once per run; a subscription\'s run lasts many periods (it continues as new when the server suggests it, at 4,096 events by default), while this bench\'s runs each cover one period, so the steady-state figure leaves those out.',
+    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows (where one exists) written after the advance started: activities scheduled, markers, timers, updates accepted, signals, workflow starts, search attribute upserts. A test clock\'s `advanceTestClock` update stands for the timer the same wake is in real time (one each), so the count outside test-clock mode is the same with timers in their place, plus, for a Draft the test-clock close finalized in the same step (no `finalizePeriodInvoice` in the history), the grace-end timer and the `finalizePeriodInvoice` activity a real-time run needs. At the advance\'s last step a subscription with nothing due is not sent an update at all (it stands for no timer). Each `patched()` call a run makes records a marker and a TemporalChangeVersion upsert once per run; a subscription\'s run lasts many periods (it continues as new when the server suggests it, at 4,096 events by default), while this bench\'s runs each cover one period, so the steady-state figure leaves those out.',
     '- Figures move by up to ±25% between runs on this shared 2-core VM; compare the ratio to the baseline of the same run.',
     '',
   ];

@@ -133,25 +133,40 @@ export async function lockDraft(tx: DbClient, id: string, action: string): Promi
 /** Recomputes the stored totals of a Draft from its lines. */
 export async function recomputeTotals(tx: DbClient, invoiceId: string, also: { taxAdapter?: string } = {}): Promise<InvoiceRow> {
   const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId }, select: { kind: true, amountNanos: true, isTax: true } });
+  return writeTotals(tx, invoiceId, lines.map((line) => ({ kind: line.kind, amountNanos: fromDecimal(line.amountNanos), isTax: line.isTax })), also);
+}
+
+/** What an invoice's totals are made of: each line's kind, amount and whether it is tax. */
+export interface TotalledLine {
+  kind: string;
+  amountNanos: bigint;
+  isTax: boolean;
+}
+
+/** A line about to be written, as it counts in the totals (a `tax` line is stored as tax). */
+export const totalledLine = (line: NewLine): TotalledLine => ({ kind: line.kind, amountNanos: line.amountNanos, isTax: line.kind === 'tax' });
+
+/** An invoice's totals from all its lines: subtotal (charges), tax, credits applied, total. */
+function totalsOf(lines: readonly TotalledLine[]) {
   let subtotal = 0n;
   let tax = 0n;
   let credits = 0n;
   for (const line of lines) {
-    const amount = fromDecimal(line.amountNanos);
-    if (line.isTax) tax += amount;
-    else if (line.kind === 'credit') credits -= amount;
-    else subtotal += amount;
+    if (line.isTax) tax += line.amountNanos;
+    else if (line.kind === 'credit') credits -= line.amountNanos;
+    else subtotal += line.amountNanos;
   }
-  return tx.invoice.update({
-    where: { id: invoiceId },
-    data: {
-      subtotalNanos: toDecimal(subtotal),
-      taxNanos: toDecimal(tax),
-      creditsAppliedNanos: toDecimal(credits),
-      totalNanos: toDecimal(subtotal + tax - credits),
-      ...also,
-    },
-  });
+  return {
+    subtotalNanos: toDecimal(subtotal),
+    taxNanos: toDecimal(tax),
+    creditsAppliedNanos: toDecimal(credits),
+    totalNanos: toDecimal(subtotal + tax - credits),
+  };
+}
+
+/** Writes the totals of `lines`, which must be all the invoice's lines (a caller that just wrote them knows them). */
+export function writeTotals(tx: DbClient, invoiceId: string, lines: readonly TotalledLine[], also: { taxAdapter?: string } = {}): Promise<InvoiceRow> {
+  return tx.invoice.update({ where: { id: invoiceId }, data: { ...totalsOf(lines), ...also } });
 }
 
 /**
@@ -238,7 +253,7 @@ const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreat
   amountNanos: toDecimal(line.amountNanos),
   quantity: line.quantity ?? '1',
   unitAmountNanos: line.unitAmountNanos === undefined || line.unitAmountNanos === null ? null : toDecimal(line.unitAmountNanos),
-  isTax: line.kind === 'tax',
+  isTax: totalledLine(line).isTax,
   skuId: line.skuId ?? null,
   planId: line.planId ?? null,
   subscriptionId: line.subscriptionId ?? null,
@@ -267,13 +282,10 @@ export async function deleteTaxLines(tx: DbClient, invoiceId: string): Promise<v
   await tx.invoiceLineItem.deleteMany({ where: { invoiceId, isTax: true } });
 }
 
-/** The lines tax is computed on (neither tax nor credit), in line order, and whether the invoice carries tax lines already. */
-export async function taxableLines(tx: DbClient, invoiceId: string): Promise<{ taxable: { id: string; description: string; amountNanos: bigint }[]; hasTaxLines: boolean }> {
+/** An invoice's lines in line order, as tax is computed on them. */
+export async function linesForTax(tx: DbClient, invoiceId: string): Promise<(TotalledLine & { id: string; description: string })[]> {
   const lines = await tx.invoiceLineItem.findMany({ where: { invoiceId }, orderBy: LINE_ORDER, select: { id: true, description: true, amountNanos: true, isTax: true, kind: true } });
-  return {
-    taxable: lines.filter((l) => !l.isTax && l.kind !== 'credit').map((l) => ({ id: l.id, description: l.description, amountNanos: fromDecimal(l.amountNanos) })),
-    hasTaxLines: lines.some((l) => l.isTax),
-  };
+  return lines.map((l) => ({ id: l.id, description: l.description, kind: l.kind, amountNanos: fromDecimal(l.amountNanos), isTax: l.isTax }));
 }
 
 // ── Billing groups ───────────────────────────────────────────────────────────────────────────
@@ -296,13 +308,18 @@ export function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<Inv
   return tx.invoice.findFirst({ where: { ...group, status: 'Draft' } });
 }
 
-/** A new Draft; `createdAt` (a test clock's time) overrides the wall-clock default. */
+/**
+ * A new Draft, with the totals of the lines it is created with (inserted next, by insertLines);
+ * `createdAt` (a test clock's time) overrides the wall-clock default.
+ */
 export async function insertDraft(
   tx: DbClient,
   draft: BillingGroup & { id: string; subscriptionId: string; billingReason: string; testClockId: string | null; createdAt?: Date | undefined },
-): Promise<void> {
+  lines: readonly NewLine[],
+): Promise<InvoiceRow> {
   const { createdAt, ...fields } = draft;
-  await tx.invoice.create({ data: { ...fields, ...(createdAt === undefined ? {} : { createdAt }) } });
+  const totals = totalsOf(lines.map(totalledLine));
+  return tx.invoice.create({ data: { ...fields, ...totals, ...(createdAt === undefined ? {} : { createdAt }) } });
 }
 
 /**

@@ -32,6 +32,12 @@ export function findSubscriptionWithCadence(tx: DbClient, id: string): Promise<S
   return tx.subscription.findUnique({ where: { id }, include: { plan: { select: { billingCadence: true } } } });
 }
 
+/** A subscription row already read (under its lock) with its plan's billing cadence. */
+export async function withCadence(tx: DbClient, row: SubscriptionRow): Promise<SubscriptionWithCadence> {
+  const plan = await tx.plan.findUniqueOrThrow({ where: { id: row.planId }, select: { billingCadence: true } });
+  return { ...row, plan };
+}
+
 /** The progressive billing threshold (raw units) of an existing subscription; null when it has none. */
 export async function progressiveThreshold(tx: DbClient, id: string): Promise<bigint | null> {
   const row = await tx.subscription.findUniqueOrThrow({ where: { id }, select: { progressiveThresholdNanos: true } });

@@ -46,6 +46,7 @@ import {
   phasesOverlapping,
   progressiveThreshold,
   type PeriodBasis,
+  type SubscriptionRow,
   type SubscriptionPhaseRow,
 } from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
@@ -299,6 +300,8 @@ export async function billSubscription(db: Db, input: BillInput): Promise<BillRe
 
 /** What billing a period touched besides its result: the subscription's customer and, when it billed into a Draft, the Draft's payer. */
 export interface BilledPeriod extends BillResult {
+  /** The subscription as billing read it under its row lock. */
+  subscription: SubscriptionRow;
   customerIds: string[];
   /** The account the Draft is addressed to; null when nothing was billed. */
   payerId: string | null;
@@ -311,7 +314,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   if (!subscription) throw notFound('subscription', input.subscriptionId);
   const period = input.period ?? { start: subscription.periodStart, end: subscription.periodEnd };
   const inTrial = subscription.status === 'Trialing' || (subscription.trialEnd !== null && period.end <= subscription.trialEnd);
-  const nothing: BilledPeriod = { ...NOTHING, customerIds: [subscription.customerId], payerId: null };
+  const nothing: BilledPeriod = { ...NOTHING, subscription, customerIds: [subscription.customerId], payerId: null };
   if (inTrial || (subscription.status === 'Expired' && !input.period)) return nothing;
 
   const customer = await getCustomer(tx, subscription.customerId);
@@ -350,10 +353,11 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;
   const reasonChanges = draft !== null && input.reason !== null && input.reason !== draft.billingReason;
   if (draft && !sharedNow && !reasonChanges && sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)) {
-    return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0), customerIds, payerId };
+    return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0), subscription, customerIds, payerId };
   }
 
   const invoiceId = draft?.id ?? newId();
+  let totals: InvoiceRow;
   if (draft) {
     await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
     await updateInvoice(tx, invoiceId, {
@@ -361,19 +365,25 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
       // A Draft that several subscriptions bill into belongs to none of them alone.
       ...(sharedNow ? { subscriptionId: null } : {}),
     });
+    await insertLines(tx, invoiceId, lines);
+    totals = await recomputeTotals(tx, invoiceId);
   } else {
-    await insertDraft(tx, {
-      id: invoiceId,
-      ...group,
-      subscriptionId: subscription.id,
-      billingReason: input.reason ?? 'subscription_cycle',
-      testClockId: subscription.testClockId,
-      // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
-      ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
-    });
+    // A new Draft holds only these lines: it is created with their totals.
+    totals = await insertDraft(
+      tx,
+      {
+        id: invoiceId,
+        ...group,
+        subscriptionId: subscription.id,
+        billingReason: input.reason ?? 'subscription_cycle',
+        testClockId: subscription.testClockId,
+        // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
+        ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
+      },
+      lines,
+    );
+    await insertLines(tx, invoiceId, lines);
   }
-  await insertLines(tx, invoiceId, lines);
-  const totals = await recomputeTotals(tx, invoiceId);
   // A refresh that changed nothing (no new charges, same total) is no change to record.
   if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
     await recordAudit(tx, {
@@ -387,5 +397,5 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
       requestId: input.requestId,
     });
   }
-  return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0), customerIds, payerId };
+  return { invoiceId, created: !draft, totalNanos: totals.totalNanos.toFixed(0), subscription, customerIds, payerId };
 }

@@ -28,7 +28,8 @@ export async function closeSubscriptionPeriod(db: Db, close: PeriodClose, option
   return db.$transaction(async (tx) => {
     const billed = await billInTransaction(tx, { subscriptionId: close.subscriptionId, period: close.period, upTo: close.period.end, reason: close.reason });
     await closeLedgerPeriod(tx, { customerIds: billed.customerIds, at: close.period.end });
-    const state = options.roll ? await rollSubscriptionPeriodIn(tx, { subscriptionId: close.subscriptionId, expectedPeriodEnd: close.period.end.toISOString() }) : null;
+    const roll = { subscriptionId: close.subscriptionId, expectedPeriodEnd: close.period.end.toISOString() };
+    const state = options.roll ? await rollSubscriptionPeriodIn(tx, roll, billed.subscription) : null;
     return { billed, state };
   });
 }

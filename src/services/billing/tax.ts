@@ -8,7 +8,7 @@
 import { roundDiv } from '../../core/index.js';
 import type { DbClient } from '../../db/client.js';
 import { getCustomer, type CustomerRecord } from '../../db/customers.js';
-import { deleteTaxLines, insertLines, recomputeTotals, taxableLines, type InvoiceRow, type NewLine } from '../../db/invoices.js';
+import { deleteTaxLines, insertLines, linesForTax, totalledLine, writeTotals, type InvoiceRow, type NewLine } from '../../db/invoices.js';
 
 export interface TaxableLine {
   id: string;
@@ -62,10 +62,15 @@ export function createTaxAdapter(kind: string, rateBps: number): TaxAdapter {
 
 /** Replaces the Draft's tax lines with the adapter's and recomputes its totals. */
 export async function applyTax(tx: DbClient, invoice: InvoiceRow, adapter: TaxAdapter, payer?: CustomerRecord): Promise<InvoiceRow> {
-  const { taxable: lines, hasTaxLines } = await taxableLines(tx, invoice.id);
-  if (hasTaxLines) await deleteTaxLines(tx, invoice.id);
+  const lines = await linesForTax(tx, invoice.id);
+  // Replaces the tax lines of an earlier run (none on a Draft tax was never calculated for).
+  if (lines.some((line) => line.isTax)) await deleteTaxLines(tx, invoice.id);
+  const kept = lines.filter((line) => !line.isTax);
   const customer = payer ?? (await getCustomer(tx, invoice.customerId));
-  const taxLines = adapter.calculate({ currency: invoice.currency, customer: { id: customer.id, taxId: customer.tax_id }, lines });
+  // Tax is computed on the charges: neither earlier tax nor credit lines.
+  const taxable = kept.filter((line) => line.kind !== 'credit').map(({ id, description, amountNanos }) => ({ id, description, amountNanos }));
+  const taxLines = adapter.calculate({ currency: invoice.currency, customer: { id: customer.id, taxId: customer.tax_id }, lines: taxable });
   await insertLines(tx, invoice.id, taxLines);
-  return recomputeTotals(tx, invoice.id, { taxAdapter: adapter.name });
+  // The totals of the lines now on the invoice: those kept and the new tax lines.
+  return writeTotals(tx, invoice.id, [...kept, ...taxLines.map(totalledLine)], { taxAdapter: adapter.name });
 }

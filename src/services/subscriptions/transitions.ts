@@ -8,6 +8,7 @@ import type { Db, DbClient } from '../../db/client.js';
 import {
   findSubscriptionWithCadence,
   lockSubscription,
+  withCadence,
   rollPeriodFrom,
   updateSubscription,
   type SubscriptionChanges,
@@ -103,9 +104,16 @@ export async function rollSubscriptionPeriod(db: Db, input: { subscriptionId: st
   return db.$transaction((tx) => rollSubscriptionPeriodIn(tx, input));
 }
 
-/** rollSubscriptionPeriod within the caller's transaction (a period close's); the caller may hold the subscription's row lock. */
-export async function rollSubscriptionPeriodIn(tx: DbClient, input: { subscriptionId: string; expectedPeriodEnd: string }): Promise<SubscriptionSnapshot> {
-  const current = await existing(tx, input.subscriptionId);
+/**
+ * rollSubscriptionPeriod within the caller's transaction (a period close's); `read` is the row the
+ * caller read in it under the subscription's row lock, when it did.
+ */
+export async function rollSubscriptionPeriodIn(
+  tx: DbClient,
+  input: { subscriptionId: string; expectedPeriodEnd: string },
+  read?: SubscriptionRow,
+): Promise<SubscriptionSnapshot> {
+  const current = read ? await withCadence(tx, read) : await existing(tx, input.subscriptionId);
   const expected = new Date(input.expectedPeriodEnd);
   if (current.periodEnd.getTime() !== expected.getTime()) return snapshotOf(current);
   const next = followingPeriod(expected.getTime(), current.plan.billingCadence, current.billingAnchor);

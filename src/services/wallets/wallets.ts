@@ -52,6 +52,7 @@ import {
   setWalletBalance,
   topUpsOfWallet,
   updateTopUp,
+  walletCurrenciesOf,
   walletsOfCustomer,
   type WalletGrantRow,
   type WalletRow,
@@ -200,7 +201,7 @@ async function expireGrants(tx: DbClient, wallet: WalletRow, at: Date): Promise<
 
 /** Writes off the promotional credit of the customer's wallets that expired by `at`. */
 export async function expireWalletCredit(tx: DbClient, customerId: string, at: Date): Promise<void> {
-  for (const { currency } of await walletsOfCustomer(tx, customerId)) {
+  for (const currency of await walletCurrenciesOf(tx, customerId)) {
     const wallet = await lockExistingWallet(tx, customerId, currency);
     if (wallet) await expireGrants(tx, wallet, at);
   }
