@@ -14,6 +14,8 @@ export interface Actor {
 
 /** The engine itself, outside any workflow: relays, reconcilers, startup. */
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: 'billing-engine' };
+/** The payment processor, as the actor of what its answers and notifications change. */
+export const PROCESSOR_ACTOR: Actor = { type: 'system', id: 'payment-processor' };
 
 /** Whose behalf the engine acts on in the current async context (a workflow's activity). */
 const acting = new AsyncLocalStorage<Actor>();

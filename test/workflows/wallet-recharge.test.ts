@@ -142,6 +142,9 @@ it("holds a recharge whose top-up cannot be recorded Failed as the top-up's bill
   expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: held.id, status: 'Failed' });
   const retries = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet_top_up.billing_retried' } });
   expect(retries.map((entry) => [entry.actorType, entry.actorId])).toEqual([['admin', 'test-admin']]);
+  // Recorded Failed by the workflow giving the top-up up, not by an answer of the processor.
+  const failed = await h.deps.db.auditLogEntry.findMany({ where: { entityId: held.id, action: 'wallet.top_up_failed' } });
+  expect(failed.map((entry) => [entry.actorType, entry.actorId])).toEqual([['workflow', handle.workflowId]]);
   const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
   expect(nothing.status).toBe(409);
   expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');

@@ -55,7 +55,7 @@ import {
   type InvoicePaymentResult,
   type PaymentOutcomeSignal,
 } from '../../../workflows/messages.js';
-import { engineActor, recordAudit, type Actor } from '../audit.js';
+import { engineActor, PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { amountDueOf, invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
 import { enqueueEvent } from '../outbox.js';
@@ -103,7 +103,6 @@ const NEXT: Record<PaymentStatus, readonly PaymentStatus[]> = {
 };
 
 /** The processor actor of the audit trail for what the processor decided. */
-const PROCESSOR_ACTOR: Actor = { type: 'system', id: 'payment-processor' };
 
 export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId: string): Promise<InvoiceOutcome> {
   const invoice = await invoiceState(db, invoiceId);

@@ -35,6 +35,7 @@ import type { PaymentDeps } from './deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
 import { applyTopUpNotification, releaseHeldRecharge, topUpOfNotification } from '../wallets/wallets.js';
+import { PROCESSOR_ACTOR } from '../audit.js';
 
 export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'payment_intent.succeeded',
@@ -218,7 +219,7 @@ export async function applyNotification(deps: PaymentDeps, eventId: string): Pro
         paymentIntentId: idOf(object.id),
         failure: kind === 'succeeded' ? null : failureOf(object, kind === 'canceled' ? 'canceled' : 'payment_failed'),
       };
-      const payment = await recordPaymentUpdate(deps, paymentId, update, at, { type: 'system', id: 'payment-processor' });
+      const payment = await recordPaymentUpdate(deps, paymentId, update, at, PROCESSOR_ACTOR);
       outcome = `payment_${payment.status.toLowerCase()}`;
       break;
     }

@@ -13,7 +13,7 @@ import { addRefunded, findPayment, findRefund, insertRefund, succeededPayments, 
 import { fromDecimal } from '../../db/money.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type RefundRequest } from '../../processor/index.js';
-import { recordAudit, type Actor } from '../audit.js';
+import { PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import type { CreditNoteReason } from '../../schemas/invoicing.js';
 import { creditInvoice } from '../invoicing/credit-notes.js';
 import { lockInvoice } from '../../db/invoices.js';
@@ -183,12 +183,12 @@ export async function syncProcessorRefunds(deps: PaymentDeps, paymentId: string,
     const creditable = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
     const noteAmount = amountNanos < creditable ? amountNanos : creditable;
     if ((invoice.status === 'Paid' || invoice.status === 'Open') && noteAmount > 0n) {
-      const note = await creditInvoice(tx, invoice.id, { amountNanos: noteAmount, reason: 'other', memo: `refund made at the processor` }, { actor: { type: 'system', id: 'payment-processor' }, at });
+      const note = await creditInvoice(tx, invoice.id, { amountNanos: noteAmount, reason: 'other', memo: `refund made at the processor` }, { actor: PROCESSOR_ACTOR, at });
       await updateRefund(tx, refund.id, { creditNoteId: note.id });
     }
     await recordAudit(tx, {
       action: 'refund.issued',
-      actor: { type: 'system', id: 'payment-processor' },
+      actor: PROCESSOR_ACTOR,
       entityType: 'refund',
       entityId: refund.id,
       customerId: invoice.customerId,

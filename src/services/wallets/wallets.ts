@@ -65,7 +65,7 @@ import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcesso
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
 import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal, type SubscriptionCommand } from '../../../workflows/messages.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
-import { engineActor, recordAudit, type Actor } from '../audit.js';
+import { engineActor, PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
 import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
@@ -477,7 +477,7 @@ export async function chargeTopUp(deps: WalletDeps, topUpId: string): Promise<Wa
   if (topUp.status !== 'Pending') return topUp;
   const method = topUp.paymentMethodId ? await findPaymentMethod(deps.db, topUp.paymentMethodId) : await findDefaultPaymentMethod(deps.db, topUp.customerId);
   const processorCustomerId = await findProcessorCustomerId(deps.db, topUp.customerId);
-  if (!method || method.detachedAt || !processorCustomerId) return failTopUp(deps.db, topUpId, 'no payment method on file', null);
+  if (!method || method.detachedAt || !processorCustomerId) return failTopUp(deps.db, topUpId, 'no payment method on file', null, engineActor());
   let answer;
   try {
     answer = await deps.processor.createPaymentIntent({
@@ -491,24 +491,25 @@ export async function chargeTopUp(deps: WalletDeps, topUpId: string): Promise<Wa
       description: `Wallet top-up (${topUp.source})`,
     });
   } catch (err) {
-    if (err instanceof ProcessorRejectedError) return failTopUp(deps.db, topUpId, err.message, null);
+    if (err instanceof ProcessorRejectedError) return failTopUp(deps.db, topUpId, err.message, null, PROCESSOR_ACTOR);
     if (err instanceof ProcessorUnavailableError) throw new DomainError('unavailable', 'payment_processor_unavailable', err.message);
     throw err;
   }
   deps.logger.info({ topUpId, intent: answer.id, outcome: answer.outcome, source: topUp.source }, 'wallet top-up charged');
   if (answer.outcome === 'succeeded') return creditTopUp(deps, topUpId, answer.id);
-  if (answer.outcome === 'failed' || answer.outcome === 'canceled') return failTopUp(deps.db, topUpId, answer.failure?.message ?? 'the payment failed', answer.id);
+  if (answer.outcome === 'failed' || answer.outcome === 'canceled') return failTopUp(deps.db, topUpId, answer.failure?.message ?? 'the payment failed', answer.id, PROCESSOR_ACTOR);
   return updateTopUp(deps.db, topUpId, { processorPaymentIntentId: answer.id });
 }
 
-/** A top-up its workflow could not charge (refused for good, or the processor stayed unreachable): Failed, logged. */
+/** A top-up its workflow could not charge (refused for good, or the processor stayed unreachable): Failed by the workflow, logged. */
 export async function abandonTopUp(deps: WalletDeps, topUpId: string, reason: string): Promise<WalletTopUpRow> {
   if (!(await findTopUp(deps.db, topUpId))) throw notFound('wallet_top_up', topUpId);
   deps.logger.warn({ topUpId, reason }, 'wallet top-up could not be charged; recorded as Failed');
-  return failTopUp(deps.db, topUpId, reason, null);
+  return failTopUp(deps.db, topUpId, reason, null, engineActor());
 }
 
-async function failTopUp(db: Db, topUpId: string, message: string, intentId: string | null): Promise<WalletTopUpRow> {
+/** Records a Pending top-up Failed, audited as `actor`'s: the processor's when its answer says so, else the engine's (the workflow's). */
+async function failTopUp(db: Db, topUpId: string, message: string, intentId: string | null, actor: Actor): Promise<WalletTopUpRow> {
   return db.$transaction(async (tx) => {
     const topUp = (await lockTopUp(tx, topUpId))!;
     if (topUp.status !== 'Pending') return topUp;
@@ -516,7 +517,7 @@ async function failTopUp(db: Db, topUpId: string, message: string, intentId: str
     await clearHeldBillingError(tx, topUp, 'Failed');
     await recordAudit(tx, {
       action: 'wallet.top_up_failed',
-      actor: { type: 'system', id: 'payment-processor' },
+      actor,
       entityType: 'wallet_top_up',
       entityId: topUpId,
       customerId: topUp.customerId,
@@ -537,7 +538,7 @@ async function clearHeldBillingError(tx: DbClient, topUp: WalletTopUpRow, status
   await setTopUpBillingError(tx, topUp.id, null);
   await recordAudit(tx, {
     action: 'wallet_top_up.billing_cleared',
-    actor: { type: 'system', id: 'payment-processor' },
+    actor: PROCESSOR_ACTOR,
     entityType: 'wallet_top_up',
     entityId: topUp.id,
     customerId: topUp.customerId,
@@ -601,7 +602,7 @@ export async function creditTopUp(deps: WalletDeps, topUpId: string, intentId: s
     await clearHeldBillingError(tx, topUp, 'Succeeded');
     await recordAudit(tx, {
       action: 'wallet.topped_up',
-      actor: { type: 'system', id: 'payment-processor' },
+      actor: PROCESSOR_ACTOR,
       entityType: 'wallet_top_up',
       entityId: topUpId,
       customerId: topUp.customerId,
@@ -626,7 +627,7 @@ export async function applyTopUpNotification(deps: WalletDeps, topUp: WalletTopU
     return `top_up_${(await creditTopUp(deps, topUp.id, intentId)).status.toLowerCase()}`;
   }
   if (type === 'payment_intent.payment_failed' || type === 'payment_intent.canceled') {
-    return `top_up_${(await failTopUp(deps.db, topUp.id, failure, intentId)).status.toLowerCase()}`;
+    return `top_up_${(await failTopUp(deps.db, topUp.id, failure, intentId, PROCESSOR_ACTOR)).status.toLowerCase()}`;
   }
   return 'ignored_type';
 }
