@@ -329,4 +329,28 @@ describe('the daily dunning check (check_due_attempts)', () => {
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(healthyInvoice.id)).terminate('test done');
     for (const { subscriptionId } of [healthy, poisoned]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
+
+  it('hands the other stale notifications to their workflows when one cannot be, and names it in the summary', async () => {
+    // Stored ten minutes ago and never applied (their workflow start was lost): both are stale.
+    const receivedAt = new Date(Date.now() - 10 * 60_000);
+    const healthy = `evt_${newId()}`;
+    // Temporal refuses a workflow id longer than its limit (1,000 bytes by default): this one's workflow can never start.
+    const poisoned = `evt_${'x'.repeat(1_100)}`;
+    const payload = (id: string) => ({ id, type: 'customer.created', data: { object: { id: 'cus_unknown', object: 'customer' } } });
+    await h.deps.db.processorEvent.createMany({ data: [healthy, poisoned].map((id) => ({ id, type: 'customer.created', payload: payload(id), receivedAt })) });
+    try {
+      const run = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `dunning-check-test-${newId()}` });
+      const summary = (await run.result()) as DunningCheckSummary;
+      expect(summary.failed).toContainEqual({ kind: 'processor_event', id: poisoned, message: expect.any(String) });
+      expect(summary.failed.map((item) => item.id)).not.toContain(healthy);
+      expect(summary.notificationsRedriven).toBeGreaterThanOrEqual(1);
+      // One attempt of the run's activity: the refused start was not retried, and did not stop the run.
+      expect(await activityAttempts(h, run.workflowId)).toEqual({ checkDueDunningAttempts: [1] });
+      await eventually(async () => expect(await h.deps.db.processorEvent.findUniqueOrThrow({ where: { id: healthy } })).toMatchObject({ processedAt: expect.any(Date) }));
+      expect(await h.deps.db.processorEvent.findUniqueOrThrow({ where: { id: poisoned } })).toMatchObject({ processedAt: null, billingError: null });
+    } finally {
+      // Not left for the next runs of the check (other tests) to trip over.
+      await h.deps.db.processorEvent.update({ where: { id: poisoned }, data: { processedAt: new Date(), outcome: 'test_done' } });
+    }
+  });
 });
