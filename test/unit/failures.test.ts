@@ -3,6 +3,7 @@
  * never can (deterministic), and how an activity turns each into a Temporal failure.
  */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
+import { ServiceError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { classified } from '../../activities/failures.js';
 import { CoreValidationError } from '../../src/core/index.js';
@@ -114,5 +115,11 @@ describe('operatorMessage', () => {
 
   it('is what describeFailure reports', () => {
     expect(describeFailure(new Error('bad row in /var/lib/x/file.sql'))).toEqual({ name: 'Error', code: null, message: 'bad row in file.sql' });
+  });
+
+  it("carries the server's reason of a Temporal call the server refused", () => {
+    const refused = Object.assign(new Error('3 INVALID_ARGUMENT: WorkflowId length exceeds limit.'), { code: 3, details: 'WorkflowId length exceeds limit.', metadata: {} });
+    const failure = new ServiceError('Failed to start Workflow', { cause: refused });
+    expect(describeFailure(failure)).toEqual({ name: 'ServiceError', code: null, message: 'Failed to start Workflow: WorkflowId length exceeds limit.' });
   });
 });

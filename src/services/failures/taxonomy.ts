@@ -57,9 +57,18 @@ export function operatorMessage(message: string): string {
   return text.replace(ABSOLUTE_PATH, '$1').slice(0, 2000);
 }
 
+/**
+ * A Temporal client's ServiceError says only which call failed ("Failed to start Workflow"); the
+ * server's reason is in its gRPC cause ("WorkflowId length exceeds limit.").
+ */
+function withServerReason(err: Error): string {
+  const cause = (err as { cause?: unknown }).cause;
+  return err.name === 'ServiceError' && isGrpcServiceError(cause) && cause.details ? `${err.message}: ${cause.details}` : err.message;
+}
+
 /** What an operator sees of a deterministic failure: the error's name, its code when it has one, and its message. */
 export function describeFailure(err: unknown): { name: string; code: string | null; message: string } {
   if (!(err instanceof Error)) return { name: 'Error', code: null, message: operatorMessage(String(err)) };
   const code = (err as { code?: unknown }).code;
-  return { name: err.name || err.constructor.name, code: typeof code === 'string' ? code : null, message: operatorMessage(err.message) };
+  return { name: err.name || err.constructor.name, code: typeof code === 'string' ? code : null, message: operatorMessage(withServerReason(err)) };
 }
