@@ -229,6 +229,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }> =>
       classified(async () => {
         const { invoiceId, created, payerId, finalizeAt, state: rolled } = await closePeriod(input, { roll: true });
+        // A close asked to roll always answers with the subscription as the roll left it.
         const state = rolled!;
         // A test-clock advance that passes the grace end as well: no usage can arrive in between (the
         // clock jumps), so a Draft that no other subscription can bill into, and that finalizing does
