@@ -380,13 +380,7 @@ export async function linksOf(tx: DbClient, contractId: string): Promise<Contrac
   return rows.map(toLink);
 }
 
-/** The contract a subscription is linked to, if any. */
-export async function contractOfSubscription(tx: DbClient, subscriptionId: string): Promise<ContractRecord | null> {
-  const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: { contractId: true } });
-  return contractOfRow(tx, row);
-}
-
-/** The contract a subscription row (already read) is linked to, if any. */
+/** The contract a subscription (its row, already read) is linked to, if any. */
 export async function contractOfRow(tx: DbClient, subscription: { contractId: string | null } | null): Promise<ContractRecord | null> {
   return subscription?.contractId ? findContract(tx, subscription.contractId) : null;
 }

@@ -46,12 +46,12 @@ export async function lockOrCreateWallet(tx: DbClient, customerId: string, curre
   return lockExistingWallet(tx, customerId, currency) as Promise<WalletRow>;
 }
 
-/** Locks the wallet when it exists (a customer without one has nothing to draw down). */
 /** The currencies a customer has wallets in. */
 export async function walletCurrenciesOf(tx: DbClient, customerId: string): Promise<string[]> {
   return (await tx.wallet.findMany({ where: { customerId }, select: { currency: true }, orderBy: { id: 'asc' } })).map((wallet) => wallet.currency);
 }
 
+/** Locks the wallet when it exists (a customer without one has nothing to draw down). */
 export async function lockExistingWallet(tx: DbClient, customerId: string, currency: string): Promise<WalletRow | null> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     SELECT id::text FROM wallets WHERE customer_id = ${customerId}::uuid AND currency = ${currency} FOR UPDATE`;

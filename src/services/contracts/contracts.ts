@@ -80,7 +80,7 @@ import { runUpdate } from '../../temporal/updates.js';
 import { retryHeldStep } from '../failures/billing-errors.js';
 import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client.js';
-import { clockTimeOf } from '../subscriptions/test-clocks.js';
+import { atClockTime } from '../subscriptions/test-clocks.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
@@ -510,7 +510,7 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
 /** Sends the coterm realignment to the subscription's workflow (idempotent: a realigned subscription stays as it is). */
 export async function alignToContract(deps: { db: Db; client: Client }, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
   const handle = deps.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const command: SubscriptionCommand = { actor, ...(requestId ? { requestId } : {}), ...(await clockTimeOf(deps.db, subscriptionId)) };
+  const command = await atClockTime<SubscriptionCommand>(deps.db, subscriptionId, { actor, ...(requestId ? { requestId } : {}) });
   await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [command] }));
 }
 

@@ -16,7 +16,7 @@ import { DomainError } from '../../errors.js';
 import { moveInvoice, retryInvoiceMove, type InvoiceMove } from './invoice-workflows.js';
 import { loadInvoiceView } from './invoices.js';
 import { getSubscription } from '../subscriptions/subscriptions.js';
-import { clockTimeOf } from '../subscriptions/test-clocks.js';
+import { atClockTime } from '../subscriptions/test-clocks.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
 import type { PlanChangeView } from '../../schemas/subscriptions.js';
 
@@ -26,8 +26,8 @@ const workflowDeps = (deps: ServiceDeps) => ({ db: deps.db, client: deps.tempora
 export async function billNow(deps: ServiceDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
   await getSubscription(deps, subscriptionId);
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const atClockTime = { ...command, ...(await clockTimeOf(deps.db, subscriptionId)) };
-  const { invoiceId, created } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [atClockTime] }));
+  const timed = await atClockTime(deps.db, subscriptionId, command);
+  const { invoiceId, created } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [timed] }));
   if (!invoiceId) {
     throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
   }
@@ -43,7 +43,7 @@ export async function changePlan(
 ): Promise<PlanChangeView> {
   await getSubscription(deps, subscriptionId);
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
-  const change = { ...command, ...(await clockTimeOf(deps.db, subscriptionId)), planId, ...(planVersion === undefined ? {} : { planVersion }) };
+  const change = await atClockTime(deps.db, subscriptionId, { ...command, planId, ...(planVersion === undefined ? {} : { planVersion }) });
   const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [change] }));
   return {
     subscription: await getSubscription(deps, subscriptionId),

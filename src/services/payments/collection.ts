@@ -102,8 +102,6 @@ const NEXT: Record<PaymentStatus, readonly PaymentStatus[]> = {
   Canceled: [],
 };
 
-/** The processor actor of the audit trail for what the processor decided. */
-
 export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId: string): Promise<InvoiceOutcome> {
   const invoice = await invoiceState(db, invoiceId);
   if (!invoice) throw notFound('invoice', invoiceId);

@@ -23,7 +23,7 @@ import { newId, UUID_PATTERN } from '../../ids.js';
 import { checkTemporalReachable } from '../../temporal/client.js';
 import { runUpdate } from '../../temporal/updates.js';
 import { startSubscriptionWorkflow } from './workflow-starts.js';
-import { clockTimeOf } from './test-clocks.js';
+import { atClockTime } from './test-clocks.js';
 import {
   cancelSubscriptionUpdate,
   pauseSubscriptionUpdate,
@@ -246,8 +246,8 @@ const UPDATES = { pause: pauseSubscriptionUpdate, resume: resumeSubscriptionUpda
 export async function moveSubscription(deps: ServiceDeps, id: string, move: Move, command: SubscriptionCommand): Promise<SubscriptionView> {
   await getSubscription(deps, id);
   const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
-  const atClockTime = { ...command, ...(await clockTimeOf(deps.db, id)) };
-  await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [atClockTime] }));
+  const timed = await atClockTime(deps.db, id, command);
+  await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [timed] }));
   return getSubscription(deps, id);
 }
 

@@ -16,7 +16,7 @@
  * instant on one subscription (billing into a consolidated Draft) always precedes what happens
  * later on another (finalizing that Draft). At the last step, a subscription with nothing due before
  * a later time is not woken only to move its clock when nothing else on the clock could act on it;
- * commands sent to it afterwards carry the clock's time (`clockTimeOf`). One advance runs at a time per clock: while the clock
+ * commands sent to it afterwards carry the clock's time (`atClockTime`). One advance runs at a time per clock: while the clock
  * is `advancing` and its advance workflow runs, another request is 409 test_clock_advancing; an
  * `advancing` clock whose workflow is gone (terminated by an operator) is taken over by the next
  * request. Advancing to the clock's current time again drives the workflows to it once more. The
@@ -52,6 +52,7 @@ import {
   testClockAdvanceWorkflowId,
   type TestClockAdvanceInput,
   type BillingErrorState,
+  type SubscriptionCommand,
   type TestClockAdvanceResult,
 } from '../../../workflows/messages.js';
 import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
@@ -308,7 +309,7 @@ async function driveInLockstep(
     /**
      * At the last step, a subscription whose answer says nothing is due before a later time is not
      * woken only to move its clock (one update and one workflow task less per subscription and
-     * advance): the commands sent to it later carry the clock's time (`clockTimeOf`), and the next
+     * advance): the commands sent to it later carry the clock's time (`atClockTime`), and the next
      * advance moves it on. A run holding a billing error or ended answers null and is driven as before.
      */
     const idle = (handle: WorkflowHandle, pass: number): boolean => {
@@ -387,13 +388,13 @@ async function driveTo(handle: WorkflowHandle, at: string, through: string, upda
 }
 
 /**
- * What a command to a subscription's workflow carries of its test clock: the clock's time while the
- * clock is ready (the run catches up to it first, see `idle` in driveInLockstep); nothing for a
- * subscription on no clock, or while an advance drives the run to its steps.
+ * A command to a subscription's workflow with its test clock's time (`at`) while the clock is ready
+ * (the run catches up to it first, see `idle` in driveInLockstep); as it is for a subscription on no
+ * clock, or while an advance drives the run to its steps.
  */
-export async function clockTimeOf(db: Db, subscriptionId: string): Promise<{ at?: string }> {
+export async function atClockTime<C extends SubscriptionCommand>(db: Db, subscriptionId: string, command: C): Promise<C> {
   const at = await readyClockTimeOfSubscription(db, subscriptionId);
-  return at === null ? {} : { at: at.toISOString() };
+  return at === null ? command : { ...command, at: at.toISOString() };
 }
 
 /** Test clocks, newest first, each with its status. */
