@@ -20,9 +20,10 @@ import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js
 export type ActivityDeps = InvoiceActivityDeps & WebhookActivityDeps & PaymentActivityDeps;
 
 export function createActivities(deps: ActivityDeps) {
+  const invoices = createInvoiceActivities(deps);
   return {
     ...createSubscriptionActivities(deps.db),
-    ...createInvoiceActivities(deps),
+    ...invoices,
     ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue, graceMs: deps.invoiceGraceMs, logger: deps.logger }),
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
@@ -30,7 +31,14 @@ export function createActivities(deps: ActivityDeps) {
     ...createSpendAlertActivities(deps),
     ...createLedgerActivities(deps),
     ...createFailureActivities(deps),
-    ...createTestClockActivities({ db: deps.db, client: deps.client, logger: deps.logger, taskQueue: deps.taskQueue, invoiceGraceMs: deps.invoiceGraceMs }),
+    ...createTestClockActivities({
+      db: deps.db,
+      client: deps.client,
+      logger: deps.logger,
+      taskQueue: deps.taskQueue,
+      invoiceGraceMs: deps.invoiceGraceMs,
+      billLateUsageCorrections: invoices.billLateUsageCorrections,
+    }),
   };
 }
 

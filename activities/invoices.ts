@@ -23,6 +23,8 @@ import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
 import { closeSubscriptionPeriod } from '../src/services/billing/period-close.js';
+import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
+import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
@@ -30,6 +32,7 @@ import {
   type ChangePlanCommand,
   type InvoiceOutcome,
   type InvoiceStatus,
+  type LateUsageCorrectionsSummary,
   type PayInvoiceCommand,
   type SubscriptionCommand,
   type SubscriptionSnapshot,
@@ -159,7 +162,34 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     return { invoiceId, created, payerId, finalizeAt, state };
   }
 
+  /**
+   * Correction invoices for the late usage of ended subscriptions (of one test clock, or of none:
+   * null), each billed and finalized dated `at`. A subscription whose correction fails for good is
+   * logged and left for the next run; a transient failure fails the run (retried).
+   */
+  async function billLateUsageCorrections(testClockId: string | null, at: string): Promise<LateUsageCorrectionsSummary> {
+    const subscriptions = await subscriptionsOwingLateUsage(db, testClockId);
+    const summary: LateUsageCorrectionsSummary = { at, subscriptions: subscriptions.length, invoices: [], failed: [] };
+    for (const subscriptionId of subscriptions) {
+      try {
+        const correction = await billLateUsageCorrection(db, subscriptionId, new Date(at));
+        if (!correction) continue;
+        await finalizeClosedDraft(correction.invoiceId, at);
+        summary.invoices.push(correction.invoiceId);
+        deps.logger.info({ subscriptionId, invoiceId: correction.invoiceId, lines: correction.lines }, 'late usage of an ended subscription billed on a correction invoice');
+      } catch (err) {
+        if (classifyFailure(err) === 'transient') throw err;
+        summary.failed.push(subscriptionId);
+        deps.logger.error({ subscriptionId, failure: describeFailure(err) }, 'late usage correction failed for a subscription; the next run tries again');
+      }
+    }
+    return summary;
+  }
+
   return {
+    billLateUsageCorrections: (input: { testClockId: string | null; at?: string }): Promise<LateUsageCorrectionsSummary> =>
+      classified(() => billLateUsageCorrections(input.testClockId, input.at ?? new Date().toISOString())),
+
     finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) => classified(() => finalizeRecord(invoiceId, command)),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { ServiceDeps } from '../src/services/deps.js';
 import type { Logger } from '../src/logger.js';
 import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
-import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
+import type { LateUsageCorrectionsSummary, TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
 import { classified, workflowActor } from './failures.js';
 
 export interface TestClockActivityDeps {
@@ -17,6 +17,8 @@ export interface TestClockActivityDeps {
   logger: Logger;
   taskQueue: string;
   invoiceGraceMs: number;
+  /** Bills the late usage of the clock's ended subscriptions (the invoice activity of the same name). */
+  billLateUsageCorrections: (input: { testClockId: string | null; at: string }) => Promise<LateUsageCorrectionsSummary>;
 }
 
 /** Between steps (one step may wait on many workflows), the last progress is heartbeated this often. */
@@ -37,13 +39,17 @@ export function createTestClockActivities(deps: TestClockActivityDeps) {
         const beat = () => context.heartbeat(last && { simulated_time: last.simulatedTime.toISOString(), done: last.subscriptionsDone, total: last.subscriptionsTotal });
         const timer = setInterval(beat, HEARTBEAT_EVERY_MS);
         try {
-          return await driveTestClock(driveDeps, input, {
+          const driven = await driveTestClock(driveDeps, input, {
             onProgress: (progress) => {
               last = progress;
               beat();
             },
             signal: context.cancellationSignal,
           });
+          // Ended subscriptions of the clock have no next period close: their late usage goes on
+          // correction invoices at the clock's new time, as the daily run does for the others.
+          await deps.billLateUsageCorrections({ testClockId: input.clockId, at: input.to });
+          return driven;
         } finally {
           clearInterval(timer);
         }

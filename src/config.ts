@@ -130,6 +130,8 @@ const apiSchema = baseSchema.extend({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Usage events: how many seconds after the customer's current time a timestamp may be. */
   EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
+  /** Usage events: how many days after its timestamp an event is still taken (and billed as late usage). */
+  LATE_USAGE_MAX_DAYS: z.coerce.number().int().min(1).max(366).default(35),
   /** HMAC key of hosted invoice links (hosted_invoice_url). */
   HOSTED_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Hosted invoice links expire this many days after the invoice's due date (invoice time). */

@@ -77,6 +77,7 @@ runMain('api', async () => {
       anonymousRateLimit: share({ ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST }),
       idempotencyTtlMs: config.IDEMPOTENCY_TTL_HOURS * 3_600_000,
       eventMaxFutureSkewMs: config.EVENT_MAX_FUTURE_SKEW_SECONDS * 1000,
+      lateUsageMaxDays: config.LATE_USAGE_MAX_DAYS,
       webhooks: webhookSettingsOf(config),
       dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
       processorWebhookSecret: config.PROCESSOR_WEBHOOK_SECRET,

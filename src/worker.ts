@@ -13,6 +13,7 @@ import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from './services/contracts/reconcile.js';
 import { ensureRevenueRecognitionSchedule } from './services/ledger/recognition.js';
+import { ensureLateUsageCorrectionsSchedule } from './services/billing/late-usage.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 import { temporalSecurityOf } from './temporal/security.js';
 import type { OwnTemporalHandle } from './temporal/client.js';
@@ -65,6 +66,7 @@ runMain('worker', async () => {
   await ensureContractReconcileSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
   // Deferred revenue recognized month by month for customers on no test clock: daily, and now.
   await ensureRevenueRecognitionSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
+  await ensureLateUsageCorrectionsSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
   reconciler.stop();

@@ -8,6 +8,7 @@ export { processorEventWorkflow } from './processor-event.js';
 export { dunningCheckWorkflow } from './dunning-check.js';
 export { contractReconcileWorkflow } from './contract-reconcile.js';
 export { revenueRecognitionWorkflow } from './revenue-recognition.js';
+export { lateUsageCorrectionsWorkflow } from './late-usage-corrections.js';
 export { walletRechargeWorkflow } from './wallet-recharge.js';
 export { spendAlertWorkflow } from './spend-alerts.js';
 export { testClockAdvanceWorkflow } from './test-clock-advance.js';

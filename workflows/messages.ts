@@ -229,6 +229,20 @@ export const CONTRACT_RECONCILE_SCHEDULE_ID = 'contract-workflows-reconcile';
 /** The Temporal Schedule of the daily revenue recognition run (src/services/ledger/recognition.ts). */
 export const REVENUE_RECOGNITION_SCHEDULE_ID = 'ledger-revenue-recognition';
 
+/** The daily run that bills ended subscriptions' late usage on correction invoices. */
+export const LATE_USAGE_CORRECTIONS_SCHEDULE_ID = 'late-usage-corrections';
+
+export interface LateUsageCorrectionsSummary {
+  /** The time the corrections are dated (ISO). */
+  at: string;
+  /** Ended subscriptions that had late usage not billed yet. */
+  subscriptions: number;
+  /** Correction invoices billed (and finalized) by this run. */
+  invoices: string[];
+  /** Subscriptions whose correction failed deterministically (logged; the next run tries again). */
+  failed: string[];
+}
+
 export interface RevenueRecognitionSummary {
   /** Up to when steps were posted (ISO). */
   upTo: string;

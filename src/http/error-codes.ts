@@ -132,6 +132,7 @@ export const ISSUE_CODES: Readonly<Record<string, string>> = {
   subscription_not_found: 'the event names a subscription that does not exist',
   subscription_customer_mismatch: "the event's subscription belongs to another customer",
   timestamp_in_future: "the event timestamp lies further ahead of the customer's current time than allowed",
+  timestamp_too_old: "the event timestamp lies further behind the customer's current time than late usage is taken (LATE_USAGE_MAX_DAYS)",
   event_id_conflict: "the event id is already taken by another customer's event",
   // Prices (SKUs, tiers, tier overrides).
   invalid_pricing_model: 'the pricing model is not one of Flat, PerUnit, Graduated, Volume, Package, Committed',

@@ -48,12 +48,23 @@ export const MeterSchema = z
 
 export type MeterView = z.infer<typeof MeterSchema>;
 
+export const UNBILLABLE_REASONS = ['no_subscription', 'before_subscription_start', 'after_subscription_end', 'in_trial'] as const;
+export const UnbillableReasonSchema = z.enum(UNBILLABLE_REASONS).openapi('UnbillableReason', {
+  description:
+    'no_subscription: its customer has no subscription (or none the event names); before_subscription_start / after_subscription_end: its timestamp is outside the subscription; in_trial: a trial bills nothing',
+});
+export type UnbillableReason = z.infer<typeof UnbillableReasonSchema>;
+
 export const IngestResultSchema = z
   .object({
     accepted: z.boolean().openapi({ description: 'true when this request stored the event; false for an id already seen' }),
     event_id: z.string(),
     duplicate: z.boolean(),
-    late: z.boolean().openapi({ description: "the stored event falls before its subscription's charged_through_date" }),
+    late: z.boolean().openapi({
+      description: 'the stored event arrived after the period its timestamp falls in was closed: it is billed as a prior-period adjustment line on the next invoice (a correction invoice once the subscription has ended)',
+    }),
+    billable: z.boolean().openapi({ description: 'false when no subscription period covers the event: it is stored and counted, but no invoice will ever bill it (see unbillable_reason)' }),
+    unbillable_reason: UnbillableReasonSchema.optional().openapi({ description: 'why the event will never be billed; present only when billable is false' }),
   })
   .openapi('IngestEventResult');
 
@@ -63,7 +74,8 @@ export const BatchResultSchema = z
   .object({
     accepted_count: z.number().int().openapi({ description: 'events stored by this request' }),
     duplicate_count: z.number().int().openapi({ description: 'events whose id was already stored (earlier, or earlier in this batch)' }),
-    late_count: z.number().int().openapi({ description: 'stored events that fall in an already invoiced period' }),
+    late_count: z.number().int().openapi({ description: 'stored events whose period was already closed (billed as prior-period adjustments)' }),
+    unbillable_count: z.number().int().openapi({ description: 'stored events no subscription period covers (never billed; see IngestEventResult.unbillable_reason)' }),
   })
   .openapi('IngestBatchResult');
 
@@ -81,7 +93,7 @@ export const UsageMeterEntrySchema = z
     window_start: z.string().openapi({ format: 'date-time' }),
     window_end: z.string().openapi({ format: 'date-time' }),
     event_count: z.number().int().openapi({ description: 'events matching the meter in its window' }),
-    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was invoiced (true-up candidates)' }),
+    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was closed (billed as prior-period adjustments)' }),
   })
   .openapi('UsageMeterEntry');
 
@@ -94,6 +106,9 @@ export const UsageSummarySchema = z
     period_start: z.string().openapi({ format: 'date-time' }),
     period_end: z.string().openapi({ format: 'date-time' }),
     as_of: z.string().openapi({ format: 'date-time', description: 'the reference instant used' }),
+    unbillable_event_count: z.number().int().openapi({
+      description: "events of this subscription (and its customer's events sent without a subscription_id) that no subscription period covers: stored, never billed (see IngestEventResult.unbillable_reason)",
+    }),
     meters: z.array(UsageMeterEntrySchema),
   })
   .openapi('UsageSummary');
@@ -110,7 +125,8 @@ export const StoredUsageEventSchema = z
     timestamp: TimestampSchema.openapi({ description: 'when the event occurred' }),
     properties: z.record(z.string(), z.unknown()),
     source: z.string().nullable().openapi({ description: 'the CloudEvents source, when it came as a CloudEvent' }),
-    late: z.boolean().openapi({ description: 'it arrived after its period was invoiced' }),
+    late: z.boolean().openapi({ description: 'it arrived after its period was closed (billed as a prior-period adjustment)' }),
+    unbillable_reason: UnbillableReasonSchema.nullable().openapi({ description: 'why no invoice will bill it; null when billable' }),
     received_at: TimestampSchema.openapi({ description: "when it was stored, in the customer's time (its test clock's when on one)" }),
   })
   .openapi('UsageEvent');

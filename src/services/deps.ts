@@ -18,6 +18,8 @@ export interface ServiceSettings {
   invoiceGraceMs: number;
   /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
   eventMaxFutureSkewMs?: number;
+  /** How many days after its timestamp a usage event is still taken (LATE_USAGE_MAX_DAYS, default 35). */
+  lateUsageMaxDays?: number;
   /** Webhook delivery policy and URL rules (WEBHOOK_* variables): resends start workflows with it. */
   webhooks: WebhookSettings;
   /** Days after a failed payment when dunning retries it (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */

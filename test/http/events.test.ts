@@ -53,7 +53,7 @@ const minutesAgo = (n: number) => iso(Date.now() - n * 60_000);
 /** A plan metering `eventType` and a subscription row on it (no workflow: metering needs none); its period began 10 days ago. */
 async function makeSubscription(
   customerId: string,
-  options: { chargedThrough?: Date; eventType?: string; status?: 'Active' | 'Cancelled' } = {},
+  options: { chargedThrough?: Date; eventType?: string; status?: 'Active' | 'Cancelled' | 'Expired'; trialEnd?: Date } = {},
 ): Promise<string> {
   const planId = newId();
   await h.deps.db.plan.create({ data: { id: planId, name: `Plan ${planId.slice(-6)}`, billingCadence: 'Monthly' } });
@@ -73,6 +73,7 @@ async function makeSubscription(
       periodEnd: new Date(start.getTime() + 30 * 86_400_000),
       billingAnchor: start,
       chargedThroughDate: options.chargedThrough ?? null,
+      trialEnd: options.trialEnd ?? null,
     },
   });
   return id;
@@ -99,12 +100,13 @@ describe('POST /v1/events', () => {
   it('stores an event once; a re-sent id is a duplicate, counted once', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const e = event(customerId, { properties: { quantity: '2.5', region: 'eu' } });
-    expect(await body(await h.request('POST', '/v1/events', { body: e }), 200)).toEqual({ accepted: true, event_id: e.id, duplicate: false, late: false });
+    expect(await body(await h.request('POST', '/v1/events', { body: e }), 200)).toEqual({ accepted: true, event_id: e.id, duplicate: false, late: false, billable: false, unbillable_reason: 'no_subscription' });
     expect(await body(await h.request('POST', '/v1/events', { body: { ...e, properties: { quantity: 99 } } }), 200)).toEqual({
       accepted: false,
       event_id: e.id,
       duplicate: true,
       late: false,
+      billable: true,
     });
     const rows = await h.deps.db.usageEvent.findMany({ where: { id: e.id } });
     expect(rows).toHaveLength(1);
@@ -197,46 +199,87 @@ describe('POST /v1/events', () => {
     expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(2);
   });
 
-  it('flags events in a closed period with a finalized invoice as late, paid or not', async () => {
+  it('flags events whose period is closed as late, whatever its invoice, and tells events no subscription covers', async () => {
     const DAY = 86_400_000;
     const now = Date.now();
     const customerId = await makeCustomer(h.deps.db);
+    // Its current period is [now − 10 d, now + 20 d): the periods before it are closed.
     const subscriptionId = await makeSubscription(customerId);
-    // Invoices as billing makes them: created as Draft with lines naming the subscription and period they
-    // bill (the invoice itself names no subscription, as a consolidated one does), then finalized.
-    const invoice = async (status: 'Draft' | 'Open' | 'Paid' | 'Void', from: number, to: number, subscription = subscriptionId) => {
-      const id = newId();
-      const period = { periodStart: new Date(from), periodEnd: new Date(to) };
-      await h.deps.db.invoice.create({ data: { id, customerId, subscriptionId: null, currency: 'USD', billingReason: 'test', ...period } });
-      await h.deps.db.invoiceLineItem.create({
-        data: { id: newId(), invoiceId: id, kind: 'usage', description: 'usage', subscriptionId: subscription, amountNanos: '1000', ...period },
-      });
-      if (status !== 'Draft') await h.deps.db.invoice.update({ where: { id }, data: { status: 'Open', finalizedAt: new Date() } });
-      if (status === 'Paid' || status === 'Void') await h.deps.db.invoice.update({ where: { id }, data: { status } });
-    };
-    // Its current period is [now − 10 d, now + 20 d): closed periods before it, one invoice each.
-    await invoice('Void', now - 70 * DAY, now - 40 * DAY);
-    await invoice('Open', now - 40 * DAY, now - 10 * DAY);
-    await invoice('Draft', now - 100 * DAY, now - 70 * DAY);
-    // A finalized progressive invoice of the open period does not make its later events late.
-    await invoice('Paid', now - 10 * DAY, now + 20 * DAY);
-    const late = async (at: number, withSubscription = true) =>
-      (await body<{ late: boolean }>(await h.request('POST', '/v1/events', { body: event(customerId, { timestamp: iso(at), ...(withSubscription ? { subscription_id: subscriptionId } : {}) }) }), 200)).late;
-    expect(await late(now - 80 * DAY)).toBe(false); // Draft only: not invoiced yet
-    expect(await late(now - 50 * DAY)).toBe(false); // its invoice was voided
-    expect(await late(now - 20 * DAY)).toBe(true); // Open: invoiced, not yet paid
-    expect(await late(now - 10 * DAY - 1)).toBe(true);
-    expect(await late(now - 10 * DAY)).toBe(false); // the open period
-    expect(await late(now - 5 * DAY)).toBe(false);
-    expect(await late(now - 20 * DAY, false)).toBe(true); // without subscription_id: any subscription of the customer
+    const send = async (at: number, overrides: Record<string, unknown> = { subscription_id: subscriptionId }) =>
+      body<{ late: boolean; billable: boolean; unbillable_reason?: string }>(
+        await h.request('POST', '/v1/events', { body: event(customerId, { timestamp: iso(at), ...overrides }) }),
+        200,
+      );
+    expect(await send(now - 20 * DAY)).toMatchObject({ late: true, billable: true });
+    const { periodStart } = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+    expect(await send(periodStart.getTime() - 1)).toMatchObject({ late: true, billable: true });
+    expect(await send(periodStart.getTime())).toMatchObject({ late: false, billable: true }); // the open period
+    expect(await send(now - 5 * DAY)).toMatchObject({ late: false, billable: true });
+    expect(await send(now - 20 * DAY, {})).toMatchObject({ late: true, billable: true }); // without subscription_id: any subscription of the customer
     const batch = [now - 30 * DAY, now - 1 * DAY].map((at) => event(customerId, { subscription_id: subscriptionId, timestamp: iso(at) }));
-    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: batch } }), 200)).toEqual({ accepted_count: 2, duplicate_count: 0, late_count: 1 });
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: batch } }), 200)).toEqual({
+      accepted_count: 2,
+      duplicate_count: 0,
+      late_count: 1,
+      unbillable_count: 0,
+    });
 
-    // Once a subscription has ended, its last period's finalized invoice closes that period too.
-    const ended = await makeSubscription(customerId, { status: 'Cancelled' });
-    await invoice('Open', now - 10 * DAY, now + 20 * DAY, ended);
-    expect((await body<{ late: boolean }>(await h.request('POST', '/v1/events', { body: event(customerId, { subscription_id: ended, timestamp: iso(now - DAY) }) }), 200)).late).toBe(true);
+    // An Expired subscription's last period is closed; after its end nothing bills an event.
+    const ended = await makeSubscription(customerId, { status: 'Expired' });
+    await h.deps.db.subscription.update({ where: { id: ended }, data: { periodStart: new Date(now - 40 * DAY), periodEnd: new Date(now - 10 * DAY) } });
+    expect(await send(now - 20 * DAY, { subscription_id: ended })).toEqual(expect.objectContaining({ late: true, billable: true }));
+    expect(await send(now - 5 * DAY, { subscription_id: ended })).toEqual(
+      expect.objectContaining({ late: false, billable: false, unbillable_reason: 'after_subscription_end' }),
+    );
     expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(5);
+    expect(await h.deps.db.usageEvent.count({ where: { customerId, unbillableReason: 'after_subscription_end' } })).toBe(1);
+  });
+
+  it('answers billable: false with the reason for events no subscription period covers', async () => {
+    const DAY = 86_400_000;
+    const now = Date.now();
+    const alone = await makeCustomer(h.deps.db);
+    expect(await body(await h.request('POST', '/v1/events', { body: event(alone) }), 200)).toMatchObject({ billable: false, unbillable_reason: 'no_subscription' });
+
+    const customerId = await makeCustomer(h.deps.db);
+    const subscriptionId = await makeSubscription(customerId, { trialEnd: new Date(now + DAY) });
+    // Its first phase started 10 days ago (the subscription's start), in its trial until tomorrow.
+    await h.deps.db.subscriptionPhase.create({
+      data: { id: newId(), subscriptionId, planId: (await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).planId, startsAt: new Date(now - 10 * DAY) },
+    });
+    const send = async (at: number) => body(await h.request('POST', '/v1/events', { body: event(customerId, { subscription_id: subscriptionId, timestamp: iso(at) }) }), 200);
+    expect(await send(now - 11 * DAY)).toMatchObject({ billable: false, unbillable_reason: 'before_subscription_start' });
+    expect(await send(now - DAY)).toMatchObject({ billable: false, unbillable_reason: 'in_trial' });
+    expect(await send(now + 2 * DAY - 4 * DAY)).toMatchObject({ billable: false, unbillable_reason: 'in_trial' });
+    // The usage summary counts them; the stored rows say why.
+    const summary = await body<{ unbillable_event_count: number }>(await h.request('GET', `/v1/subscriptions/${subscriptionId}/usage`), 200);
+    expect(summary.unbillable_event_count).toBe(3);
+    expect((await h.deps.db.usageEvent.findMany({ where: { customerId }, orderBy: { seq: 'asc' } })).map((e) => e.unbillableReason)).toEqual([
+      'before_subscription_start',
+      'in_trial',
+      'in_trial',
+    ]);
+  });
+
+  it('refuses events older than the lateness limit (LATE_USAGE_MAX_DAYS, default 35 days) instead of storing what is never billed', async () => {
+    const strict = await createHarness({ lateUsageMaxDays: undefined });
+    try {
+      const DAY = 86_400_000;
+      const customerId = await makeCustomer(h.deps.db);
+      const subscriptionId = await makeSubscription(customerId);
+      const old = event(customerId, { subscription_id: subscriptionId, timestamp: iso(Date.now() - 36 * DAY) });
+      const refused = await body<{ error: { code: string; details: { issues: { path: string; code: string }[] } } }>(await strict.request('POST', '/v1/events', { body: old }), 400);
+      expect(refused.error.details.issues).toEqual([expect.objectContaining({ path: 'timestamp', code: 'timestamp_too_old' })]);
+      const batch = await strict.request('POST', '/v1/events/batch', { body: { events: [event(customerId), old] } });
+      expect((await body<{ error: { details: { issues: { path: string; code: string }[] } } }>(batch, 422)).error.details.issues).toEqual([
+        expect.objectContaining({ path: 'events.1.timestamp', code: 'timestamp_too_old' }),
+      ]);
+      expect(await stored({ customerId })).toBe(0);
+      const inTime = event(customerId, { subscription_id: subscriptionId, timestamp: iso(Date.now() - 34 * DAY) });
+      expect(await body(await strict.request('POST', '/v1/events', { body: inTime }), 200)).toMatchObject({ accepted: true, late: true });
+    } finally {
+      await strict.close();
+    }
   });
 
   it('lets a customer token send its own events only', async () => {
@@ -289,9 +332,9 @@ describe('POST /v1/events/batch', () => {
     const customerId = await makeCustomer(h.deps.db);
     const events = Array.from({ length: 5 }, () => event(customerId));
     const first = await body(await h.request('POST', '/v1/events/batch', { body: { events: [...events, events[0]] } }), 200);
-    expect(first).toEqual({ accepted_count: 5, duplicate_count: 1, late_count: 0 });
+    expect(first).toEqual({ accepted_count: 5, duplicate_count: 1, late_count: 0, unbillable_count: 5 });
     const again = await body(await h.request('POST', '/v1/events/batch', { body: { events: [...events.slice(3), event(customerId)] } }), 200);
-    expect(again).toEqual({ accepted_count: 1, duplicate_count: 2, late_count: 0 });
+    expect(again).toEqual({ accepted_count: 1, duplicate_count: 2, late_count: 0, unbillable_count: 1 });
     expect(await stored({ customerId })).toBe(6);
   });
 
@@ -335,14 +378,14 @@ describe('POST /v1/events/batch', () => {
     const events = [event(customerId), event(customerId), event(customerId, { customer_id: newId() })];
     expect((await h.request('POST', '/v1/events/batch', { body: { events } })).status).toBe(422);
     const fixed = [...events.slice(0, 2), { ...events[2]!, customer_id: customerId }];
-    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: fixed } }), 200)).toEqual({ accepted_count: 3, duplicate_count: 0, late_count: 0 });
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events: fixed } }), 200)).toEqual({ accepted_count: 3, duplicate_count: 0, late_count: 0, unbillable_count: 3 });
   });
 
   it('reports late events of a batch', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const subscriptionId = await makeSubscription(customerId, { chargedThrough: new Date(Date.now() - 86_400_000) });
     const events = [event(customerId, { subscription_id: subscriptionId, timestamp: iso(Date.now() - 2 * 86_400_000) }), event(customerId, { subscription_id: subscriptionId })];
-    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events } }), 200)).toEqual({ accepted_count: 2, duplicate_count: 0, late_count: 1 });
+    expect(await body(await h.request('POST', '/v1/events/batch', { body: { events } }), 200)).toEqual({ accepted_count: 2, duplicate_count: 0, late_count: 1, unbillable_count: 0 });
   });
 });
 
@@ -485,8 +528,8 @@ describe('concurrent ingestion', () => {
 
     // The hot path: new ids, and ids this customer stored before, each one autocommitted statement.
     const first = [event(a), event(a)];
-    expect(await ingest(first)).toEqual({ result: { accepted_count: 2, duplicate_count: 0, late_count: 0 }, issues: undefined, transactions: 0 });
-    expect(await ingest([...first, event(a)])).toEqual({ result: { accepted_count: 1, duplicate_count: 2, late_count: 0 }, issues: undefined, transactions: 0 });
+    expect(await ingest(first)).toEqual({ result: { accepted_count: 2, duplicate_count: 0, late_count: 0, unbillable_count: 2 }, issues: undefined, transactions: 0 });
+    expect(await ingest([...first, event(a)])).toEqual({ result: { accepted_count: 1, duplicate_count: 2, late_count: 0, unbillable_count: 1 }, issues: undefined, transactions: 0 });
 
     // Another writer's row for one of the batch's ids, committed only once the batch waits on it: the
     // batch's snapshot does not show it, so its statement aborts and the batch re-runs in a transaction.
@@ -506,7 +549,7 @@ describe('concurrent ingestion', () => {
         }
         await writer.query('COMMIT');
         if (holder === a) {
-          expect(await outcome).toEqual({ result: { accepted_count: 1, duplicate_count: 1, late_count: 0 }, issues: undefined, transactions: 1 });
+          expect(await outcome).toEqual({ result: { accepted_count: 1, duplicate_count: 1, late_count: 0, unbillable_count: 1 }, issues: undefined, transactions: 1 });
           expect(await stored({ id: { in: [own.id, contested.id] } })).toBe(2);
         } else {
           expect(await outcome).toMatchObject({ result: undefined, issues: [{ index: 1, code: 'event_id_conflict' }], transactions: 1 });
@@ -583,7 +626,7 @@ describe('CloudEvents structured mode', () => {
     const customerId = await makeCustomer(h.deps.db);
     const subscriptionId = await makeSubscription(customerId);
     const ce = cloudEvent(customerId, { subscriptionid: subscriptionId, traceparent: '00-abc-def-01', region: 'eu' });
-    expect(await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200)).toEqual({ accepted: true, event_id: ce.id, duplicate: false, late: false });
+    expect(await body(await h.request('POST', '/v1/events', { body: ce, headers: ceHeaders }), 200)).toEqual({ accepted: true, event_id: ce.id, duplicate: false, late: false, billable: true });
     const row = await h.deps.db.usageEvent.findUniqueOrThrow({ where: { id: ce.id } });
     expect(row).toMatchObject({ eventType: 'api_calls', customerId, subscriptionId, source: ce.source, properties: ce.data });
     expect(row.occurredAt.toISOString()).toBe(ce.time);
@@ -620,7 +663,7 @@ describe('CloudEvents structured mode', () => {
     const customerId = await makeCustomer(h.deps.db);
     const events = [cloudEvent(customerId), cloudEvent(customerId)];
     const res = await h.request('POST', '/v1/events/batch', { body: [...events, events[1]], headers: ceBatchHeaders });
-    expect(await body(res, 200)).toEqual({ accepted_count: 2, duplicate_count: 1, late_count: 0 });
+    expect(await body(res, 200)).toEqual({ accepted_count: 2, duplicate_count: 1, late_count: 0, unbillable_count: 2 });
     expect(await stored({ customerId })).toBe(2);
   });
 

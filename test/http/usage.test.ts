@@ -128,6 +128,7 @@ describe('GET /v1/subscriptions/:id/usage', () => {
       period_start: '2026-09-01T00:00:00.000Z',
       period_end: '2026-10-01T00:00:00.000Z',
       as_of: expect.any(String),
+      unbillable_event_count: 0,
       meters: [
         {
           meter_id: `default:${calls}`,

@@ -27,6 +27,7 @@ import type { DocumentSettings } from '../../src/services/documents/settings.js'
 import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
 import { ensureContractReconcileSchedule } from '../../src/services/contracts/reconcile.js';
 import { ensureRevenueRecognitionSchedule } from '../../src/services/ledger/recognition.js';
+import { ensureLateUsageCorrectionsSchedule } from '../../src/services/billing/late-usage.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
@@ -158,6 +159,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await ensureDunningCheckSchedule(temporalClient.client, TEST_TASK_QUEUE);
     await ensureContractReconcileSchedule(temporalClient.client, TEST_TASK_QUEUE);
     await ensureRevenueRecognitionSchedule(temporalClient.client, TEST_TASK_QUEUE);
+    await ensureLateUsageCorrectionsSchedule(temporalClient.client, TEST_TASK_QUEUE);
     const running = workers.run();
     teardown.push(async () => {
       workers.shutdown();

@@ -128,6 +128,9 @@ export async function createHarness(
       processorWebhookSecret: secrets.processor_webhook_secret,
       hostedLinks: { secret: secrets.hosted_link_secret, ttlDays: 30, baseUrl: 'http://billing.test' },
       documents: inject('documentSettings'),
+      // Fixtures date their events on fixed days of 2026 in real time: the lateness limit
+      // (LATE_USAGE_MAX_DAYS, default 35) would refuse them; the events tests check the default.
+      lateUsageMaxDays: 3660,
       ...overrides,
     },
   };

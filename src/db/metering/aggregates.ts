@@ -45,6 +45,8 @@ export interface UsageSubject {
   meters: MeterRecord[];
   /** Rollup cursor positions of those meters and of the defaults (the read hints). */
   cursors: Map<string, bigint>;
+  /** Its events and its customer's events without a subscription_id that no subscription period covers. */
+  unbillable_events: number;
 }
 
 const epochMs = (column: Prisma.Sql) => Prisma.sql`floor(extract(epoch FROM ${column}) * 1000)::text`;
@@ -70,7 +72,9 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
                      FROM meters m WHERE m.event_type = ANY(s.event_types)), '[]')::text AS meters,
            COALESCE((SELECT json_object_agg(c.aggregator, c.position::text) FROM usage_rollup_cursors c
                      WHERE c.aggregator = ${DEFAULT_CURSOR}::text
-                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors
+                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors,
+           (SELECT count(*) FROM usage_events e WHERE e.customer_id = s.customer_id AND e.unbillable_reason IS NOT NULL
+              AND (e.subscription_id = s.id OR e.subscription_id IS NULL))::text AS unbillable_events
     FROM s`);
   if (!row) return undefined;
   const date = (v: unknown) => (v === null ? null : new Date(Number(v)));
@@ -87,6 +91,7 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
     event_types: row.event_types as string[],
     meters: JSON.parse(row.meters as string) as MeterRecord[],
     cursors: new Map(Object.entries(JSON.parse(row.cursors as string) as Record<string, string>).map(([key, position]) => [key, BigInt(position)])),
+    unbillable_events: Number(row.unbillable_events),
   };
 }
 

@@ -31,6 +31,7 @@ export type EventProblemCode =
   | 'subscription_not_found'
   | 'subscription_customer_mismatch'
   | 'timestamp_in_future'
+  | 'timestamp_too_old'
   | 'event_id_conflict';
 
 export interface EventProblem {
@@ -44,25 +45,44 @@ export interface EventProblem {
 export interface StoreOutcome {
   accepted: number;
   late: number;
+  /** Stored events no subscription period covers (see storeEventsSql). */
+  unbillable: number;
   problems: EventProblem[];
 }
 
+/** What decides which events are taken: the time now, and how far ahead of and behind it an event may be. */
+export interface StoreLimits {
+  now: Date;
+  maxFutureSkewMs: number;
+  /** Events more than this many days before the customer's now are refused (timestamp_too_old). */
+  lateUsageMaxDays: number;
+}
+
 /**
- * One statement: reference checks, late flags and the insert. The customer's "now" is its test
- * clock's frozen time when it is on one, so sandbox customers can send events in simulated time;
- * it is also the event's received_at (arrival order itself is `seq`).
+ * One statement: reference checks, late flags, billability and the insert. The customer's "now" is
+ * its test clock's frozen time when it is on one, so sandbox customers can send events in simulated
+ * time; it is also the event's received_at (arrival order itself is `seq`).
  *
- * An event is LATE when its timestamp falls in an already invoiced period of its subscription:
- * - before the subscription's charged_through_date (billed and paid), or
- * - inside a period of the subscription that is closed (the subscription has moved past it, or has
- *   ended: Cancelled or Expired) and has lines on a finalized (Open or Paid) invoice. Lines, not
- *   invoices, name the subscription and period they bill (a consolidated invoice carries several
- *   subscriptions). A period whose only invoices are Drafts or Void is not invoiced. A finalized
- *   invoice of the still open period (progressive billing) does not make later events late: the
- *   period's next Draft rates it cumulatively and picks them up.
- * Without a subscription_id the event counts towards every subscription of its customer, so it is
- * late when that holds for any of them. The invoiced periods are looked at only for timestamps
- * before the end of the latest one, so events of the open period (the hot path) skip them.
+ * The subscriptions an event counts towards (the one it names, else every subscription of its
+ * customer) are locked FOR KEY SHARE until the statement's transaction ends. A period close takes
+ * its subscription FOR UPDATE for the whole close, so an event either commits before the close reads
+ * the period's usage (and is billed by it), or waits for the close to commit and then reads the
+ * subscription as the close left it (the row lock returns its latest version): its period is closed,
+ * and the event is stored LATE. There is no window in between. Late events are billed afterwards as
+ * prior-period adjustments (services/billing/late-usage.ts).
+ *
+ * An event is LATE when its timestamp falls in a period of the subscription that is already closed:
+ * before its current period (the close moves the subscription into the next period in the same
+ * transaction), before its charged_through_date, or anywhere in its last period once it has Expired.
+ * Without a subscription_id the event is late when that holds for any subscription of its customer.
+ *
+ * An event no subscription period covers is stored but UNBILLABLE, with the reason: its customer has
+ * no subscription (`no_subscription`), its timestamp is before the subscription started
+ * (`before_subscription_start`), after its last period (`after_subscription_end`), or in its trial
+ * (`in_trial`: trials bill nothing). Without a subscription_id it is billable when any subscription
+ * of its customer covers it.
+ *
+ * Events older than the lateness limit ($7 days before the customer's now) are refused.
  * `insertWhen` decides between all-or-nothing (a batch request) and each event on its own
  * (coalesced single-event requests). `guarded` adds the check that lets a batch commit in this one
  * statement (see storeEvents).
@@ -70,45 +90,56 @@ export interface StoreOutcome {
 const storeEventsSql = (insertWhen: string, result: string, guarded = false) => `
 -- $1 the events (JSON), $2 now, $3 the future skew in ms; the distinct ids as arrays, so each
 -- lookup is an index scan whatever the planner guesses of $1: $4 customers, $5 subscriptions,
--- $6 customers of events without a subscription_id.
+-- $6 customers of events without a subscription_id; $7 the lateness limit in days.
 WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS e(
     idx int, id text, event_type text, customer_id uuid, subscription_id uuid,
     occurred_at timestamptz, properties jsonb, source text)
 ),
 relevant AS MATERIALIZED (
-  SELECT s.id, s.customer_id, s.period_start, s.status, s.charged_through_date
+  SELECT s.id, s.customer_id, s.period_start, s.period_end, s.status, s.charged_through_date, s.trial_end
   FROM subscriptions s WHERE s.id = ANY($5::uuid[]) OR s.customer_id = ANY($6::uuid[])
-),
-invoiced AS MATERIALIZED (
-  SELECT DISTINCT r.id AS subscription_id, r.customer_id, b.period_start, b.period_end
-  FROM relevant r CROSS JOIN LATERAL (
-    SELECT l.period_start, l.period_end
-    FROM invoice_line_items l JOIN invoices v ON v.id = l.invoice_id
-    WHERE l.subscription_id = r.id AND v.status IN ('Open', 'Paid') AND l.period_start IS NOT NULL AND l.period_end IS NOT NULL
-      AND (l.period_end <= r.period_start OR r.status IN ('Cancelled', 'Expired'))) b
+  ORDER BY s.id
+  FOR KEY SHARE OF s
 ),
 customer AS MATERIALIZED (
-  SELECT c.id, COALESCE(tc.frozen_time, $2::timestamptz) AS now_at,
-         (SELECT max(r.charged_through_date) FROM relevant r WHERE r.customer_id = c.id) AS charged_through,
-         (SELECT max(p.period_end) FROM invoiced p WHERE p.customer_id = c.id) AS invoiced_until
+  SELECT c.id, COALESCE(tc.frozen_time, $2::timestamptz) AS now_at
   FROM customers c LEFT JOIN test_clocks tc ON tc.id = c.test_clock_id
-  WHERE c.id = ANY($4::uuid[])
-),
-subscription AS MATERIALIZED (
-  SELECT r.id, r.customer_id, r.charged_through_date AS charged_through,
-         (SELECT max(p.period_end) FROM invoiced p WHERE p.subscription_id = r.id) AS invoiced_until
-  FROM relevant r
-  WHERE r.id = ANY($5::uuid[])
+  -- A one-time filter: every relevant subscription is locked before any event is looked at.
+  WHERE c.id = ANY($4::uuid[]) AND (SELECT count(*) FROM relevant) >= 0
 ),
 timed AS (
   SELECT i.*, c.id AS known_customer, c.now_at, s.id AS known_subscription, s.customer_id AS subscription_customer,
-         COALESCE(i.occurred_at, c.now_at) AS at,
-         CASE WHEN i.subscription_id IS NULL THEN c.charged_through ELSE s.charged_through END AS charged_through,
-         CASE WHEN i.subscription_id IS NULL THEN c.invoiced_until ELSE s.invoiced_until END AS invoiced_until
+         COALESCE(i.occurred_at, c.now_at) AS at
   FROM input i
   LEFT JOIN customer c ON c.id = i.customer_id
-  LEFT JOIN subscription s ON s.id = i.subscription_id
+  LEFT JOIN relevant s ON s.id = i.subscription_id
+),
+-- Each event with every subscription it counts towards (one hash join each way).
+applicable AS (
+  SELECT t.idx, t.at, r.id AS subscription_id, r.status, r.period_start, r.period_end, r.charged_through_date, r.trial_end
+  FROM timed t JOIN relevant r ON r.id = t.subscription_id AND r.customer_id = t.customer_id
+  UNION ALL
+  SELECT t.idx, t.at, r.id, r.status, r.period_start, r.period_end, r.charged_through_date, r.trial_end
+  FROM timed t JOIN relevant r ON r.customer_id = t.customer_id
+  WHERE t.subscription_id IS NULL
+),
+judged AS (
+  SELECT a.idx,
+         CASE
+           WHEN a.status IN ('Cancelled', 'Expired') AND a.at >= a.period_end THEN 'after_subscription_end'
+           -- The first phase's start is read only for timestamps before the current period (rare).
+           WHEN a.at < a.period_start AND a.at < (SELECT min(p.starts_at) FROM subscription_phases p WHERE p.subscription_id = a.subscription_id)
+             THEN 'before_subscription_start'
+           WHEN a.trial_end IS NOT NULL AND a.at < a.trial_end THEN 'in_trial'
+         END AS reason,
+         (a.at < a.period_start OR a.at < a.charged_through_date OR (a.status = 'Expired' AND a.at < a.period_end)) AS closed
+  FROM applicable a
+),
+coverage AS (
+  SELECT idx, min(reason) FILTER (WHERE NOT covered) AS reason, bool_or(covered) AS billable, bool_or(covered AND closed) AS late
+  FROM (SELECT idx, reason, reason IS NULL AS covered, closed FROM judged) j
+  GROUP BY idx
 ),
 checked AS (
   SELECT t.idx, t.id, t.event_type, t.customer_id, t.subscription_id, t.properties, t.source, t.now_at, t.at AS occurred_at,
@@ -117,27 +148,23 @@ checked AS (
            WHEN t.subscription_id IS NOT NULL AND t.known_subscription IS NULL THEN 'subscription_not_found'
            WHEN t.subscription_id IS NOT NULL AND t.subscription_customer <> t.customer_id THEN 'subscription_customer_mismatch'
            WHEN t.occurred_at > t.now_at + $3::bigint * interval '1 millisecond' THEN 'timestamp_in_future'
+           WHEN t.occurred_at < t.now_at - $7::int * interval '1 day' THEN 'timestamp_too_old'
          END AS problem,
-         CASE
-           WHEN t.at < t.charged_through THEN true
-           WHEN t.at < t.invoiced_until THEN EXISTS (
-             SELECT 1 FROM invoiced p
-             WHERE (CASE WHEN t.subscription_id IS NULL THEN p.customer_id = t.customer_id ELSE p.subscription_id = t.subscription_id END)
-               AND t.at >= p.period_start AND t.at < p.period_end)
-           ELSE false
-         END AS late
+         COALESCE(v.late, false) AS late,
+         CASE WHEN COALESCE(v.billable, false) THEN NULL ELSE COALESCE(v.reason, 'no_subscription') END AS unbillable_reason
   FROM timed t
+  LEFT JOIN coverage v ON v.idx = t.idx
 ),
 stored AS (
-  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, received_at)
-  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, now_at
+  INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, unbillable_reason, received_at)
+  SELECT id, event_type, customer_id, subscription_id, occurred_at, properties, source, late, unbillable_reason, now_at
   FROM checked
   WHERE ${insertWhen}
   -- In id order: concurrent statements meeting the same ids (re-sent batches in another order) then
   -- wait on each other in one order and never deadlock; the first copy of an id (by idx) wins.
   ORDER BY id COLLATE "C", idx
   ON CONFLICT (id) DO NOTHING
-  RETURNING id, late, customer_id
+  RETURNING id, late, customer_id, unbillable_reason
 )${guarded ? SKIPPED_CTE(insertWhen) : ''}
 SELECT ${result},
        (SELECT json_agg(json_build_object('index', idx, 'id', id, 'problem', problem, 'now_at', now_at) ORDER BY idx)
@@ -169,16 +196,17 @@ const UNPROVEN_GUARD = `,
 const UNPROVEN_SKIPS = 'UE001';
 
 const ALL_OR_NOTHING = 'NOT EXISTS (SELECT 1 FROM checked WHERE problem IS NOT NULL)';
-const ACCEPTED_AND_LATE = '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late';
+const ACCEPTED_AND_LATE =
+  '(SELECT count(*) FROM stored)::int AS accepted, (SELECT count(*) FROM stored WHERE late)::int AS late, (SELECT count(*) FROM stored WHERE unbillable_reason IS NOT NULL)::int AS unbillable';
 const STORE_ALL_OR_NOTHING_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE, true);
 const STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL = storeEventsSql(ALL_OR_NOTHING, ACCEPTED_AND_LATE);
 const STORE_EACH_SQL = storeEventsSql(
   'problem IS NULL',
-  "(SELECT COALESCE(json_agg(json_build_array(id, late, customer_id)), '[]') FROM stored) AS stored",
+  "(SELECT COALESCE(json_agg(json_build_array(id, late, customer_id, unbillable_reason)), '[]') FROM stored) AS stored",
 );
 
 /** The parameters of storeEventsSql. */
-function storeValues(rows: EventRow[], now: Date, maxFutureSkewMs: number): unknown[] {
+function storeValues(rows: EventRow[], limits: StoreLimits): unknown[] {
   const customers = new Set<string>();
   const subscriptions = new Set<string>();
   const unattributed = new Set<string>();
@@ -187,7 +215,7 @@ function storeValues(rows: EventRow[], now: Date, maxFutureSkewMs: number): unkn
     if (row.subscription_id === null) unattributed.add(row.customer_id);
     else subscriptions.add(row.subscription_id);
   }
-  return [JSON.stringify(rows), now, maxFutureSkewMs, [...customers], [...subscriptions], [...unattributed]];
+  return [JSON.stringify(rows), limits.now, limits.maxFutureSkewMs, [...customers], [...subscriptions], [...unattributed], limits.lateUsageMaxDays];
 }
 
 /**
@@ -236,6 +264,7 @@ function byIndex(problems: EventProblem[]): EventProblem[] {
 interface StoreRow {
   accepted: number;
   late: number;
+  unbillable: number;
   problems: EventProblem[] | null;
 }
 
@@ -254,22 +283,22 @@ async function batchProblems(client: pg.Pool | pg.PoolClient, rows: EventRow[], 
  * no transaction held open across the API's event loop. A statement that cannot show every skipped
  * id to be the customer's own aborts itself, and the batch re-runs in storeEventsInTransaction.
  */
-export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+export async function storeEvents(pool: pg.Pool, rows: EventRow[], limits: StoreLimits): Promise<StoreOutcome> {
   let row: StoreRow;
   try {
     const result = await pool.query<StoreRow>({
       name: 'usage_events_store',
       text: STORE_ALL_OR_NOTHING_SQL,
-      values: storeValues(rows, now, maxFutureSkewMs),
+      values: storeValues(rows, limits),
     });
     row = result.rows[0]!;
   } catch (err) {
-    if ((err as { code?: unknown }).code === UNPROVEN_SKIPS) return storeEventsInTransaction(pool, rows, now, maxFutureSkewMs);
+    if ((err as { code?: unknown }).code === UNPROVEN_SKIPS) return storeEventsInTransaction(pool, rows, limits);
     throw err;
   }
-  if (row.problems === null) return { accepted: row.accepted, late: row.late, problems: [] };
+  if (row.problems === null) return { accepted: row.accepted, late: row.late, unbillable: row.unbillable, problems: [] };
   // Refused: the statement stored nothing, so the rest of the report needs no transaction.
-  return { accepted: 0, late: 0, problems: await batchProblems(pool, rows, row.problems) };
+  return { accepted: 0, late: 0, unbillable: 0, problems: await batchProblems(pool, rows, row.problems) };
 }
 
 /**
@@ -277,14 +306,14 @@ export async function storeEvents(pool: pg.Pool, rows: EventRow[], now: Date, ma
  * id was not stored, the check that no skipped id belongs to another customer, in one transaction
  * (a conflict rolls everything back).
  */
-async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<StoreOutcome> {
+async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], limits: StoreLimits): Promise<StoreOutcome> {
   return withPooledClient(pool, async (client) => {
     try {
       await client.query('BEGIN');
       const result = await client.query<StoreRow>({
         name: 'usage_events_store_in_transaction',
         text: STORE_ALL_OR_NOTHING_IN_TRANSACTION_SQL,
-        values: storeValues(rows, now, maxFutureSkewMs),
+        values: storeValues(rows, limits),
       });
       const row = result.rows[0]!;
       const problems = [...(row.problems ?? [])];
@@ -295,10 +324,10 @@ async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Da
       }
       if (problems.length > 0) {
         await client.query('ROLLBACK');
-        return { accepted: 0, late: 0, problems: byIndex(problems) };
+        return { accepted: 0, late: 0, unbillable: 0, problems: byIndex(problems) };
       }
       await client.query('COMMIT');
-      return { accepted: row.accepted, late: row.late, problems: [] };
+      return { accepted: row.accepted, late: row.late, unbillable: row.unbillable, problems: [] };
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
       throw err;
@@ -306,9 +335,15 @@ async function storeEventsInTransaction(pool: pg.Pool, rows: EventRow[], now: Da
   });
 }
 
+export interface StoredEvent {
+  late: boolean;
+  customerId: string;
+  unbillableReason: string | null;
+}
+
 export interface EachOutcome {
-  /** Ids this statement stored, with their late flags and the customer they were stored for. */
-  stored: Map<string, { late: boolean; customerId: string }>;
+  /** Ids this statement stored, with their late flags, the customer they were stored for and why they are unbillable (null: billable). */
+  stored: Map<string, StoredEvent>;
   problems: EventProblem[];
 }
 
@@ -316,14 +351,14 @@ export interface EachOutcome {
  * Stores every event that has no problem, each on its own; duplicates of ids the same customer
  * already stored are skipped, ids stored for another customer are event_id_conflict problems.
  */
-export async function storeEachEvent(pool: pg.Pool, rows: EventRow[], now: Date, maxFutureSkewMs: number): Promise<EachOutcome> {
-  const result = await pool.query<{ stored: [string, boolean, string][]; problems: EventProblem[] | null }>({
+export async function storeEachEvent(pool: pg.Pool, rows: EventRow[], limits: StoreLimits): Promise<EachOutcome> {
+  const result = await pool.query<{ stored: [string, boolean, string, string | null][]; problems: EventProblem[] | null }>({
     name: 'usage_events_store_each',
     text: STORE_EACH_SQL,
-    values: storeValues(rows, now, maxFutureSkewMs),
+    values: storeValues(rows, limits),
   });
   const row = result.rows[0]!;
-  const stored = new Map(row.stored.map(([id, late, customerId]) => [id, { late, customerId }]));
+  const stored = new Map(row.stored.map(([id, late, customerId, unbillableReason]) => [id, { late, customerId, unbillableReason }]));
   const problems = row.problems ?? [];
   const refused = new Set(problems.map((p) => p.index));
   const skipped = rows.filter((r) => !refused.has(r.idx) && stored.get(r.id)?.customerId.toLowerCase() !== r.customer_id.toLowerCase());

@@ -88,7 +88,7 @@ PLAN=$(curl -s $API/admin/v1/catalog/plans -H "$H" -H "$J" -d '{"name":"Pro","bi
 curl -s $API/admin/v1/catalog/skus -H "$H" -H "$J" -d '{"plan_id":"'$PLAN'","name":"Base fee","pricing_model":"Flat","unit_amount_nanos":"49000000000000","currency":"USD"}'
 curl -s $API/admin/v1/catalog/skus -H "$H" -H "$J" -d '{"plan_id":"'$PLAN'","name":"API calls","pricing_model":"PerUnit","unit_amount_nanos":"10000000000","meter_event_type":"api_calls","currency":"USD"}'
 SUB=$(curl -s $API/v1/subscriptions -H "$H" -H "$J" -d '{"customer_id":"'$CUSTOMER'","plan_id":"'$PLAN'","currency":"USD"}' | jq -r .id)
-curl -s $API/v1/events -H "$H" -H "$J" -d '{"id":"evt-1","event_type":"api_calls","customer_id":"'$CUSTOMER'","subscription_id":"'$SUB'","timestamp":"'$(date -u +%FT%TZ)'","properties":{}}'
+curl -s $API/v1/events -H "$H" -H "$J" -d '{"id":"evt-1","event_type":"api_calls","customer_id":"'$CUSTOMER'","subscription_id":"'$SUB'","properties":{}}'   # dated at receipt
 curl -s -X POST $API/admin/v1/subscriptions/$SUB/bill -H "$H"      # invoice the usage so far
 curl -s "$API/admin/v1/invoices?customer_id=$CUSTOMER" -H "$H"
 \`\`\`

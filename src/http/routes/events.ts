@@ -75,7 +75,7 @@ const UsageEventSchema = z
     customer_id: UuidSchema.optional().openapi({ description: 'the customer; or name it by external_customer_id' }),
     external_customer_id: ExternalIdSchema.optional().openapi({ description: "the customer's external_id, instead of customer_id" }),
     subscription_id: UuidSchema.nullish().openapi({ description: "attributes the event to this subscription (must be the customer's)" }),
-    timestamp: EventTimestampSchema,
+    timestamp: EventTimestampSchema.optional().openapi({ description: "when the usage happened; the time of receipt (the customer's current time) when absent" }),
     properties: PropertiesSchema.optional(),
   })
   .superRefine((event, ctx) => {
@@ -152,8 +152,13 @@ quantities as decimal strings; \`quantity\`, when present, is numeric (the defau
 counting 1 for events without it).
 Event ids are global (deduplication is by id across customers): an id already used by another customer's event is refused as
 \`event_id_conflict\` (it says only that the id is taken); use UUIDs or prefix ids with something of your own.
-Late events (timestamp in an already invoiced period: before the subscription's charged_through_date, or inside a closed period
-with a finalized Open or Paid invoice) are stored with late = true and reported.`;
+Without a timestamp the event is dated at its receipt (the customer's current time).
+Late events (timestamp in a period the subscription has already closed, or before its charged_through_date) are stored with
+late = true and billed on the next invoice as a prior-period adjustment line (re-rated with that period's tiers and terms), or on a
+correction invoice once the subscription has ended. Events more than LATE_USAGE_MAX_DAYS (default 35) days before the customer's
+current time are refused (timestamp_too_old): usage that late is never silently accepted and dropped.
+Events no subscription period covers (no subscription, before its start, after its end, in a trial) are stored, answered with
+billable: false and the unbillable_reason, and counted in the usage summary's unbillable_event_count.`;
 
 const single = createRoute({
   method: 'post',
@@ -164,7 +169,7 @@ const single = createRoute({
 Send \`application/cloudevents+json\` for a CloudEvents 1.0 event: type → event_type, id → id, time → timestamp (receipt time when
 absent), subject → customer_id, data → properties, extension \`subscriptionid\` → subscription_id.
 Errors: unknown customer or subscription 404; a subscription of another customer 422 subscription_customer_mismatch; a timestamp too far
-in the future 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
+in the future or older than the lateness limit 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
 ${VALIDATION_RULES}`,
   request: mutationRequest(UsageEventSchema),
   responses: { 200: jsonResponse('Stored, or already stored (duplicate)', IngestResultSchema), ...commonErrorResponses },
@@ -177,7 +182,7 @@ const batch = createRoute({
   summary: `Ingest up to ${MAX_BATCH_EVENTS} usage events, all or nothing`,
   description: `All or nothing: when any event is invalid, nothing is stored and the error lists every invalid event
 (\`details.issues[]\`: path \`events.<index>.<field>\`, message; for reference problems also index, event_id and code). Schema
-problems answer 400 validation_failed; unknown customers or subscriptions, foreign subscriptions, future timestamps and ids already
+problems answer 400 validation_failed; unknown customers or subscriptions, foreign subscriptions, future or too old timestamps and ids already
 used by another customer's event (code event_id_conflict, path \`events.<index>.id\`) answer 422 invalid_events. Fix and resend the whole batch: ids already stored are counted in duplicate_count, never twice.
 Send \`application/cloudevents-batch+json\` (a JSON array of CloudEvents) for a CloudEvents batch; its error paths are
 \`<index>.<attribute>\`.

@@ -53,9 +53,13 @@ import { newId } from '../../ids.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { notFound } from '../../errors.js';
 import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
+import { findPeriodClose, insertPeriodClose, markPeriodsAccounted, periodDraftPending, periodsWithLateUsage, usageBilledForPeriod } from '../../db/period-closes.js';
 import { rateUnderContract } from '../contracts/pricing.js';
 
-export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final';
+export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final' | 'late_usage_correction';
+
+/** The reasons of a period close: the period's one regular invoice. */
+const CLOSING: ReadonlySet<BillingReason | null> = new Set(['subscription_cycle', 'subscription_final']);
 
 export interface BillResult {
   invoiceId: string | null;
@@ -133,14 +137,96 @@ async function rateToDate(
   return lines;
 }
 
-/** What finalized (Open/Paid) invoices already charged for this subscription's period, per SKU. */
-async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<Map<string, Billed>> {
+/** Billed lines summed per SKU. */
+function billedPerSku(rows: { skuId: string; quantities: string[]; amountNanos: bigint }[]): Map<string, Billed> {
   const billed = new Map<string, Billed>();
-  for (const row of await billedLines(tx, subscriptionId, periodStart)) {
+  for (const row of rows) {
     const quantity = formatQuantity(row.quantities.reduce((sum, q) => addQuantity(sum, parseQuantity(q)), parseQuantity('0')));
     billed.set(row.skuId, { quantity, amount_nanos: row.amountNanos });
   }
   return billed;
+}
+
+/** What finalized (Open/Paid) invoices already charged for this subscription's period, per SKU. */
+async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<Map<string, Billed>> {
+  return billedPerSku(await billedLines(tx, subscriptionId, periodStart));
+}
+
+/** The subscription's charges of a whole period [start, end), rated as its close rates them. */
+async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null): Promise<TargetLine[]> {
+  const phases = await phasesOverlapping(tx, subscription.id, period);
+  const basis = await periodBasis(tx, subscription.id, period.start);
+  return rateToDate(tx, subscription, period, phases, period.end, contract, basis);
+}
+
+/**
+ * Late usage: the lines billing the usage that arrived for the subscription's closed periods
+ * (starting before `before`; all when null) after they were billed. Each closed period with such late events is rated again, whole,
+ * with every event it now has (its tiers, packages, minimums and contract terms, exactly as its close
+ * rated it), and each SKU's difference to everything ever billed for that period's usage becomes a
+ * prior-period adjustment line with the period as its service period. A period whose own Draft is
+ * still waiting for its grace end is left to that Draft (its refresh bills the late events). The
+ * periods billed are marked accounted, so the next close only looks at events that arrive later.
+ */
+export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow, before: Date | null, onBehalf: Partial<NewLine>): Promise<NewLine[]> {
+  const periods = await periodsWithLateUsage(tx, subscription, before);
+  if (periods.length === 0) return [];
+  const contract = await contractOfRow(tx, subscription);
+  const lines: NewLine[] = [];
+  const accounted: Date[] = [];
+  for (const close of periods) {
+    if (await periodDraftPending(tx, subscription.id, close.periodStart)) continue;
+    accounted.push(close.periodStart);
+    const period = { start: close.periodStart, end: close.periodEnd };
+    const usage = (await rateWholePeriod(tx, subscription, period, contract)).filter((line) => line.kind === 'usage');
+    const billed = billedPerSku(await usageBilledForPeriod(tx, subscription.id, period.start));
+    for (const charge of chargesToInvoice(usage, billed)) {
+      if (charge.amount_nanos === 0n && charge.quantity === '0') continue;
+      const already = billed.get(charge.sku_id);
+      lines.push({
+        ...lineOf(charge, subscription.id, period, onBehalf),
+        description: `${charge.description} · late usage for ${civil(period.start)} – ${civil(period.end)}`,
+        detail: jsonDetail({
+          ...charge.detail,
+          adjustment: {
+            reason: 'late_usage',
+            service_period_start: period.start.toISOString(),
+            service_period_end: period.end.toISOString(),
+            meter_event_type: charge.meter_event_type,
+            billed_quantity: already?.quantity ?? '0',
+            billed_amount_nanos: (already?.amount_nanos ?? 0n).toString(),
+            rated_quantity: addQuantityText(already?.quantity ?? '0', charge.quantity),
+            rated_amount_nanos: ((already?.amount_nanos ?? 0n) + charge.amount_nanos).toString(),
+          },
+        }),
+      });
+    }
+  }
+  await markPeriodsAccounted(tx, subscription.id, accounted);
+  return lines;
+}
+
+const addQuantityText = (a: string, b: string): string => formatQuantity(addQuantity(parseQuantity(a), parseQuantity(b)));
+
+/** A rated line's detail as JSON (bigints as decimal strings). */
+const jsonDetail = (detail: unknown): Prisma.InputJsonValue => JSON.parse(JSON.stringify(detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue;
+
+/** A charge of the subscription's period as an invoice line. */
+function lineOf(charge: TargetLine, subscriptionId: string, period: Period, onBehalf: Partial<NewLine>): NewLine {
+  return {
+    kind: charge.kind,
+    description: charge.description,
+    amountNanos: charge.amount_nanos,
+    quantity: charge.quantity,
+    unitAmountNanos: charge.unit_amount_nanos,
+    skuId: charge.sku_id,
+    planId: charge.plan_id,
+    subscriptionId,
+    periodStart: period.start,
+    periodEnd: period.end,
+    detail: jsonDetail(charge.detail),
+    ...onBehalf,
+  };
 }
 
 /** One charge of a period's spend: what the period's invoices would carry for one SKU, rated to date. */
@@ -323,36 +409,38 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   await lockBillingGroup(tx, group);
   const draft = await lockedDraft(tx, await findDraftOfGroup(tx, group));
 
+  // A closed period's regular invoice is finalized: nothing bills into the period again (a retried
+  // or replayed close opens no second invoice); what arrives for it later is late usage.
+  const closed = await findPeriodClose(tx, subscription.id, period.start);
+  if (closed && !draft) return nothing;
+
   const upTo = input.upTo < period.end ? input.upTo : period.end;
   const phases = await phasesOverlapping(tx, subscription.id, period);
   const basis = await periodBasis(tx, subscription.id, period.start);
   const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
   const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
-  if (!draft && charges.length === 0) return nothing;
-  const customerIds = [subscription.customerId, payerId];
-
   const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
-  const lines = charges.map(
-    (charge): NewLine => ({
-      kind: charge.kind,
-      description: charge.description,
-      amountNanos: charge.amount_nanos,
-      quantity: charge.quantity,
-      unitAmountNanos: charge.unit_amount_nanos,
-      skuId: charge.sku_id,
-      planId: charge.plan_id,
-      subscriptionId: subscription.id,
-      periodStart: period.start,
-      periodEnd: period.end,
-      detail: JSON.parse(JSON.stringify(charge.detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue,
-      ...onBehalf,
-    }),
-  );
+  // The first close of a period also bills the late usage of the periods closed before it.
+  const closing = CLOSING.has(input.reason) && !closed;
+  const adjustments = closing ? await lateUsageLines(tx, subscription, period.start, onBehalf) : [];
+  const customerIds = [subscription.customerId, payerId];
+  if (!draft && charges.length === 0 && adjustments.length === 0) {
+    if (closing) await insertPeriodClose(tx, { subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, invoiceId: null }, upTo);
+    return { ...nothing, customerIds };
+  }
+
+  const lines = charges.map((charge): NewLine => lineOf(charge, subscription.id, period, onBehalf));
   // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
   // late usage) changes nothing: no rewrite, no audit entry.
   const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;
   const reasonChanges = draft !== null && input.reason !== null && input.reason !== draft.billingReason;
-  if (draft && !sharedNow && !reasonChanges && sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)) {
+  if (
+    draft &&
+    !closing &&
+    !sharedNow &&
+    !reasonChanges &&
+    sameLines(await rebilledLinesOf(tx, draft.id, subscription.id, period.start), lines)
+  ) {
     return { invoiceId: draft.id, created: false, totalNanos: draft.totalNanos.toFixed(0), subscription, customerIds, payerId };
   }
 
@@ -365,7 +453,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
       // A Draft that several subscriptions bill into belongs to none of them alone.
       ...(sharedNow ? { subscriptionId: null } : {}),
     });
-    await insertLines(tx, invoiceId, lines);
+    await insertLines(tx, invoiceId, [...lines, ...adjustments]);
     totals = await recomputeTotals(tx, invoiceId);
   } else {
     // A new Draft holds only these lines: it is created with their totals.
@@ -380,12 +468,13 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
         // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
         ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
       },
-      lines,
+      [...lines, ...adjustments],
     );
-    await insertLines(tx, invoiceId, lines);
+    await insertLines(tx, invoiceId, [...lines, ...adjustments]);
   }
+  if (closing) await insertPeriodClose(tx, { subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, invoiceId }, upTo);
   // A refresh that changed nothing (no new charges, same total) is no change to record.
-  if (!draft || charges.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
+  if (!draft || charges.length > 0 || adjustments.length > 0 || !totals.totalNanos.equals(draft.totalNanos)) {
     await recordAudit(tx, {
       action: draft ? 'invoice.billed' : 'invoice.created',
       actor: input.actor ?? engineActor(),
@@ -393,7 +482,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
       entityId: invoiceId,
       customerId: payerId,
       before: draft ? draftState(draft) : null,
-      after: { ...draftState(totals), billed_subscription_id: subscription.id, lines_billed: charges.length },
+      after: { ...draftState(totals), billed_subscription_id: subscription.id, lines_billed: charges.length, late_usage_lines: adjustments.length },
       requestId: input.requestId,
     });
   }

@@ -17,7 +17,8 @@
  * operator) is not restarted: it is reported and logged for an operator, who can start it again
  * after fixing the data, so a failing workflow is not re-run every hour.
  */
-import { ScheduleAlreadyRunning, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ensureSchedule } from '../../temporal/schedules.js';
 import { contractsNeedingWorkflow, unalignedCotermLinks } from '../../db/contracts.js';
 import { SYSTEM_ACTOR } from '../audit.js';
 import { alignToContract } from './contracts.js';
@@ -75,17 +76,12 @@ export async function reconcileContractWorkflows(deps: ContractDeps & { logger: 
  * Creates the hourly Temporal Schedule of the reconciler once (visible in the Temporal UI); with
  * `runNow` it also runs it at once (a worker starting after a crash catches up without waiting).
  */
-export async function ensureContractReconcileSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: CONTRACT_RECONCILE_SCHEDULE_ID,
-      spec: { intervals: [{ every: '1 hour' }] },
-      action: { type: 'startWorkflow', workflowType: 'contractReconcileWorkflow', taskQueue, args: [] },
-      policies: { overlap: 'SKIP' },
-      memo: { description: 'starts the workflows of contracts that have work left but no workflow (lost after the commit)' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-  if (options.runNow) await client.schedule.getHandle(CONTRACT_RECONCILE_SCHEDULE_ID).trigger();
+export function ensureContractReconcileSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
+  const job = {
+    scheduleId: CONTRACT_RECONCILE_SCHEDULE_ID,
+    workflowType: 'contractReconcileWorkflow',
+    spec: { intervals: [{ every: '1 hour' }] },
+    description: 'starts the workflows of contracts that have work left but no workflow (lost after the commit)',
+  };
+  return ensureSchedule(client, taskQueue, job, options);
 }

@@ -13,7 +13,8 @@
  * a customer whose recognition fails deterministically is logged and left for the next run, the
  * others are posted; a transient failure fails the run, which Temporal retries.
  */
-import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { ensureSchedule } from '../../temporal/schedules.js';
 import type { Db } from '../../db/client.js';
 import { customersWithRevenueDue } from '../../db/ledger.js';
 import type { Logger } from '../../logger.js';
@@ -42,18 +43,13 @@ export async function recognizeRevenueDue(deps: { db: Db; logger: Logger }, test
  * Creates the daily Temporal Schedule of the recognition run once (visible in the Temporal UI); with
  * `runNow` it also runs it at once (a worker starting after downtime catches up without waiting).
  */
-export async function ensureRevenueRecognitionSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: REVENUE_RECOGNITION_SCHEDULE_ID,
-      // Steps fall on UTC month starts at midnight: posted a few minutes after, dated at the step.
-      spec: { calendars: [{ hour: 0, minute: 10 }] },
-      action: { type: 'startWorkflow', workflowType: 'revenueRecognitionWorkflow', taskQueue, args: [] },
-      policies: { overlap: 'SKIP' },
-      memo: { description: 'posts the ratable revenue recognition steps due up to now for customers on no test clock' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
-  if (options.runNow) await client.schedule.getHandle(REVENUE_RECOGNITION_SCHEDULE_ID).trigger();
+export function ensureRevenueRecognitionSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
+  const job = {
+    scheduleId: REVENUE_RECOGNITION_SCHEDULE_ID,
+    workflowType: 'revenueRecognitionWorkflow',
+    // Steps fall on UTC month starts at midnight: posted a few minutes after, dated at the step.
+    spec: { calendars: [{ hour: 0, minute: 10 }] },
+    description: 'posts the ratable revenue recognition steps due up to now for customers on no test clock',
+  };
+  return ensureSchedule(client, taskQueue, job, options);
 }

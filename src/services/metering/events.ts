@@ -24,13 +24,17 @@
  *   string; `quantity`, read by the default meter, is numeric; top-level numeric values (numbers and
  *   decimal strings: what meters aggregate) are usage quantities, refused beyond
  *   MAX_QUANTITY_INTEGER_DIGITS / MAX_QUANTITY_DECIMALS, and when negative from a customer token.
- * - Late events: an event whose timestamp falls in an already invoiced period is stored with
- *   late = true and counted in the responses (late, late_count) and the usage summary
- *   (late_event_count). "Invoiced" means: before the subscription's charged_through_date, or inside
- *   a closed period (one the subscription has moved past, or any period once it is Cancelled or
- *   Expired) that has a finalized (Open or Paid) invoice. An event without subscription_id is late
- *   when that holds for any subscription of its customer. Aggregations always include late events:
- *   a true-up recomputes the invoiced period and bills the difference.
+ * - Late events: an event whose timestamp falls in a period its subscription has already closed
+ *   (or before its charged_through_date) is stored with late = true and counted in the responses
+ *   (late, late_count) and the usage summary (late_event_count). The close and ingestion lock the
+ *   subscription row (db/metering/event-store.ts), so an event is either billed by the close or
+ *   stored late; late events are billed as prior-period adjustments by the next close, or on a
+ *   correction invoice once the subscription has ended (services/billing/late-usage.ts). An event
+ *   without subscription_id is late when that holds for any subscription of its customer. Events
+ *   more than LATE_USAGE_MAX_DAYS before the customer's now are refused (timestamp_too_old).
+ * - Billability: an event no subscription period covers (no subscription, before its start, after
+ *   its end, in a trial) is stored, answered billable: false with its unbillable_reason, and counted
+ *   in the usage summary (unbillable_event_count). Without a timestamp an event is dated at receipt.
  * - Single events are coalesced: one statement of single events is in flight per process
  *   (SINGLE_EVENT_STATEMENTS), and events arriving meanwhile share the next statement (and
  *   commit), each event on its own so one event's problem never touches another. Under light load every event is its own
@@ -46,12 +50,12 @@
  */
 import type pg from 'pg';
 import { customerIdsByExternalId } from '../../db/customers.js';
-import { storeEachEvent, storeEvents, type EventProblem, type EventRow } from '../../db/metering/event-store.js';
+import { storeEachEvent, storeEvents, type EventProblem, type EventRow, type StoreLimits } from '../../db/metering/event-store.js';
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { scheduleRollup } from './usage.js';
 import { noteUsageRecorded } from '../alerts/spend-alerts.js';
-import type { IngestBatchResult, IngestEventResult } from '../../schemas/metering.js';
+import type { IngestBatchResult, IngestEventResult, UnbillableReason } from '../../schemas/metering.js';
 
 /** Largest batch accepted by /v1/events/batch (also for CloudEvents batches). */
 export const MAX_BATCH_EVENTS = 1_000;
@@ -62,6 +66,21 @@ export const MAX_BATCH_EVENTS = 1_000;
 export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 
 export const maxFutureSkewMs = (deps: Pick<ServiceDeps, 'settings'>): number => deps.settings.eventMaxFutureSkewMs ?? MAX_FUTURE_SKEW_MS;
+
+/**
+ * Default of how long after its timestamp an event is still taken (LATE_USAGE_MAX_DAYS, as Stripe's
+ * meter events): a late event is billed as a prior-period adjustment; an older one is refused with
+ * timestamp_too_old rather than accepted and never billed.
+ */
+export const LATE_USAGE_MAX_DAYS = 35;
+
+export const lateUsageMaxDays = (deps: Pick<ServiceDeps, 'settings'>): number => deps.settings.lateUsageMaxDays ?? LATE_USAGE_MAX_DAYS;
+
+const limitsOf = (deps: Pick<ServiceDeps, 'settings' | 'clock'>): StoreLimits => ({
+  now: deps.clock(),
+  maxFutureSkewMs: maxFutureSkewMs(deps),
+  lateUsageMaxDays: lateUsageMaxDays(deps),
+});
 
 /** "5 minutes", "90 seconds": a skew as people read it. */
 function describeSkew(ms: number): string {
@@ -259,6 +278,7 @@ export interface IngestContext {
 /** What error messages need besides the request. */
 interface Reporting extends IngestContext {
   maxFutureSkewMs: number;
+  lateUsageMaxDays: number;
 }
 
 const PROBLEM_FIELD: Record<EventProblem['problem'], keyof Omit<FieldNames, 'prefix'>> = {
@@ -266,6 +286,7 @@ const PROBLEM_FIELD: Record<EventProblem['problem'], keyof Omit<FieldNames, 'pre
   subscription_not_found: 'subscription_id',
   subscription_customer_mismatch: 'subscription_id',
   timestamp_in_future: 'timestamp',
+  timestamp_too_old: 'timestamp',
   event_id_conflict: 'id',
 };
 
@@ -286,6 +307,11 @@ function problemMessage(problem: EventProblem, event: UsageEventInput, context: 
         code: 'timestamp_in_future',
         message: `is more than ${describeSkew(context.maxFutureSkewMs)} after the customer's current time (${problem.now_at ?? 'unknown'})`,
       };
+    case 'timestamp_too_old':
+      return {
+        code: 'timestamp_too_old',
+        message: `is more than ${context.lateUsageMaxDays} days before the customer's current time (${problem.now_at ?? 'unknown'}): usage that late can no longer be billed (LATE_USAGE_MAX_DAYS)`,
+      };
     case 'event_id_conflict':
       // Says only that the id is taken: nothing of the other event or its customer.
       return {
@@ -302,7 +328,7 @@ function singleEventError(problem: EventProblem, event: UsageEventInput, context
   if (code === 'customer_not_found') return notFound('customer', event.customer_id);
   if (code === 'subscription_not_found') return notFound('subscription', String(event.subscription_id));
   if (code === 'event_id_conflict') return conflict('event_id_conflict', message, { event_id: event.id, field });
-  if (code === 'timestamp_in_future') {
+  if (code === 'timestamp_in_future' || code === 'timestamp_too_old') {
     return new DomainError('validation', 'validation_failed', `${field}: ${message}`, { issues: [{ path: field, code, message }] });
   }
   return new DomainError('unprocessable', code, message, { field });
@@ -352,7 +378,7 @@ const MAX_COALESCED_EVENTS = MAX_BATCH_EVENTS;
  */
 export const SINGLE_EVENT_STATEMENTS = 1;
 
-type SingleOutcome = { problem: EventProblem } | { stored: boolean; late: boolean };
+type SingleOutcome = { problem: EventProblem } | { stored: boolean; late: boolean; unbillableReason: string | null };
 
 interface Pending {
   row: EventRow;
@@ -393,7 +419,7 @@ class EventWriter {
   private async flush(batch: Pending[]): Promise<void> {
     let outcome;
     try {
-      outcome = await storeEachEvent(this.deps.pool, batch.map((p, idx) => ({ ...p.row, idx })), this.deps.clock(), maxFutureSkewMs(this.deps));
+      outcome = await storeEachEvent(this.deps.pool, batch.map((p, idx) => ({ ...p.row, idx })), limitsOf(this.deps));
     } catch (err) {
       if (batch.length > 1 && isDataError(err)) {
         await Promise.all(batch.map((pending) => this.flush([pending])));
@@ -412,7 +438,7 @@ class EventWriter {
       // is the one stored; copies of other customers are event_id_conflict problems (above).
       const stored = row !== undefined && row.customerId.toLowerCase() === pending.row.customer_id.toLowerCase() && !claimed.has(pending.row.id);
       if (stored) claimed.add(pending.row.id);
-      return pending.resolve({ stored, late: stored && row.late });
+      return pending.resolve({ stored, late: stored && row.late, unbillableReason: stored ? row.unbillableReason : null });
     });
   }
 }
@@ -430,7 +456,7 @@ function writerFor(deps: ServiceDeps): EventWriter {
 
 export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
   refuseCustomerNegatives([event], ingest);
-  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
+  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps), lateUsageMaxDays: lateUsageMaxDays(deps) };
   const [foreign] = foreignEvents([event], context);
   if (foreign) throw singleEventError(foreign, event, context);
   const outcome = await writerFor(deps).write(toRow(event, 0));
@@ -439,19 +465,21 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
     scheduleRollup(deps);
     noteUsageRecorded(deps, [event.customer_id]);
   }
-  return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late };
+  const unbillable = outcome.unbillableReason === null ? {} : { unbillable_reason: outcome.unbillableReason as UnbillableReason };
+  return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late, billable: outcome.unbillableReason === null, ...unbillable };
 }
 
 export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
   refuseCustomerNegatives(events, ingest);
-  const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps) };
+  const limits = limitsOf(deps);
+  const context: Reporting = { ...ingest, ...limits };
   const foreign = foreignEvents(events, context);
   if (foreign.length > 0) throw batchError(foreign, events, context);
-  const outcome = await storeEvents(deps.pool, events.map(toRow), deps.clock(), context.maxFutureSkewMs);
+  const outcome = await storeEvents(deps.pool, events.map(toRow), limits);
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
   if (outcome.accepted > 0) {
     scheduleRollup(deps);
     noteUsageRecorded(deps, new Set(events.map((event) => event.customer_id)));
   }
-  return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late };
+  return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late, unbillable_count: outcome.unbillable };
 }

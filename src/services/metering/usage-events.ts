@@ -3,7 +3,7 @@ import { findCustomer } from '../../db/customers.js';
 import type { Db } from '../../db/client.js';
 import { listUsageEventRows, usageEventSeq, type UsageEventRow } from '../../db/metering/usage-events.js';
 import { notFound, validation } from '../../errors.js';
-import type { StoredUsageEventView } from '../../schemas/metering.js';
+import type { StoredUsageEventView, UnbillableReason } from '../../schemas/metering.js';
 import { toPage, type Page } from '../pagination.js';
 
 export interface UsageEventListQuery {
@@ -27,6 +27,7 @@ const toView = (row: UsageEventRow): StoredUsageEventView => ({
   properties: row.properties as Record<string, unknown>,
   source: row.source,
   late: row.late,
+  unbillable_reason: row.unbillableReason as UnbillableReason | null,
   received_at: row.receivedAt.toISOString(),
 });
 

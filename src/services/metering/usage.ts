@@ -210,6 +210,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     as_of: asOf.toISOString(),
+    unbillable_event_count: subscription.unbillable_events,
     meters: entries.map((e, i) => ({
       meter_id: e.meterId,
       name: e.name,

@@ -6,7 +6,7 @@
  */
 import type { PageQuery } from '../../db/pages.js';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ScheduleAlreadyRunning } from '@temporalio/client';
+import { ensureSchedule } from '../../temporal/schedules.js';
 import {
   activeDunningOnClock,
   findDunningByInvoice,
@@ -191,16 +191,11 @@ export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<Du
 }
 
 /** Creates the daily Temporal Schedule of the dunning check once (visible in the Temporal UI). */
-export async function ensureDunningCheckSchedule(client: Client, taskQueue: string): Promise<void> {
-  try {
-    await client.schedule.create({
-      scheduleId: DUNNING_CHECK_SCHEDULE_ID,
-      spec: { calendars: [{ hour: 3, minute: 0 }] },
-      action: { type: 'startWorkflow', workflowType: 'dunningCheckWorkflow', taskQueue, args: [] },
-      policies: { overlap: 'SKIP' },
-      memo: { description: 'check_due_attempts: re-drives overdue dunning retries whose workflow is not running' },
-    });
-  } catch (err) {
-    if (!(err instanceof ScheduleAlreadyRunning)) throw err;
-  }
+export function ensureDunningCheckSchedule(client: Client, taskQueue: string): Promise<void> {
+  return ensureSchedule(client, taskQueue, {
+    scheduleId: DUNNING_CHECK_SCHEDULE_ID,
+    workflowType: 'dunningCheckWorkflow',
+    spec: { calendars: [{ hour: 3, minute: 0 }] },
+    description: 'check_due_attempts: re-drives overdue dunning retries whose workflow is not running',
+  });
 }
