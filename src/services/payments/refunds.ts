@@ -84,11 +84,11 @@ async function refundWithCreditNote(deps: PaymentDeps, invoiceId: string, ask: R
     if (ask.kind === 'refund' && invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'refund');
     if (ask.kind === 'credit_note' && invoice.status !== 'Open' && invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'issue a credit note for');
     const payments = await succeededPayments(tx, invoiceId);
+    if (ask.kind === 'refund' && payments.length === 0) throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} was not collected through the processor`);
     const paymentId = ask.kind === 'refund' ? ask.refund.paymentId : undefined;
     const payment = paymentId ? payments.find((p) => p.id === paymentId) : payments.find((p) => left(p) > 0n && p.processorPaymentIntentId);
     if (paymentId && !payment) throw notFound('payment', paymentId);
     if (ask.kind === 'refund') {
-      if (payments.length === 0) throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} was not collected through the processor`);
       if (!payment || !payment.processorPaymentIntentId) {
         throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} has no collected payment with money left to refund`);
       }
