@@ -123,6 +123,8 @@ const invoice: InvoiceRow = {
   totalNanos: toDecimal(total),
   creditedNanos: toDecimal(0n),
   walletAppliedNanos: toDecimal(0n),
+  dueReducedNanos: toDecimal(0n),
+  customerBalanceAppliedNanos: toDecimal(0n),
   billingError: null,
   taxAdapter: 'flat:2000',
   testClockId: null,

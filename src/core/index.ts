@@ -20,4 +20,5 @@ export * from './metering.js';
 export * from './webhooks.js';
 export * from './dunning.js';
 export * from './ledger.js';
+export * from './credit-allocation.js';
 export * from './spend-alerts.js';

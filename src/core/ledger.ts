@@ -14,6 +14,7 @@
  * netted, so an event that moves nothing posts an empty journal (which callers skip).
  */
 import { dayNumber, fromDayNumber, parseCivilParts } from './calendar.js';
+import type { CreditAllocation } from './credit-allocation.js';
 import { CoreValidationError } from './errors.js';
 
 export const ACCOUNT_KINDS = [
@@ -25,6 +26,7 @@ export const ACCOUNT_KINDS = [
   'wallet',
   'promotional_credit',
   'promotional_expense',
+  'customer_credit',
 ] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
@@ -39,6 +41,7 @@ export const NORMAL_SIDE: Record<AccountKind, Side> = {
   tax_payable: 'credit',
   wallet: 'credit',
   promotional_credit: 'credit',
+  customer_credit: 'credit',
 };
 
 export const JOURNAL_KINDS = [
@@ -52,6 +55,7 @@ export const JOURNAL_KINDS = [
   'wallet_drawdown',
   'promotional_expiry',
   'revenue_recognition',
+  'customer_credit_applied',
 ] as const;
 export type JournalKind = (typeof JOURNAL_KINDS)[number];
 
@@ -139,11 +143,26 @@ export const paymentCollectedJournal = (amount: bigint): JournalDraft =>
 export const refundJournal = (amount: bigint): JournalDraft => journalOf('refund', [dr('accounts_receivable', amount), cr('cash', amount)]);
 
 /**
- * A credit note reduces what the customer owes and, for its share of the invoice's tax, the tax
- * payable; the rest reduces what was earned.
+ * A credit note takes back revenue and, for its share of the invoice's tax, the tax payable; where
+ * the money goes is its allocation (core credit-allocation): the amount due reduction and the refund
+ * leave accounts receivable (the refund's own journal moves the cash), the credit becomes the
+ * customer's credit balance (a liability), and what was settled out of band left as cash. So no
+ * allocation takes the receivable below what the invoice still owes.
  */
-export const creditNoteJournal = (amount: bigint, tax = 0n): JournalDraft =>
-  journalOf('credit_note', [dr('tax_payable', tax), dr('revenue', amount - tax), cr('accounts_receivable', amount)]);
+export function creditNoteJournal(allocation: CreditAllocation, tax = 0n): JournalDraft {
+  const amount = allocation.dueReduction + allocation.refund + allocation.credit + allocation.outOfBand;
+  return journalOf('credit_note', [
+    dr('tax_payable', tax),
+    dr('revenue', amount - tax),
+    cr('accounts_receivable', allocation.dueReduction + allocation.refund),
+    cr('customer_credit', allocation.credit),
+    cr('cash', allocation.outOfBand),
+  ]);
+}
+
+/** The customer's credit balance applied to an invoice at finalization: it settles receivable. */
+export const customerCreditAppliedJournal = (amount: bigint): JournalDraft =>
+  journalOf('customer_credit_applied', [dr('customer_credit', amount), cr('accounts_receivable', amount)]);
 
 /**
  * The tax share of a credit note of `amount` on an invoice of `total` carrying `tax`, of which

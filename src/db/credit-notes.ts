@@ -19,11 +19,23 @@ export interface NewCreditNote {
   reason: string;
   memo: string | null;
   sourceInvoiceId: string | null;
+  /** Where the amount goes; the parts sum to amountNanos (core allocateCreditNote). */
+  allocation: { dueReduction: bigint; refund: bigint; credit: bigint; outOfBand: bigint };
   createdAt: Date;
 }
 
 export function insertCreditNote(tx: DbClient, note: NewCreditNote): Promise<CreditNoteRow> {
-  return tx.creditNote.create({ data: { ...note, amountNanos: toDecimal(note.amountNanos) } });
+  const { allocation, ...rest } = note;
+  return tx.creditNote.create({
+    data: {
+      ...rest,
+      amountNanos: toDecimal(note.amountNanos),
+      dueReductionNanos: toDecimal(allocation.dueReduction),
+      refundAmountNanos: toDecimal(allocation.refund),
+      creditAmountNanos: toDecimal(allocation.credit),
+      outOfBandAmountNanos: toDecimal(allocation.outOfBand),
+    },
+  });
 }
 
 export function findCreditNote(tx: DbClient, id: string): Promise<CreditNoteRow | null> {

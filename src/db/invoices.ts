@@ -198,6 +198,13 @@ export async function nextDocumentNumber(tx: DbClient, counter: 'invoice' | 'cre
   return rows[0]!.value;
 }
 
+/**
+ * What is left to pay on a finalized invoice: total − the credit notes' amount due reductions −
+ * wallet credit and customer balance applied at finalization.
+ */
+export const amountDueOf = (invoice: InvoiceRow): bigint =>
+  fromDecimal(invoice.totalNanos) - fromDecimal(invoice.dueReducedNanos) - fromDecimal(invoice.walletAppliedNanos) - fromDecimal(invoice.customerBalanceAppliedNanos);
+
 // ── Writes ───────────────────────────────────────────────────────────────────────────────────
 
 export interface InvoiceChanges {
@@ -208,6 +215,8 @@ export interface InvoiceChanges {
   taxAdapter?: string;
   creditedNanos?: bigint;
   walletAppliedNanos?: bigint;
+  dueReducedNanos?: bigint;
+  customerBalanceAppliedNanos?: bigint;
   dueAt?: Date;
   finalizedAt?: Date;
   paidAt?: Date;
@@ -218,13 +227,15 @@ export interface InvoiceChanges {
 }
 
 export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges): Promise<InvoiceRow> {
-  const { creditedNanos, walletAppliedNanos, ...rest } = changes;
+  const { creditedNanos, walletAppliedNanos, dueReducedNanos, customerBalanceAppliedNanos, ...rest } = changes;
   return tx.invoice.update({
     where: { id },
     data: {
       ...rest,
       ...(creditedNanos === undefined ? {} : { creditedNanos: toDecimal(creditedNanos) }),
       ...(walletAppliedNanos === undefined ? {} : { walletAppliedNanos: toDecimal(walletAppliedNanos) }),
+      ...(dueReducedNanos === undefined ? {} : { dueReducedNanos: toDecimal(dueReducedNanos) }),
+      ...(customerBalanceAppliedNanos === undefined ? {} : { customerBalanceAppliedNanos: toDecimal(customerBalanceAppliedNanos) }),
     },
   });
 }

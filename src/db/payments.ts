@@ -277,13 +277,39 @@ export async function insertRefund(
     reason: string;
     source: string;
     processorRefundId?: string | null;
+    /** The credit note to issue with the refund, reserved while the processor is called. */
+    creditNoteRequest?: CreditNoteRequest;
     /** The invoice's now (its test clock's time when on one). */
     createdAt: Date;
   },
 ): Promise<Refund> {
+  const { creditNoteRequest, ...rest } = row;
   return tx.refund.create({
-    data: { id: newId(), ...row, updatedAt: row.createdAt, amountNanos: toDecimal(row.amountNanos), processorRefundId: row.processorRefundId ?? null },
+    data: {
+      id: newId(),
+      ...rest,
+      updatedAt: row.createdAt,
+      amountNanos: toDecimal(row.amountNanos),
+      processorRefundId: row.processorRefundId ?? null,
+      ...(creditNoteRequest ? { creditNoteRequest: { ...creditNoteRequest } } : {}),
+    },
   });
+}
+
+/** What a refund's credit note will be, as reserved on the refund (money as decimal strings). */
+export interface CreditNoteRequest {
+  amount_nanos: string;
+  due_reduction_nanos: string;
+  credit_amount_nanos: string;
+  out_of_band_amount_nanos: string;
+  reason: string;
+  memo: string | null;
+}
+
+/** Refunds of the invoice waiting for the processor whose credit note is reserved, not issued yet. */
+export async function pendingCreditNoteReservations(tx: DbClient, invoiceId: string): Promise<{ refundId: string; amountNanos: bigint; request: CreditNoteRequest }[]> {
+  const rows = await tx.refund.findMany({ where: { invoiceId, status: 'Pending', creditNoteId: null, NOT: { creditNoteRequest: { equals: Prisma.DbNull } } }, orderBy: { id: 'asc' } });
+  return rows.map((r) => ({ refundId: r.id, amountNanos: fromDecimal(r.amountNanos), request: r.creditNoteRequest as unknown as CreditNoteRequest }));
 }
 
 export const updateRefund = (tx: DbClient | Db, id: string, data: Prisma.RefundUpdateInput) => tx.refund.update({ where: { id }, data });

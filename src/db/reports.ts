@@ -42,18 +42,22 @@ const DEBIT_NET = Prisma.raw(`CASE WHEN e.side = 'debit' THEN e.amount_nanos ELS
  * entries on both sides of `asOf` is summed from its entries up to then (through the journals of its
  * invoice, one by one: few when `asOf` is recent); an item with none by then is not open. So the
  * report reads what is open now plus what moved after `asOf`, not the whole ledger.
+ *
+ * Only what is owed is aged: an item whose net is not positive is no open receivable (a credit the
+ * customer has is its credit balance, a liability, never a negative receivable), so no amount is
+ * negative, and `openInvoices` counts the invoices with something still owed.
  */
 export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
   const rows = await read<
     { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: string }
   >(
     Prisma.sql`WITH open_items AS (
-       SELECT r.customer_id, r.currency, r.due_at, r.balance_nanos AS open_nanos
+       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, r.balance_nanos AS open_nanos
          FROM ledger_receivable_items r
         WHERE r.last_effective_at <= ${asOf} AND r.balance_nanos <> 0
           AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
        UNION ALL
-       SELECT r.customer_id, r.currency, r.due_at, t.open_nanos
+       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, t.open_nanos
          FROM ledger_receivable_items r
         CROSS JOIN LATERAL (
           SELECT sum(${DEBIT_NET}) AS open_nanos
@@ -62,7 +66,7 @@ export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter)
         WHERE r.invoice_id IS NOT NULL AND r.first_effective_at <= ${asOf} AND r.last_effective_at > ${asOf} AND t.open_nanos <> 0
           AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
        UNION ALL
-       SELECT r.customer_id, r.currency, NULL::timestamptz, sum(${DEBIT_NET})
+       SELECT r.customer_id, r.currency, NULL::uuid, NULL::timestamptz, sum(${DEBIT_NET})
          FROM ledger_receivable_items r
          JOIN ledger_entries e ON e.account_id = r.account_id AND e.effective_at <= ${asOf}
          JOIN ledger_journals j ON j.id = e.journal_id AND j.invoice_id IS NULL
@@ -71,9 +75,10 @@ export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter)
         GROUP BY r.customer_id, r.currency
        HAVING sum(${DEBIT_NET}) <> 0
      ), aged AS (
-       SELECT o.customer_id, o.currency, o.open_nanos,
+       SELECT o.customer_id, o.currency, o.invoice_id, o.open_nanos,
               COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (o.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
          FROM open_items o
+        WHERE o.open_nanos > 0
      )
      SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
             g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices::text AS invoices
@@ -85,7 +90,7 @@ export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter)
                 COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
                 COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
                 sum(open_nanos) AS total,
-                count(*)::int AS invoices
+                (count(*) FILTER (WHERE invoice_id IS NOT NULL))::int AS invoices
            FROM aged GROUP BY customer_id, currency
        ) g JOIN customers c ON c.id = g.customer_id
       ORDER BY g.currency, c.display_name, g.customer_id`,

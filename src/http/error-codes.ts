@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   contract_already_amended: { status: 409, meaning: 'the contract was amended by a concurrent request: an amendment chain never forks' },
   subscription_already_linked: { status: 409, meaning: 'the subscription is already linked to a contract' },
   webhook_delivery_in_progress: { status: 409, meaning: 'the webhook delivery is still being attempted; resend it once it is Delivered or Failed' },
+  customer_credit_spent: {
+    status: 409,
+    meaning: "the invoice's credit notes put credit on the customer's balance that the customer has spent since: it cannot be voided (issue a credit note instead)",
+  },
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
@@ -98,7 +102,20 @@ export const ERROR_CODES = {
   amount_out_of_range: { status: 422, meaning: 'the invoice totals would not fit DECIMAL(38,0)' },
   negative_invoice_total: { status: 422, meaning: 'the change would take the invoice total below zero' },
   credit_exceeds_invoice: { status: 422, meaning: 'credits would exceed the invoice subtotal plus tax' },
-  credit_note_exceeds_remaining: { status: 422, meaning: 'the credit note exceeds what remains to be credited on the invoice' },
+  credit_note_exceeds_remaining: { status: 422, meaning: 'the credit note exceeds what remains to be credited on the invoice (total − credited; details.remaining_nanos)' },
+  credit_note_exceeds_amount_due: {
+    status: 422,
+    meaning: 'the part of the credit note not refunded, credited to the balance or settled out of band exceeds what the invoice still owes (details.amount_due_nanos)',
+  },
+  credit_note_exceeds_refundable: {
+    status: 422,
+    meaning: "the credit note's refund_amount_nanos exceeds what the invoice's payment collected and has not refunded (details.refundable_nanos)",
+  },
+  credit_note_exceeds_settled: {
+    status: 422,
+    meaning: 'refund, credit and out-of-band amounts together exceed what was settled on the invoice and not given back yet (details.settled_creditable_nanos)',
+  },
+  credit_note_allocation_exceeds_amount: { status: 422, meaning: 'refund, credit and out-of-band amounts together exceed the amount of the credit note' },
   test_clock_cannot_go_back: { status: 422, meaning: 'a test clock only moves forward' },
   subscription_customer_mismatch: { status: 422, meaning: "the usage event's subscription belongs to another customer" },
   customer_closed: { status: 422, meaning: 'the customer is Closed' },

@@ -62,7 +62,7 @@ const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /admin/v1/subscriptions/{id}/change-plan': ['same_plan', 'plan_has_no_skus', 'currency_mismatch', 'invalid_state_transition', ...WORKFLOW_UPDATE],
   'POST /admin/v1/invoices/{id}/finalize': ['invalid_state_transition', 'negative_invoice_total', ...WORKFLOW_UPDATE],
   'POST /admin/v1/invoices/{id}/pay': ['invalid_state_transition', ...WORKFLOW_UPDATE],
-  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition', ...WORKFLOW_UPDATE],
+  'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition', 'customer_credit_spent', ...WORKFLOW_UPDATE],
   'POST /admin/v1/invoices/{id}/payment-intents': WORKFLOW_UPDATE,
   'POST /admin/v1/invoices/{id}/capture': WORKFLOW_UPDATE,
   'POST /admin/v1/contracts/{id}/subscriptions': ['coterm_not_alignable', ...WORKFLOW_UPDATE],

@@ -73,7 +73,11 @@ export const CustomerOverviewSchema = CustomerSchema.extend({
     accounts_receivable_nanos: MoneySchema,
     prepaid_credit_nanos: MoneySchema,
     deferred_revenue_nanos: MoneySchema,
+    customer_credit_nanos: MoneySchema.openapi({ description: "the customer_credit liability: the customer's credit balance in the billing currency, per the ledger" }),
   }),
+  credit_balances: z
+    .array(z.object({ currency: CurrencySchema, balance_nanos: MoneySchema }))
+    .openapi({ description: "the customer's credit balance per currency (from credit notes), applied automatically to its next invoices in that currency at finalization" }),
   recent_audit: z.array(
     z.object({
       id: UuidSchema,

@@ -51,12 +51,20 @@ const invoiceFields = {
   tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
   credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
   total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
-  credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization' }),
+  credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization (all their parts)' }),
+  due_reduced_nanos: MoneySchema.openapi({
+    description: "the part of credited_nanos that reduced the amount due; the rest was refunded, put on the customer's credit balance or settled out of band",
+  }),
   wallet_applied_nanos: MoneySchema.openapi({ description: 'credit wallet balance applied at finalization, before any charge' }),
+  customer_balance_applied_nanos: MoneySchema.openapi({
+    description: "the customer's credit balance (from credit notes) consumed at finalization, before the credit wallet and any charge",
+  }),
   spend_cap_withheld_nanos: MoneySchema.openapi({
     description: 'charges above a HardLimit spend alert withheld at finalization (positive; the spend_cap lines carry minus this): never charged, already left out of total_nanos',
   }),
-  amount_due_nanos: MoneySchema.openapi({ description: 'what is (or, for a Draft, would be) left to pay: total − credited − wallet_applied for a Draft or an Open invoice, else 0' }),
+  amount_due_nanos: MoneySchema.openapi({
+    description: 'what is (or, for a Draft, would be) left to pay: total − due_reduced − wallet_applied − customer_balance_applied for a Draft or an Open invoice, else 0; never negative',
+  }),
   subtotal: DisplayAmountSchema('subtotal_nanos'),
   tax: DisplayAmountSchema('tax_nanos'),
   total: DisplayAmountSchema('total_nanos'),
@@ -103,6 +111,10 @@ export const CreditNoteSchema = z
     currency: CurrencySchema,
     amount_nanos: MoneySchema,
     amount: DisplayAmountSchema('amount_nanos'),
+    due_reduction_nanos: MoneySchema.openapi({ description: 'the part that reduced what the invoice still owes' }),
+    refund_amount_nanos: MoneySchema.openapi({ description: 'the part refunded through the payment processor' }),
+    credit_amount_nanos: MoneySchema.openapi({ description: "the part put on the customer's credit balance (spent by its next invoices in the currency)" }),
+    out_of_band_amount_nanos: MoneySchema.openapi({ description: 'the part given back outside the service (recorded only)' }),
     reason: CreditNoteReasonSchema,
     memo: z.string().nullable(),
     source_invoice_id: UuidSchema.nullable().openapi({

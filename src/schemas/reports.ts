@@ -21,7 +21,7 @@ export const ArAgingSchema = z
         customer_id: UuidSchema,
         customer_name: z.string(),
         currency: CurrencySchema,
-        open_invoices: z.number().int().openapi({ description: 'invoices with a non-zero open amount' }),
+        open_invoices: z.number().int().openapi({ description: 'invoices with something still owed (a positive open amount)' }),
       }),
     ),
     totals: z.array(

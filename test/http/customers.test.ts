@@ -513,6 +513,7 @@ describe('GET /admin/v1/customers/:id (360 view)', () => {
       subscriptions: Record<string, unknown>[];
       invoices: unknown[];
       ledger_balances: Record<string, string>;
+      credit_balances: { currency: string; balance_nanos: string }[];
       recent_audit: { action: string; actor_type: string; actor_id: string; before: unknown; after: unknown }[];
     }>('GET', `/admin/v1/customers/${org.id}`);
     expect(res.status).toBe(200);
@@ -541,7 +542,8 @@ describe('GET /admin/v1/customers/:id (360 view)', () => {
         created_at: invoice.createdAt.toISOString(),
       },
     ]);
-    expect(res.body.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
+    expect(res.body.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: '0', deferred_revenue_nanos: '0', customer_credit_nanos: '0' });
+    expect(res.body.credit_balances).toEqual([]);
     expect(res.body.recent_audit.map((entry) => entry.action)).toEqual(['customer.status_changed', 'customer.updated', 'contract.created', 'customer.created']);
     expect(res.body.recent_audit[0]).toMatchObject({
       actor_type: 'admin',

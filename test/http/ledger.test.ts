@@ -232,7 +232,7 @@ describe('postings of the invoice flows', () => {
     expect(new Set(journals.filter((j) => j.reversesJournalId).map((j) => j.reversesJournalId))).toEqual(new Set(journals.slice(0, 2).map((j) => j.id)));
     expect(await balances(customerId)).toMatchObject({ accounts_receivable: 30n * UNIT, revenue: 30n * UNIT });
     const overview = await expectJson<{ ledger_balances: Record<string, string> }>(await h.request('GET', `/admin/v1/customers/${customerId}`));
-    expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: (30n * UNIT).toString(), prepaid_credit_nanos: '0', deferred_revenue_nanos: '0' });
+    expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: (30n * UNIT).toString(), prepaid_credit_nanos: '0', deferred_revenue_nanos: '0', customer_credit_nanos: '0' });
   });
 
   it('a credit note on a taxed invoice reverses its share of the tax; a void reverses the rest: tax payable is the tax net of credit notes', async () => {

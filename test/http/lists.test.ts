@@ -206,7 +206,7 @@ describe('consistent shapes', () => {
     });
     const view = await get<Record<string, unknown>>(`/admin/v1/customers/${String(created.id)}`);
     expect(view).toMatchObject(created);
-    expect(Object.keys(view).filter((key) => !(key in created)).sort()).toEqual(['invoices', 'ledger_balances', 'payment_methods', 'recent_audit', 'subscriptions']);
+    expect(Object.keys(view).filter((key) => !(key in created)).sort()).toEqual(['credit_balances', 'invoices', 'ledger_balances', 'payment_methods', 'recent_audit', 'subscriptions']);
     const listed = await page<Record<string, unknown>>(`/admin/v1/customers?created_gte=${encodeURIComponent(String(created.created_at))}&limit=200`);
     expect(listed.data.find((customer) => customer.id === created.id)).toEqual(created);
   });

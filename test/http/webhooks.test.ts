@@ -247,6 +247,10 @@ describe('webhook delivery', () => {
       customer_id: payer,
       number: note.number,
       amount_nanos: '1000000000000',
+      due_reduction_nanos: '1000000000000',
+      refund_amount_nanos: '0',
+      credit_amount_nanos: '0',
+      out_of_band_amount_nanos: '0',
       currency: 'USD',
       reason: 'other',
     });

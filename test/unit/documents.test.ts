@@ -155,7 +155,9 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     credits_applied_nanos: String(10n * UNIT),
     total_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
     credited_nanos: '0',
+    due_reduced_nanos: '0',
     wallet_applied_nanos: '0',
+    customer_balance_applied_nanos: '0',
     spend_cap_withheld_nanos: '0',
     billing_error: null,
     amount_due_nanos: String(1_420n * UNIT + 6n * 10n ** 9n),
@@ -252,8 +254,9 @@ describe('invoice PDFs', () => {
     const note = {
       id: '0192f000-0000-7000-8000-0000000000d1', number: 'CN-000007', invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
       amount_nanos: String(20n * UNIT), amount: '20.00', reason: 'product_unsatisfactory' as const, memo: 'Outage on Jan 12', source_invoice_id: null, created_at: '2026-02-05T00:00:00.000Z',
+      due_reduction_nanos: String(20n * UNIT), refund_amount_nanos: '0', credit_amount_nanos: '0', out_of_band_amount_nanos: '0',
     };
-    const credited = invoice({ credited_nanos: String(20n * UNIT), amount_due_nanos: String(1_400n * UNIT + 6n * 10n ** 9n) });
+    const credited = invoice({ credited_nanos: String(20n * UNIT), due_reduced_nanos: String(20n * UNIT), amount_due_nanos: String(1_400n * UNIT + 6n * 10n ** 9n) });
     const text = await pdfText(await renderPdf(invoiceDocumentModel(credited, [note], parties, { locale: 'en-US' })));
     expect(text).toContain('Credit note CN-000007 (2026-02-05) -$20.00');
     expect(text).toContain('Amount due $1,400.01');
@@ -263,10 +266,33 @@ describe('invoice PDFs', () => {
     }
   });
 
+  it('add up from the total to the amount due: credit notes off the amount due, customer balance, wallet; given-back parts listed apart', async () => {
+    // The issue's invoice: 119.50, 10.00 credited off the amount due, 50.00 from the wallet, then a
+    // 100.00 note allocated 59.50 off the amount due and 40.50 to the customer's balance.
+    const cents = (n: bigint) => (n * UNIT) / 100n;
+    const noteOf = (number: string, due: bigint, credit: bigint) => ({
+      id: '0192f000-0000-7000-8000-0000000000d3', number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      amount_nanos: String(due + credit), amount: '', reason: 'other' as const, memo: null, source_invoice_id: null, created_at: '2026-02-05T00:00:00.000Z',
+      due_reduction_nanos: String(due), refund_amount_nanos: '0', credit_amount_nanos: String(credit), out_of_band_amount_nanos: '0',
+    });
+    const open = invoice({
+      total_nanos: String(cents(11950n)), credited_nanos: String(cents(11000n)), due_reduced_nanos: String(cents(6950n)),
+      wallet_applied_nanos: String(cents(5000n)), amount_due_nanos: '0',
+    });
+    const text = await pdfText(await renderPdf(invoiceDocumentModel(open, [noteOf('CN-000010', cents(1000n), 0n), noteOf('CN-000011', cents(5950n), cents(4050n))], parties, { locale: 'en-US' })));
+    expect(text).toContain('Total $119.50 Credit note CN-000010 (2026-02-05) -$10.00 Credit note CN-000011 (2026-02-05) -$59.50 Paid from credit wallet -$50.00 Amount due $0.00');
+    expect(text).toContain("Credit note CN-000011 gave back paid amounts: $40.50 put on the customer's credit balance.");
+
+    // A Paid invoice that consumed 20.00 of customer balance: the payment closes the sum.
+    const paid = invoice({ status: 'Paid', paid_at: '2026-02-03T00:00:00.000Z', customer_balance_applied_nanos: String(20n * UNIT), amount_due_nanos: '0' });
+    const paidText = await pdfText(await renderPdf(invoiceDocumentModel(paid, [], parties, { locale: 'en-US' })));
+    expect(paidText).toContain('Total $1,420.01 Customer credit balance applied -$20.00 Paid on 2026-02-03 -$1,400.01 Amount due $0.00');
+  });
+
   it('show where a credit invoice\'s credit was applied', async () => {
     const credit = invoice({ total_nanos: String(-30n * UNIT), amount_due_nanos: '0', status: 'Paid', paid_at: '2026-02-01T01:00:00.000Z', line_items: [line({ kind: 'fee', description: 'Unused Pro days', amount_nanos: String(-30n * UNIT) })] });
     const applied = {
-      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z' },
+      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z', due_reduction_nanos: String(30n * UNIT), refund_amount_nanos: '0', credit_amount_nanos: '0', out_of_band_amount_nanos: '0' },
       invoiceNumber: 'INV-000040',
     };
     const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));

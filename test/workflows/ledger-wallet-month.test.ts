@@ -123,5 +123,5 @@ it('a quarter of usage with a wallet and auto-recharge: drawdowns on the invoice
   expect(recognized.data).toMatchObject([{ journal_kind: 'revenue_recognition', side: 'credit', effective_at: '2026-04-01T00:00:00.000Z' }]);
 
   const overview = await expectJson<{ ledger_balances: Record<string, string> }>(await h.request('GET', `/admin/v1/customers/${customerId}`));
-  expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: (51n * UNIT).toString(), deferred_revenue_nanos: '0' });
+  expect(overview.ledger_balances).toEqual({ accounts_receivable_nanos: '0', prepaid_credit_nanos: (51n * UNIT).toString(), deferred_revenue_nanos: '0', customer_credit_nanos: '0' });
 }, 300_000);

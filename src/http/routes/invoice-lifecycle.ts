@@ -45,7 +45,10 @@ const voidRoute = createRoute({
   path: '/admin/v1/invoices/{id}/void',
   tags: ['Invoices'],
   summary: 'Void an Open invoice',
-  description: 'Open → Void; writes invoice.voided. A Paid invoice cannot be voided (409): issue a credit note instead.',
+  description:
+    'Open → Void; writes invoice.voided. A Paid invoice cannot be voided (409): issue a credit note instead. The wallet credit and the ' +
+    "customer credit balance the invoice applied go back; what its credit notes put on the customer's balance is taken back, and when the " +
+    'customer has spent it the void is refused (409 `customer_credit_spent`).',
   request: { params: IdParamSchema, ...mutationRequest(VoidSchema, false) },
   responses: { 200: jsonResponse('The Void invoice', InvoiceSchema), ...commonErrorResponses },
 });

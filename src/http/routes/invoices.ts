@@ -5,7 +5,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
-import { getCreditNote, issueCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
+import { getCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
+import { paymentDepsOf } from '../../services/payments/deps.js';
+import { issueAllocatedCreditNote } from '../../services/payments/refunds.js';
 import { addManualLine, applyCredit, calculateInvoiceTax } from '../../services/invoicing/invoice-edits.js';
 import { listInvoices, loadInvoiceView, updateInvoiceMetadata } from '../../services/invoicing/invoices.js';
 import { toPage, type Page } from '../../services/pagination.js';
@@ -48,9 +50,18 @@ const ApplyCreditSchema = z
   })
   .openapi('ApplyInvoiceCreditRequest');
 
+const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
+
 const IssueCreditNoteSchema = z
   .strictObject({
     amount_nanos: PositiveMoneySchema.openapi({ description: 'the amount credited, > 0 and at most total_nanos − credited_nanos' }),
+    refund_amount_nanos: NonNegativeMoneySchema.optional().openapi({
+      description: 'the part refunded through the payment processor, in whole minor units; at most what its payments collected and have not refunded',
+    }),
+    credit_amount_nanos: NonNegativeMoneySchema.optional().openapi({
+      description: "the part put on the customer's credit balance in the invoice's currency, spent automatically by its next invoices in that currency",
+    }),
+    out_of_band_amount_nanos: NonNegativeMoneySchema.optional().openapi({ description: 'the part given back outside the service (recorded only)' }),
     reason: CreditNoteReasonSchema,
     memo: z.string().trim().max(1000).nullable().optional(),
   })
@@ -188,12 +199,22 @@ const issueCreditNoteRoute = createRoute({
   path: '/admin/v1/invoices/{id}/credit-notes',
   tags,
   summary: 'Issue a credit note against an invoice',
-  description: `Full or partial, on an Open or Paid invoice (Draft or Void: 409 \`invalid_state_transition\`). The total of an invoice's
-credit notes never exceeds its total: amount_nanos ≤ total_nanos − credited_nanos, else 422 \`credit_note_exceeds_remaining\`
-(details.remaining_nanos). Numbered CN-###### from a gapless counter; raises the invoice's credited_nanos and emits
-\`credit_note.issued\`. Credit notes are immutable.`,
+  description: `Full or partial, on an Open or Paid invoice (Draft or Void: 409 \`invalid_state_transition\`). The amount is allocated, never
+stranded, into four parts that sum to it (the response shows each): refund_amount_nanos (refunded through the payment processor),
+credit_amount_nanos (put on the customer's credit balance, applied automatically to its next invoices in the currency at finalization),
+out_of_band_amount_nanos (given back outside the service, recorded only), and due_reduction_nanos: whatever is not allocated to those,
+which reduces the amount the invoice still owes. Without any of the three fields the default is: reduce the amount due first, then put the
+rest on the customer's credit balance. Bounds, each a 422 whose details name the field, the bound and max_nanos:
+amount_nanos ≤ total_nanos − credited_nanos (\`credit_note_exceeds_remaining\`, details.remaining_nanos);
+due_reduction ≤ amount_due_nanos (\`credit_note_exceeds_amount_due\`, details.amount_due_nanos);
+refund_amount_nanos ≤ collected − refunded on the invoice's newest payment with money left (\`credit_note_exceeds_refundable\`,
+details.refundable_nanos), whole minor units (\`refund_not_whole_minor_units\`); refund + credit + out of band ≤ what was settled
+(paid, wallet, customer balance) and not given back by earlier notes (\`credit_note_exceeds_settled\`, details.settled_creditable_nanos);
+refund + credit + out of band ≤ amount_nanos (\`credit_note_allocation_exceeds_amount\`). A refund the processor refuses is 422
+\`refund_rejected\` (503 \`payment_processor_unavailable\` when it cannot be reached) and issues nothing. Numbered CN-###### from a gapless
+counter; raises the invoice's credited_nanos (and due_reduced_nanos) and emits \`credit_note.issued\`. Credit notes are immutable.`,
   request: { params: IdParamSchema, ...mutationRequest(IssueCreditNoteSchema) },
-  responses: { 201: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The credit note with its allocation', CreditNoteSchema), ...commonErrorResponses },
 });
 
 const listCreditNotesRoute = createRoute({
@@ -257,10 +278,18 @@ export function registerInvoices(app: App): void {
 
   app.openapi(issueCreditNoteRoute, async (c) => {
     const body = c.req.valid('json');
-    const note = await issueCreditNote(
-      c.get('deps').db,
+    const part = (value: string | undefined) => (value === undefined ? undefined : BigInt(value));
+    const note = await issueAllocatedCreditNote(
+      paymentDepsOf(c.get('deps')),
       c.req.valid('param').id,
-      { amountNanos: BigInt(body.amount_nanos), reason: body.reason, memo: body.memo ?? null },
+      {
+        amountNanos: BigInt(body.amount_nanos),
+        refundAmountNanos: part(body.refund_amount_nanos),
+        creditAmountNanos: part(body.credit_amount_nanos),
+        outOfBandAmountNanos: part(body.out_of_band_amount_nanos),
+        reason: body.reason,
+        memo: body.memo ?? null,
+      },
       { ...requestContext(c), at: c.get('deps').clock() },
     );
     return c.json(note, 201);

@@ -66,7 +66,9 @@ const arAgingRoute = createRoute({
   description: `Open receivables per customer and currency as of an instant, in buckets current (not past due), 1–30, 31–60, 61–90 and
 over 90 days past due. An invoice's open amount is the net of its accounts_receivable ledger entries effective at or before as_of (finalization,
 wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
-payment_terms_days) to the as_of date. Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
+payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
+and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
+receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
 ${SCOPE}`,
   request: { query: AsOfQuerySchema },
   responses: { 200: reportResponse('The aging report', ArAgingSchema), ...commonErrorResponses },

@@ -50,6 +50,7 @@ import type { AccountType, Consolidation, CustomerStatus } from '../../generated
 import { newId } from '../../ids.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { ledgerBalancesForOverview } from '../ledger/ledger.js';
+import { customerCreditBalances } from '../wallets/customer-balance.js';
 import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import type { CustomerOverview, CustomerView, HierarchyNode } from '../../schemas/accounts.js';
 import { mergeMetadata } from '../metadata.js';
@@ -284,6 +285,7 @@ export async function getCustomerOverview(db: Db, id: string): Promise<CustomerO
     subscriptions,
     invoices,
     ledger_balances: await ledgerBalancesForOverview(db, id, customer.billing_currency),
+    credit_balances: await customerCreditBalances(db, id),
     recent_audit: audit,
     payment_methods: paymentMethods,
   };

@@ -223,17 +223,39 @@ export function invoiceDocumentModel(
     summary.push({ label: `Credit applied: ${credit.description}`, amount: money(credit.amount_nanos), strong: false });
   }
   summary.push({ label: 'Total', amount: money(invoice.total_nanos), strong: true });
+  // From the total to the amount due, every step shown, so the summary adds up: where a credit
+  // invoice's credit went, what credit notes took off the amount due, the customer balance and wallet
+  // credit applied, what was paid (or voided). The parts of credit notes that gave back settled money
+  // are listed under the summary.
+  let left = BigInt(invoice.total_nanos);
   for (const { note, invoiceNumber } of applications) {
     summary.push({ label: `Applied to invoice ${invoiceNumber ?? note.invoice_id} as ${note.number}`, amount: money(note.amount_nanos), strong: false });
+    left += BigInt(note.amount_nanos);
   }
-  for (const note of creditNotes) {
-    summary.push({ label: `Credit note ${note.number} (${formatDate(note.created_at)})`, amount: money(-BigInt(note.amount_nanos)), strong: false });
-  }
-  if (creditNotes.length > 0) summary.push({ label: 'Credited', amount: money(invoice.credited_nanos), strong: false });
-  if (BigInt(invoice.wallet_applied_nanos) !== 0n) summary.push({ label: 'Paid from credit wallet', amount: money(-BigInt(invoice.wallet_applied_nanos)), strong: false });
+  const step = (label: string, amount: bigint) => {
+    if (amount === 0n) return;
+    summary.push({ label, amount: money(-amount), strong: false });
+    left -= amount;
+  };
+  for (const note of creditNotes) step(`Credit note ${note.number} (${formatDate(note.created_at)})`, BigInt(note.due_reduction_nanos));
+  step('Customer credit balance applied', BigInt(invoice.customer_balance_applied_nanos));
+  step('Paid from credit wallet', BigInt(invoice.wallet_applied_nanos));
+  const settledOrVoided = left - BigInt(invoice.amount_due_nanos);
+  if (invoice.status === 'Paid') step(invoice.paid_at ? `Paid on ${formatDate(invoice.paid_at)}` : 'Paid', settledOrVoided);
+  else if (invoice.status === 'Void') step('Voided', settledOrVoided);
   summary.push({ label: 'Amount due', amount: money(invoice.amount_due_nanos), strong: true });
 
   const notes: string[] = [];
+  for (const note of creditNotes) {
+    const givenBack = [
+      [note.refund_amount_nanos, 'refunded'],
+      [note.credit_amount_nanos, "put on the customer's credit balance"],
+      [note.out_of_band_amount_nanos, 'settled out of band'],
+    ].filter(([amount]) => BigInt(amount!) !== 0n);
+    if (givenBack.length > 0) {
+      notes.push(`Credit note ${note.number} gave back paid amounts: ${givenBack.map(([amount, how]) => `${money(amount!)} ${how}`).join(', ')}.`);
+    }
+  }
   if (draft) notes.push('This is a draft: its lines may still change, and it has no invoice number yet.');
   if (invoice.status === 'Void') notes.push('This invoice was voided and is not payable.');
 
@@ -285,6 +307,16 @@ export function creditNoteDocumentModel(note: CreditNoteView, invoice: InvoiceVi
     ],
     summary: [
       { label: `Invoice ${reference} total`, amount: money(invoice.total_nanos), strong: false },
+      ...(
+        [
+          ['Reduces the amount due', note.due_reduction_nanos],
+          ['Refunded to the original payment method', note.refund_amount_nanos],
+          ['Credited to the customer balance', note.credit_amount_nanos],
+          ['Settled out of band', note.out_of_band_amount_nanos],
+        ] as const
+      )
+        .filter(([, amount]) => BigInt(amount) !== 0n)
+        .map(([label, amount]) => ({ label, amount: money(amount), strong: false })),
       { label: 'Amount credited', amount: money(note.amount_nanos), strong: true },
     ],
     notes: note.memo ? [note.memo] : [],

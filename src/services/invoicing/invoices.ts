@@ -12,6 +12,7 @@ import { toDisplay } from '../../core/index.js';
 import { getCustomer, type CustomerRecord } from '../../db/customers.js';
 import type { Db, DbClient } from '../../db/client.js';
 import {
+  amountDueOf,
   finalizedInvoicesOfPeriod,
   findInvoiceStatus,
   findInvoiceWithLines,
@@ -32,11 +33,13 @@ import { toPage, type Page } from '../pagination.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { engineActor, recordAudit, SYSTEM_ACTOR, type Actor } from '../audit.js';
 import { creditInvoice } from './credit-notes.js';
+import { creditNotesOf } from '../../db/credit-notes.js';
 import { applyHardLimitSpendCap } from '../alerts/spend-cap.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { postInvoiceFinalized, postInvoiceVoided, postPaymentCollected } from '../ledger/postings.js';
 import { drawDownWalletForInvoice, returnWalletDrawdown } from '../wallets/wallets.js';
+import { applyCustomerBalanceToInvoice, reverseCustomerBalanceOfVoidedInvoice } from '../wallets/customer-balance.js';
 import type { InvoiceSummaryView, InvoiceView } from '../../schemas/invoicing.js';
 import { mergeMetadata, metadataOf, type MetadataChanges } from '../metadata.js';
 import { billingErrorView } from '../failures/billing-errors.js';
@@ -44,9 +47,7 @@ import { billingErrorView } from '../failures/billing-errors.js';
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
-/** What is left to pay on a finalized invoice: total − credited − wallet credit applied at finalization. */
-export const amountDueOf = (invoice: InvoiceRow): bigint =>
-  fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos) - fromDecimal(invoice.walletAppliedNanos);
+export { amountDueOf };
 
 /**
  * What is left to pay: on an Open invoice, what it still owes; on a Draft, what finalizing it would
@@ -79,7 +80,9 @@ function invoiceFields(invoice: InvoiceRow, spendCapWithheld: bigint): Omit<Invo
     credits_applied_nanos: invoice.creditsAppliedNanos.toFixed(0),
     total_nanos: total.toString(),
     credited_nanos: invoice.creditedNanos.toFixed(0),
+    due_reduced_nanos: invoice.dueReducedNanos.toFixed(0),
     wallet_applied_nanos: invoice.walletAppliedNanos.toFixed(0),
+    customer_balance_applied_nanos: invoice.customerBalanceAppliedNanos.toFixed(0),
     spend_cap_withheld_nanos: spendCapWithheld.toString(),
     amount_due_nanos: amountDue.toString(),
     subtotal: display(fromDecimal(invoice.subtotalNanos)),
@@ -237,7 +240,10 @@ export async function finalizeInvoice(
     // by its id: its number is taken last (openInvoiceWithNextNumber), so concurrent finalizations
     // wait on the gapless counter only for the writes that quote the number.
     await postInvoiceFinalized(tx, totals, options.at);
-    await drawDownWalletForInvoice(tx, totals, options.at);
+    // The customer's credit balance (from credit notes) first, then the credit wallet (whose
+    // promotional credit may expire) draws on what is left.
+    await applyCustomerBalanceToInvoice(tx, totals, options.at);
+    await drawDownWalletForInvoice(tx, await getInvoice(tx, id), options.at);
     const number = await openInvoiceWithNextNumber(tx, id, {
       finalizedAt: options.at,
       dueAt: new Date(options.at.getTime() + customer.payment_terms_days * 86_400_000),
@@ -279,8 +285,10 @@ export async function finalizeInvoice(
   const result: FinalizeResult = { invoice: await loadInvoiceView(db, id), alreadyFinalized: !finalizedNow };
   // The wallet paid all of it: Paid in its own transaction, like any payment (it advances the
   // subscriptions' charged_through_date, whose rows are never waited for under the invoice lock).
-  if (result.invoice.status === 'Open' && result.invoice.amount_due_nanos === '0' && result.invoice.wallet_applied_nanos !== '0') {
-    const paid = await markInvoicePaid(db, id, { actor: engineActor(), paidBy: { actorId: SYSTEM_ACTOR.id, actorName: 'credit wallet' }, at: options.at });
+  const fromWallet = result.invoice.wallet_applied_nanos !== '0';
+  if (result.invoice.status === 'Open' && result.invoice.amount_due_nanos === '0' && (fromWallet || result.invoice.customer_balance_applied_nanos !== '0')) {
+    const paidBy = fromWallet ? 'credit wallet' : 'customer balance';
+    const paid = await markInvoicePaid(db, id, { actor: engineActor(), paidBy: { actorId: SYSTEM_ACTOR.id, actorName: paidBy }, at: options.at });
     return { invoice: paid, alreadyFinalized: result.alreadyFinalized };
   }
   return result;
@@ -382,6 +390,8 @@ export async function voidInvoice(db: Db, id: string, options: { actor: Actor; a
     const voided = await updateInvoice(tx, id, { status: 'Void', voidedAt: options.at });
     await postInvoiceVoided(tx, voided, options.at);
     await returnWalletDrawdown(tx, voided, options.at);
+    const creditedToBalance = (await creditNotesOf(tx, id)).reduce((sum, note) => sum + fromDecimal(note.creditAmountNanos), 0n);
+    await reverseCustomerBalanceOfVoidedInvoice(tx, voided, creditedToBalance, options.at);
     await enqueueEvent(tx, 'invoice.voided', id, {
       invoice_id: id,
       customer_id: voided.customerId,

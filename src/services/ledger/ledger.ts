@@ -48,6 +48,7 @@ export async function ledgerBalancesForOverview(db: Db, customerId: string, curr
     accounts_receivable_nanos: balance('accounts_receivable').toString(),
     prepaid_credit_nanos: (balance('wallet') + balance('promotional_credit')).toString(),
     deferred_revenue_nanos: balance('deferred_revenue').toString(),
+    customer_credit_nanos: balance('customer_credit').toString(),
   };
 }
 

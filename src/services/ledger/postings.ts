@@ -8,8 +8,9 @@
  * | invoice finalized | accounts_receivable (total) | revenue (lines earned), deferred_revenue (lines whose period ends later), tax_payable |
  * | wallet drawdown at finalization | wallet, promotional_credit | accounts_receivable |
  * | payment collected | cash | accounts_receivable |
- * | credit note | revenue, tax_payable (its pro-rata share of the invoice's tax) | accounts_receivable |
+ * | credit note | revenue, tax_payable (its pro-rata share of the invoice's tax) | accounts_receivable (amount due reduction + refund), customer_credit (credit to the customer's balance), cash (out of band) |
  * | refund | accounts_receivable | cash |
+ * | customer balance applied at finalization | customer_credit | accounts_receivable |
  * | void | every journal of the invoice reversed |
  * | wallet top-up (paid) | cash | wallet |
  * | promotional grant | promotional_expense | promotional_credit |
@@ -17,6 +18,7 @@
  * | deferred revenue recognized | deferred_revenue | revenue |
  */
 import {
+  allocationTotal,
   creditNoteJournal,
   creditNoteTaxShare,
   invoiceFinalizedJournal,
@@ -26,6 +28,7 @@ import {
   refundJournal,
   reversalOf,
   splitInvoiceLines,
+  type CreditAllocation,
   type JournalDraft,
 } from '../../core/index.js';
 import type { DbClient } from '../../db/client.js';
@@ -97,19 +100,20 @@ export async function postPaymentCollected(tx: DbClient, invoice: InvoiceRow, am
 }
 
 /**
- * Credit note: what the customer owes goes down by its amount, tax payable by its share of the
- * invoice's tax (core creditNoteTaxShare: the notes of an invoice reverse its whole tax once they
- * credit its whole total), revenue by the rest.
+ * Credit note: revenue goes down by its amount, tax payable by its share of the invoice's tax (core
+ * creditNoteTaxShare: the notes of an invoice reverse its whole tax once they credit its whole
+ * total); the money goes where its allocation says (core creditNoteJournal). Returns the journal's
+ * id (null for an invoice the ledger does not hold).
  */
 export async function postCreditNote(
   tx: DbClient,
-  note: { id: string; number: string; invoiceId: string; customerId: string; currency: string; amount: bigint },
+  note: { id: string; number: string; invoiceId: string; customerId: string; currency: string; allocation: CreditAllocation },
   invoice: { total: bigint; tax: bigint; creditedBefore: bigint },
   at: Date,
-): Promise<void> {
-  if (!(await ledgerHolds(tx, note.invoiceId))) return;
-  const tax = creditNoteTaxShare(invoice, invoice.creditedBefore, note.amount);
-  await post(tx, creditNoteJournal(note.amount, tax), {
+): Promise<string | null> {
+  if (!(await ledgerHolds(tx, note.invoiceId))) return null;
+  const tax = creditNoteTaxShare(invoice, invoice.creditedBefore, allocationTotal(note.allocation));
+  return post(tx, creditNoteJournal(note.allocation, tax), {
     customerId: note.customerId,
     currency: note.currency,
     sourceType: 'credit_note',

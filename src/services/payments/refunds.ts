@@ -1,32 +1,50 @@
 /**
- * Refunds of collected invoices. A refund goes back on one succeeded payment of a Paid invoice, in
- * whole minor units of its currency, never more than that payment collected minus what it already
- * gave back (a database check enforces it too), nor more than the invoice has left to credit. Each
- * refund is recorded with a credit note (where the money goes back on the invoice) and audit entries.
+ * Refunds of collected invoices, each issued with its credit note. A refund goes back on one
+ * succeeded payment of the invoice, in whole minor units of its currency, never more than that
+ * payment collected minus what it already gave back (a database check enforces it too). The credit
+ * note that records it allocates its amount (core allocateCreditNote): the refund part is the refund,
+ * and a note asked for through the credit note route may also put a part on the customer's balance,
+ * settle one out of band or reduce the amount due.
  *
- * Sequence (no processor call inside a transaction): reserve the amount on the payment with a
- * Pending refund row, call the processor (idempotency key refund:<refund id>), then record its answer
- * with the credit note, or release the reservation when it refused.
+ * Sequence (no processor call inside a transaction): lock the invoice, allocate the note within its
+ * bounds and reserve it with a Pending refund row (the payment's refunded amount rises; the note's
+ * whole allocation counts against the invoice's bounds while it is Pending), call the processor
+ * (idempotency key refund:<refund id>), then issue the note as reserved with the processor's answer,
+ * or release the reservation when it refused.
  */
-import { minorUnitsToRaw, toMinorUnits } from '../../core/index.js';
+import { minorUnitsToRaw, settledCreditable, toMinorUnits } from '../../core/index.js';
 import { addRefunded, findPayment, findRefund, insertRefund, succeededPayments, toRefundRecord, updateRefund, type DbClient, type Payment, type RefundRecord } from '../../db/payments.js';
 import { fromDecimal } from '../../db/money.js';
-import { DomainError, invalidTransition, notFound } from '../../errors.js';
+import { DomainError, invalidTransition, notFound, validation } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type RefundRequest } from '../../processor/index.js';
 import { PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
-import type { CreditNoteReason } from '../../schemas/invoicing.js';
-import { creditInvoice } from '../invoicing/credit-notes.js';
+import type { CreditNoteReason, CreditNoteView } from '../../schemas/invoicing.js';
+import { allocateOrRefuse, creditCapacityOf, creditInvoice, issueCreditNote } from '../invoicing/credit-notes.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
 import type { PaymentDeps } from './deps.js';
 import { postRefund } from '../ledger/postings.js';
 
 export interface RefundInput {
-  /** Default: everything the payment has left to give back. */
+  /** Default: everything the payment has left to give back (within what the invoice has left to credit). */
   amountNanos?: bigint;
   reason: CreditNoteReason;
   /** Default: the newest succeeded payment with money left. */
   paymentId?: string;
+}
+
+export interface AllocatedCreditNoteInput {
+  amountNanos: bigint;
+  reason: CreditNoteReason;
+  memo?: string | null;
+  refundAmountNanos?: bigint | undefined;
+  creditAmountNanos?: bigint | undefined;
+  outOfBandAmountNanos?: bigint | undefined;
+}
+
+interface Context {
+  actor: Actor;
+  requestId?: string;
 }
 
 const PROCESSOR_REASON: Record<CreditNoteReason, RefundRequest['reason']> = {
@@ -39,63 +57,113 @@ const PROCESSOR_REASON: Record<CreditNoteReason, RefundRequest['reason']> = {
 
 const left = (payment: Payment): bigint => payment.amountMinor - payment.refundedMinor;
 
-export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input: RefundInput, context: { actor: Actor; requestId?: string }): Promise<RefundRecord> {
+/** Whole minor units in `raw`, rounded down (never a refund above the bound). */
+const minorFloor = (raw: bigint, currency: string): bigint => (raw > 0n ? raw / minorUnitsToRaw(1n, currency) : 0n);
+
+/**
+ * A credit note (POST /admin/v1/invoices/:id/credit-notes): with a refund part it is issued with its
+ * refund through the processor; otherwise in one transaction by the invoicing service.
+ */
+export async function issueAllocatedCreditNote(deps: PaymentDeps, invoiceId: string, input: AllocatedCreditNoteInput, context: Context & { at: Date }): Promise<CreditNoteView> {
+  if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
+  if ((input.refundAmountNanos ?? 0n) === 0n) return issueCreditNote(deps.db, invoiceId, input, context);
+  return (await refundWithCreditNote(deps, invoiceId, { kind: 'credit_note', note: input }, context)).note;
+}
+
+/** A refund (POST /admin/v1/invoices/:id/refunds): its credit note is the refund alone. */
+export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input: RefundInput, context: Context): Promise<RefundRecord> {
+  return (await refundWithCreditNote(deps, invoiceId, { kind: 'refund', refund: input }, context)).refund;
+}
+
+type RefundAsk = { kind: 'refund'; refund: RefundInput } | { kind: 'credit_note'; note: AllocatedCreditNoteInput };
+
+async function refundWithCreditNote(deps: PaymentDeps, invoiceId: string, ask: RefundAsk, context: Context): Promise<{ refund: RefundRecord; note: CreditNoteView }> {
   const reserved = await deps.db.$transaction(async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
-    if (invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'refund');
+    const currency = invoice.currency;
+    if (ask.kind === 'refund' && invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'refund');
+    if (ask.kind === 'credit_note' && invoice.status !== 'Open' && invoice.status !== 'Paid') throw invalidTransition('invoice', invoice.status, 'issue a credit note for');
     const payments = await succeededPayments(tx, invoiceId);
-    if (payments.length === 0) throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} was not collected through the processor`);
-    const payment = input.paymentId ? payments.find((p) => p.id === input.paymentId) : payments.find((p) => left(p) > 0n);
-    if (input.paymentId && !payment) throw notFound('payment', input.paymentId);
-    if (!payment || !payment.processorPaymentIntentId) {
-      throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} has no collected payment with money left to refund`);
-    }
-    const creditable = toMinorUnits(fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos), invoice.currency);
-    const limit = left(payment) < creditable ? left(payment) : creditable;
-    let minor = limit;
-    if (input.amountNanos !== undefined) {
-      minor = toMinorUnits(input.amountNanos, invoice.currency);
-      if (minorUnitsToRaw(minor, invoice.currency) !== input.amountNanos) {
-        throw new DomainError('unprocessable', 'refund_not_whole_minor_units', `a refund is a whole number of ${invoice.currency} minor units`, { field: 'amount_nanos' });
+    if (ask.kind === 'refund' && payments.length === 0) throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} was not collected through the processor`);
+    const paymentId = ask.kind === 'refund' ? ask.refund.paymentId : undefined;
+    const payment = paymentId ? payments.find((p) => p.id === paymentId) : payments.find((p) => left(p) > 0n && p.processorPaymentIntentId);
+    if (paymentId && !payment) throw notFound('payment', paymentId);
+    if (ask.kind === 'refund') {
+      if (!payment || !payment.processorPaymentIntentId) {
+        throw new DomainError('unprocessable', 'nothing_to_refund', `invoice ${invoiceId} has no collected payment with money left to refund`);
       }
     }
-    if (minor <= 0n || minor > limit) {
-      throw new DomainError('unprocessable', 'refund_exceeds_payment', 'the refund exceeds what the payment collected and has not given back yet', {
-        refundable_nanos: minorUnitsToRaw(limit, invoice.currency).toString(),
-      });
+    const capacity = await creditCapacityOf(tx, invoice);
+    const refundableMinor = payment?.processorPaymentIntentId ? left(payment) : 0n;
+
+    let note: AllocatedCreditNoteInput;
+    if (ask.kind === 'refund') {
+      const creditable = minorFloor(settledCreditable(capacity), currency);
+      const limit = refundableMinor < creditable ? refundableMinor : creditable;
+      let minor = limit;
+      if (ask.refund.amountNanos !== undefined) {
+        minor = toMinorUnits(ask.refund.amountNanos, currency);
+        if (minorUnitsToRaw(minor, currency) !== ask.refund.amountNanos) {
+          throw new DomainError('unprocessable', 'refund_not_whole_minor_units', `a refund is a whole number of ${currency} minor units`, { field: 'amount_nanos' });
+        }
+      }
+      if (minor <= 0n || minor > limit) {
+        throw new DomainError('unprocessable', 'refund_exceeds_payment', 'the refund exceeds what the payment collected and has not given back yet', {
+          refundable_nanos: minorUnitsToRaw(limit, currency).toString(),
+        });
+      }
+      const amount = minorUnitsToRaw(minor, currency);
+      note = { amountNanos: amount, refundAmountNanos: amount, reason: ask.refund.reason };
+    } else {
+      note = ask.note;
+      const refund = note.refundAmountNanos ?? 0n;
+      if (minorUnitsToRaw(toMinorUnits(refund, currency), currency) !== refund) {
+        throw new DomainError('unprocessable', 'refund_not_whole_minor_units', `a refund is a whole number of ${currency} minor units`, { field: 'refund_amount_nanos' });
+      }
     }
-    const amountNanos = minorUnitsToRaw(minor, invoice.currency);
+    const allocation = allocateOrRefuse(note, { ...capacity, refundable: minorUnitsToRaw(refundableMinor, currency) });
+    // allocateOrRefuse refused a refund above what the payment has left, so there is one.
+    const refunding = payment!;
+    const amountNanos = allocation.refund;
     const refund = await insertRefund(tx, {
-      paymentId: payment.id,
+      paymentId: refunding.id,
       invoiceId,
       amountNanos,
-      amountMinor: minor,
-      currency: invoice.currency,
+      amountMinor: toMinorUnits(amountNanos, currency),
+      currency,
       status: 'Pending',
-      reason: input.reason,
+      reason: note.reason,
       source: 'api',
+      creditNoteRequest: {
+        amount_nanos: note.amountNanos.toString(),
+        due_reduction_nanos: allocation.dueReduction.toString(),
+        credit_amount_nanos: allocation.credit.toString(),
+        out_of_band_amount_nanos: allocation.outOfBand.toString(),
+        reason: note.reason,
+        memo: note.memo ?? null,
+      },
       createdAt: await invoiceNow(tx, invoiceId, new Date()),
     });
-    await addRefunded(tx, payment.id, amountNanos, minor);
+    await addRefunded(tx, refunding.id, amountNanos, refund.amountMinor);
     await recordAudit(tx, {
       action: 'refund.requested',
       actor: context.actor,
       entityType: 'refund',
       entityId: refund.id,
       customerId: invoice.customerId,
-      after: { invoice_id: invoiceId, payment_id: payment.id, amount_nanos: amountNanos, reason: input.reason },
+      after: { invoice_id: invoiceId, payment_id: refunding.id, amount_nanos: amountNanos, reason: note.reason, credit_note_amount_nanos: note.amountNanos.toString() },
       ...(context.requestId ? { requestId: context.requestId } : {}),
     });
-    return { refund, intentId: payment.processorPaymentIntentId };
+    return { refund, intentId: refunding.processorPaymentIntentId!, note, allocation };
   });
 
-  const { refund } = reserved;
+  const { refund, note, allocation } = reserved;
   let answer: Awaited<ReturnType<PaymentDeps['processor']['refund']>>;
   try {
     answer = await deps.processor.refund({
       paymentIntentId: reserved.intentId,
       amountMinor: refund.amountMinor,
-      reason: PROCESSOR_REASON[input.reason],
+      reason: PROCESSOR_REASON[note.reason],
       metadata: { invoice_id: invoiceId, refund_id: refund.id },
       idempotencyKey: `refund:${refund.id}`,
     });
@@ -112,23 +180,35 @@ export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input:
     throw new DomainError('unprocessable', 'refund_rejected', `the processor refused the refund: ${answer.failureMessage ?? 'failed'}`);
   }
   const at = await invoiceNow(deps.db, invoiceId, new Date());
-  const recorded = await deps.db.$transaction(async (tx) => {
-    const note = await creditInvoice(tx, invoiceId, { amountNanos: fromDecimal(refund.amountNanos), reason: input.reason, memo: `refund ${answer.id}` }, { actor: context.actor, at });
-    const done = await updateRefund(tx, refund.id, { status: answer.outcome === 'succeeded' ? 'Succeeded' : 'Pending', processorRefundId: answer.id, creditNoteId: note.id });
-    await postRefund(tx, { id: refund.id, invoiceId, customerId: note.customer_id, currency: note.currency, amount: fromDecimal(refund.amountNanos) }, at);
+  return deps.db.$transaction(async (tx) => {
+    const issued = await creditInvoice(
+      tx,
+      invoiceId,
+      {
+        amountNanos: note.amountNanos,
+        reason: note.reason,
+        memo: note.memo ?? `refund ${answer.id}`,
+        refundAmountNanos: allocation.refund,
+        creditAmountNanos: allocation.credit,
+        outOfBandAmountNanos: allocation.outOfBand,
+        refundId: refund.id,
+      },
+      { actor: context.actor, at },
+    );
+    const done = await updateRefund(tx, refund.id, { status: answer.outcome === 'succeeded' ? 'Succeeded' : 'Pending', processorRefundId: answer.id, creditNoteId: issued.id });
+    await postRefund(tx, { id: refund.id, invoiceId, customerId: issued.customer_id, currency: issued.currency, amount: fromDecimal(refund.amountNanos) }, at);
     await recordAudit(tx, {
       action: 'refund.issued',
       actor: context.actor,
       entityType: 'refund',
       entityId: refund.id,
-      customerId: note.customer_id,
+      customerId: issued.customer_id,
       before: { status: refund.status, amount_nanos: refund.amountNanos.toFixed(0) },
-      after: { status: done.status, processor_refund_id: answer.id, credit_note_id: note.id, amount_nanos: done.amountNanos.toFixed(0) },
+      after: { status: done.status, processor_refund_id: answer.id, credit_note_id: issued.id, amount_nanos: done.amountNanos.toFixed(0) },
       ...(context.requestId ? { requestId: context.requestId } : {}),
     });
-    return done;
+    return { refund: toRefundRecord(done), note: issued };
   });
-  return toRefundRecord(recorded);
 }
 
 async function failRefund(deps: PaymentDeps, refundId: string, paymentId: string, message: string, actor: Actor, requestId?: string): Promise<void> {
@@ -180,10 +260,16 @@ export async function syncProcessorRefunds(deps: PaymentDeps, paymentId: string,
     });
     await addRefunded(tx, paymentId, amountNanos, capped);
     await postRefund(tx, { id: refund.id, invoiceId: invoice.id, customerId: invoice.customerId, currency: current.currency, amount: amountNanos }, at);
-    const creditable = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+    // The note gives back what was settled and not given back yet (the refund left the payment).
+    const creditable = settledCreditable(await creditCapacityOf(tx, invoice, refund.id));
     const noteAmount = amountNanos < creditable ? amountNanos : creditable;
     if ((invoice.status === 'Paid' || invoice.status === 'Open') && noteAmount > 0n) {
-      const note = await creditInvoice(tx, invoice.id, { amountNanos: noteAmount, reason: 'other', memo: `refund made at the processor` }, { actor: PROCESSOR_ACTOR, at });
+      const note = await creditInvoice(
+        tx,
+        invoice.id,
+        { amountNanos: noteAmount, refundAmountNanos: noteAmount, refundId: refund.id, reason: 'other', memo: `refund made at the processor` },
+        { actor: PROCESSOR_ACTOR, at },
+      );
       await updateRefund(tx, refund.id, { creditNoteId: note.id });
     }
     await recordAudit(tx, {

@@ -28,7 +28,7 @@ import {
 import type { Db, DbClient } from '../../db/client.js';
 import { customerNow } from '../../db/contracts.js';
 import { findCustomer } from '../../db/customers.js';
-import { updateInvoice, type InvoiceRow } from '../../db/invoices.js';
+import { amountDueOf, updateInvoice, type InvoiceRow } from '../../db/invoices.js';
 import { fromDecimal, fromDecimalOrNull } from '../../db/money.js';
 import { findDefaultPaymentMethod, findPaymentMethod, findProcessorCustomerId } from '../../db/payments.js';
 import {
@@ -209,13 +209,13 @@ export async function expireWalletCredit(tx: DbClient, customerId: string, at: D
 
 /**
  * The drawdown at finalization: applies the customer's wallet in the invoice's currency to what the
- * invoice leaves to pay (total − credited), before any charge. Records it on the invoice
+ * invoice leaves to pay (its amount due after the customer balance was applied), before any charge. Records it on the invoice
  * (`wallet_applied_nanos`), in the wallet's history and in the ledger (wallet, promotional credit →
  * accounts receivable); a balance that crosses the auto-recharge threshold records one Pending
  * auto-recharge. Returns the amount applied (0 without a wallet or credit).
  */
 export async function drawDownWalletForInvoice(tx: DbClient, invoice: InvoiceRow, at: Date): Promise<bigint> {
-  const wanted = fromDecimal(invoice.totalNanos) - fromDecimal(invoice.creditedNanos);
+  const wanted = amountDueOf(invoice);
   if (wanted <= 0n) return 0n;
   const wallet = await lockExistingWallet(tx, invoice.customerId, invoice.currency);
   if (!wallet) return 0n;

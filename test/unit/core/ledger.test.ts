@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   ACCOUNT_KINDS,
+  allocateCreditNote,
   assertBalanced,
   creditNoteJournal,
   creditNoteTaxShare,
+  customerCreditAppliedJournal,
   invoiceFinalizedJournal,
   journalOf,
   normalBalance,
@@ -31,6 +33,8 @@ import {
 const U = 1_000_000_000_000n;
 const money = fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n });
 const positive = fc.bigInt({ min: 1n, max: 10n ** 18n });
+const nonNegative = fc.bigInt({ min: 0n, max: 10n ** 18n });
+const dueOnly = (amount: bigint) => ({ dueReduction: amount, refund: 0n, credit: 0n, outOfBand: 0n });
 
 describe('journals', () => {
   it('an invoice finalization debits AR with the total and credits revenue, deferred revenue and tax', () => {
@@ -63,7 +67,10 @@ describe('journals', () => {
       fc.tuple(money, money, money).map(([recognized, deferred, tax]) => invoiceFinalizedJournal({ recognized, deferred, tax })),
       positive.map(paymentCollectedJournal),
       positive.map(refundJournal),
-      fc.tuple(positive, fc.bigInt({ min: 0n, max: 10n ** 18n })).map(([amount, tax]) => creditNoteJournal(amount, tax)),
+      fc
+        .tuple(fc.tuple(nonNegative, nonNegative, nonNegative, nonNegative).filter((parts) => parts.some((p) => p > 0n)), nonNegative)
+        .map(([[dueReduction, refund, credit, outOfBand], tax]) => creditNoteJournal({ dueReduction, refund, credit, outOfBand }, tax)),
+      positive.map(customerCreditAppliedJournal),
       positive.map(walletTopUpJournal),
       positive.map(promotionalGrantJournal),
       positive.map(promotionalExpiryJournal),
@@ -84,7 +91,7 @@ describe('journals', () => {
   it('a credit note reverses its pro-rata share of the invoice tax: 110.00 with 10.00 tax, 55.00 credited takes 5.00 of tax payable', () => {
     const invoice = { total: 110n * U, tax: 10n * U };
     expect(creditNoteTaxShare(invoice, 0n, 55n * U)).toBe(5n * U);
-    expect(creditNoteJournal(55n * U, 5n * U).entries).toEqual([
+    expect(creditNoteJournal(dueOnly(55n * U), 5n * U).entries).toEqual([
       { account: 'accounts_receivable', side: 'credit', amount: 55n * U },
       { account: 'revenue', side: 'debit', amount: 50n * U },
       { account: 'tax_payable', side: 'debit', amount: 5n * U },
@@ -194,6 +201,9 @@ describe('ledger over random business sequences (property)', () => {
     recognizedLater: boolean;
     status: 'Open' | 'Paid' | 'Void';
     credited: bigint;
+    dueReduced: bigint;
+    creditedToBalance: bigint;
+    balanceApplied: bigint;
     wallet: { paid: bigint; promotional: bigint };
     collected: bigint;
     refunded: bigint;
@@ -204,7 +214,7 @@ describe('ledger over random business sequences (property)', () => {
     | { op: 'finalize'; recognized: bigint; deferred: bigint; tax: bigint }
     | { op: 'pay'; pick: number }
     | { op: 'refund'; pick: number; part: bigint }
-    | { op: 'credit'; pick: number; part: bigint }
+    | { op: 'credit'; pick: number; part: bigint; split: 'default' | 'credit' | 'out_of_band' }
     | { op: 'void'; pick: number }
     | { op: 'top_up'; amount: bigint; promotional: boolean }
     | { op: 'expire' }
@@ -217,7 +227,7 @@ describe('ledger over random business sequences (property)', () => {
     fc.record({ op: fc.constant('finalize' as const), recognized: amount, deferred: amount, tax: amount }),
     fc.record({ op: fc.constant('pay' as const), pick }),
     fc.record({ op: fc.constant('refund' as const), pick, part }),
-    fc.record({ op: fc.constant('credit' as const), pick, part }),
+    fc.record({ op: fc.constant('credit' as const), pick, part, split: fc.constantFrom('default' as const, 'credit' as const, 'out_of_band' as const) }),
     fc.record({ op: fc.constant('void' as const), pick }),
     fc.record({ op: fc.constant('top_up' as const), amount, promotional: fc.boolean() }),
     fc.record({ op: fc.constant('expire' as const) }),
@@ -239,11 +249,12 @@ describe('ledger over random business sequences (property)', () => {
         const invoices: Invoice[] = [];
         let walletPaid = 0n;
         let walletPromotional = 0n;
+        let customerBalance = 0n;
         const choose = (n: number, ok: (i: Invoice) => boolean) => {
           const candidates = invoices.filter(ok);
           return candidates.length === 0 ? undefined : candidates[n % candidates.length];
         };
-        const due = (i: Invoice) => i.total - i.credited - i.wallet.paid - i.wallet.promotional;
+        const due = (i: Invoice) => i.total - i.dueReduced - i.balanceApplied - i.wallet.paid - i.wallet.promotional;
 
         for (const s of steps) {
           switch (s.op) {
@@ -255,15 +266,24 @@ describe('ledger over random business sequences (property)', () => {
                 recognizedLater: false,
                 status: 'Open',
                 credited: 0n,
+                dueReduced: 0n,
+                creditedToBalance: 0n,
+                balanceApplied: 0n,
                 wallet: { paid: 0n, promotional: 0n },
                 collected: 0n,
                 refunded: 0n,
                 journals: [],
               };
               invoice.journals.push(post(invoiceFinalizedJournal(s)));
-              // The drawdown right after finalization, before any charge: promotional first.
-              const promotional = walletPromotional < invoice.total ? walletPromotional : invoice.total;
-              const rest = invoice.total - promotional;
+              // The customer's credit balance first, then the wallet drawdown, before any charge.
+              const fromBalance = customerBalance < invoice.total ? customerBalance : invoice.total;
+              if (fromBalance > 0n) {
+                invoice.journals.push(post(customerCreditAppliedJournal(fromBalance)));
+                customerBalance -= fromBalance;
+                invoice.balanceApplied = fromBalance;
+              }
+              const promotional = walletPromotional < due(invoice) ? walletPromotional : due(invoice);
+              const rest = due(invoice) - promotional;
               const paid = walletPaid < rest ? walletPaid : rest;
               if (promotional + paid > 0n) {
                 invoice.journals.push(post(walletDrawdownJournal({ paid, promotional })));
@@ -284,31 +304,52 @@ describe('ledger over random business sequences (property)', () => {
               break;
             }
             case 'credit': {
-              const invoice = choose(s.pick, (i) => i.status === 'Open' && due(i) > 0n);
+              // A credit note allocated by the core: the default (amount due first, then the
+              // customer's balance), or a named part of what was settled.
+              const invoice = choose(s.pick, (i) => i.status !== 'Void' && i.total - i.credited > 0n);
               if (!invoice) break;
-              const credit = (due(invoice) * s.part) / 1000n || 1n;
-              invoice.journals.push(post(creditNoteJournal(credit, creditNoteTaxShare(invoice, invoice.credited, credit))));
-              invoice.credited += credit;
+              const capacity = { remaining: invoice.total - invoice.credited, amountDue: invoice.status === 'Open' ? due(invoice) : 0n, refundable: 0n };
+              const amount = (capacity.remaining * s.part) / 1000n || 1n;
+              const settled = capacity.remaining - capacity.amountDue;
+              const named = amount < settled ? amount : settled;
+              const result = allocateCreditNote(
+                s.split === 'default' ? { amount } : s.split === 'credit' ? { amount, credit: named } : { amount, outOfBand: named },
+                capacity,
+              );
+              if (!result.ok) break;
+              const allocation = result.allocation;
+              invoice.journals.push(post(creditNoteJournal(allocation, creditNoteTaxShare(invoice, invoice.credited, amount))));
+              invoice.credited += amount;
+              invoice.dueReduced += allocation.dueReduction;
+              invoice.creditedToBalance += allocation.credit;
+              customerBalance += allocation.credit;
               break;
             }
             case 'refund': {
               // A refund goes back on the payment with its credit note: AR is untouched, cash leaves.
-              const invoice = choose(s.pick, (i) => i.status === 'Paid' && i.collected - i.refunded > 0n);
+              const invoice = choose(s.pick, (i) => i.status === 'Paid' && i.collected - i.refunded > 0n && i.total - i.credited > 0n);
               if (!invoice) break;
-              const refund = ((invoice.collected - invoice.refunded) * s.part) / 1000n || 1n;
-              post(creditNoteJournal(refund, creditNoteTaxShare(invoice, invoice.credited, refund)));
-              post(refundJournal(refund));
-              invoice.refunded += refund;
-              invoice.credited += refund;
+              const capacity = { remaining: invoice.total - invoice.credited, amountDue: 0n, refundable: invoice.collected - invoice.refunded };
+              const wanted = (capacity.refundable * s.part) / 1000n || 1n;
+              const result = allocateCreditNote({ amount: wanted, refund: wanted }, capacity);
+              if (!result.ok) break;
+              post(creditNoteJournal(result.allocation, creditNoteTaxShare(invoice, invoice.credited, wanted)));
+              post(refundJournal(wanted));
+              invoice.refunded += wanted;
+              invoice.credited += wanted;
               break;
             }
             case 'void': {
               const invoice = choose(s.pick, (i) => i.status === 'Open');
               if (!invoice) break;
-              // Every journal of the invoice reversed, newest first; the wallet gets its credit back.
+              // Refused when the customer spent the credit its notes put on the balance.
+              if (customerBalance + invoice.balanceApplied < invoice.creditedToBalance) break;
+              // Every journal of the invoice reversed, newest first; the wallet gets its credit back,
+              // the customer balance what the invoice applied less what its notes put on it.
               for (const entries of [...invoice.journals].reverse()) post(reversalOf(entries, 'invoice_voided'));
               walletPaid += invoice.wallet.paid;
               walletPromotional += invoice.wallet.promotional;
+              customerBalance += invoice.balanceApplied - invoice.creditedToBalance;
               invoice.status = 'Void';
               break;
             }
@@ -342,6 +383,9 @@ describe('ledger over random business sequences (property)', () => {
         const balance = (k: AccountKind) => normalBalance(k, balances.get(k) ?? { debits: 0n, credits: 0n });
         const openAmounts = invoices.filter((i) => i.status === 'Open').reduce((sum, i) => sum + due(i), 0n);
         expect(balance('accounts_receivable')).toBe(openAmounts);
+        expect(invoices.every((i) => i.status === 'Void' || due(i) >= 0n)).toBe(true);
+        expect(balance('customer_credit')).toBe(customerBalance);
+        expect(customerBalance >= 0n).toBe(true);
         expect(balance('wallet')).toBe(walletPaid);
         expect(balance('promotional_credit')).toBe(walletPromotional);
         const deferredLeft = invoices.filter((i) => i.status !== 'Void' && !i.recognizedLater).reduce((sum, i) => sum + i.deferred, 0n);
