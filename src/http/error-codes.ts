@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   malformed_json: { status: 400, meaning: 'the body is not valid JSON' },
   invalid_idempotency_key: { status: 400, meaning: 'the Idempotency-Key header is empty or longer than 255 characters' },
   invalid_signature: { status: 400, meaning: 'a processor notification whose Stripe-Signature is missing, malformed, stale, or does not match its body and the secret' },
+  malformed_notification: { status: 400, meaning: 'a validly signed processor notification that is not one: not a JSON object, without a string id and type, or whose data.object is not an object' },
   // 401, 403
   unauthenticated: { status: 401, meaning: 'no credentials, or credentials that did not verify' },
   forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
