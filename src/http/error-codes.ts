@@ -115,6 +115,8 @@ export const ERROR_CODES = {
   refund_not_whole_minor_units: { status: 422, meaning: "a refund amount is not a whole number of the currency's minor units" },
   refund_exceeds_payment: { status: 422, meaning: 'the refund exceeds what the payment collected and has not given back, or what the invoice has left to credit' },
   refund_rejected: { status: 422, meaning: 'the payment processor refused the refund' },
+  wallet_balance_out_of_range: { status: 422, meaning: 'the credit would take the wallet balance past DECIMAL(38,0) (38 digits of raw units)' },
+  top_up_too_large: { status: 422, meaning: 'a paid top-up larger than the payment processor can be asked to charge (2^53 - 1 minor units)' },
   top_up_not_whole_minor_units: { status: 422, meaning: "a paid wallet top-up is not a positive whole number of the currency's minor units" },
   invalid_events: { status: 422, meaning: 'events of a batch are invalid and nothing was stored; details.issues lists each, with its issue code' },
   // 429, 5xx
