@@ -279,9 +279,10 @@ const webhookRoute = createRoute({
 verified over the raw body against PROCESSOR_WEBHOOK_SECRET with a 300 s tolerance; a missing, malformed, stale, tampered or wrongly signed
 notification is 400 \`invalid_signature\`; a validly signed body that is no notification (not a JSON object, id or type not a string, data or
 data.object not an object) is 400 \`malformed_notification\`. Each event id is stored once: a replay is acknowledged (action duplicate) and has no second
-effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.payment_failed, charge.refunded
-(payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning resolves it). Other types, and objects the
-engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
+effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.paid, invoice.payment_succeeded,
+invoice.payment_failed, charge.refunded (payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning
+resolves it; invoice.paid and invoice.payment_succeeded collect the invoice named by metadata.invoice_id or by a PaymentIntent of ours).
+Other types, and objects the engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
   request: {
     headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
     body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },
