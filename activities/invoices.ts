@@ -18,7 +18,7 @@ import {
   voidInvoice,
 } from '../src/services/invoicing/invoices.js';
 import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
-import { autoChargeable, closeDunning, payerChargeable } from '../src/services/payments/collection.js';
+import { autoChargeable, closeDunning, endTrialsPaidBy, payerChargeable } from '../src/services/payments/collection.js';
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
@@ -30,6 +30,8 @@ import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   type BillNowResult,
   type ChangePlanCommand,
+  type FinalizedInvoice,
+  type FinalizeInvoiceCommand,
   type InvoiceOutcome,
   type InvoiceStatus,
   type LateUsageCorrectionsSummary,
@@ -91,7 +93,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   }
 
   /** Draft → Open in one transaction (number, spend cap, tax, wallet drawdown, ledger, outbox, audit), then the top-ups a drawdown called for. */
-  async function finalizeRecord(invoiceId: string, command: SubscriptionCommand): Promise<InvoiceOutcome> {
+  async function finalizeRecord(invoiceId: string, command: FinalizeInvoiceCommand): Promise<FinalizedInvoice> {
     const result = await finalizeInvoice(db, invoiceId, {
       actor: command.actor,
       at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
@@ -107,7 +109,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     if (result.alreadyFinalized || result.invoice.wallet_applied_nanos !== '0') {
       await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
     }
-    return outcome(result.invoice);
+    // The API answers with the invoice as it stood finalized, before its auto-charge (which runs next).
+    return command.chargeAfterAnswer === true ? { ...outcome(result.invoice), view: { ...result.invoice } } : outcome(result.invoice);
   }
 
   /**
@@ -190,7 +193,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     billLateUsageCorrections: (input: { testClockId: string | null; at?: string }): Promise<LateUsageCorrectionsSummary> =>
       classified(() => billLateUsageCorrections(input.testClockId, input.at ?? new Date().toISOString())),
 
-    finalizeInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) => classified(() => finalizeRecord(invoiceId, command)),
+    finalizeInvoiceRecord: (invoiceId: string, command: FinalizeInvoiceCommand) => classified(() => finalizeRecord(invoiceId, command)),
 
     payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
       classified(async () => {
@@ -203,6 +206,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         });
         // An invoice in dunning paid by hand closes its schedule (its subscriptions back to Active).
         await closeDunning(deps, invoiceId, 'paid_manually', at);
+        // A Trialing subscription whose invoice is paid becomes Active.
+        await endTrialsPaidBy(deps, invoiceId, at);
         deps.logger.info({ invoiceId, invoiceNumber: paid.invoice_number, customerId: paid.customer_id, paidBy: command.paidBy.actorId, status: paid.status }, 'invoice paid by hand');
         return outcome(paid);
       }),

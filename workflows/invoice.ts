@@ -6,7 +6,9 @@
  * each is re-checked when its turn comes. The workflow ends when the invoice is Paid or Void.
  *
  * Collection (SPEC §4 rule 4): once finalized, an invoice whose payer has a default payment method is
- * charged in the same update, so finalize answers Paid when the charge succeeded. `invoicePayment`
+ * charged. A period close's finalization charges in the same update (its step sees the outcome); the
+ * API's (`chargeAfterAnswer`, patch CHARGE_AFTER_FINALIZE_ANSWER_PATCH) answers the invoice as it
+ * stands finalized, Open (SPEC §4), and the workflow charges it right after. `invoicePayment`
  * charges an Open invoice again (a dunning retry, a charge on demand), captures an authorised
  * payment, or applies a processor notification; each is one activity under the same lock.
  *
@@ -30,6 +32,8 @@ import {
   UNPROCESSABLE,
   voidInvoiceUpdate,
   type BillingErrorState,
+  type FinalizedInvoice,
+  type FinalizeInvoiceCommand,
   type InvoiceOutcome,
   type InvoicePaymentCommand,
   type InvoicePaymentResult,
@@ -73,6 +77,12 @@ export const DOCUMENT_PATCH = 'invoice-document';
  * `retryInvoiceBilling` update runs it again. Runs without the marker only failed the update.
  */
 export const INVOICE_BILLING_ERRORS_PATCH = 'invoice-billing-errors';
+/**
+ * The API's finalize (`chargeAfterAnswer`) answers once the invoice is Open, with its view as it stood
+ * finalized, and the auto-charge runs after the update, in the workflow's main flow. Runs without the
+ * marker charged within the update (and the API answered Paid when the charge collected the invoice).
+ */
+export const CHARGE_AFTER_FINALIZE_ANSWER_PATCH = 'invoice-charge-after-finalize-answer';
 /**
  * The `BillingStatus` and `InvoiceNumber` search attributes (workflows/messages.ts) follow the
  * invoice: upserted when a move changes its status. Runs without the marker kept those they started with.
@@ -142,17 +152,39 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
     }
   };
 
-  const finalize = (command: SubscriptionCommand): Promise<InvoiceOutcome> =>
+  /** The auto-charge the API's finalize left for after its answer (see CHARGE_AFTER_FINALIZE_ANSWER_PATCH). */
+  let chargeAfterFinalize: SubscriptionCommand | null = null;
+  const autoCharge = (command: SubscriptionCommand) =>
+    chargeInvoice(input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
+  const finalize = (command: FinalizeInvoiceCommand): Promise<FinalizedInvoice> =>
     recorded(
-      () =>
-        run('finalize', async () => {
-          const finalized = await finalizeInvoiceRecord(input.invoiceId, command);
+      async () => {
+        let view: FinalizedInvoice['view'];
+        const finalizedState = await run('finalize', async () => {
+          const { view: asFinalized, ...finalized } = await finalizeInvoiceRecord(input.invoiceId, command);
+          view = asFinalized;
           if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
-          const charged = await chargeInvoice(input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
-          return charged.invoice;
-        }),
+          if (command.chargeAfterAnswer === true && patched(CHARGE_AFTER_FINALIZE_ANSWER_PATCH)) {
+            chargeAfterFinalize = { actor: command.actor };
+            return finalized;
+          }
+          return (await autoCharge(command)).invoice;
+        });
+        return view === undefined ? finalizedState : { ...finalizedState, view };
+      },
       () => finalize(command),
       command.at,
+    );
+  /** The auto-charge after the API's finalize answered: under the lock, and only while the invoice is Open. */
+  const chargeFinalized = (command: SubscriptionCommand): Promise<InvoiceOutcome> =>
+    recorded(
+      () =>
+        mutex.run(async () => {
+          if (state.status === 'Open') moved((await autoCharge(command)).invoice);
+          return state;
+        }),
+      () => chargeFinalized(command),
+      undefined,
     );
   const payment = (command: InvoicePaymentCommand): Promise<InvoicePaymentResult> =>
     recorded(
@@ -203,6 +235,15 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   };
 
   await condition(() => state.status !== 'Draft');
+  if (chargeAfterFinalize !== null) {
+    try {
+      await chargeFinalized(chargeAfterFinalize);
+    } catch (err) {
+      // Held as the invoice's billing_error (for an operator's retry) when it is a billing failure;
+      // either way the invoice stays Open for a charge on demand, a manual pay or a void.
+      log.warn('auto-charge after finalization failed', { invoiceId: input.invoiceId, error: String(err) });
+    }
+  }
   // Off the finalize update's path: the document is rendered once the invoice is issued.
   // A lean run (see InvoiceWorkflowInput) leaves documents to the API.
   const documents = input.lean !== true && patched(DOCUMENT_PATCH);

@@ -162,7 +162,21 @@ export interface PayInvoiceCommand extends SubscriptionCommand {
   paidBy: { actorId: string; actorName: string | null };
 }
 
-export const finalizeInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('finalizeInvoice');
+/** Finalize an invoice (Draft → Open). */
+export interface FinalizeInvoiceCommand extends SubscriptionCommand {
+  /**
+   * The API's finalize: answer with the invoice as it stands finalized (`view`) and run the
+   * auto-charge after the answer, instead of within the update (a period close's finalization).
+   */
+  chargeAfterAnswer?: boolean;
+}
+
+export interface FinalizedInvoice extends InvoiceOutcome {
+  /** The invoice's API view (JSON) as it stood finalized; given when the command had chargeAfterAnswer. */
+  view?: Record<string, unknown>;
+}
+
+export const finalizeInvoiceUpdate = defineUpdate<FinalizedInvoice, [FinalizeInvoiceCommand]>('finalizeInvoice');
 export const payInvoiceUpdate = defineUpdate<InvoiceOutcome, [PayInvoiceCommand]>('payInvoice');
 export const voidInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('voidInvoice');
 export const invoiceStateQuery = defineQuery<InvoiceOutcome>('invoiceState');
@@ -369,10 +383,15 @@ export interface InvoicePaymentResult {
 
 export const invoicePaymentUpdate = defineUpdate<InvoicePaymentResult, [InvoicePaymentCommand]>('invoicePayment');
 
-/** To a subscription workflow: one of its invoices' payment failed, or its arrears were settled. */
+/**
+ * To a subscription workflow: one of its invoices' payment failed, or its arrears were settled, or
+ * (`paid`, sent to Trialing subscriptions only) one of its invoices was paid, which ends the trial.
+ */
 export interface PaymentOutcomeSignal {
   invoiceId: string;
-  outcome: 'failed' | 'settled';
+  outcome: 'failed' | 'settled' | 'paid';
+  /** When it was paid (ISO, the invoice's test-clock time when it has one); sent with `paid`. */
+  at?: string;
 }
 
 export const paymentOutcomeSignal = defineSignal<[PaymentOutcomeSignal]>('paymentOutcome');

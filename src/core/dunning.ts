@@ -60,3 +60,15 @@ export function afterDunningAttempt(failedAtMs: number, days: readonly number[],
   const exhausted = attempt >= days.length;
   return { attemptCount: attempt, nextAttemptAtMs: exhausted ? null : dunningAttemptDueMs(failedAtMs, days, attempt + 1), exhausted };
 }
+
+/**
+ * The `attempt_count` a schedule shows (SPEC §2: 1 to 4): the dunning attempt it is at, i.e. the
+ * retry due next (1 before the first retry is made), capped at the last one, where a schedule whose
+ * last retry was made (its outcome pending, or Exhausted) stays. A closed schedule keeps the figure it
+ * closed at. The retries actually made (0 to the schedule's length) are `retries_made`.
+ */
+export function dunningAttemptShown(retriesMade: number, scheduleLength: number): number {
+  const next = retriesMade < 0 ? 1 : retriesMade + 1;
+  const last = scheduleLength < 1 ? 1 : scheduleLength;
+  return next < last ? next : last;
+}

@@ -4,7 +4,7 @@
  * API-shaped records here, so no Prisma row reaches a response; writes that must be atomic with
  * other changes take the caller's transaction.
  */
-import { toDisplay } from '../core/index.js';
+import { dunningAttemptShown, toDisplay } from '../core/index.js';
 import { Prisma, type DunningSchedule, type DunningStatus, type Payment, type PaymentMethod, type PaymentStatus, type ProcessorEvent, type Refund } from '../generated/prisma/client.js';
 import { newId } from '../ids.js';
 import type { Db } from './client.js';
@@ -418,7 +418,9 @@ export interface DunningScheduleRecord {
   subscription_id: string | null;
   invoice_id: string;
   customer_id: string;
+  /** The attempt the schedule is at, 1 to its length (see dunningAttemptShown). */
   attempt_count: number;
+  retries_made: number;
   next_attempt_at: string | null;
   status: DunningStatus;
   schedule_days: number[];
@@ -434,7 +436,8 @@ export const toDunningRecord = (row: DunningSchedule): DunningScheduleRecord => 
   subscription_id: row.subscriptionId,
   invoice_id: row.invoiceId,
   customer_id: row.customerId,
-  attempt_count: row.attemptCount,
+  attempt_count: dunningAttemptShown(row.attemptCount, row.scheduleDays.length),
+  retries_made: row.attemptCount,
   next_attempt_at: iso(row.nextAttemptAt),
   status: row.status,
   schedule_days: row.scheduleDays,
@@ -515,6 +518,17 @@ export async function invoiceSubscriptionIds(db: DbClient | Db, invoiceId: strin
     SELECT subscription_id::text AS id FROM invoices WHERE id = ${invoiceId}::uuid AND subscription_id IS NOT NULL
     UNION SELECT DISTINCT subscription_id::text FROM invoice_line_items WHERE invoice_id = ${invoiceId}::uuid AND subscription_id IS NOT NULL`;
   return rows.map((r) => r.id).sort();
+}
+
+/** The subscriptions of an invoice (see invoiceSubscriptionIds) that are Trialing. */
+export async function trialingSubscriptionIds(db: DbClient | Db, invoiceId: string): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT s.id::text AS id FROM subscriptions s
+    WHERE s.status = 'Trialing' AND (
+      s.id = (SELECT subscription_id FROM invoices WHERE id = ${invoiceId}::uuid)
+      OR s.id IN (SELECT subscription_id FROM invoice_line_items WHERE invoice_id = ${invoiceId}::uuid AND subscription_id IS NOT NULL))
+    ORDER BY s.id`;
+  return rows.map((r) => r.id);
 }
 
 /** The frozen time of a test clock, or null when there is no such clock. */

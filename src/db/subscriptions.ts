@@ -53,6 +53,7 @@ export interface SubscriptionChanges {
   pausedAt?: Date | null;
   cancelledAt?: Date;
   billingAnchor?: Date;
+  trialEnd?: Date;
 }
 
 export function updateSubscription(tx: DbClient, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {

@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   malformed_json: { status: 400, meaning: 'the body is not valid JSON' },
   invalid_idempotency_key: { status: 400, meaning: 'the Idempotency-Key header is empty or longer than 255 characters' },
   invalid_signature: { status: 400, meaning: 'a processor notification whose Stripe-Signature is missing, malformed, stale, or does not match its body and the secret' },
+  malformed_notification: { status: 400, meaning: 'a validly signed processor notification that is not one: not a JSON object, without a string id and type, or whose data.object is not an object' },
   // 401, 403
   unauthenticated: { status: 401, meaning: 'no credentials, or credentials that did not verify' },
   forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
@@ -131,6 +132,8 @@ export const ERROR_CODES = {
   refund_not_whole_minor_units: { status: 422, meaning: "a refund amount is not a whole number of the currency's minor units" },
   refund_exceeds_payment: { status: 422, meaning: 'the refund exceeds what the payment collected and has not given back, or what the invoice has left to credit' },
   refund_rejected: { status: 422, meaning: 'the payment processor refused the refund' },
+  wallet_balance_out_of_range: { status: 422, meaning: 'the credit would take the wallet balance past DECIMAL(38,0) (38 digits of raw units)' },
+  top_up_too_large: { status: 422, meaning: 'a paid top-up larger than the payment processor can be asked to charge (2^53 - 1 minor units)' },
   top_up_not_whole_minor_units: { status: 422, meaning: "a paid wallet top-up is not a positive whole number of the currency's minor units" },
   invalid_events: { status: 422, meaning: 'events of a batch are invalid and nothing was stored; details.issues lists each, with its issue code' },
   // 429, 5xx

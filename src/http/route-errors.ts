@@ -71,7 +71,7 @@ const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /admin/v1/customers/{id}/status': ['invalid_state_transition', 'customer_has_open_subscriptions', 'customer_has_open_invoices', 'customer_has_open_children', 'customer_is_bill_to'],
   'PATCH /admin/v1/customers/{id}': ['invalid_state_transition'],
   'POST /admin/v1/catalog/skus': ['plan_currency_mismatch'],
-  'POST /v1/webhooks/processor': ['invalid_signature'],
+  'POST /v1/webhooks/processor': ['invalid_signature', 'malformed_notification'],
   'POST /admin/v1/subscriptions/{id}/retry': OPERATOR_RETRY,
   'POST /admin/v1/invoices/{id}/retry': OPERATOR_RETRY,
   'POST /admin/v1/invoices/{id}/dunning/retry': OPERATOR_RETRY,

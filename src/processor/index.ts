@@ -102,6 +102,14 @@ export class InvalidSignatureError extends Error {
   override readonly name = 'InvalidSignatureError';
 }
 
+/**
+ * A notification whose signature verifies but whose body is not a notification: not a JSON object, or
+ * without a string `id` and `type`, or whose `data.object` is not an object.
+ */
+export class MalformedNotificationError extends Error {
+  override readonly name = 'MalformedNotificationError';
+}
+
 /** How long after it was signed a notification is accepted (the processor's own default). */
 export const NOTIFICATION_TOLERANCE_SECONDS = 300;
 

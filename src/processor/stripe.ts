@@ -7,6 +7,7 @@ import Stripe from 'stripe';
 import {
   intentOutcome,
   InvalidSignatureError,
+  MalformedNotificationError,
   NOTIFICATION_TOLERANCE_SECONDS,
   ProcessorRejectedError,
   ProcessorUnavailableError,
@@ -161,14 +162,42 @@ export function createStripeProcessor(config: StripeProcessorConfig): PaymentPro
       } catch (err) {
         throw new InvalidSignatureError(err instanceof Error ? err.message : 'the signature does not verify');
       }
-      const object = (event.data?.object ?? {}) as unknown as Record<string, unknown>;
-      return {
-        id: event.id,
-        type: event.type,
-        object,
-        objectId: typeof object.id === 'string' ? object.id : null,
-        payload: event as unknown as Record<string, unknown>,
-      };
+      const { id, type, object } = notificationShape(event as unknown);
+      return { id, type, object, objectId: typeof object.id === 'string' ? object.id : null, payload: event as unknown as Record<string, unknown> };
     },
   };
+}
+
+/** Longest event id or type kept (they name a row and a workflow id); the processor's are far shorter. */
+const MAX_NOTIFICATION_KEY_LENGTH = 255;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A printable, non-empty string of at most MAX_NOTIFICATION_KEY_LENGTH characters. */
+const isKey = (value: unknown): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= MAX_NOTIFICATION_KEY_LENGTH && !/[\u0000-\u001f\u007f]/.test(value);
+
+/** Whether a parsed JSON value holds a NUL character in a key or string (PostgreSQL cannot store one in jsonb). */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (isObject(value)) return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+  return false;
+}
+
+/**
+ * The parts of a verified notification the engine relies on: a JSON object with a string `id` and
+ * `type` and an object `data.object` (absent `data` counts as an empty object). Anything else was
+ * signed with our secret but is no notification: MalformedNotificationError (400, not a 500 later).
+ */
+function notificationShape(event: unknown): { id: string; type: string; object: Record<string, unknown> } {
+  if (!isObject(event)) throw new MalformedNotificationError('the notification is not a JSON object');
+  if (!isKey(event.id)) throw new MalformedNotificationError(`id must be a string of 1 to ${MAX_NOTIFICATION_KEY_LENGTH} printable characters`);
+  if (!isKey(event.type)) throw new MalformedNotificationError(`type must be a string of 1 to ${MAX_NOTIFICATION_KEY_LENGTH} printable characters`);
+  const data = event.data ?? {};
+  if (!isObject(data)) throw new MalformedNotificationError('data must be an object');
+  const object = data.object ?? {};
+  if (!isObject(object)) throw new MalformedNotificationError('data.object must be an object');
+  if (holdsNul(event)) throw new MalformedNotificationError('the notification holds a NUL character');
+  return { id: event.id, type: event.type, object };
 }

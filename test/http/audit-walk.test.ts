@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntryView } from '../../src/schemas/audit.js';
-import { eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { autoChargeOf, eventually, intentEvent, notify } from '../support/payments.js';
 import { makePlan } from '../support/fixtures.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { withOverflow } from '../support/faults.js';
@@ -218,7 +218,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     // A notification whose application fails deterministically is held with a billing_error: a
     // refund made at the processor on a Paid invoice, whose recording overflows.
     const invoiceId = await openInvoice(await customerWithCard());
-    const [charge] = await paymentsOf(h, invoiceId);
+    const charge = await autoChargeOf(h, invoiceId);
     const paid = intentEvent('payment_intent.succeeded', charge!);
     await notify(h, paid);
     expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(paid.id)).result()).toBe('payment_succeeded');
@@ -262,7 +262,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   },
   'POST /admin/v1/invoices/{id}/refunds': async () => {
     const invoiceId = await openInvoice(await customerWithCard());
-    const [charge] = await paymentsOf(h, invoiceId);
+    const charge = await autoChargeOf(h, invoiceId);
     const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
     expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
     return { path: `/admin/v1/invoices/${invoiceId}/refunds`, body: { amount_nanos: units(9n), reason: 'other' } };

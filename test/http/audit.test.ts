@@ -110,6 +110,7 @@ describe('GET /admin/v1/audit-log', () => {
     const { customer } = await createCustomer('Audit Immutable');
     await expect(h.deps.pool.query(`UPDATE audit_log SET action = 'customer.forged' WHERE entity_id = $1`, [customer.id])).rejects.toThrow();
     await expect(h.deps.pool.query(`DELETE FROM audit_log WHERE entity_id = $1`, [customer.id])).rejects.toThrow();
+    await expect(h.deps.pool.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
     expect((await audit(`entity_id=${customer.id}`)).data.map((e) => e.action)).toEqual(['customer.created']);
   });
 });

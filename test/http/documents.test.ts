@@ -305,7 +305,16 @@ describe('hosted invoice links', () => {
     const page = await h.request('GET', path, { as: 'none' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    // A public page: no framing, no sniffing, nothing runs or loads but its own inline style.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"]));
     const html = await page.text();
+    // The style the policy allows is the page's own (by its hash), and there is no script.
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(csp).toContain(`style-src 'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`);
+    expect(html).not.toMatch(/<script/i);
     for (const expected of [invoice.invoice_number!, 'Hosted payer', 'Hosted fee', enUs(invoice.total, 'USD'), enUs(invoice.amount_due, 'USD'), 'Download PDF']) {
       expect(html).toContain(expected);
     }

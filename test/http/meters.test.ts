@@ -179,7 +179,7 @@ describe('aggregations', () => {
       { at: '2026-09-10T06:00:00.5Z', properties: { tokens: '-3', user: 'ann' } },
       { at: '2026-09-20T12:34:56Z', properties: { tokens: '12.75', user: 'cy' } },
       { at: '2026-09-25T08:00:00Z', properties: { user: 'dee' } },
-      { at: '2026-09-28T23:30:00Z', properties: { tokens: 'many', user: 'bob' } },
+      { at: '2026-09-28T23:30:00Z', properties: { user: 'bob' } },
       { at: '2026-09-30T23:59:59.999Z', properties: { tokens: 5, user: 1 } },
       { at: '2026-10-01T00:00:00Z', properties: { tokens: 7000, user: 'after' } },
     ]);
@@ -190,6 +190,34 @@ describe('aggregations', () => {
       [unique.id]: '5',
       [latest.id]: '5',
     });
+  });
+
+  it('refuses an event whose numeric meter property is no decimal number (400 naming it), from the first event after the meter is defined', async () => {
+    const eventType = uniqueType('strict');
+    const { customerId, subscriptionId } = await subscriptionFor(eventType);
+    const event = (properties: Record<string, unknown>) => ({ id: `evt_${newId()}`, event_type: eventType, customer_id: customerId, timestamp: '2026-09-02T00:00:00Z', properties });
+    // Before any meter reads `tokens`, any value is stored (no meter counts it).
+    await body(await h.request('POST', '/v1/events', { body: event({ tokens: 'NaN' }) }), 200);
+    const sum = await defineMeter({ event_type: eventType, aggregation: 'Sum', property: 'properties.tokens' });
+    await defineMeter({ event_type: eventType, aggregation: 'UniqueCount', property: 'user' });
+    for (const bad of ['NaN', '0x10', ' 5', '5 ', '1e3', '', '+1', true, null, [], { n: 1 }]) {
+      const res = await h.request('POST', '/v1/events', { body: event({ tokens: bad, user: 'ann' }) });
+      const answer = await body<{ error: { code: string; details: { issues: { path: string; message: string }[] } } }>(res, 400);
+      expect(answer.error.code, JSON.stringify(bad)).toBe('validation_failed');
+      expect(answer.error.details.issues, JSON.stringify(bad)).toEqual([{ path: 'properties.tokens', message: expect.stringContaining(`Sum meter "${sum.name}"`) }]);
+    }
+    // A batch is refused whole, naming each event's property; nothing is stored.
+    const batch = [event({ tokens: 3 }), event({ tokens: 'three' }), event({ tokens: '4.5' }), event({ tokens: false })];
+    const refused = await body<{ error: { details: { issues: { path: string }[] } } }>(await h.request('POST', '/v1/events/batch', { body: { events: batch } }), 400);
+    expect(refused.error.details.issues.map((i) => i.path)).toEqual(['events.1.properties.tokens', 'events.3.properties.tokens']);
+    expect(await h.deps.db.usageEvent.count({ where: { id: { in: batch.map((e) => e.id) } } })).toBe(0);
+    // Numbers, decimal strings, an absent property and a non-numeric value of a property only UniqueCount reads are fine.
+    await send(customerId, eventType, [
+      { at: '2026-09-03T00:00:00Z', properties: { tokens: 3, user: 'ann' } },
+      { at: '2026-09-04T00:00:00Z', properties: { tokens: '-0.5', user: true } },
+      { at: '2026-09-05T00:00:00Z', properties: { user: 'bob' } },
+    ]);
+    expect((await values(subscriptionId))[sum.id]).toBe('2.5');
   });
 
   it('sums decimals exactly: 0.1 + 0.2 is 0.3, and 20-digit values keep every digit', async () => {
@@ -300,7 +328,8 @@ describe('filters', () => {
       { at: '2026-09-10T02:00:00Z', properties: { region: 'us', size: '10.5', flag: false } },
       { at: '2026-09-10T03:00:00Z', properties: { region: 'eu', size: 20 } },
       { at: '2026-09-10T04:00:00Z', properties: { size: 7 } },
-      { at: '2026-09-10T05:00:00Z', properties: { region: 'apac', size: 'big', flag: 'true' } },
+      // No `size`: a Sum meter reads it, so a value that is no number ('big') would be refused, even for an event its filter leaves out.
+      { at: '2026-09-10T05:00:00Z', properties: { region: 'apac', flag: 'true' } },
     ]);
     const got = await values(subscriptionId);
     expect(Object.fromEntries(Object.entries(meters).map(([name, m]) => [name, got[m.id]]))).toEqual({

@@ -10,11 +10,12 @@ import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
 import { InvalidSignatureError, ProcessorRejectedError, ProcessorUnavailableError } from '../../src/processor/index.js';
 import { createStripeProcessor } from '../../src/processor/stripe.js';
 import { freePort } from '../../src/dev/processes.js';
-import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { ledgerBalances } from '../support/ledger.js';
-import { attachCard, dunningOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
+import { attachCard, autoChargeOf, dunningOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
 
 let h: Harness;
 const cleanup: string[] = [];
@@ -45,6 +46,7 @@ async function openInvoice(withCard = true) {
   cleanup.push(dunningWorkflowId(draft.id));
   const invoice = await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`));
   expect(invoice.status).toBe('Open');
+  if (withCard) await autoChargeOf(h, draft.id);
   return { customerId, subscriptionId: sub.id, invoiceId: draft.id };
 }
 
@@ -144,6 +146,47 @@ describe('payment methods', () => {
     expect(await rejected.json()).toMatchObject({ error: { code: 'payment_method_rejected' } });
     const unknown = await h.request('POST', `/admin/v1/customers/01900000-0000-7000-8000-00000000beef/payment-methods`, { body: { processor_payment_method_id: 'pm_card_visa' } });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('finalizing the invoice of a customer with a card (SPEC §4: id, status Open, invoice_number)', () => {
+  it('answers the invoice as it stands finalized, Open, and charges it after the answer: the outcome on GET and in events', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    await attachCard(h, customerId);
+    const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
+    cleanup.push(subscriptionWorkflowId(sub.id));
+    const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
+    cleanup.push(dunningWorkflowId(draft.id));
+
+    // While no payment can be recorded (the payments table is locked), the finalize still answers:
+    // the auto-charge runs after the answer, not within it.
+    const locker = await h.deps.pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE payments IN EXCLUSIVE MODE');
+      const answer = await expectJson<Invoice & { invoice_number: string | null }>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`));
+      expect(answer).toMatchObject({ id: draft.id, status: 'Open', invoice_number: expect.stringMatching(/^INV-\d{6}$/), amount_due_nanos: (49n * UNIT).toString() });
+      expect(await h.deps.db.payment.count({ where: { invoiceId: draft.id } })).toBe(0);
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+
+    // Then it is charged (stripe-mock refuses the card): payment.failed, dunning, the invoice still Open.
+    const charge = await autoChargeOf(h, draft.id);
+    expect(charge).toMatchObject({ attempt: 1, source: 'auto_charge', status: 'Failed', amount: '49.00' });
+    await eventually(async () => expect(await dunningOf(h, draft.id)).toMatchObject({ status: 'Active', attempt_count: 1 }));
+    expect((await expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${draft.id}`))).status).toBe('Open');
+    expect(await outboxOf(h, draft.id, ['invoice.finalized', 'payment.failed'])).toMatchObject([{ type: 'invoice.finalized' }, { type: 'payment.failed', data: { payment_id: charge.id } }]);
+
+    // The processor collects it: Paid on GET, with payment.succeeded and invoice.paid.
+    const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge)));
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
+    expect((await expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${draft.id}`))).status).toBe('Paid');
+    expect((await outboxOf(h, draft.id, ['payment.succeeded', 'invoice.paid'])).map((e) => e.type)).toEqual(['payment.succeeded', 'invoice.paid']);
+    const workflow = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(draft.id));
+    expect(await workflow.result()).toMatchObject({ status: 'Paid' });
+    await captureHistory(workflow, 'finalized-through-the-api-answered-open-then-charged');
   });
 });
 
@@ -273,13 +316,87 @@ describe('processor notifications', () => {
     await eventually(async () => expect((await expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${subscriptionId}`))).status).toBe('Active'));
   });
 
+  it('collects the invoice named by invoice.paid (from its amount_paid) and by invoice.payment_succeeded (through our PaymentIntent)', async () => {
+    // invoice.paid naming our invoice by its metadata, paid at the processor outside our payments.
+    const first = await openInvoice();
+    const paidEvent = {
+      id: eventId(),
+      object: 'event',
+      type: 'invoice.paid',
+      data: { object: { id: `in_${Date.now()}`, object: 'invoice', status: 'paid', amount_paid: 4900, currency: 'usd', metadata: { invoice_id: first.invoiceId } } },
+    };
+    const paid = await expectJson<{ event_id: string; action: string }>(await notify(h, paidEvent));
+    expect(paid.action).toBe('queued');
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(paid.event_id)).result()).toBe('payment_succeeded');
+    expect((await expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${first.invoiceId}`))).status).toBe('Paid');
+    expect((await paymentsOf(h, first.invoiceId)).map((p) => [p.source, p.status, p.amount])).toEqual([
+      ['auto_charge', 'Failed', '49.00'],
+      ['processor', 'Succeeded', '49.00'],
+    ]);
+    expect(await dunningOf(h, first.invoiceId)).toMatchObject({ status: 'Resolved', closed_reason: 'payment_succeeded' });
+    await eventually(async () => expect((await expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${first.subscriptionId}`))).status).toBe('Active'));
+    // Sent again, it changes nothing.
+    expect(await expectJson(await notify(h, paidEvent))).toMatchObject({ action: 'duplicate' });
+
+    // invoice.payment_succeeded naming the PaymentIntent of our auto-charge.
+    const second = await openInvoice();
+    const charge = await autoChargeOf(h, second.invoiceId);
+    const succeeded = {
+      id: eventId(),
+      object: 'event',
+      type: 'invoice.payment_succeeded',
+      data: { object: { id: `in_${Date.now()}_2`, object: 'invoice', status: 'paid', amount_paid: 4900, currency: 'usd', payment_intent: charge.processor_payment_intent_id } },
+    };
+    const receipt = await expectJson<{ event_id: string }>(await notify(h, succeeded));
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
+    expect((await paymentsOf(h, second.invoiceId)).map((p) => [p.id, p.status])).toEqual([[charge.id, 'Succeeded']]);
+    expect((await outboxOf(h, second.invoiceId, ['payment.succeeded', 'invoice.paid'])).map((e) => e.type)).toEqual(['payment.succeeded', 'invoice.paid']);
+  });
+
+  it('records a failure notified about an invoice already paid as ignored_invoice_already_paid, changing nothing', async () => {
+    const { invoiceId, payment } = await paidInvoice();
+    const failures = [
+      intentEvent('payment_intent.payment_failed', payment),
+      { id: eventId(), object: 'event', type: 'invoice.payment_failed', data: { object: { id: 'in_late', object: 'invoice', metadata: { invoice_id: invoiceId } } } },
+    ];
+    for (const event of failures) {
+      const receipt = await expectJson<{ event_id: string }>(await notify(h, event));
+      expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result(), event.type).toBe('ignored_invoice_already_paid');
+      expect(await expectJson(await h.request('GET', `/admin/v1/processor-events/${receipt.event_id}`)), event.type).toMatchObject({ status: 'processed', outcome: 'ignored_invoice_already_paid' });
+    }
+    expect((await expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${invoiceId}`))).status).toBe('Paid');
+    expect((await paymentsOf(h, invoiceId)).map((p) => p.status)).toEqual(['Succeeded']);
+    // Only the auto-charge's own failure, from before the invoice was collected.
+    expect(await outboxOf(h, invoiceId, ['payment.failed'])).toHaveLength(1);
+  });
+
+  it('answers a validly signed notification that is not one 400 malformed_notification and stores nothing', async () => {
+    const id = eventId();
+    const cases: [string, unknown][] = [
+      ['no type', { id, object: 'event', data: { object: {} } }],
+      ['numeric id', { id: 42, object: 'event', type: 'payment_intent.succeeded', data: { object: {} } }],
+      ['array id', { id: [id], object: 'event', type: 'payment_intent.succeeded', data: { object: {} } }],
+      ['data not an object', { id, object: 'event', type: 'payment_intent.succeeded', data: 'pi_1' }],
+      ['data.object an array', { id, object: 'event', type: 'payment_intent.succeeded', data: { object: [] } }],
+      ['a NUL character', { id, object: 'event', type: 'payment_intent.succeeded', data: { object: { id: 'pi_\u0000' } } }],
+    ];
+    for (const [name, event] of cases) {
+      const res = await notify(h, event as object);
+      expect(res.status, name).toBe(400);
+      expect(await res.json(), name).toMatchObject({ error: { code: 'malformed_notification', request_id: res.headers.get('x-request-id') } });
+    }
+    // A body that is not a JSON object is refused by the route's schema before its signature is read.
+    expect((await notify(h, [{ id, type: 'payment_intent.succeeded' }])).status).toBe(400);
+    expect(await h.deps.db.processorEvent.count({ where: { id } })).toBe(0);
+  });
+
   it('starts dunning on invoice.payment_failed about an invoice the engine knows', async () => {
     const { invoiceId, subscriptionId } = await openInvoice(false);
     const event = { id: eventId(), object: 'event', type: 'invoice.payment_failed', data: { object: { id: 'in_1', object: 'invoice', metadata: { invoice_id: invoiceId } } } };
     const receipt = await expectJson<{ event_id: string; action: string }>(await notify(h, event));
     expect(receipt.action).toBe('queued');
     expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('invoice_payment_failed');
-    expect(await dunningOf(h, invoiceId)).toMatchObject({ status: 'Active', attempt_count: 0 });
+    expect(await dunningOf(h, invoiceId)).toMatchObject({ status: 'Active', attempt_count: 1, retries_made: 0 });
     expect((await outboxOf(h, invoiceId, ['payment.failed'])).map((e) => e.data)).toEqual([{ invoice_id: invoiceId, payment_id: null, failure_code: 'payment_failed' }]);
     await eventually(async () => expect((await expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${subscriptionId}`))).status).toBe('PastDue'));
     expect(await outboxOf(h, subscriptionId, ['subscription.past_due'])).toHaveLength(1);

@@ -151,6 +151,34 @@ describe('credit wallets', () => {
     expect(await ledger(customerId)).toMatchObject({ promotional_credit: 0n, promotional_expense: 5n * UNIT, accounts_receivable: 3n * UNIT });
   });
 
+  it('refuses credit that would take the balance past DECIMAL(38,0) with 422, not a 500, and writes nothing', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const grant = (amount: bigint) => h.request('POST', `${wallet(customerId)}/grants`, { body: { amount_nanos: amount.toString() } });
+    const expectError = async (res: Response, status: number, code: string) => {
+      expect(res.status).toBe(status);
+      expect(await res.json()).toMatchObject({ error: { code } });
+    };
+    const max = 10n ** 38n - 1n;
+    await expectJson(await grant(max - 5n), 201);
+    await expectError(await grant(6n), 422, 'wallet_balance_out_of_range');
+    expect((await expectJson<WalletBody>(await grant(5n), 201)).balance_nanos).toBe(max.toString());
+    await expectError(await grant(1n), 422, 'wallet_balance_out_of_range');
+    // Past 38 digits the amount itself is refused at the door.
+    await expectError(await grant(10n ** 38n), 400, 'validation_failed');
+    // A paid top-up is refused before anything is charged.
+    await attachCard(h, customerId);
+    await expectError(await h.request('POST', `${wallet(customerId)}/top-ups`, { body: { amount_nanos: UNIT.toString() } }), 422, 'wallet_balance_out_of_range');
+    expect((await expectPage<TopUpBody>(await h.request('GET', `${wallet(customerId)}/top-ups`))).data).toEqual([]);
+    const history = await expectPage<TransactionBody>(await h.request('GET', `${wallet(customerId)}/transactions`));
+    expect(history.data.map((t) => t.balance_after_nanos)).toEqual([max.toString(), (max - 5n).toString()]);
+
+    // A top-up larger than the processor can be asked for (amounts travel as JSON numbers) is refused too.
+    const other = await makeCustomer(h.deps.db);
+    await attachCard(h, other);
+    const huge = (2n ** 53n) * (UNIT / 100n);
+    await expectError(await h.request('POST', `${wallet(other)}/top-ups`, { body: { amount_nanos: huge.toString() } }), 422, 'top_up_too_large');
+  });
+
   it('configures auto-recharge (target above threshold) and turns it off', async () => {
     const customerId = await makeCustomer(h.deps.db);
     const bad = await h.request('PUT', `${wallet(customerId)}/auto-recharge`, { body: { threshold_nanos: '100', target_nanos: '100' } });

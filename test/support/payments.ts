@@ -31,6 +31,7 @@ export interface DunningView {
   subscription_id: string | null;
   invoice_id: string;
   attempt_count: number;
+  retries_made: number;
   next_attempt_at: string | null;
   status: string;
   closed_reason: string | null;
@@ -111,6 +112,18 @@ export async function eventually<T>(check: () => Promise<T>, timeoutMs = 20_000)
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * The auto-charge of an invoice finalized through the API, once its outcome is recorded: the API
+ * answers the finalized invoice first, and its workflow charges it right after.
+ */
+export async function autoChargeOf(h: Harness, invoiceId: string): Promise<PaymentView> {
+  return eventually(async () => {
+    const charge = (await paymentsOf(h, invoiceId)).find((p) => p.source === 'auto_charge');
+    expect(charge?.status ?? 'none').not.toMatch(/^(none|Pending)$/);
+    return charge!;
+  });
 }
 
 /** The outbox events of one aggregate, of the given types, in order. */

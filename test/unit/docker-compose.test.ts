@@ -1,5 +1,5 @@
 /** No Docker engine runs in CI: keep docker-compose.yml right by checking its structure. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ interface Service {
   command?: string[];
   environment?: Record<string, string | number>;
   depends_on?: Record<string, { condition: string }> | string[];
+  volumes?: string[];
 }
 
 const compose = parse(readFileSync(path.join(PROJECT_ROOT, 'docker-compose.yml'), 'utf8')) as {
@@ -35,7 +36,8 @@ describe('docker-compose.yml', () => {
     for (const name of ['api', 'worker']) {
       const env = compose.services[name]!.environment!;
       expect(env.NODE_ENV).toBe('production');
-      expect(String(env.DATABASE_URL)).toMatch(/^postgresql:\/\/billing:billing@postgres:5432\/billing$/);
+      // The service's role, not the schema's owner (README, "Database role").
+      expect(String(env.DATABASE_URL)).toBe('postgresql://billing_app:${BILLING_APP_DB_PASSWORD:-billing_app}@postgres:5432/billing');
       expect(env.TEMPORAL_ADDRESS).toBe('temporal:7233');
       for (const secret of ['JWT_SECRET', 'API_KEY_HASH', 'PROCESSOR_WEBHOOK_SECRET']) {
         expect(String(env[secret])).toMatch(new RegExp(`^\\$\\{${secret}:\\?`));
@@ -56,5 +58,32 @@ describe('docker-compose.yml', () => {
 
   it('declares the volumes it mounts', () => {
     expect(Object.keys(compose.volumes)).toContain('postgres-data');
+  });
+
+  it('migrates as the schema owner and creates the service role on first start with the same name and password', () => {
+    expect(compose.services.migrate!.environment!.DATABASE_URL).toBe('postgresql://billing:billing@postgres:5432/billing');
+    const postgres = compose.services.postgres!;
+    expect(postgres.volumes).toContain('./docker/postgres-init:/docker-entrypoint-initdb.d:ro');
+    expect(postgres.environment).toMatchObject({ POSTGRES_USER: 'billing', BILLING_APP_DB_USER: 'billing_app', BILLING_APP_DB_PASSWORD: '${BILLING_APP_DB_PASSWORD:-billing_app}' });
+    const url = new URL(String(compose.services.api!.environment!.DATABASE_URL).replace('${BILLING_APP_DB_PASSWORD:-billing_app}', 'secret'));
+    expect(url.username).toBe(postgres.environment!.BILLING_APP_DB_USER);
+    expect(postgres.environment!.POSTGRES_USER).not.toBe(url.username);
+  });
+
+  it('mounts an init folder whose script runs the role SQL with the role from the environment', () => {
+    const folder = path.join(PROJECT_ROOT, 'docker', 'postgres-init');
+    const script = readFileSync(path.join(folder, '10-app-role.sh'), 'utf8');
+    expect(statSync(path.join(folder, '10-app-role.sh')).mode & 0o111).not.toBe(0);
+    expect(script).toMatch(/^#!\/bin\/sh\n/);
+    expect(script).toContain('-v app_role="${BILLING_APP_DB_USER:?}" -v app_password="${BILLING_APP_DB_PASSWORD:?}"');
+    expect(script).toContain('-f /docker-entrypoint-initdb.d/sql/app-role.sql');
+    const sql = readFileSync(path.join(folder, 'sql', 'app-role.sql'), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('--'))
+      .join('\n');
+    expect(sql).toMatch(/CREATE ROLE :"app_role" LOGIN PASSWORD :'app_password' NOSUPERUSER/);
+    // Rows only: no TRUNCATE, no ownership, now and for the tables later migrations create.
+    expect(sql).not.toMatch(/TRUNCATE|ALL PRIVILEGES|OWNER TO|SUPERUSER;|GRANT[^;]*billing/i);
+    expect(sql).toMatch(/ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO :"app_role";/);
   });
 });

@@ -19,7 +19,7 @@ import {
   type BreakerPolicy,
 } from '../../src/core/webhooks.js';
 import { maskSecret, newWebhookSecret, signWebhookBody, verifyWebhookSignature } from '../../src/services/webhooks/signature.js';
-import { isPrivateAddress, parseEndpointUrl } from '../../src/services/webhooks/url-policy.js';
+import { checkEndpointUrl, isPrivateAddress, parseEndpointUrl } from '../../src/services/webhooks/url-policy.js';
 
 const POLICY: BreakerPolicy = { threshold: 5, openMs: 60_000, probeLeaseMs: 15_000 };
 
@@ -144,8 +144,61 @@ describe('URL rules', () => {
     ['::ffff:8.8.8.8', false],
     ['2606:2800:220:1::1', false],
     ['not-an-address', true],
+    // Every IPv6 form that carries an IPv4 address is judged by that address.
+    ['::127.0.0.1', true], // IPv4-compatible
+    ['::7f00:1', true],
+    ['::a9fe:a9fe', true], // 169.254.169.254
+    ['::8.8.8.8', false],
+    ['[::ffff:127.0.0.1]', true], // mapped, as a URL host writes it
+    ['::FFFF:7F00:0001', true],
+    ['0:0:0:0:0:ffff:7f00:1', true],
+    ['::ffff:a00:1', true], // 10.0.0.1
+    ['::ffff:0:127.0.0.1', true], // translated
+    ['::ffff:0:808:808', false],
+    ['64:ff9b::127.0.0.1', true], // NAT64
+    ['64:ff9b::7f00:1', true],
+    ['64:ff9b::a9fe:a9fe', true],
+    ['64:ff9b::808:808', false],
+    ['64:ff9b:1::808:808', true], // local-use NAT64
+    ['2002:7f00:1::', true], // 6to4 of 127.0.0.1
+    ['2002:c0a8:101::1', true], // 6to4 of 192.168.1.1
+    ['2002:808:808::1', false],
+    ['2001:0:7f00:1::', true], // Teredo server 127.0.0.1
+    ['2001:0:808:808:0:0:80ff:fefe', true], // Teredo client 127.0.1.1 (stored inverted)
+    ['2001:0:808:808:0:0:f7f7:f7f7', false], // Teredo server and client 8.8.8.8
+    ['fec0::1', true], // site-local
+    ['feff::1', true],
+    ['2001:db8::1', true], // documentation
+    ['100::1', true], // discard-only
+    ['192.0.2.10', true],
+    ['203.0.113.7', true],
   ])('%s is private: %s', (address, expected) => {
     expect(isPrivateAddress(address)).toBe(expected);
+  });
+
+  it.each([
+    ['http://localhost/hooks', false],
+    ['http://localhost./hooks', false],
+    ['http://LOCALHOST../hooks', false],
+    ['http://api.localhost/hooks', false],
+    ['http://api.localhost./hooks', false],
+    ['http://localhost.localdomain/hooks', false],
+    ['http://ip6-localhost/hooks', false],
+    ['http://127.0.0.1./hooks', false],
+    ['http://2130706433/hooks', false], // 127.0.0.1 as one number
+    ['http://0x7f.1/hooks', false],
+    ['http://[::127.0.0.1]/hooks', false],
+    ['http://[::ffff:7f00:1]/hooks', false],
+    ['http://[64:ff9b::a9fe:a9fe]/latest/meta-data', false],
+    ['http://[2002:a9fe:a9fe::]/hooks', false],
+    ['http://[fec0::1]/hooks', false],
+    ['https://8.8.8.8/hooks', true],
+    ['https://[2606:2800:220:1::1]/hooks', true],
+    ['https://[64:ff9b::808:808]/hooks', true],
+  ])('production mode: %s is allowed: %s', async (url, allowed) => {
+    const checked = checkEndpointUrl(url, false);
+    if (allowed) await expect(checked).resolves.toBe(new URL(url).href);
+    else await expect(checked).rejects.toThrow(/loopback|private/);
   });
 
   it('takes absolute http(s) URLs without credentials or fragments', () => {

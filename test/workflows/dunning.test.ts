@@ -64,7 +64,7 @@ describe('auto-charge and dunning on a test clock', () => {
     expect(charge).toMatchObject({ attempt: 1, source: 'auto_charge', status: 'Failed', amount: '49.00', dunning_attempt: null, attempted_at: '2026-02-01T01:00:00.000Z' });
     expect(charge!.processor_payment_intent_id).toMatch(/^pi_/);
     expect((await subscription(subscriptionId)).status).toBe('PastDue');
-    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 0, next_attempt_at: '2026-02-04T01:00:00.000Z', subscription_id: subscriptionId });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 1, retries_made: 0, next_attempt_at: '2026-02-04T01:00:00.000Z', subscription_id: subscriptionId });
     expect(await outboxOf(h, subscriptionId, ['subscription.past_due'])).toEqual([
       { type: 'subscription.past_due', data: { subscription_id: subscriptionId, customer_id: customerId }, occurredAt: '2026-02-01T01:00:00.000Z' },
     ]);
@@ -81,9 +81,10 @@ describe('auto-charge and dunning on a test clock', () => {
     // One second before each retry nothing has happened yet; at its time it has.
     for (const [at, attempt, next, status] of steps) {
       await advance(clockId, new Date(Date.parse(at) - 1000).toISOString());
-      expect((await dunningOf(h, open.id)).attempt_count).toBe(attempt - 1);
+      // attempt_count is the attempt the schedule is at (SPEC §2: 1 to 4), retries_made what was made.
+      expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: attempt, retries_made: attempt - 1 });
       await advance(clockId, at);
-      expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: attempt, next_attempt_at: next, status });
+      expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: Math.min(attempt + 1, 4), retries_made: attempt, next_attempt_at: next, status });
     }
     const payments = await paymentsOf(h, open.id);
     expect(payments.map((p) => [p.attempt, p.source, p.dunning_attempt, p.status, p.attempted_at])).toEqual([
@@ -125,7 +126,7 @@ describe('auto-charge and dunning on a test clock', () => {
     await advance(clockId, '2026-02-08T01:00:00.000Z');
     const retry = (await paymentsOf(h, open.id)).find((p) => p.dunning_attempt === 2)!;
     expect(retry).toMatchObject({ attempt: 3, status: 'Failed', attempted_at: '2026-02-08T01:00:00.000Z' });
-    expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: 2, status: 'Active' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ retries_made: 2, status: 'Active' });
 
     // The processor collects the +7 day retry's PaymentIntent after all (the customer fixed the card).
     const receipt = await expectJson<{ event_id: string; action: string }>(await notify(h, intentEvent('payment_intent.succeeded', retry)));
@@ -134,7 +135,7 @@ describe('auto-charge and dunning on a test clock', () => {
     expect(await eventWorkflow.result()).toBe('payment_succeeded');
 
     expect(await invoice(open.id)).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'payment-processor' } });
-    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', attempt_count: 2, next_attempt_at: null, closed_reason: 'payment_succeeded' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', attempt_count: 3, retries_made: 2, next_attempt_at: null, closed_reason: 'payment_succeeded' });
     await eventually(async () => expect((await subscription(subscriptionId)).status).toBe('Active'));
     expect((await paymentsOf(h, open.id)).find((p) => p.id === retry.id)!.status).toBe('Succeeded');
     expect(await outboxOf(h, open.id, ['payment.succeeded', 'invoice.paid'])).toMatchObject([
@@ -155,13 +156,13 @@ describe('auto-charge and dunning on a test clock', () => {
     const { clockId, subscriptionId } = await subscribedWithCard();
     const open = await failFirstCharge(clockId, subscriptionId);
     await advance(clockId, '2026-02-05T00:00:00.000Z');
-    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' });
     const [autoCharge] = await paymentsOf(h, open.id);
 
     const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', autoCharge!)));
     expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
     expect((await invoice(open.id)).status).toBe('Paid');
-    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', attempt_count: 1, closed_reason: 'payment_succeeded' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Resolved', retries_made: 1, closed_reason: 'payment_succeeded' });
     await eventually(async () => expect((await subscription(subscriptionId)).status).toBe('Active'));
     expect((await paymentsOf(h, open.id)).map((p) => [p.source, p.status])).toEqual([
       ['auto_charge', 'Succeeded'],
@@ -204,18 +205,18 @@ describe('auto-charge and dunning on a test clock', () => {
       await advance(held.clockId, '2026-02-04T01:00:00.000Z');
       await advance(other.clockId, '2026-02-04T01:00:00.000Z');
       const failed = await dunningOf(h, heldInvoice.id);
-      expect(failed).toMatchObject({ status: 'Active', attempt_count: 0, billing_error: { step: 'runDunningAttempt', failed_at: '2026-02-04T01:00:00.000Z' } });
+      expect(failed).toMatchObject({ status: 'Active', retries_made: 0, billing_error: { step: 'runDunningAttempt', failed_at: '2026-02-04T01:00:00.000Z' } });
       expect(failed.billing_error!.message).toMatch(/overflow/i);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: schedule.id, action: 'dunning_schedule.billing_error' } });
       expect([audit.actorType, audit.actorId]).toEqual(['workflow', workflow.workflowId]);
       expect((await workflow.describe()).status.name).toBe('RUNNING');
       // The other customer's schedule made its retry.
-      expect(await dunningOf(h, otherInvoice.id)).toMatchObject({ status: 'Active', attempt_count: 1, billing_error: null });
+      expect(await dunningOf(h, otherInvoice.id)).toMatchObject({ status: 'Active', retries_made: 1, billing_error: null });
     });
 
     // The cause is fixed: the operator's retry makes the held retry and clears the error.
     const retried = await expectJson<DunningView>(await h.request('POST', `/admin/v1/invoices/${heldInvoice.id}/dunning/retry`));
-    expect(retried).toMatchObject({ status: 'Active', attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z', billing_error: null });
+    expect(retried).toMatchObject({ status: 'Active', retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z', billing_error: null });
     expect((await paymentsOf(h, heldInvoice.id)).map((p) => [p.source, p.dunning_attempt])).toEqual([
       ['auto_charge', null],
       ['dunning', 1],
@@ -284,7 +285,7 @@ describe('the daily dunning check (check_due_attempts)', () => {
     // The schedule's workflow is lost (terminated), and its first retry becomes overdue.
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('simulated loss');
     await advance(clockId, '2026-02-05T00:00:00.000Z');
-    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', attempt_count: 0, next_attempt_at: '2026-02-04T01:00:00.000Z' });
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', retries_made: 0, next_attempt_at: '2026-02-04T01:00:00.000Z' });
 
     const before = (await scheduleHandle.describe()).info.recentActions.length;
     await scheduleHandle.trigger();
@@ -295,7 +296,7 @@ describe('the daily dunning check (check_due_attempts)', () => {
     });
     expect((await run.result()).redriven).toContain(open.id);
     // Re-driven from where it stopped, at the clock's time: the overdue retry is made.
-    await eventually(async () => expect(await dunningOf(h, open.id)).toMatchObject({ attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
+    await eventually(async () => expect(await dunningOf(h, open.id)).toMatchObject({ retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
     await captureHistory(run, 'redrives-overdue-schedule');
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('test done');
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
@@ -322,8 +323,8 @@ describe('the daily dunning check (check_due_attempts)', () => {
     // The run completed in one attempt of its activity, and the healthy schedule made its overdue retry.
     expect((await run.describe()).status.name).toBe('COMPLETED');
     expect(await activityAttempts(h, run.workflowId)).toEqual({ checkDueDunningAttempts: [1] });
-    await eventually(async () => expect(await dunningOf(h, healthyInvoice.id)).toMatchObject({ attempt_count: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
-    expect(await dunningOf(h, poisonedInvoice.id)).toMatchObject({ status: 'Active', attempt_count: 0 });
+    await eventually(async () => expect(await dunningOf(h, healthyInvoice.id)).toMatchObject({ retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
+    expect(await dunningOf(h, poisonedInvoice.id)).toMatchObject({ status: 'Active', retries_made: 0 });
     await expect(h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(poisonedInvoice.id)).describe()).resolves.toMatchObject({ status: { name: 'TERMINATED' } });
     await captureHistory(run, 'one-schedule-failed-others-redriven');
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(healthyInvoice.id)).terminate('test done');

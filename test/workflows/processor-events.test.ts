@@ -15,7 +15,7 @@ import { activityAttempts, injectOverflow, withOverflow } from '../support/fault
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
-import { attachCard, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { attachCard, autoChargeOf, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 
 let h: Harness;
 const cleanup: string[] = [];
@@ -42,7 +42,7 @@ async function paidInvoice() {
   const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
   cleanup.push(dunningWorkflowId(draft.id));
   expect((await expectJson<{ status: string }>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`))).status).toBe('Open');
-  const [charge] = await paymentsOf(h, draft.id);
+  const charge = await autoChargeOf(h, draft.id);
   const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
   expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
   return { invoiceId: draft.id, payment: charge! };
@@ -144,7 +144,7 @@ describe("a processor notification that fails inside its invoice's workflow", ()
     const invoice = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
     cleanup.push(dunningWorkflowId(invoice.id));
     await expectJson(await h.request('POST', `/admin/v1/invoices/${invoice.id}/finalize`));
-    const [charge] = await paymentsOf(h, invoice.id);
+    const charge = await autoChargeOf(h, invoice.id);
     const event = intentEvent('payment_intent.succeeded', charge!);
     const workflow = h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(event.id));
 

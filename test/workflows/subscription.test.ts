@@ -3,12 +3,15 @@
  * server, on test clocks so months pass in seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { nextWakeQuery, processorEventWorkflowId, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
+import { attachCard, autoChargeOf, eventually, intentEvent, notify } from '../support/payments.js';
+import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
+import { newId } from '../../src/ids.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -157,6 +160,45 @@ describe('subscription lifecycle', () => {
     const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
     expect(await handle.result()).toMatchObject({ status: 'Expired' });
     expect(await invoicesOf(subscription.id)).toEqual([]);
+  });
+
+  it('ends the trial when an invoice of the Trialing subscription is paid, collected or by hand: Active from the payment (SPEC §3)', async () => {
+    for (const how of ['collected', 'paid by hand'] as const) {
+      const { clockId, customerId, subscription } = await onClock('2026-01-31T09:00:00.000Z', { trialDays: 14 });
+      if (how === 'collected') await attachCard(h, customerId);
+      // Mid-trial, an invoice of the subscription (a one-off fee) is finalized.
+      await advance(clockId, '2026-02-03T09:00:00.000Z');
+      const invoiceId = newId();
+      await h.deps.db.$transaction(async (tx) => {
+        await tx.invoice.create({ data: { id: invoiceId, customerId, subscriptionId: subscription.id, testClockId: clockId, currency: 'USD', billingReason: 'manual' } });
+        await insertLines(tx, invoiceId, [{ kind: 'fee', description: 'Onboarding', amountNanos: 25n * 1_000_000_000_000n }]);
+        await recomputeTotals(tx, invoiceId);
+      });
+      expect((await expectJson<{ status: string }>(await h.request('POST', `/admin/v1/invoices/${invoiceId}/finalize`))).status).toBe('Open');
+      if (how === 'collected') {
+        // The auto-charge fails at stripe-mock (the trial goes on), then the processor collects it.
+        const charge = await autoChargeOf(h, invoiceId);
+        expect((await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`))).status).toBe('Trialing');
+        const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge)));
+        expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
+      } else {
+        await expectJson(await h.request('POST', `/admin/v1/invoices/${invoiceId}/pay`, { body: { actor_id: 'ops-1', actor_name: 'Ops' } }));
+      }
+      // The trial ends at the payment, and the first paid period starts then.
+      const active = await eventually(async () => {
+        const current = await expectJson<SubscriptionBody>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
+        expect(current.status, how).toBe('Active');
+        return current;
+      });
+      expect(active, how).toMatchObject({ period_start: '2026-02-03T09:00:00.000Z', period_end: '2026-03-03T09:00:00.000Z', trial_end: '2026-02-03T09:00:00.000Z' });
+      const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
+      expect(await handle.query(subscriptionStateQuery), how).toMatchObject({ status: 'Active', periodEnd: '2026-03-03T09:00:00.000Z' });
+      expect(await handle.query(nextWakeQuery), how).toBe('2026-03-03T09:00:00.000Z');
+      const moved = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: subscription.id, action: 'subscription.active' } });
+      expect([moved.actorType, (moved.after as { reason: string }).reason], how).toEqual(['workflow', `payment_succeeded:${invoiceId}`]);
+      if (how === 'collected') await captureHistory(handle, 'trial-ended-by-collected-payment');
+      await handle.terminate('test done');
+    }
   });
 
   it('refuses every move the state machine does not allow, in every state, with nothing recorded', async () => {

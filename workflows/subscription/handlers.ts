@@ -24,7 +24,7 @@ import {
   type SubscriptionSnapshot,
   type SubscriptionStatus,
 } from '../messages.js';
-import { COMMANDS_AT_CLOCK_TIME, CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT } from './patches.js';
+import { COMMANDS_AT_CLOCK_TIME, CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT, TRIAL_ENDS_ON_PAYMENT } from './patches.js';
 import { activities, type SubscriptionRun } from './run.js';
 import { ALLOWED, assertAllowed, BILLABLE, COTERM_ALIGNABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
 
@@ -69,13 +69,19 @@ export function registerHandlers(run: SubscriptionRun): void {
   });
 
   // Payment outcomes (SPEC §3), sent by the payment services when an invoice of this subscription
-  // fails to collect (dunning starts) or when its arrears are settled.
-  setHandler(paymentOutcomeSignal, async ({ invoiceId, outcome }) => {
+  // fails to collect (dunning starts), when its arrears are settled, or when an invoice of a Trialing
+  // one is paid (the trial ends then, at the payment's time).
+  setHandler(paymentOutcomeSignal, async ({ invoiceId, outcome, at }) => {
     run.paymentMoves += 1;
     try {
       await run.mutex.run(async () => {
         if (outcome === 'failed' && run.state.status === 'Active') await run.move('PastDue', `payment_failed:${invoiceId}`);
         if (outcome === 'settled' && run.state.status === 'PastDue') await run.move('Active', `payment_collected:${invoiceId}`);
+        if (outcome === 'paid' && run.state.status === 'Trialing' && patched(TRIAL_ENDS_ON_PAYMENT)) {
+          // On a test clock the run may not have been woken up to the payment's time yet.
+          if (at !== undefined && run.clock.isTestClock) run.clock.advanceTo(at);
+          await run.move('Active', `payment_succeeded:${invoiceId}`);
+        }
       });
     } finally {
       run.paymentMoves -= 1;

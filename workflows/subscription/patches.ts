@@ -46,3 +46,11 @@ export const CLOSE_AND_ROLL_IN_ONE_ACTIVITY = 'subscription-close-and-roll-in-on
  * advance's last step it took part in. Runs without the marker took their commands at their own clock.
  */
 export const COMMANDS_AT_CLOCK_TIME = 'subscription-commands-at-clock-time';
+
+/**
+ * A Trialing subscription one of whose invoices is paid (a collected payment, a processor
+ * notification, a manual pay; the `paid` payment outcome) becomes Active then (SPEC §3 "Trialing:
+ * trial ends or payment succeeds"): the trial ends at the payment and the first paid period starts.
+ * Runs without the marker never received that outcome.
+ */
+export const TRIAL_ENDS_ON_PAYMENT = 'subscription-trial-ends-on-payment';

@@ -4,6 +4,7 @@
  * end or period end) is reached. Pure: no workflow API beyond the failure it throws.
  *
  *   Trialing ─trial end─▶ Active ─period end─▶ Active (next period)
+ *   Trialing ─an invoice of it paid─▶ Active  (signal paymentOutcome `paid`; the trial ends then)
  *   Active|PastDue ─pause─▶ Paused ─resume─▶ Active;  Paused ─period end─▶ Cancelled
  *   Trialing|Active|PastDue|Paused ─cancel─▶ Cancelled ─period end─▶ Expired
  *   Active ─payment failed─▶ PastDue ─arrears settled─▶ Active  (signal paymentOutcome)

@@ -77,3 +77,12 @@ export async function archiveMeterRow(tx: DbClient, id: string, at: Date): Promi
   if (before.archivedAt !== null) return { before, after: before };
   return { before, after: await tx.meter.update({ where: { id }, data: { archivedAt: at } }) };
 }
+
+/** Meters that aggregate a property's numeric value (Sum, Max, Latest, WeightedSum), archived ones included (they still bill). */
+export function numericPropertyMeters(tx: DbClient): Promise<Pick<MeterRow, 'eventType' | 'aggregation' | 'property' | 'name'>[]> {
+  return tx.meter.findMany({
+    where: { aggregation: { in: ['Sum', 'Max', 'Latest', 'WeightedSum'] }, property: { not: null } },
+    select: { eventType: true, aggregation: true, property: true, name: true },
+    orderBy: { id: 'asc' },
+  });
+}

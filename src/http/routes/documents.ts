@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { creditNotePdf, hostedInvoicePage, invoicePdf, resolveHostedLink, type PdfDocument } from '../../services/documents/documents.js';
+import { HOSTED_PAGE_CSP } from '../../services/documents/html.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../../services/documents/settings.js';
 import { ownCustomerId } from '../actor.js';
 import type { App, AppEnv } from '../context.js';
@@ -78,6 +79,7 @@ function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="${pdf.filename}"`,
+    'X-Content-Type-Options': 'nosniff',
     'X-Document-SHA256': pdf.sha256,
     ETag: `"${pdf.sha256}"`,
     // A Draft changes; a stored edition never does, but the invoice may move on to another edition.
@@ -118,6 +120,10 @@ export function registerDocuments(app: App): void {
     c.header('Cache-Control', 'private, no-store');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Robots-Tag', 'noindex');
+    // A public page: it runs nothing, loads nothing but its own style, and no other site may frame it.
+    c.header('Content-Security-Policy', HOSTED_PAGE_CSP);
+    c.header('X-Frame-Options', 'DENY');
+    c.header('X-Content-Type-Options', 'nosniff');
     return c.html(html, 200);
   });
 

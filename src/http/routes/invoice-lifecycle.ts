@@ -3,7 +3,7 @@
  * invoice's workflow whose validator refuses an invalid move before anything is recorded.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { moveInvoiceNow, retryInvoiceBilling } from '../../services/invoicing/invoice-lifecycle.js';
+import { finalizeInvoiceNow, moveInvoiceNow, retryInvoiceBilling } from '../../services/invoicing/invoice-lifecycle.js';
 import { InvoiceSchema } from '../../schemas/invoicing.js';
 import type { App } from '../context.js';
 import { withHostedLink } from '../hosted-links.js';
@@ -21,7 +21,11 @@ const finalize = createRoute({
     'same transaction as the invoice.finalized outbox event, and freezes the invoice (enforced by the database). ' +
     'Finalizing anything but a Draft is 409 invalid_state_transition. A Draft with a negative total (a downgrade after the ' +
     "period's fee was invoiced) becomes a credit invoice: its credit is applied as credit notes to the period's earlier " +
-    'invoices (newest first) and it is answered Paid; when they cannot absorb it, 422 negative_invoice_total.',
+    'invoices (newest first) and it is answered Paid; when they cannot absorb it, 422 negative_invoice_total. ' +
+    'The answer is the invoice as it stands finalized (Open; Paid only when a credit or the wallet covered it all): when its payer ' +
+    'has a default payment method, the auto-charge runs after the answer, and its outcome shows on GET /admin/v1/invoices/{id} ' +
+    '(status Paid), GET /admin/v1/invoices/{id}/payments and in the events payment.succeeded and invoice.paid, or payment.failed ' +
+    'with dunning started.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The Open invoice (Paid for a credit invoice)', InvoiceSchema), ...commonErrorResponses },
 });
@@ -70,7 +74,7 @@ const retry = createRoute({
 
 export function registerInvoiceLifecycle(app: App): void {
   app.openapi(retry, async (c) => c.json(withHostedLink(c, await retryInvoiceBilling(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
-  app.openapi(finalize, async (c) => c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'finalize', requestContext(c))), 200));
+  app.openapi(finalize, async (c) => c.json(withHostedLink(c, await finalizeInvoiceNow(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
   app.openapi(pay, async (c) => {
     const { actor_id, actor_name } = c.req.valid('json');
     const command = { ...requestContext(c), paidBy: { actorId: actor_id, actorName: actor_name } };

@@ -146,7 +146,8 @@ const topUpRoute = createRoute({
   tags: walletTags,
   summary: 'Top up a wallet, paid through the payment processor',
   description: `Charges the given (or default) payment method for amount_nanos (a whole number of minor units, else 422
-\`top_up_not_whole_minor_units\`; no method on file: 422 \`no_payment_method\`) and answers the top-up: Succeeded credits the wallet at
+\`top_up_not_whole_minor_units\`; more than 2^53 - 1 minor units: 422 \`top_up_too_large\`; a balance it would take past 38 digits: 422
+\`wallet_balance_out_of_range\`; no method on file: 422 \`no_payment_method\`) and answers the top-up: Succeeded credits the wallet at
 once, Failed when the processor refused, Pending until the processor's notification decides (a payment_intent.succeeded notification
 about it credits it then, also after a failure); 503 \`payment_processor_unavailable\` when the processor cannot be reached. Creates the wallet
 on first use.`,
@@ -175,7 +176,8 @@ const grantRoute = createRoute({
   summary: 'Grant promotional credit',
   description: `Adds promotional credit (optionally expiring at expires_at, which must be after the customer's current time). Promotional
 credit is drawn before paid credit, soonest expiry first; what is left at expiry is written off at the next operation on the wallet or
-period close. Creates the wallet on first use.`,
+period close. Creates the wallet on first use. A grant that would take the balance past what 38 digits of raw units hold is 422
+\`wallet_balance_out_of_range\`.`,
   request: { params: WalletParamsSchema, ...mutationRequest(GrantSchema) },
   responses: { 201: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
 });

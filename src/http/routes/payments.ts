@@ -76,7 +76,12 @@ const DunningScheduleSchema = z
     subscription_id: UuidSchema.nullable().openapi({ description: 'the subscription in arrears (null for a consolidated invoice of several)' }),
     invoice_id: UuidSchema,
     customer_id: UuidSchema,
-    attempt_count: z.number().int().openapi({ description: 'retries made so far (0 until the first, at most 4 with the default schedule)' }),
+    attempt_count: z.number().int().min(1).openapi({
+      description:
+        'the dunning attempt the schedule is at (SPEC: 1 to 4 with the default schedule): while Active, the retry due next (1 until the first is made), ' +
+        'staying at the last once it is made; a closed schedule keeps the figure it closed at',
+    }),
+    retries_made: z.number().int().min(0).openapi({ description: 'retries made so far: 0 until the first, at most the number of schedule_days' }),
     next_attempt_at: TimestampSchema.nullable().openapi({ description: 'when the next retry is due; null once none is left or the schedule is closed' }),
     status: z.enum(['Active', 'Resolved', 'Exhausted']),
     schedule_days: z.array(z.number().int()).openapi({ description: 'days after the failure of each retry', example: [3, 7, 14, 21] }),
@@ -272,10 +277,12 @@ const webhookRoute = createRoute({
   summary: 'Payment processor notifications (signed)',
   description: `Called by the payment processor, authenticated by its signature alone (no token or key): the Stripe-Signature header is
 verified over the raw body against PROCESSOR_WEBHOOK_SECRET with a 300 s tolerance; a missing, malformed, stale, tampered or wrongly signed
-notification is 400 \`invalid_signature\`. Each event id is stored once: a replay is acknowledged (action duplicate) and has no second
-effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.payment_failed, charge.refunded
-(payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning resolves it). Other types, and objects the
-engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
+notification is 400 \`invalid_signature\`; a validly signed body that is no notification (not a JSON object, id or type not a string, data or
+data.object not an object) is 400 \`malformed_notification\`. Each event id is stored once: a replay is acknowledged (action duplicate) and has no second
+effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.paid, invoice.payment_succeeded,
+invoice.payment_failed, charge.refunded (payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning
+resolves it; invoice.paid and invoice.payment_succeeded collect the invoice named by metadata.invoice_id or by a PaymentIntent of ours).
+Other types, and objects the engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
   request: {
     headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
     body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },

@@ -2,6 +2,7 @@
  * The hosted invoice page: the same document model as the PDF, as one self-contained HTML page
  * (inline styles, no scripts, nothing loaded from elsewhere) with a link to download the PDF.
  */
+import { createHash } from 'node:crypto';
 import type { DocumentModel, Party } from './model.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -22,6 +23,18 @@ td{padding:5px 4px;vertical-align:top}.num{text-align:right;white-space:nowrap}.
 .summary{margin-left:auto;margin-top:16px;width:60%}.summary td{text-align:right}.summary .strong td{font-weight:700;font-size:16px;border-top:1px solid #d0d7de}
 .notes{color:#59636e;font-style:italic}.download{display:inline-block;margin-top:24px;padding:8px 16px;background:#1f883d;color:#fff;border-radius:6px;text-decoration:none;font-weight:600}
 `;
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run but its one inline stylesheet (by its
+ * hash); no scripts, frames, forms, base or plugins, and no page may frame it.
+ */
+export const HOSTED_PAGE_CSP = [
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
 
 function party(label: string, p: Party): string {
   const lines = p.lines.map((line) => `${esc(line)}<br>`).join('');

@@ -9,6 +9,8 @@ import {
   billSubscriptionUpdate,
   changePlanUpdate,
   subscriptionWorkflowId,
+  type FinalizedInvoice,
+  type FinalizeInvoiceCommand,
   type PayInvoiceCommand,
   type SubscriptionCommand,
 } from '../../../workflows/messages.js';
@@ -59,6 +61,17 @@ export async function moveInvoiceNow(
 ): Promise<InvoiceView> {
   await moveInvoice(workflowDeps(deps), invoiceId, move, command);
   return loadInvoiceView(deps.db, invoiceId);
+}
+
+/**
+ * Finalizes through the invoice's workflow (SPEC §4: answers id, status Open, invoice_number): the
+ * answer is the invoice as it stood finalized; its auto-charge runs after the answer, and its outcome
+ * shows on GET and in events (payment.succeeded/invoice.paid, payment.failed).
+ */
+export async function finalizeInvoiceNow(deps: ServiceDeps, invoiceId: string, command: SubscriptionCommand): Promise<InvoiceView> {
+  const finalize: FinalizeInvoiceCommand = { ...command, chargeAfterAnswer: true };
+  const finalized: FinalizedInvoice = await moveInvoice(workflowDeps(deps), invoiceId, 'finalize', finalize);
+  return finalized.view === undefined ? loadInvoiceView(deps.db, invoiceId) : (finalized.view as unknown as InvoiceView);
 }
 
 /** Retries the move that left the invoice in billing_error (after an operator fixed the data). */

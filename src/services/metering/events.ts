@@ -54,6 +54,7 @@ import { storeEachEvent, storeEvents, type EventProblem, type EventRow, type Sto
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { scheduleRollup } from './usage.js';
+import { numericMeterProperties, type NumericProperty } from './meters.js';
 import { noteUsageRecorded } from '../alerts/spend-alerts.js';
 import type { IngestBatchResult, IngestEventResult, UnbillableReason } from '../../schemas/metering.js';
 
@@ -213,6 +214,31 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
     if (problem) issues.push({ path, message: problem });
   }
   return issues;
+}
+
+/**
+ * Values a numeric meter of the event's type (Sum, Max, Latest, WeightedSum) could not count: the
+ * property it reads is present but is no JSON number and no plain decimal string ("NaN", "0x10",
+ * " 5", true, null). Refused with a 400 naming it, rather than stored and counted as nothing.
+ */
+export function meterPropertyIssues(properties: Record<string, unknown>, numeric: readonly NumericProperty[]): { path: string; message: string }[] {
+  return numeric.flatMap(({ property, meter, aggregation }) => {
+    const value = properties[property];
+    if (value === undefined || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value))) return [];
+    return [{ path: property, message: `is read by the ${aggregation} meter "${meter}": must be a number or a decimal string such as "12.5"` }];
+  });
+}
+
+/** Events whose numeric meters' properties are not numbers, as the 400 naming each (meters cached per process, see numericMeterProperties). */
+async function refuseNonNumericMeterProperties(deps: ServiceDeps, events: UsageEventInput[], context: IngestContext): Promise<void> {
+  const issues: { path: string; message: string }[] = [];
+  for (const [i, event] of events.entries()) {
+    const numeric = await numericMeterProperties(deps.db, event.event_type);
+    for (const issue of meterPropertyIssues(event.properties ?? {}, numeric)) {
+      issues.push({ path: `${context.fields.prefix(i)}${context.fields.properties}.${issue.path}`, message: issue.message });
+    }
+  }
+  if (issues.length > 0) throw new DomainError('validation', 'validation_failed', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
 }
 
 /**
@@ -456,6 +482,7 @@ function writerFor(deps: ServiceDeps): EventWriter {
 
 export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
   refuseCustomerNegatives([event], ingest);
+  await refuseNonNumericMeterProperties(deps, [event], ingest);
   const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps), lateUsageMaxDays: lateUsageMaxDays(deps) };
   const [foreign] = foreignEvents([event], context);
   if (foreign) throw singleEventError(foreign, event, context);
@@ -471,6 +498,7 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
 
 export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
   refuseCustomerNegatives(events, ingest);
+  await refuseNonNumericMeterProperties(deps, events, ingest);
   const limits = limitsOf(deps);
   const context: Reporting = { ...ingest, ...limits };
   const foreign = foreignEvents(events, context);

@@ -4,8 +4,10 @@
  * - Aggregations: Sum, Max and Latest of a numeric property (a JSON number or a decimal string such
  *   as "0.25", summed exactly); Count of events; UniqueCount of distinct property values; and
  *   WeightedSum, the time-weighted average of a level that each event's property moves by (see
- *   usage.ts). Events whose property is missing or not numeric count for Count but add nothing to
- *   the numeric aggregations.
+ *   usage.ts). Events whose property is missing count for Count but add nothing to the numeric
+ *   aggregations; a value that is no number is refused at ingestion once a numeric meter reads the
+ *   property (events.ts, meterPropertyIssues), so only events stored before the meter existed can
+ *   hold one (they add nothing either).
  * - Filters, all of which must hold (7 operators): Equals, NotEquals, GreaterThan,
  *   GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares numerically with numbers
  *   and decimal strings; a string compares with the text of strings and numbers; a boolean only with
@@ -21,7 +23,8 @@
  */
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
-import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, type MeterRow } from '../../db/metering/meters.js';
+import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, numericPropertyMeters, type MeterRow } from '../../db/metering/meters.js';
+import type { Db } from '../../db/client.js';
 import type { PageQuery } from '../../db/pages.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId } from '../../ids.js';
@@ -136,6 +139,43 @@ export function toMeterView(row: MeterRow): MeterView {
   };
 }
 
+/** A property some meter of an event type reads as a number, with the first such meter (for messages). */
+export interface NumericProperty {
+  property: string;
+  meter: string;
+  aggregation: MeterAggregation;
+}
+
+/**
+ * How long this process trusts its list of numeric meter properties: a meter created here is seen at
+ * once (createMeter bumps the generation); one created through another API process within this long.
+ */
+export const NUMERIC_PROPERTIES_TTL_MS = 5_000;
+let numericGeneration = 0;
+const numericCache = new WeakMap<Db, { generation: number; loadedAt: number; byEventType: Map<string, NumericProperty[]> }>();
+
+/**
+ * The properties each event type's numeric meters (Sum, Max, Latest, WeightedSum) read, for ingestion
+ * to refuse values they could not count. One query per process per NUMERIC_PROPERTIES_TTL_MS (and after
+ * a meter change here), not one per event.
+ */
+export async function numericMeterProperties(db: Db, eventType: string, now = Date.now()): Promise<NumericProperty[]> {
+  let entry = numericCache.get(db);
+  if (!entry || entry.generation !== numericGeneration || now - entry.loadedAt >= NUMERIC_PROPERTIES_TTL_MS) {
+    const generation = numericGeneration;
+    const rows = await numericPropertyMeters(db);
+    const byEventType = new Map<string, NumericProperty[]>();
+    for (const row of rows) {
+      const list = byEventType.get(row.eventType) ?? [];
+      if (!list.some((p) => p.property === row.property)) list.push({ property: row.property!, meter: row.name, aggregation: row.aggregation });
+      byEventType.set(row.eventType, list);
+    }
+    entry = { generation, loadedAt: now, byEventType };
+    numericCache.set(db, entry);
+  }
+  return entry.byEventType.get(eventType) ?? [];
+}
+
 /** Creates the meter and its rollup cursor, and asks for a pass that backfills its rollups. */
 export async function createMeter(deps: ServiceDeps, input: MeterInput, actor: Actor, requestId: string): Promise<MeterView> {
   const property = input.property === undefined ? null : normalizeProperty(input.property);
@@ -159,6 +199,8 @@ export async function createMeter(deps: ServiceDeps, input: MeterInput, actor: A
     await recordAudit(tx, { action: 'meter.created', actor, entityType: 'meter', entityId: id, after: toMeterView(meter), requestId });
     return meter;
   });
+  // Ingestion checks the new meter's property from the next event on.
+  numericGeneration += 1;
   scheduleRollup(deps);
   return toMeterView(row);
 }

@@ -33,6 +33,7 @@ import {
   hasOpenDunning,
   lockDunningByInvoice,
   lockPayment,
+  trialingSubscriptionIds,
   updateDunningSchedule,
   updatePayment,
   type DbClient,
@@ -285,6 +286,8 @@ export async function recordPaymentUpdate(deps: PaymentDeps, paymentId: string, 
           currency: payment.currency,
         }, at);
         await audit('payment.succeeded', { amount_nanos: payment.amountNanos.toFixed(0), processor_payment_intent_id: payment.processorPaymentIntentId });
+        // A retry that collected the invoice counts as made, like one that failed.
+        if (payment.dunningAttempt !== null) await progressDunning(tx, payment.invoiceId, payment.dunningAttempt, false, at);
         effects = { ...NO_EFFECTS, collected: true };
         break;
       case 'Failed': {
@@ -460,9 +463,22 @@ async function settleAfter(deps: PaymentDeps, payment: Payment, effects: Effects
       deps.logger.warn({ invoiceId: payment.invoiceId, paymentId: payment.id }, 'a payment succeeded for a Void invoice; refund it');
     }
     await closeDunning(deps, payment.invoiceId, 'payment_succeeded', at);
+    if (invoice.status !== 'Void' && invoice.status !== 'Draft') await endTrialsPaidBy(deps, payment.invoiceId, at);
     return;
   }
   await applyEffects(deps, payment.invoiceId, effects);
+}
+
+/**
+ * An invoice was paid (a payment collected it, or it was paid by hand): its Trialing subscriptions
+ * become Active (SPEC §3 "Trialing: trial ends or payment succeeds"), each through its workflow (the
+ * `paid` payment outcome, at the payment's time). Idempotent: a subscription that is no longer
+ * Trialing is not told again.
+ */
+export async function endTrialsPaidBy(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, at: Date): Promise<void> {
+  for (const subscriptionId of await trialingSubscriptionIds(deps.db, invoiceId)) {
+    await signal(deps.client, subscriptionWorkflowId(subscriptionId), paymentOutcomeSignal, { invoiceId, outcome: 'paid', at: at.toISOString() });
+  }
 }
 
 async function applyEffects(deps: PaymentDeps, invoiceId: string, effects: Effects): Promise<void> {

@@ -7,9 +7,12 @@
  * are acknowledged, stored as ignored and logged.
  *
  * Handled: payment_intent.succeeded (the payment collected the invoice, resolving its dunning),
- * payment_intent.payment_failed and invoice.payment_failed (the payment failed: dunning starts),
- * payment_intent.canceled, charge.refunded (refunds made at the processor are recorded with their
- * credit notes).
+ * invoice.paid and invoice.payment_succeeded (the processor's invoice for ours, named by its
+ * metadata.invoice_id or by a PaymentIntent of ours, was paid: the payment it names, or one recorded
+ * from its amount_paid, collects ours), payment_intent.payment_failed and invoice.payment_failed (the
+ * payment failed: dunning starts), payment_intent.canceled, charge.refunded (refunds made at the
+ * processor are recorded with their credit notes). A notification that changes nothing says why in
+ * its outcome: a failure about an invoice already paid is `ignored_invoice_already_paid`.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -26,7 +29,7 @@ import {
   type DbClient,
 } from '../../db/payments.js';
 import { UUID_PATTERN } from '../../ids.js';
-import { InvalidSignatureError, type ProcessorNotification } from '../../processor/index.js';
+import { InvalidSignatureError, MalformedNotificationError, type ProcessorNotification } from '../../processor/index.js';
 import { processorEventWorkflowId } from '../../../workflows/messages.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
@@ -41,9 +44,14 @@ export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.canceled',
+  'invoice.paid',
+  'invoice.payment_succeeded',
   'invoice.payment_failed',
   'charge.refunded',
 ]);
+
+/** What a notification the payment could not take (see recordPaymentUpdate) is recorded as. */
+const EXPECTED_STATUS = { succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled' } as const;
 
 export interface NotificationReceipt {
   received: true;
@@ -108,6 +116,7 @@ export async function receiveNotification(deps: PaymentDeps, rawBody: string, si
     notification = deps.processor.verifyNotification(rawBody, signature, secret);
   } catch (err) {
     if (err instanceof InvalidSignatureError) throw new DomainError('validation', 'invalid_signature', `processor notification refused: ${err.message}`);
+    if (err instanceof MalformedNotificationError) throw new DomainError('validation', 'malformed_notification', `processor notification refused: ${err.message}`);
     throw err;
   }
   const receipt = (action: NotificationReceipt['action']): NotificationReceipt => ({ received: true, event_id: notification.id, type: notification.type, action });
@@ -202,6 +211,11 @@ export async function applyNotification(deps: PaymentDeps, eventId: string): Pro
     return;
   }
   const at = await invoiceNow(deps.db, target.invoiceId, new Date());
+  /** Records the processor's answer about a payment and labels what it did. */
+  const record = async (paymentId: string, update: PaymentUpdate & { outcome: keyof typeof EXPECTED_STATUS }) => {
+    const payment = await recordPaymentUpdate(deps, paymentId, update, at, PROCESSOR_ACTOR);
+    return payment.status === EXPECTED_STATUS[update.outcome] ? `payment_${payment.status.toLowerCase()}` : notTakenOutcome(deps, target.invoiceId, payment.status);
+  };
   let outcome: string;
   switch (event.type) {
     case 'payment_intent.succeeded':
@@ -213,26 +227,34 @@ export async function applyNotification(deps: PaymentDeps, eventId: string): Pro
         break;
       }
       const kind = event.type === 'payment_intent.succeeded' ? 'succeeded' : event.type === 'payment_intent.canceled' ? 'canceled' : 'failed';
-      const update: PaymentUpdate = {
+      outcome = await record(paymentId, {
         outcome: kind,
         processorStatus: text(object.status),
         paymentIntentId: idOf(object.id),
         failure: kind === 'succeeded' ? null : failureOf(object, kind === 'canceled' ? 'canceled' : 'payment_failed'),
-      };
-      const payment = await recordPaymentUpdate(deps, paymentId, update, at, PROCESSOR_ACTOR);
-      outcome = `payment_${payment.status.toLowerCase()}`;
+      });
+      break;
+    }
+    case 'invoice.paid':
+    case 'invoice.payment_succeeded': {
+      // The processor's invoice was paid: our payment it names, or one the processor made, collects ours.
+      const paymentId = target.paymentId ?? (await adoptProcessorInvoicePayment(deps, target.invoiceId, object, at));
+      if (!paymentId) {
+        const status = (await invoiceState(deps.db, target.invoiceId))!.status;
+        outcome = status === 'Open' ? 'ignored_amount_unknown' : notTakenInvoiceOutcome(status);
+        break;
+      }
+      outcome = await record(paymentId, { outcome: 'succeeded', processorStatus: null, paymentIntentId: idOf(object.payment_intent), failure: null });
       break;
     }
     case 'invoice.payment_failed': {
       const failure = failureOf(object, 'payment_failed');
       if (target.paymentId) {
-        const payment = await recordPaymentUpdate(deps, target.paymentId, { outcome: 'failed', processorStatus: null, paymentIntentId: null, failure }, at, {
-          type: 'system',
-          id: 'payment-processor',
-        });
-        outcome = `payment_${payment.status.toLowerCase()}`;
+        outcome = await record(target.paymentId, { outcome: 'failed', processorStatus: null, paymentIntentId: null, failure });
+      } else if (await recordInvoiceFailure(deps, target.invoiceId, failure, at)) {
+        outcome = 'invoice_payment_failed';
       } else {
-        outcome = (await recordInvoiceFailure(deps, target.invoiceId, failure, at)) ? 'invoice_payment_failed' : 'ignored_invoice_not_open';
+        outcome = notTakenInvoiceOutcome((await invoiceState(deps.db, target.invoiceId))!.status);
       }
       break;
     }
@@ -245,18 +267,56 @@ export async function applyNotification(deps: PaymentDeps, eventId: string): Pro
   await markProcessorEventProcessed(deps.db, eventId, outcome, new Date());
 }
 
+/** A notification about an invoice that is no longer Open changed nothing: what it is recorded as. */
+const notTakenInvoiceOutcome = (status: string): string =>
+  status === 'Paid' ? 'ignored_invoice_already_paid' : status === 'Void' ? 'ignored_invoice_void' : 'ignored_invoice_not_open';
+
+/**
+ * A notification its payment could not take (a failure or cancellation after the payment succeeded,
+ * a success after it was canceled) changed nothing; it is recorded as such, not as the payment's
+ * unchanged status (a failure must not read `payment_succeeded`).
+ */
+async function notTakenOutcome(deps: PaymentDeps, invoiceId: string, paymentStatus: string): Promise<string> {
+  const invoice = (await invoiceState(deps.db, invoiceId))!;
+  if (invoice.status === 'Paid' || invoice.status === 'Void') return notTakenInvoiceOutcome(invoice.status);
+  return `ignored_payment_already_${paymentStatus.toLowerCase()}`;
+}
+
 /**
  * A PaymentIntent made outside the engine (or whose answer was lost) for one of its invoices: recorded
  * as a payment of source `processor`, in the invoice's currency only.
  */
 async function adoptIntent(deps: PaymentDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
   const intentId = idOf(object.id);
-  const amount = object.amount;
-  if (!intentId || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) return null;
+  if (!intentId) return null;
+  return adoptProcessorPayment(deps, invoiceId, { requestKey: `processor:${intentId}`, intentId, amount: object.amount, currency: object.currency, captureMethod: object.capture_method }, at);
+}
+
+/**
+ * A processor invoice paid for one of ours (invoice.paid, invoice.payment_succeeded) without naming a
+ * payment of ours: recorded as a payment of source `processor` of its `amount_paid`, keyed by its
+ * PaymentIntent when it names one, else by the processor invoice's id.
+ */
+async function adoptProcessorInvoicePayment(deps: PaymentDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
+  const intentId = idOf(object.payment_intent);
+  const processorInvoiceId = idOf(object.id);
+  const requestKey = intentId ? `processor:${intentId}` : processorInvoiceId ? `processor-invoice:${processorInvoiceId}` : null;
+  if (!requestKey) return null;
+  return adoptProcessorPayment(deps, invoiceId, { requestKey, intentId, amount: object.amount_paid, currency: object.currency, captureMethod: 'automatic' }, at);
+}
+
+/** Records a payment the processor made for one of our invoices (source `processor`), once per request key; null when its amount or currency does not fit. */
+async function adoptProcessorPayment(
+  deps: PaymentDeps,
+  invoiceId: string,
+  made: { requestKey: string; intentId: string | null; amount: unknown; currency: unknown; captureMethod: unknown },
+  at: Date,
+): Promise<string | null> {
+  const { requestKey, intentId, amount, currency } = made;
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) return null;
   return deps.db.$transaction(async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
-    if (text(object.currency)?.toUpperCase() !== invoice.currency) return null;
-    const requestKey = `processor:${intentId}`;
+    if (text(currency)?.toUpperCase() !== invoice.currency) return null;
     const existing = await findPaymentByRequest(tx, invoiceId, requestKey);
     if (existing) return existing.id;
     const minor = BigInt(amount);
@@ -268,7 +328,7 @@ async function adoptIntent(deps: PaymentDeps, invoiceId: string, object: Record<
       source: 'processor',
       dunningAttempt: null,
       status: 'Pending',
-      captureMethod: text(object.capture_method) === 'manual' ? 'manual' : 'automatic',
+      captureMethod: text(made.captureMethod) === 'manual' ? 'manual' : 'automatic',
       amountNanos: minorUnitsToRaw(minor, invoice.currency),
       amountMinor: minor,
       currency: invoice.currency,

@@ -67,7 +67,14 @@ export async function transitionSubscription(db: Db, input: TransitionInput): Pr
     }
     const changes: SubscriptionChanges = { status: input.to };
     if (input.from === 'Trialing' && input.to === 'Active') {
-      Object.assign(changes, followingPeriod(current.periodEnd.getTime(), current.plan.billingCadence, current.billingAnchor));
+      if (at < current.periodEnd) {
+        // A payment ended the trial early (SPEC §3): the trial ends now and the first paid period,
+        // anchored on this day, starts now.
+        const periodEnd = nextPeriodEnd(at.getTime(), current.plan.billingCadence, anchorDayOf(at.getTime()));
+        Object.assign(changes, { trialEnd: at, periodStart: at, periodEnd: new Date(periodEnd), billingAnchor: at });
+      } else {
+        Object.assign(changes, followingPeriod(current.periodEnd.getTime(), current.plan.billingCadence, current.billingAnchor));
+      }
     }
     if (input.to === 'Paused') changes.pausedAt = at;
     if (input.to === 'Active') changes.pausedAt = null;

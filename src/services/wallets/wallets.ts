@@ -17,6 +17,7 @@ import type { PageQuery } from '../../db/pages.js';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   minorUnitsToRaw,
+  MONEY_LIMIT,
   planDrawdown,
   promotionalExpiryJournal,
   promotionalGrantJournal,
@@ -347,6 +348,22 @@ export interface GrantInput {
 }
 
 /** Promotional credit, optionally expiring. */
+/**
+ * Refuses (422 wallet_balance_out_of_range) credit that would take the wallet's balance past what a
+ * DECIMAL(38,0) column holds, instead of failing in the database.
+ */
+function assertBalanceFits(balance: bigint, amount: bigint): void {
+  if (balance + amount >= MONEY_LIMIT) {
+    throw new DomainError('unprocessable', 'wallet_balance_out_of_range', 'the wallet balance would not fit DECIMAL(38,0) (at most 38 digits of raw units)', {
+      field: 'amount_nanos',
+      balance_nanos: balance.toString(),
+    });
+  }
+}
+
+/** The largest top-up charged through the processor, in minor units: amounts travel to it as JSON numbers. */
+const MAX_TOP_UP_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
+
 export async function grantPromotionalCredit(deps: WalletDeps, customerId: string, input: GrantInput, context: { actor: Actor; requestId?: string }): Promise<WalletView> {
   if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
   return deps.db.$transaction(async (tx) => {
@@ -355,6 +372,7 @@ export async function grantPromotionalCredit(deps: WalletDeps, customerId: strin
     if (input.expiresAt && input.expiresAt.getTime() <= at.getTime()) throw validation('expires_at', 'must be after the customer\'s current time');
     const wallet = await lockOrCreateWallet(tx, customerId, input.currency, at);
     const before = await expireGrants(tx, wallet, at);
+    assertBalanceFits(before, input.amountNanos);
     const grant = await insertGrant(tx, { walletId: wallet.id, kind: 'promotional', amount: input.amountNanos, expiresAt: input.expiresAt, grantedAt: at });
     const journalId = await post(tx, promotionalGrantJournal(input.amountNanos), {
       customerId,
@@ -434,6 +452,9 @@ export async function topUpWallet(deps: WalletDeps, customerId: string, input: T
   if (input.amountNanos <= 0n || minorUnitsToRaw(minor, input.currency) !== input.amountNanos) {
     throw new DomainError('unprocessable', 'top_up_not_whole_minor_units', `a top-up is a positive whole number of ${input.currency} minor units`, { field: 'amount_nanos' });
   }
+  if (minor > MAX_TOP_UP_MINOR) {
+    throw new DomainError('unprocessable', 'top_up_too_large', `a top-up is at most ${MAX_TOP_UP_MINOR} ${input.currency} minor units`, { field: 'amount_nanos' });
+  }
   const topUp = await deps.db.$transaction(async (tx) => {
     await requireCustomer(tx, customerId);
     const method = input.paymentMethodId ? await findPaymentMethod(tx, input.paymentMethodId) : await findDefaultPaymentMethod(tx, customerId);
@@ -441,6 +462,8 @@ export async function topUpWallet(deps: WalletDeps, customerId: string, input: T
     if (!method) throw new DomainError('unprocessable', 'no_payment_method', `customer ${customerId} has no payment method on file`, { customer_id: customerId });
     const at = await customerNow(tx, customerId, deps.clock());
     const wallet = await lockOrCreateWallet(tx, customerId, input.currency, at);
+    // Checked when asked for: once the processor collected it, the credit must fit.
+    assertBalanceFits(fromDecimal(wallet.balanceNanos), input.amountNanos);
     const row = (await insertTopUp(tx, {
       walletId: wallet.id,
       customerId,

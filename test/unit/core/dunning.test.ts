@@ -6,6 +6,7 @@ import {
   CoreValidationError,
   DEFAULT_DUNNING_SCHEDULE_DAYS,
   dunningAttemptDueMs,
+  dunningAttemptShown,
   dunningNotice,
   minorUnitsToRaw,
   parseDunningSchedule,
@@ -27,6 +28,17 @@ describe('the dunning schedule', () => {
     expect(afterDunningAttempt(FAILED, [3, 7, 14, 21], 1)).toEqual({ attemptCount: 1, nextAttemptAtMs: FAILED + 7 * DAY, exhausted: false });
     expect(afterDunningAttempt(FAILED, [3, 7, 14, 21], 3)).toEqual({ attemptCount: 3, nextAttemptAtMs: FAILED + 21 * DAY, exhausted: false });
     expect(afterDunningAttempt(FAILED, [3, 7, 14, 21], 4)).toEqual({ attemptCount: 4, nextAttemptAtMs: null, exhausted: true });
+  });
+
+  it('shows attempt_count as the attempt the schedule is at, 1 to 4 (SPEC §2), from the retries made', () => {
+    expect([0, 1, 2, 3, 4].map((made) => dunningAttemptShown(made, 4))).toEqual([1, 2, 3, 4, 4]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10 }), fc.integer({ min: 0, max: 10 }), (length, made) => {
+        const shown = dunningAttemptShown(made, length);
+        expect(shown).toBeGreaterThanOrEqual(1);
+        expect(shown).toBeLessThanOrEqual(length);
+      }),
+    );
   });
 
   it('parses DUNNING_SCHEDULE_DAYS strictly', () => {
