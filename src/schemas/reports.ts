@@ -116,3 +116,47 @@ export const DeferredRevenueSchema = z
   })
   .openapi('DeferredRevenueSchedule');
 export type DeferredRevenueView = z.infer<typeof DeferredRevenueSchema>;
+
+export const ReconciliationSchema = z
+  .object({
+    customer_id: UuidSchema,
+    as_of: z.string().openapi({ format: 'date-time' }),
+    balanced: z.boolean().openapi({ description: 'true when every currency checks out and no closed period shows a discrepancy' }),
+    currencies: z.array(
+      z.object({
+        currency: CurrencySchema,
+        invoiced_nanos: MoneySchema.openapi({ description: 'total of the finalized (Open or Paid) invoices' }),
+        paid_nanos: MoneySchema.openapi({ description: 'succeeded payments' }),
+        refunded_nanos: MoneySchema.openapi({ description: 'succeeded refunds' }),
+        credited_nanos: MoneySchema.openapi({ description: 'credit notes, all parts' }),
+        credited_to_balance_nanos: MoneySchema.openapi({ description: "credit notes' parts put on the customer's credit balance" }),
+        credited_out_of_band_nanos: MoneySchema.openapi({ description: "credit notes' parts settled out of band" }),
+        wallet_applied_nanos: MoneySchema.openapi({ description: 'wallet credit applied at finalization' }),
+        customer_balance_applied_nanos: MoneySchema.openapi({ description: 'customer credit balance applied at finalization' }),
+        customer_balance_nanos: MoneySchema.openapi({ description: "the customer's credit balance left" }),
+        open_invoices: z.number().int().openapi({ description: 'Open invoices with an amount still due' }),
+        open_amount_due_nanos: MoneySchema.openapi({ description: 'amount due of the Open invoices' }),
+        receivable_nanos: MoneySchema.openapi({ description: "the customer's accounts receivable in the ledger" }),
+        receivable_matches_open_amount_due: z.boolean(),
+        receivable_not_negative: z.boolean(),
+      }),
+    ),
+    usage: z.array(
+      z.object({
+        subscription_id: UuidSchema,
+        period_start: z.string().openapi({ format: 'date-time' }),
+        period_end: z.string().openapi({ format: 'date-time' }),
+        sku_id: UuidSchema,
+        meter_event_type: z.string().nullable(),
+        accepted_quantity: z.string().openapi({ description: 'the period rated whole from its accepted events (exact decimal)' }),
+        billed_quantity: z.string().openapi({ description: "what the period's invoices billed, adjustment lines included" }),
+        unbilled_quantity: z.string().openapi({ description: 'accepted − billed' }),
+        state: z.enum(['billed', 'draft', 'late_usage_pending', 'discrepancy']).openapi({
+          description: 'billed: nothing left; draft: its Draft waits for its grace end; late_usage_pending: late events wait for the next close (or the correction run); discrepancy: anything else',
+        }),
+      }),
+    ),
+  })
+  .openapi('Reconciliation');
+
+export type ReconciliationView = z.infer<typeof ReconciliationSchema>;

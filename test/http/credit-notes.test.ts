@@ -13,7 +13,7 @@ import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } f
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
 import { expectLedgerMatchesDocuments, ledgerBalances } from '../support/ledger.js';
-import { attachCard, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { attachCard, autoChargeOf, intentEvent, notify, paymentsOf } from '../support/payments.js';
 import { pdfText } from '../support/documents.js';
 import { postCreditNote } from '../../src/services/ledger/postings.js';
 
@@ -408,7 +408,8 @@ describe('credit note allocation', () => {
     const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
     cleanup.push(dunningWorkflowId(draft.id));
     const open = await expectJson<InvoiceBody>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`));
-    const [charge] = await paymentsOf(h, draft.id);
+    // Finalize answers Open; the workflow charges right after.
+    const charge = await autoChargeOf(h, draft.id);
     const receipt = await expectJson<{ event_id: string }>(await notify(h, intentEvent('payment_intent.succeeded', charge!)));
     expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_succeeded');
     const total = BigInt(open.total_nanos);

@@ -726,7 +726,7 @@ describe('invalid events are refused with nothing stored', () => {
     ['a customer_id that is not a UUID', (c) => event(c, { customer_id: 'cust_1' }), 400, 'validation_failed'],
     ['an unknown customer', () => event(newId()), 404, 'customer_not_found'],
     ['an unknown subscription', (c) => event(c, { subscription_id: newId() }), 404, 'subscription_not_found'],
-    ['a missing timestamp', (c) => ({ ...event(c), timestamp: undefined }), 400, 'validation_failed'],
+    ['a null timestamp', (c) => event(c, { timestamp: null }), 400, 'validation_failed'],
     ['an unparseable timestamp', (c) => event(c, { timestamp: 'last tuesday' }), 400, 'validation_failed'],
     ['a date that does not exist', (c) => event(c, { timestamp: '2026-02-30T10:00:00Z' }), 400, 'validation_failed'],
     ['a timestamp without offset', (c) => event(c, { timestamp: '2026-01-10T10:00:00' }), 400, 'validation_failed'],
@@ -756,6 +756,14 @@ describe('invalid events are refused with nothing stored', () => {
     const res = await h.request('POST', '/v1/events', { body: payload });
     expect((await body<{ error: { code: string } }>(res, status)).error.code).toBe(code);
     await expectNothingStored(payload, customerId);
+  });
+
+  it('dates an event sent without a timestamp at its receipt, in the customer\'s time', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-03-10T12:00:00.000Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    const { timestamp: _omitted, ...e } = event(customerId);
+    expect(await body(await h.request('POST', '/v1/events', { body: e }), 200)).toMatchObject({ accepted: true });
+    expect((await h.deps.db.usageEvent.findUniqueOrThrow({ where: { id: e.id } })).occurredAt.toISOString()).toBe('2026-03-10T12:00:00.000Z');
   });
 
   it('refuses a number beyond the range of JSON numbers (it would be stored as null)', async () => {

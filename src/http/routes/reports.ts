@@ -5,7 +5,8 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { CurrencySchema, DateTimeSchema, UuidSchema } from '../../schemas/common.js';
-import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema } from '../../schemas/reports.js';
+import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema, ReconciliationSchema } from '../../schemas/reports.js';
+import { reconcileCustomer } from '../../services/reports/reconciliation.js';
 import {
   arAgingCsv,
   arAgingReport,
@@ -110,7 +111,28 @@ balance at the month's end. Months in the future show the schedule still to come
   responses: { 200: reportResponse('The schedule', DeferredRevenueSchema), ...commonErrorResponses },
 });
 
+const reconciliationRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/reconciliation',
+  tags,
+  summary: "A customer's usage and money, reconciled",
+  description: `Whether every accepted usage event of the customer was billed exactly once and every amount is accounted for, now.
+usage: each closed period of each of its subscriptions rated again, whole, from its accepted events, against every invoice line that billed
+it (its own invoice, progressive invoices, late-usage adjustment lines), per SKU, with a state: billed, draft (its Draft waits for its grace
+end), late_usage_pending (late events wait for the next close or the correction run) or discrepancy. currencies: what its invoices, payments,
+refunds, credit notes (and their parts), wallets and customer credit balance moved, its open invoices and their amount due, and the ledger's
+receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. 404 \`customer_not_found\` when
+the customer does not exist.`,
+  request: { query: z.object({ customer_id: UuidSchema.openapi({ description: 'the customer to reconcile' }) }) },
+  responses: { 200: { description: 'The reconciliation', content: { 'application/json': { schema: ReconciliationSchema } } }, ...commonErrorResponses },
+});
+
 export function registerReports(app: App): void {
+  app.openapi(reconciliationRoute, async (c) => {
+    const { customer_id } = c.req.valid('query');
+    return c.json(await reconcileCustomer(c.get('deps').db, customer_id, c.get('deps').clock()), 200);
+  });
+
   app.openapi(arAgingRoute, async (c) => {
     const { as_of, customer_id, currency, format } = c.req.valid('query');
     const view = await arAgingReport(c.get('deps'), as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });

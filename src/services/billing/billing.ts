@@ -18,7 +18,7 @@
  *   Drafts), then the Draft row (the lock finalization and Draft edits take). A partial unique
  *   index makes a second Draft for one group and period impossible in the database too.
  */
-import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
+import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, subtractQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { getPlanPricing } from '../../db/catalog.js';
@@ -204,6 +204,55 @@ export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow
   }
   await markPeriodsAccounted(tx, subscription.id, accounted);
   return lines;
+}
+
+/** One SKU of a closed period: what re-rating the period from its accepted events gives, and what its invoices billed. */
+export interface PeriodUsageLine {
+  skuId: string;
+  meterEventType: string | null;
+  ratedQuantity: string;
+  billedQuantity: string;
+  unbilledQuantity: string;
+  ratedAmount: bigint;
+  billedAmount: bigint;
+}
+
+/**
+ * Reconciliation of a closed period's usage: every usage SKU re-rated whole from the accepted
+ * events, against every invoice line that billed the period (its own invoice, progressive invoices,
+ * adjustment lines); `pending` says why a difference is expected for now (its Draft waits for its
+ * grace end, or late events wait for the next close).
+ */
+export async function usageOfClosedPeriod(
+  db: DbClient,
+  subscription: SubscriptionRow,
+  period: Period,
+): Promise<{ lines: PeriodUsageLine[]; pending: 'draft' | 'late_usage_pending' | null }> {
+  const rated = new Map<string, TargetLine>();
+  for (const line of (await rateWholePeriod(db, subscription, period, await contractOfRow(db, subscription))).filter((l) => l.kind === 'usage')) {
+    const previous = rated.get(line.sku_id);
+    rated.set(line.sku_id, previous ? { ...previous, quantity: addQuantityText(previous.quantity, line.quantity), amount_nanos: previous.amount_nanos + line.amount_nanos } : line);
+  }
+  const billed = billedPerSku(await usageBilledForPeriod(db, subscription.id, period.start));
+  const lines = [...new Set([...rated.keys(), ...billed.keys()])].map((skuId): PeriodUsageLine => {
+    const ratedQuantity = rated.get(skuId)?.quantity ?? '0';
+    const billedQuantity = billed.get(skuId)?.quantity ?? '0';
+    return {
+      skuId,
+      meterEventType: rated.get(skuId)?.meter_event_type ?? null,
+      ratedQuantity: formatQuantity(parseQuantity(ratedQuantity)),
+      billedQuantity,
+      unbilledQuantity: formatQuantity(subtractQuantity(parseQuantity(ratedQuantity), parseQuantity(billedQuantity))),
+      ratedAmount: rated.get(skuId)?.amount_nanos ?? 0n,
+      billedAmount: billed.get(skuId)?.amount_nanos ?? 0n,
+    };
+  });
+  const pending = (await periodDraftPending(db, subscription.id, period.start))
+    ? 'draft'
+    : (await periodsWithLateUsage(db, subscription, null)).some((p) => p.periodStart.getTime() === period.start.getTime())
+      ? 'late_usage_pending'
+      : null;
+  return { lines, pending };
 }
 
 const addQuantityText = (a: string, b: string): string => formatQuantity(addQuantity(parseQuantity(a), parseQuantity(b)));
