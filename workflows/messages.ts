@@ -463,6 +463,8 @@ export interface SpendAlertWorkflowInput {
   testClock: { id: string; now: string } | null;
   /** A change signalled to the previous run and not evaluated yet (carried across continue-as-new). */
   pending: boolean;
+  /** The period start the previous run was waiting for (its reset not done yet); absent on a first run. */
+  nextPeriodStart?: string | null;
 }
 
 /** What an evaluation found: how many alerts are enabled, and when the next billing period starts (ISO). */

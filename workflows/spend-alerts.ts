@@ -9,7 +9,11 @@
  * - At the next billing period start of the customer's subscriptions (on the customer's clock:
  *   real timers, or a test clock advanced through an update) an activity re-arms the alerts
  *   triggered in the period that ended, then the spend is evaluated again, and again shortly
- *   while a subscription has not rolled into its new period yet.
+ *   while a subscription has not rolled into its new period yet. Since patch
+ *   SPEND_RESET_PASSED_PERIOD_START a period start the customer's time passed while the workflow
+ *   was gathering changes (usage just before it, the clock advanced during the debounce) is reset
+ *   before the evaluation at the new time, which would otherwise look past it for good; the period
+ *   start ahead is carried across continue-as-new for the same reason.
  * - It ends once the customer has no enabled alerts; continues as new when the history grows.
  * - An evaluation whose activity fails for good (deterministically, at once) no longer fails the
  *   workflow (patch SPEND_EVALUATION_ERRORS): the failure is recorded on the customer's alerts as
@@ -41,6 +45,12 @@ const { evaluateSpendAlerts, resetSpendAlertsForPeriod, recordSpendEvaluationErr
  * evaluation failing for good is recorded as the alerts' evaluation_error instead of failing the run.
  */
 export const SPEND_EVALUATION_ERRORS = 'spend-alerts-evaluation-errors';
+/**
+ * The period start ahead is reset whenever the customer's time has passed it before an evaluation,
+ * not only when the wait for it ended undisturbed: without the marker a change signalled just before
+ * it was evaluated at the new time, which answered the next period start, and the reset was skipped.
+ */
+export const SPEND_RESET_PASSED_PERIOD_START = 'spend-alerts-reset-passed-period-start';
 
 /** How long the evaluator gathers changes before it evaluates (real time). */
 export const SPEND_DEBOUNCE_MS = 1_000;
@@ -59,7 +69,9 @@ export async function spendAlertWorkflow(input: SpendAlertWorkflowInput): Promis
   let working = false;
   let continuing = false;
   let finished = false;
-  let nextPeriodStart: string | null = null;
+  let nextPeriodStart: string | null = input.nextPeriodStart ?? null;
+  /** The period start whose reset ran last: each is reset once. */
+  let resetFor: string | null = null;
   const nowIso = () => new Date(clock.nowMs()).toISOString();
 
   setHandler(spendChangedSignal, () => {
@@ -90,12 +102,19 @@ export async function spendAlertWorkflow(input: SpendAlertWorkflowInput): Promis
       if (reached && nextPeriodStart !== null) {
         working = true;
         await resetSpendAlertsForPeriod({ customerId, periodStart: nextPeriodStart });
+        resetFor = nextPeriodStart;
         working = false;
       }
     }
     if (pending) await sleep(SPEND_DEBOUNCE_MS);
     working = true;
     pending = false;
+    // A signal woke the wait above, or came just before the period start and the clock passed it
+    // during the debounce: the evaluation below at the new time answers the next period start only.
+    if (nextPeriodStart !== null && nextPeriodStart !== resetFor && clock.nowMs() >= Date.parse(nextPeriodStart) && patched(SPEND_RESET_PASSED_PERIOD_START)) {
+      await resetSpendAlertsForPeriod({ customerId, periodStart: nextPeriodStart });
+      resetFor = nextPeriodStart;
+    }
     let evaluation: SpendEvaluation;
     try {
       evaluation = await evaluateSpendAlerts({ customerId, at: nowIso() });
@@ -121,6 +140,7 @@ export async function spendAlertWorkflow(input: SpendAlertWorkflowInput): Promis
         customerId,
         testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null,
         pending: true,
+        nextPeriodStart,
       });
     }
   }

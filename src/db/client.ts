@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
+import { createPgAdapter } from './pg-adapter.js';
 
 export type Db = PrismaClient;
 
@@ -22,7 +22,8 @@ export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg
   // Interactive transactions queue on row locks (an invoice's credit notes, a wallet's drawdowns):
   // Prisma's defaults (2 s to get a connection, 5 s in all) fail such a queue under load, where
   // waiting a little longer is what the caller wants.
-  const db = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_DEFAULTS });
+  // The adapter releases a transaction's connection also when the server dropped it (pg-adapter.ts).
+  const db = new PrismaClient({ adapter: createPgAdapter(pool), transactionOptions: TRANSACTION_DEFAULTS });
   return { db, pool };
 }
 

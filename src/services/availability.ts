@@ -1,39 +1,51 @@
 /**
  * Whether a failure means a dependency (PostgreSQL, Temporal) could not be reached rather than a bug,
- * for whoever must answer it: the API turns such failures into 503 service_unavailable.
+ * for whoever must answer it: the API turns such failures into 503 service_unavailable, activities
+ * retry them (src/services/failures/taxonomy.ts).
  */
 import { isGrpcServiceError } from '@temporalio/client';
-import { prismaConnectionFailure } from '../db/errors.js';
+import { isDatabaseConnectionError } from '../db/errors.js';
 
-/** The pg driver adapter's kinds for connection failures (raw queries report them under P2010). */
-const ADAPTER_UNAVAILABLE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
-/** SQLSTATE class 08 (connection exception), 57P01-57P03 (shutting down, crashed, starting up), 53300 (too many connections). */
-const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
-/** node-postgres reports these connection failures without a code. */
-const PG_CONNECTION_LOST = /^(Connection terminated unexpectedly|Connection terminated due to connection timeout|timeout exceeded when trying to connect)$/;
+const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/** A socket error's message when its code was lost on the way: "connect ECONNREFUSED 127.0.0.1:5432", "read ECONNRESET", "write EPIPE". */
+const SOCKET_MESSAGE = new RegExp(`\\b(?:connect|read|write|getaddrinfo) (?:${[...SOCKET_UNAVAILABLE].join('|')})\\b`);
 const GRPC_UNAVAILABLE = 14;
+/** How many errors of one chain are read at most (causes of causes, an AggregateError's errors). */
+const CHAIN_LIMIT = 32;
 
 /**
- * Whether a failure means a dependency could not be reached (rather than a bug): Prisma and pg
- * connection errors, Temporal's gRPC UNAVAILABLE, socket errors, found on the error or its causes.
+ * An error and the errors it carries, itself first, each once: its `cause`, an AggregateError's
+ * `errors` (a connection refused on every address of a host), and a Prisma error's driver adapter
+ * error (`meta.driverAdapterError`, whose `cause` holds the driver's code and message).
+ */
+export function* errorChain(err: unknown): Generator<Record<string, unknown>> {
+  const pending: unknown[] = [err];
+  const seen = new Set<object>();
+  while (pending.length > 0 && seen.size < CHAIN_LIMIT) {
+    const node = pending.shift();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    const fields = node as Record<string, unknown>;
+    yield fields;
+    const meta = fields.meta;
+    if (meta !== null && typeof meta === 'object') pending.push((meta as Record<string, unknown>).driverAdapterError);
+    if (Array.isArray(fields.errors)) pending.push(...(fields.errors as unknown[]));
+    pending.push(fields.cause);
+  }
+}
+
+/**
+ * Whether a failure means a dependency could not be reached (rather than a bug): a database
+ * connection error of PostgreSQL, node-postgres or Prisma, Temporal's gRPC UNAVAILABLE, a socket
+ * error, found on the error or anywhere in its chain.
  */
 export function isDependencyUnavailable(err: unknown): boolean {
-  const pending: unknown[] = [err];
-  for (let seen = 0; pending.length > 0 && seen < 10; seen++) {
-    const node = pending.shift();
-    if (node === null || typeof node !== 'object') continue;
-    const prisma = prismaConnectionFailure(node);
-    if (prisma?.unavailable) return true;
-    if (prisma) pending.push(prisma.driverError);
+  for (const node of errorChain(err)) {
+    if (isDatabaseConnectionError(node)) return true;
     if (isGrpcServiceError(node) && node.code === GRPC_UNAVAILABLE) return true;
-    const { code, kind, originalCode, message, cause } = node as Record<string, unknown>;
-    if (typeof kind === 'string' && ADAPTER_UNAVAILABLE.has(kind)) return true;
-    for (const value of [code, originalCode]) {
-      if (typeof value === 'string' && (SOCKET_UNAVAILABLE.has(value) || UNAVAILABLE_SQLSTATE.test(value))) return true;
-    }
-    if (node instanceof Error && PG_CONNECTION_LOST.test(String(message))) return true;
-    pending.push(cause);
+    const { code, message } = node;
+    if (typeof code === 'string' && SOCKET_UNAVAILABLE.has(code)) return true;
+    if (typeof message === 'string' && SOCKET_MESSAGE.test(message)) return true;
   }
   return false;
 }

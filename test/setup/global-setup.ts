@@ -61,9 +61,17 @@ export const TEST_WEBHOOK_SETTINGS: WebhookSettings = {
   allowPrivateUrls: true,
 };
 
+/** The embedded PostgreSQL cluster of the run, for tests that stop and start it (test/support/faults.ts). */
+export interface DatabaseCluster {
+  dataDir: string;
+  port: number;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** Null when the run uses TEST_DATABASE_URL's server, which the tests must not stop. */
+    databaseCluster: DatabaseCluster | null;
     temporalAddress: string;
     taskQueue: string;
     invoiceGraceMs: number;
@@ -78,21 +86,22 @@ const log = (message: string) => process.stdout.write(`[test-setup] ${message}\n
 
 /**
  * A fresh database per run: on TEST_DATABASE_URL's server when set (dropped afterwards), else in a
- * throwaway embedded cluster with durability off.
+ * throwaway embedded cluster with durability off (returned, so tests may restart it).
  */
-async function startDatabase(teardown: (() => Promise<void>)[]): Promise<string> {
+async function startDatabase(teardown: (() => Promise<void>)[]): Promise<{ url: string; cluster: DatabaseCluster | null }> {
   const runDatabase = `billing_test_${Date.now().toString(36)}_${process.pid}`;
   if (process.env.TEST_DATABASE_URL) {
     const url = withDatabase(process.env.TEST_DATABASE_URL, runDatabase);
     teardown.push(() => dropDatabase(url));
-    return url;
+    return { url, cluster: null };
   }
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-test-'));
   teardown.push(() => rm(scratch, { recursive: true, force: true }));
-  const postgres = new EmbeddedPostgres({ dataDir: path.join(scratch, 'pg'), port: await freePort(), ephemeral: true });
+  const cluster = { dataDir: path.join(scratch, 'pg'), port: await freePort() };
+  const postgres = new EmbeddedPostgres({ ...cluster, ephemeral: true });
   const serverUrl = await postgres.start();
   teardown.push(() => postgres.stop());
-  return withDatabase(serverUrl, runDatabase);
+  return { url: withDatabase(serverUrl, runDatabase), cluster };
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -104,7 +113,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     const [temporalBinary, stripeMockBinary] = await Promise.all([ensureTool(TEMPORAL_CLI, log), ensureTool(STRIPE_MOCK, log)]);
 
-    const databaseUrl = await startDatabase(teardown);
+    const { url: databaseUrl, cluster: databaseCluster } = await startDatabase(teardown);
     await ensureDatabase(databaseUrl);
     const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
       cwd: PROJECT_ROOT,
@@ -168,6 +177,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     });
 
     project.provide('databaseUrl', databaseUrl);
+    project.provide('databaseCluster', databaseCluster);
     project.provide('temporalAddress', temporal.address);
     project.provide('taskQueue', TEST_TASK_QUEUE);
     project.provide('invoiceGraceMs', TEST_INVOICE_GRACE_MS);

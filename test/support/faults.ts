@@ -3,9 +3,13 @@
  * (SQLSTATE 22003, what Prisma reports as P2020) on the rows a condition selects, as a corrupt
  * stored amount or a 31-digit quantity would. No retry can get past it, so the work under test must
  * surface it as a visible error (README, "Failures"). A corrupt test-clock time does the same for
- * work that only reads.
+ * work that only reads. And a transient one: the test run's PostgreSQL stopped and started again
+ * under running work, which must ride it out on its retries.
  */
+import { setTimeout as delay } from 'node:timers/promises';
+import { inject } from 'vitest';
 import type { Db } from '../../src/db/client.js';
+import { EmbeddedPostgres } from '../../src/dev/embedded-postgres.js';
 import { newId } from '../../src/ids.js';
 import type { Harness } from './harness.js';
 
@@ -71,4 +75,24 @@ export async function activityAttempts(h: Harness, workflowId: string): Promise<
     if (started) (attempts[scheduled.get(String(started.scheduledEventId))!] ??= []).push(started.attempt ?? 0);
   }
   return attempts;
+}
+
+/** Whether the run's PostgreSQL may be restarted: it is the embedded cluster of the global setup, not TEST_DATABASE_URL's server. */
+export const canRestartDatabase = (): boolean => inject('databaseCluster') !== null;
+
+/**
+ * Stops the run's embedded PostgreSQL cluster (fast shutdown: open connections are terminated,
+ * 57P01, as in a real restart), keeps it down for `downMs`, and starts it again; resolves once it
+ * accepts connections. Every connection of every process (the worker's, the test's) is lost.
+ */
+export async function restartDatabase(downMs: number): Promise<{ stoppedAt: number; startedAt: number }> {
+  const cluster = inject('databaseCluster');
+  if (cluster === null) throw new Error('the run uses TEST_DATABASE_URL: its server is not the tests to restart');
+  // The same data folder, port and options as the global setup's: pg_ctl drives the running server.
+  const postgres = new EmbeddedPostgres({ ...cluster, ephemeral: true });
+  await postgres.stop();
+  const stoppedAt = Date.now();
+  await delay(downMs);
+  await postgres.start();
+  return { stoppedAt, startedAt: Date.now() };
 }

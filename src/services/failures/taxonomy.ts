@@ -7,36 +7,44 @@
  * fixing the data (README, "Failures").
  */
 import { isGrpcServiceError } from '@temporalio/client';
+import { sqlStatesOf } from '../../db/errors.js';
 import { DomainError } from '../../errors.js';
-import { isDependencyUnavailable } from '../availability.js';
+import { errorChain, isDependencyUnavailable } from '../availability.js';
 
 export type FailureKind = 'transient' | 'deterministic';
 
 /**
- * SQLSTATEs a retry can clear: serialization failure, deadlock, lock not available, query canceled
- * (a statement or lock timeout), and the insufficient-resources class (disk full, out of memory).
+ * SQLSTATEs a retry can clear besides those of a lost connection (isDependencyUnavailable):
+ * serialization failure, deadlock, lock not available, query canceled (a statement or lock
+ * timeout), and the insufficient-resources class (too many connections, disk full, out of memory).
  */
 const TRANSIENT_SQLSTATE = /^(40001|40P01|55P03|57014|53[0-9A-Z]{3})$/;
+/** The same failures when only their message survived a wrapper. */
+const TRANSIENT_MESSAGE = /could not serialize access|deadlock detected|write conflict or a deadlock|canceling statement due to (?:statement|lock) timeout|could not obtain lock/;
 /** Prisma's codes for a transaction that lost a conflict or timed out, and for a pool timeout. */
 const TRANSIENT_PRISMA = new Set(['P2028', 'P2034', 'P2024', 'P1008']);
+/** The driver adapter's kind for a serialization failure (40001). */
+const ADAPTER_TRANSIENT_KINDS = new Set(['TransactionWriteConflict']);
 /** gRPC codes of a Temporal call worth retrying: CANCELLED, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 const TRANSIENT_GRPC = new Set([1, 4, 8, 10, 14]);
 
-/** Transient or deterministic: what a retry of the same work can be expected to do. */
+/**
+ * Transient or deterministic: what a retry of the same work can be expected to do. A domain error
+ * thrown as such decides by its kind; any other error is transient when it, or any error in its
+ * chain (causes, a Prisma error's driver error, an AggregateError's errors), is a connection-level
+ * failure of a dependency or a conflict a retry can clear.
+ */
 export function classifyFailure(err: unknown): FailureKind {
   if (err instanceof DomainError) return err.kind === 'unavailable' ? 'transient' : 'deterministic';
   if (isDependencyUnavailable(err)) return 'transient';
-  const pending: unknown[] = [err];
-  for (let seen = 0; pending.length > 0 && seen < 10; seen++) {
-    const node = pending.shift();
-    if (node === null || typeof node !== 'object') continue;
+  for (const node of errorChain(err)) {
+    if (node instanceof DomainError && node.kind === 'unavailable') return 'transient';
     if (isGrpcServiceError(node) && TRANSIENT_GRPC.has(node.code)) return 'transient';
-    const { code, originalCode, meta, cause } = node as Record<string, unknown>;
+    const { code, kind, message } = node;
     if (typeof code === 'string' && TRANSIENT_PRISMA.has(code)) return 'transient';
-    for (const value of [code, originalCode]) if (typeof value === 'string' && TRANSIENT_SQLSTATE.test(value)) return 'transient';
-    const driver = (meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError;
-    if (driver) pending.push(driver, (driver as { cause?: unknown }).cause);
-    pending.push(cause);
+    if (typeof kind === 'string' && ADAPTER_TRANSIENT_KINDS.has(kind)) return 'transient';
+    if (sqlStatesOf(node).some((state) => TRANSIENT_SQLSTATE.test(state))) return 'transient';
+    if (typeof message === 'string' && TRANSIENT_MESSAGE.test(message)) return 'transient';
   }
   return 'deterministic';
 }
