@@ -102,9 +102,11 @@ export async function createHarness(
   overrides: Partial<HttpSettings> = {},
   clock: () => Date = () => new Date(),
   tax: TaxAdapter = zeroTax,
+  /** The run's database unless a test brings its own (one migrated on the run's server). */
+  databaseUrl: string = inject('databaseUrl'),
 ): Promise<Harness> {
   const secrets = generateSecrets();
-  const { db, pool } = createDb(inject('databaseUrl'), 5);
+  const { db, pool } = createDb(databaseUrl, 5);
   const temporal = await connectTemporal(inject('temporalAddress'), 'default');
   const deps: AppDeps = {
     db,
