@@ -161,12 +161,13 @@ async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, peri
 
 /**
  * Late usage: the lines billing the usage that arrived for the subscription's closed periods
- * (starting before `before`; all when null) after they were billed. Each closed period with such late events is rated again, whole,
- * with every event it now has (its tiers, packages, minimums and contract terms, exactly as its close
- * rated it), and each SKU's difference to everything ever billed for that period's usage becomes a
- * prior-period adjustment line with the period as its service period. A period whose own Draft is
- * still waiting for its grace end is left to that Draft (its refresh bills the late events). The
- * periods billed are marked accounted, so the next close only looks at events that arrive later.
+ * (starting before `before`; all when null) after they were billed. Each closed period with such
+ * late events is rated again, whole, with every event it now has (its tiers, packages, minimums and
+ * contract terms, exactly as its close rated it), and each SKU's difference to everything ever
+ * billed for that period's usage becomes a prior-period adjustment line with the period as its
+ * service period. A period whose own Draft is still waiting for its grace end is left to that Draft
+ * (its refresh bills the late events). The periods billed are marked accounted, so the next close
+ * only looks at events that arrive later.
  */
 export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow, before: Date | null, onBehalf: Partial<NewLine>): Promise<NewLine[]> {
   const periods = await periodsWithLateUsage(tx, subscription, before);
