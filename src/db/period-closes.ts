@@ -29,11 +29,18 @@ export function findPeriodClose(tx: DbClient, subscriptionId: string, periodStar
   });
 }
 
-/** Records a period as closed, its late usage counted from every event stored so far. */
+/**
+ * Records a period as closed, its late usage counted from every event stored so far, and moves the
+ * subscription's closed_through to its end (what ingestion reads, under the row lock, to flag late
+ * events: a final close moves no period).
+ */
 export async function insertPeriodClose(tx: DbClient, close: PeriodCloseRow, at: Date): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO subscription_period_closes (subscription_id, period_start, period_end, invoice_id, accounted_seq, closed_at)
     VALUES (${close.subscriptionId}::uuid, ${close.periodStart}, ${close.periodEnd}, ${close.invoiceId}::uuid, ${LAST_SEQ}, ${at})`;
+  await tx.$executeRaw`
+    UPDATE subscriptions SET closed_through = GREATEST(closed_through, ${close.periodEnd}::timestamptz)
+    WHERE id = ${close.subscriptionId}::uuid AND (closed_through IS NULL OR closed_through < ${close.periodEnd}::timestamptz)`;
 }
 
 /**

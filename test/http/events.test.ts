@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
+import { insertPeriodClose } from '../../src/db/period-closes.js';
 import type { DomainError } from '../../src/errors.js';
 import { ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/metering/events.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
@@ -233,6 +234,14 @@ describe('POST /v1/events', () => {
     );
     expect(await h.deps.db.usageEvent.count({ where: { customerId, late: true } })).toBe(5);
     expect(await h.deps.db.usageEvent.count({ where: { customerId, unbillableReason: 'after_subscription_end' } })).toBe(1);
+
+    // A final close moves no period: a Cancelled subscription whose last period was closed (not yet
+    // Expired) takes events of that period as late, so they are never left behind its close.
+    const cancelled = await makeSubscription(customerId, { status: 'Cancelled' });
+    const last = await h.deps.db.subscription.findUniqueOrThrow({ where: { id: cancelled } });
+    expect(await send(now - DAY, { subscription_id: cancelled })).toMatchObject({ late: false, billable: true });
+    await insertPeriodClose(h.deps.db, { subscriptionId: cancelled, periodStart: last.periodStart, periodEnd: last.periodEnd, invoiceId: null }, new Date());
+    expect(await send(now - DAY, { subscription_id: cancelled })).toMatchObject({ late: true, billable: true });
   });
 
   it('answers billable: false with the reason for events no subscription period covers', async () => {

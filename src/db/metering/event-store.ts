@@ -72,8 +72,8 @@ export interface StoreLimits {
  * prior-period adjustments (services/billing/late-usage.ts).
  *
  * An event is LATE when its timestamp falls in a period of the subscription that is already closed:
- * before its current period (the close moves the subscription into the next period in the same
- * transaction), before its charged_through_date, or anywhere in its last period once it has Expired.
+ * before its closed_through (every close sets it, also a final close, which moves no period), before
+ * its current period, before its charged_through_date, or in its last period once it has Expired.
  * Without a subscription_id the event is late when that holds for any subscription of its customer.
  *
  * An event no subscription period covers is stored but UNBILLABLE, with the reason: its customer has
@@ -97,7 +97,7 @@ WITH input AS (
     occurred_at timestamptz, properties jsonb, source text)
 ),
 relevant AS MATERIALIZED (
-  SELECT s.id, s.customer_id, s.period_start, s.period_end, s.status, s.charged_through_date, s.trial_end
+  SELECT s.id, s.customer_id, s.period_start, s.period_end, s.status, s.charged_through_date, s.closed_through, s.trial_end
   FROM subscriptions s WHERE s.id = ANY($5::uuid[]) OR s.customer_id = ANY($6::uuid[])
   ORDER BY s.id
   FOR KEY SHARE OF s
@@ -117,10 +117,10 @@ timed AS (
 ),
 -- Each event with every subscription it counts towards (one hash join each way).
 applicable AS (
-  SELECT t.idx, t.at, r.id AS subscription_id, r.status, r.period_start, r.period_end, r.charged_through_date, r.trial_end
+  SELECT t.idx, t.at, r.id AS subscription_id, r.status, r.period_start, r.period_end, r.charged_through_date, r.closed_through, r.trial_end
   FROM timed t JOIN relevant r ON r.id = t.subscription_id AND r.customer_id = t.customer_id
   UNION ALL
-  SELECT t.idx, t.at, r.id, r.status, r.period_start, r.period_end, r.charged_through_date, r.trial_end
+  SELECT t.idx, t.at, r.id, r.status, r.period_start, r.period_end, r.charged_through_date, r.closed_through, r.trial_end
   FROM timed t JOIN relevant r ON r.customer_id = t.customer_id
   WHERE t.subscription_id IS NULL
 ),
@@ -133,7 +133,7 @@ judged AS (
              THEN 'before_subscription_start'
            WHEN a.trial_end IS NOT NULL AND a.at < a.trial_end THEN 'in_trial'
          END AS reason,
-         (a.at < a.period_start OR a.at < a.charged_through_date OR (a.status = 'Expired' AND a.at < a.period_end)) AS closed
+         (a.at < a.period_start OR a.at < a.closed_through OR a.at < a.charged_through_date OR (a.status = 'Expired' AND a.at < a.period_end)) AS closed
   FROM applicable a
 ),
 coverage AS (
