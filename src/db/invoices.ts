@@ -275,7 +275,7 @@ const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreat
   ...(line.detail !== undefined ? { detail: line.detail } : {}),
 });
 
-export async function insertLines(tx: DbClient, invoiceId: string, lines: NewLine[]): Promise<void> {
+export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<void> {
   if (lines.length === 0) return;
   await tx.invoiceLineItem.createMany({ data: lines.map((line) => lineData(invoiceId, line)) });
 }
@@ -320,8 +320,8 @@ export function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<Inv
 }
 
 /**
- * A new Draft, with the totals of the lines it is created with (inserted next, by insertLines);
- * `createdAt` (a test clock's time) overrides the wall-clock default.
+ * A new Draft with its lines, created with their totals; `createdAt` (a test clock's time)
+ * overrides the wall-clock default.
  */
 export async function insertDraft(
   tx: DbClient,
@@ -330,7 +330,9 @@ export async function insertDraft(
 ): Promise<InvoiceRow> {
   const { createdAt, ...fields } = draft;
   const totals = totalsOf(lines.map(totalledLine));
-  return tx.invoice.create({ data: { ...fields, ...totals, ...(createdAt === undefined ? {} : { createdAt }) } });
+  const invoice = await tx.invoice.create({ data: { ...fields, ...totals, ...(createdAt === undefined ? {} : { createdAt }) } });
+  await insertLines(tx, invoice.id, lines);
+  return invoice;
 }
 
 /**

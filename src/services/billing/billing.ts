@@ -333,6 +333,10 @@ export async function payerOf(tx: DbClient, customer: CustomerRecord): Promise<s
   return current.id;
 }
 
+/** What lines of a customer's charges on its payer's invoice name: the customer, when it is not the payer. */
+export const onBehalfOf = (customer: CustomerRecord, payerId: string): Partial<NewLine> =>
+  payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
+
 /** JSON with object keys sorted (a JSONB column gives them back in its own order). */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -382,7 +386,7 @@ function sameLines(stored: InvoiceLineRow[], fresh: NewLine[]): boolean {
 }
 
 /** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
-async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
+export async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
   if (!draft) return null;
   const locked = await lockInvoice(tx, draft.id);
   return locked.status === 'Draft' ? locked : null;
@@ -469,7 +473,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   const basis = await periodBasis(tx, subscription.id, period.start);
   const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
   const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
-  const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
+  const onBehalf = onBehalfOf(customer, payerId);
   // The first close of a period also bills the late usage of the periods closed before it.
   const closing = CLOSING.has(input.reason) && !closed;
   const adjustments = closing ? await lateUsageLines(tx, subscription, period.start, onBehalf) : [];
@@ -495,6 +499,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   }
 
   const invoiceId = draft?.id ?? newId();
+  const written = [...lines, ...adjustments];
   let totals: InvoiceRow;
   if (draft) {
     await deleteRebilledLines(tx, invoiceId, subscription.id, period.start);
@@ -503,7 +508,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
       // A Draft that several subscriptions bill into belongs to none of them alone.
       ...(sharedNow ? { subscriptionId: null } : {}),
     });
-    await insertLines(tx, invoiceId, [...lines, ...adjustments]);
+    await insertLines(tx, invoiceId, written);
     totals = await recomputeTotals(tx, invoiceId);
   } else {
     // A new Draft holds only these lines: it is created with their totals.
@@ -518,9 +523,8 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
         // On a test clock the Draft is created at the subscription's clock time, the instant billed to.
         ...(subscription.testClockId === null ? {} : { createdAt: upTo }),
       },
-      [...lines, ...adjustments],
+      written,
     );
-    await insertLines(tx, invoiceId, [...lines, ...adjustments]);
   }
   if (closing) await insertPeriodClose(tx, { subscriptionId: subscription.id, periodStart: period.start, periodEnd: period.end, invoiceId }, upTo);
   // A refresh that changed nothing (no new charges, same total) is no change to record.

@@ -8,17 +8,17 @@
  * finalized at once. Runs daily (the `late-usage-corrections` Temporal Schedule) for subscriptions
  * on no test clock, and at the end of every test-clock advance for the clock's subscriptions.
  */
-import type { Client } from '@temporalio/client';
+import type { TemporalHandle } from '../../temporal/client.js';
 import type { Db } from '../../db/client.js';
 import { ensureSchedule } from '../../temporal/schedules.js';
 import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID } from '../../../workflows/messages.js';
 import { getCustomer } from '../../db/customers.js';
-import { findDraftOfGroup, insertDraft, insertLines, lockBillingGroup, lockInvoice, recomputeTotals, type InvoiceRow } from '../../db/invoices.js';
+import { findDraftOfGroup, insertDraft, insertLines, lockBillingGroup, recomputeTotals, type InvoiceRow } from '../../db/invoices.js';
 import { endedSubscriptionsWithLateUsage } from '../../db/period-closes.js';
 import { findSubscription, lockSubscription } from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
 import { engineActor, recordAudit } from '../audit.js';
-import { lateUsageLines, payerOf } from './billing.js';
+import { lateUsageLines, lockedDraft, onBehalfOf, payerOf } from './billing.js';
 
 export interface LateUsageCorrection {
   subscriptionId: string;
@@ -43,15 +43,13 @@ export async function billLateUsageCorrection(db: Db, subscriptionId: string, at
     if (!subscription || subscription.status !== 'Expired') return null;
     const customer = await getCustomer(tx, subscription.customerId);
     const payerId = await payerOf(tx, customer);
-    const onBehalf = payerId === customer.id ? {} : { customerId: customer.id, customerName: customer.display_name };
-    const lines = await lateUsageLines(tx, subscription, null, onBehalf);
+    const lines = await lateUsageLines(tx, subscription, null, onBehalfOf(customer, payerId));
     if (lines.length === 0) return null;
     const starts = lines.map((line) => line.periodStart!.getTime());
     const ends = lines.map((line) => line.periodEnd!.getTime());
     const group = { customerId: payerId, currency: subscription.currency, periodStart: new Date(Math.min(...starts)), periodEnd: new Date(Math.max(...ends)) };
     await lockBillingGroup(tx, group);
-    const open = await findDraftOfGroup(tx, group);
-    const draft = open && (await lockInvoice(tx, open.id)).status === 'Draft' ? open : null;
+    const draft = await lockedDraft(tx, await findDraftOfGroup(tx, group));
     const invoiceId = draft?.id ?? newId();
     let totals: InvoiceRow;
     if (draft) {
@@ -70,7 +68,6 @@ export async function billLateUsageCorrection(db: Db, subscriptionId: string, at
         },
         lines,
       );
-      await insertLines(tx, invoiceId, lines);
     }
     await recordAudit(tx, {
       action: draft ? 'invoice.billed' : 'invoice.created',
@@ -86,7 +83,7 @@ export async function billLateUsageCorrection(db: Db, subscriptionId: string, at
 }
 
 /** Creates the daily schedule of the correction run once; with `runNow` it also runs it at once. */
-export function ensureLateUsageCorrectionsSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
+export function ensureLateUsageCorrectionsSchedule(client: TemporalHandle['client'], taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
   const job = {
     scheduleId: LATE_USAGE_CORRECTIONS_SCHEDULE_ID,
     workflowType: 'lateUsageCorrectionsWorkflow',

@@ -13,7 +13,7 @@
  * a customer whose recognition fails deterministically is logged and left for the next run, the
  * others are posted; a transient failure fails the run, which Temporal retries.
  */
-import type { Client } from '@temporalio/client';
+import type { TemporalHandle } from '../../temporal/client.js';
 import { ensureSchedule } from '../../temporal/schedules.js';
 import type { Db } from '../../db/client.js';
 import { customersWithRevenueDue } from '../../db/ledger.js';
@@ -43,7 +43,7 @@ export async function recognizeRevenueDue(deps: { db: Db; logger: Logger }, test
  * Creates the daily Temporal Schedule of the recognition run once (visible in the Temporal UI); with
  * `runNow` it also runs it at once (a worker starting after downtime catches up without waiting).
  */
-export function ensureRevenueRecognitionSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
+export function ensureRevenueRecognitionSchedule(client: TemporalHandle['client'], taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
   const job = {
     scheduleId: REVENUE_RECOGNITION_SCHEDULE_ID,
     workflowType: 'revenueRecognitionWorkflow',
