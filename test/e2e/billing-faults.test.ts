@@ -21,7 +21,6 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
-import { ONE_UNIT } from '../../src/core/index.js';
 import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { stopProcess } from '../../src/dev/processes.js';
@@ -31,6 +30,7 @@ import { advanceClock, sendUsage, waitForClockReady } from '../support/clock-usa
 import { canRestartDatabase, restartDatabase } from '../support/faults.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 import { invoicesOf } from '../support/invoices.js';
+import { billedUsage, makeGraduatedCallsPlan } from '../support/usage-billing.js';
 
 const SUBSCRIPTIONS = 30;
 const SENDERS = 4;
@@ -39,7 +39,6 @@ const DOWN_MS = 3_000;
 const JANUARY = '2026-01-01T00:00:00.000Z';
 const FEBRUARY = '2026-02-01T00:00:00.000Z';
 const MARCH = '2026-03-01T00:00:00.000Z';
-const CENT = ONE_UNIT / 100n;
 /** Usage sent before the faults: some subscriptions stay in the first tier, others cross it. */
 const initialUsageOf = (i: number) => 200 + 70 * i;
 
@@ -66,13 +65,6 @@ interface Party {
   customerId: string;
   subscriptionId: string;
 }
-
-/** Usage quantity billed for the period starting at `periodStart`, over every invoice (adjustment lines included). */
-const billedUsage = (invoices: Invoice[], subscriptionId: string, periodStart: string): bigint =>
-  invoices
-    .flatMap((invoice) => invoice.line_items)
-    .filter((line) => line.kind === 'usage' && line.subscription_id === subscriptionId && line.period_start === periodStart)
-    .reduce((sum, line) => sum + BigInt(line.quantity), 0n);
 
 interface WorkerProcess {
   child: ChildProcess;
@@ -170,27 +162,7 @@ describe('billing under a killed worker and a PostgreSQL restart', () => {
   });
 
   it.skipIf(!canRestartDatabase())('bills every accepted event exactly once, with every cent accounted for', async () => {
-    // A usage-only plan: API calls Graduated, the first 1,000 at 0.01, every further one at 0.005.
-    const plan = await expectJson<{ id: string }>(
-      await h.request('POST', '/admin/v1/catalog/plans', { body: { name: 'Graduated calls', description: 'billing under faults', billing_cadence: 'Monthly', trial_days: 0 } }),
-      201,
-    );
-    await expectJson(
-      await h.request('POST', '/admin/v1/catalog/skus', {
-        body: {
-          plan_id: plan.id,
-          name: 'API calls',
-          pricing_model: 'Graduated',
-          meter_event_type: 'api_calls',
-          currency: 'USD',
-          tiers: [
-            { up_to: 1000, unit_amount_nanos: CENT.toString() },
-            { up_to: null, unit_amount_nanos: (CENT / 2n).toString() },
-          ],
-        },
-      }),
-      201,
-    );
+    const planId = await makeGraduatedCallsPlan(h, 'billing under faults');
     const clock = await expectJson<{ id: string }>(await h.request('POST', '/admin/v1/test-clocks', { body: { name: 'billing faults', frozen_time: JANUARY } }), 201);
     const parties: Party[] = [];
     for (let i = 0; i < SUBSCRIPTIONS; i += 1) {
@@ -200,7 +172,7 @@ describe('billing under a killed worker and a PostgreSQL restart', () => {
         }),
         201,
       );
-      const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customer.id, plan_id: plan.id, currency: 'USD' } }), 201);
+      const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customer.id, plan_id: planId, currency: 'USD' } }), 201);
       parties.push({ customerId: customer.id, subscriptionId: subscription.id });
     }
     const subscriptionIds = parties.map((p) => p.subscriptionId);

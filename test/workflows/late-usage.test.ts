@@ -6,7 +6,6 @@
  * invoice was finalized opens no second invoice.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ONE_UNIT } from '../../src/core/index.js';
 import { newId } from '../../src/ids.js';
 import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID, type LateUsageCorrectionsSummary } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
@@ -16,6 +15,7 @@ import { eventually } from '../support/payments.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
+import { billedUsage, CENT, makeGraduatedCallsPlan } from '../support/usage-billing.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -44,34 +44,8 @@ interface Invoice {
   line_items: Line[];
 }
 
-const CENT = ONE_UNIT / 100n;
 const invoicesOf = (subscriptionId: string) => readInvoices<Invoice>(h, `subscription_id=${subscriptionId}`);
 const allInvoicesOf = (customerId: string) => readInvoices<Invoice>(h, `customer_id=${customerId}`);
-
-/** A usage-only plan: API calls Graduated, the first 1,000 at 0.01, every further one at 0.005. */
-async function graduatedPlan(): Promise<string> {
-  const plan = await expectJson<{ id: string }>(
-    await h.request('POST', '/admin/v1/catalog/plans', { body: { name: 'Graduated calls', description: 'late usage', billing_cadence: 'Monthly', trial_days: 0 } }),
-    201,
-  );
-  await expectJson(
-    await h.request('POST', '/admin/v1/catalog/skus', {
-      body: {
-        plan_id: plan.id,
-        name: 'API calls',
-        pricing_model: 'Graduated',
-        meter_event_type: 'api_calls',
-        currency: 'USD',
-        tiers: [
-          { up_to: 1000, unit_amount_nanos: CENT.toString() },
-          { up_to: null, unit_amount_nanos: (CENT / 2n).toString() },
-        ],
-      },
-    }),
-    201,
-  );
-  return plan.id;
-}
 
 async function subscribeOnClock(start: string, planId: string) {
   const clockId = await makeTestClock(h.deps.db, start);
@@ -80,18 +54,11 @@ async function subscribeOnClock(start: string, planId: string) {
   return { clockId, customerId, subscriptionId: subscription.id };
 }
 
-/** Usage quantity billed for the period starting at `periodStart`, over every invoice (adjustment lines included). */
-const billedUsage = (invoices: Invoice[], subscriptionId: string, periodStart: string): bigint =>
-  invoices
-    .flatMap((invoice) => invoice.line_items)
-    .filter((line) => line.kind === 'usage' && line.subscription_id === subscriptionId && line.period_start === periodStart)
-    .reduce((sum, line) => sum + BigInt(line.quantity), 0n);
-
 const JANUARY = '2026-01-01T00:00:00.000Z';
 
 describe('late usage', () => {
   it('bills usage that arrives after its period was invoiced on the next invoice, re-rated with that period\'s tiers, once', async () => {
-    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await graduatedPlan());
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await makeGraduatedCallsPlan(h, 'late usage'));
     await advanceClock(h, clockId, '2026-01-15T12:00:00.000Z');
     await sendUsage(h, customerId, subscriptionId, 800, '2026-01-15T12:00:00.000Z');
     await advanceClock(h, clockId, '2026-02-01T02:00:00.000Z');
@@ -139,7 +106,7 @@ describe('late usage', () => {
   });
 
   it("puts an ended subscription's late usage on a correction invoice", async () => {
-    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await graduatedPlan());
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await makeGraduatedCallsPlan(h, 'late usage'));
     await advanceClock(h, clockId, '2026-01-10T00:00:00.000Z');
     await sendUsage(h, customerId, subscriptionId, 100, '2026-01-10T00:00:00.000Z');
     await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/cancel`));
@@ -162,7 +129,7 @@ describe('late usage', () => {
   });
 
   it('bills every event sent while the period closes, on its invoice or as late usage, exactly once', async () => {
-    const planId = await graduatedPlan();
+    const planId = await makeGraduatedCallsPlan(h, 'late usage');
     const clockId = await makeTestClock(h.deps.db, JANUARY);
     const subscriptions: { customerId: string; subscriptionId: string }[] = [];
     for (let i = 0; i < 12; i += 1) {
@@ -201,7 +168,7 @@ describe('late usage', () => {
   });
 
   it('bills an event whose ingestion had read the open period when the close committed (held mid-statement across the close)', async () => {
-    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await graduatedPlan());
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await makeGraduatedCallsPlan(h, 'late usage'));
     await advanceClock(h, clockId, '2026-01-31T23:30:00.000Z');
     await sendUsage(h, customerId, subscriptionId, 3, '2026-01-31T23:00:00.000Z');
     // Every insert into usage_events takes the table's writer lock (shared) in its statement: held
@@ -244,7 +211,7 @@ describe('late usage', () => {
   });
 
   it('bills the late usage of ended subscriptions on no test clock in the daily run (the late-usage-corrections schedule)', async () => {
-    const planId = await graduatedPlan();
+    const planId = await makeGraduatedCallsPlan(h, 'late usage');
     const skuId = (await h.deps.db.sku.findFirstOrThrow({ where: { planId } })).id;
     const customerId = await makeCustomer(h.deps.db);
     // A subscription that ended at the start of today (UTC), its last month invoiced with 100 calls.
@@ -291,7 +258,7 @@ describe('late usage', () => {
   });
 
   it('opens no second invoice when a period close runs again after its invoice was finalized', async () => {
-    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await graduatedPlan());
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await makeGraduatedCallsPlan(h, 'late usage'));
     await advanceClock(h, clockId, '2026-01-15T00:00:00.000Z');
     await sendUsage(h, customerId, subscriptionId, 10, '2026-01-15T00:00:00.000Z');
     await advanceClock(h, clockId, '2026-02-01T02:00:00.000Z');
