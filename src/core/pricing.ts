@@ -44,7 +44,7 @@ import {
 } from './contracts.js';
 import { formatQuantity, MAX_QUANTITY_SCALE, parseQuantity, pow10, roundRational, type Quantity, type Rational } from './decimal.js';
 import { CoreValidationError, type Problem } from './errors.js';
-import { formatMoney, isCurrency, MONEY_LIMIT, parseMoney } from './money.js';
+import { formatMoney, isCurrency, MONEY_LIMIT, ONE_UNIT, parseMoney } from './money.js';
 
 export type PricingModel = 'Flat' | 'PerUnit' | 'Graduated' | 'Volume' | 'Package' | 'Committed';
 export const PRICING_MODELS: readonly PricingModel[] = ['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed'];
@@ -205,6 +205,48 @@ export function validateTiers(model: PricingModel, tiers: readonly Tier[] | unde
     }
     moneyProblem(problems, tier.unit_amount_nanos, `${at}.unit_amount_nanos`, false);
     if (tier.flat_amount_nanos !== undefined) moneyProblem(problems, tier.flat_amount_nanos, `${at}.flat_amount_nanos`, false);
+  });
+  return problems;
+}
+
+/**
+ * Bounds on the prices a catalog takes, so that no period's charge can overflow the money columns
+ * (DECIMAL(38,0), |amount| < 10^38 raw units) however much usage it rates. Usage is bounded too
+ * (services/metering: at most MAX_MONTHLY_QUANTITY, the sum of |quantity|, per customer and
+ * calendar month): a price multiplied by quantities is at most MAX_UNIT_AMOUNT (100,000.00 per unit),
+ * so one SKU's charge over a period of up to 13 calendar months stays below
+ * 13 × 10^18 × 10^17 ≈ 1.3 × 10^36, leaving room for many lines per invoice; a fixed amount (a Flat
+ * fee, a tier's flat fee, a commitment) is at most MAX_FIXED_AMOUNT (10^18 currency units).
+ */
+export const MAX_UNIT_AMOUNT = 10n ** 17n;
+export const MAX_FIXED_AMOUNT = 10n ** 30n;
+
+function boundProblem(problems: Problem[], value: bigint | undefined, bound: bigint, field: string, what: string): void {
+  if (value !== undefined && (value > bound || value < -bound)) {
+    problems.push({ code: 'price_out_of_range', field, message: `${what} must be at most ${bound} raw units (${bound / ONE_UNIT} in the currency)` });
+  }
+}
+
+/**
+ * Prices beyond MAX_UNIT_AMOUNT / MAX_FIXED_AMOUNT. Checked when a price is set (a SKU, a tier
+ * override), not when one is rated: a price stored before the bound existed still rates.
+ */
+export function priceBoundProblems(sku: Pick<SkuPrice, 'pricing_model' | 'unit_amount_nanos' | 'tiers' | 'commit_amount_nanos' | 'overage_unit_amount_nanos'>): Problem[] {
+  const problems: Problem[] = [];
+  const fixed = sku.pricing_model === 'Flat';
+  boundProblem(problems, sku.unit_amount_nanos, fixed ? MAX_FIXED_AMOUNT : MAX_UNIT_AMOUNT, 'unit_amount_nanos', fixed ? 'a flat price' : 'a price per unit');
+  problems.push(...tierBoundProblems(sku.tiers));
+  boundProblem(problems, sku.commit_amount_nanos, MAX_FIXED_AMOUNT, 'commit_amount_nanos', 'a commitment');
+  boundProblem(problems, sku.overage_unit_amount_nanos, MAX_UNIT_AMOUNT, 'overage_unit_amount_nanos', 'a price per unit');
+  return problems;
+}
+
+/** Tier prices beyond the bounds of priceBoundProblems. */
+export function tierBoundProblems(tiers: readonly Tier[] | undefined, field = 'tiers'): Problem[] {
+  const problems: Problem[] = [];
+  (tiers ?? []).forEach((tier, index) => {
+    boundProblem(problems, tier.unit_amount_nanos, MAX_UNIT_AMOUNT, `${field}[${index}].unit_amount_nanos`, 'a price per unit');
+    boundProblem(problems, tier.flat_amount_nanos, MAX_FIXED_AMOUNT, `${field}[${index}].flat_amount_nanos`, 'a flat fee');
   });
   return problems;
 }

@@ -136,6 +136,7 @@ export const ERROR_CODES = {
   top_up_too_large: { status: 422, meaning: 'a paid top-up larger than the payment processor can be asked to charge (2^53 - 1 minor units)' },
   top_up_not_whole_minor_units: { status: 422, meaning: "a paid wallet top-up is not a positive whole number of the currency's minor units" },
   invalid_events: { status: 422, meaning: 'events of a batch are invalid and nothing was stored; details.issues lists each, with its issue code' },
+  quantity_limit_exceeded: { status: 422, meaning: "the events would take a customer's usage in a calendar month (UTC) past MAX_MONTHLY_QUANTITY (10^18: the sum of each event's largest metered |quantity|), or one request carries more; nothing was stored" },
   // 429, 5xx
   rate_limited: { status: 429, meaning: 'the caller (or, without valid credentials, the client address) exceeded its request rate; see Retry-After' },
   internal_error: { status: 500, meaning: 'an unexpected failure; the request_id identifies it in the logs' },
@@ -160,6 +161,7 @@ export const ISSUE_CODES: Readonly<Record<string, string>> = {
   invalid_money: 'a money amount is not a whole number of raw units within DECIMAL(38,0)',
   money_out_of_range: 'a money amount does not fit DECIMAL(38,0)',
   negative_price: 'a price is negative',
+  price_out_of_range: 'a price is beyond the catalog bound (100,000.00 per unit, 10^18 for a fixed amount), so a period could overflow',
   field_not_applicable: 'the field belongs to another pricing model',
   meter_required: 'usage pricing needs a meter_event_type',
   unit_amount_required: 'the pricing model needs unit_amount_nanos',

@@ -288,8 +288,13 @@ describe('SKUs', () => {
     expect(pkg.body).toMatchObject({ package_size: '100', package_rounding: 'Up', tiers: null, commit_amount_nanos: null, overage_unit_amount_nanos: null });
   });
 
-  it('keeps a 38-digit amount exactly', async () => {
-    const amount = '9'.repeat(38);
+  it('refuses a fixed amount beyond the catalog bound, so no invoice can overflow', async () => {
+    const body = await rejectSku({ plan_id: plan.id, name: 'Huge', pricing_model: 'Flat', unit_amount_nanos: '9'.repeat(38), currency: 'USD' });
+    expect(issues(body)).toEqual([['unit_amount_nanos', 'price_out_of_range']]);
+  });
+
+  it('keeps a 30-digit amount exactly', async () => {
+    const amount = '9'.repeat(30);
     const res = await call<Sku>('POST', '/admin/v1/catalog/skus', { plan_id: plan.id, name: 'Huge', pricing_model: 'Flat', unit_amount_nanos: amount, currency: 'USD' });
     expect(res.status).toBe(201);
     expect(res.body.unit_amount_nanos).toBe(amount);

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isBoundedInstant } from '../../src/schemas/common.js';
-import { fromCloudEvent, MAX_NUMBER_DIGITS, negativeQuantityIssues, propertyIssues } from '../../src/services/metering/events.js';
+import { fromCloudEvent, magnitudeOf, MAX_NUMBER_DIGITS, negativeQuantityIssues, propertyIssues } from '../../src/services/metering/events.js';
 import { formatWindowSize, meterDefinitionIssues, normalizeProperty, parseWindowSize } from '../../src/services/metering/meters.js';
 
 describe('window sizes', () => {
@@ -67,12 +67,12 @@ describe('event validation helpers', () => {
       'nested.big',
       'quantity',
     ]);
-    expect(propertyIssues({ quantity: '1.25', tokens: '12345678901234567890.123456789012', ratio: 0.1 })).toEqual([]);
+    expect(propertyIssues({ quantity: '1.25', tokens: '123456789012345678.123456789012', ratio: 0.1 })).toEqual([]);
   });
 
   it('refuses unbounded quantities in top-level properties (numbers and decimal strings); negatives only from customer tokens', () => {
     const paths = (properties: Record<string, unknown>) => propertyIssues(properties).map((i) => i.path).sort();
-    expect(paths({ quantity: '1000000000000000000000000000000', tokens: '123456789012345678901', ok: '12345678901234567890' })).toEqual(['quantity', 'tokens']);
+    expect(paths({ quantity: '1000000000000000000000000000000', tokens: '1234567890123456789', ok: '123456789012345678', also: 999999999999999 })).toEqual(['quantity', 'tokens']);
     expect(paths({ quantity: '0.0000000000001', tiny: 1e-13, ok: '0.000000000001', ok2: 1e-12, padded: '0000000000000000000000001' })).toEqual(['quantity', 'tiny']);
     // Negative values are bounded like the others; whether the sender may send them is decided by who it is.
     expect(paths({ quantity: '-5000', n: -5, correction: '-1.5' })).toEqual([]);
@@ -83,6 +83,16 @@ describe('event validation helpers', () => {
     ]);
     // Nested values are not aggregated by meters: only the JSON exactness rules apply there.
     expect(paths({ nested: { big: '1000000000000000000000000000000' } })).toEqual([]);
+  });
+
+  it("measures an event's magnitude as the largest |value| its meters can read, scaled by 10^12", () => {
+    const tokens = [{ property: 'tokens', meter: 'Tokens', aggregation: 'Sum' }] as const;
+    expect(magnitudeOf({ quantity: '2.5', tokens: -7, id: 99999999 }, tokens)).toBe(7_000_000_000_000n);
+    expect(magnitudeOf({ quantity: '-0.000000000001' }, [])).toBe(1n);
+    expect(magnitudeOf({ quantity: 0.1, tokens: '0.05' }, tokens)).toBe(100_000_000_000n);
+    expect(magnitudeOf({ quantity: '999999999999999999.999999999999' }, [])).toBe(999_999_999_999_999_999_999_999_999_999n);
+    // What no meter reads counts for nothing, and so does what is no number.
+    expect(magnitudeOf({ sent_at_ms: 1767225600000, label: 'x', tokens: true }, tokens)).toBe(0n);
   });
 
   it('refuses JSON numbers that may not be the text sent: overflow and more than 15 significant digits', () => {

@@ -24,6 +24,11 @@ export interface EventRow {
   occurred_at: string | null;
   properties: Record<string, unknown>;
   source: string | null;
+  /**
+   * The largest |value| among the properties meters read, as a decimal string (null: none), added
+   * to its customer's month in usage_quantity_totals, whose CHECK bounds it (quantityBoundOf).
+   */
+  magnitude: string | null;
 }
 
 export type EventProblemCode =
@@ -94,7 +99,7 @@ const storeEventsSql = (insertWhen: string, result: string, guarded = false) => 
 WITH input AS (
   SELECT * FROM json_to_recordset($1::json) AS e(
     idx int, id text, event_type text, customer_id uuid, subscription_id uuid,
-    occurred_at timestamptz, properties jsonb, source text)
+    occurred_at timestamptz, properties jsonb, source text, magnitude numeric)
 ),
 relevant AS MATERIALIZED (
   SELECT s.id, s.customer_id, s.period_start, s.period_end, s.status, s.charged_through_date, s.closed_through, s.trial_end
@@ -142,7 +147,7 @@ coverage AS (
   GROUP BY idx
 ),
 checked AS (
-  SELECT t.idx, t.id, t.event_type, t.customer_id, t.subscription_id, t.properties, t.source, t.now_at, t.at AS occurred_at,
+  SELECT t.idx, t.id, t.event_type, t.customer_id, t.subscription_id, t.properties, t.source, t.magnitude, t.now_at, t.at AS occurred_at,
          CASE
            WHEN t.known_customer IS NULL THEN 'customer_not_found'
            WHEN t.subscription_id IS NOT NULL AND t.known_subscription IS NULL THEN 'subscription_not_found'
@@ -165,6 +170,20 @@ stored AS (
   ORDER BY id COLLATE "C", idx
   ON CONFLICT (id) DO NOTHING
   RETURNING id, late, customer_id, unbillable_reason
+),
+-- The stored events' magnitudes added to their customers' months, in key order (concurrent
+-- statements lock the rows in one order); the table's CHECK refuses a month past its bound, which
+-- fails the statement and stores nothing of it.
+counted AS (
+  INSERT INTO usage_quantity_totals AS q (customer_id, month, magnitude)
+  SELECT k.customer_id, (date_trunc('month', k.occurred_at AT TIME ZONE 'UTC'))::date, sum(k.magnitude)
+  FROM stored s
+  JOIN (SELECT DISTINCT ON (id) id, customer_id, occurred_at, magnitude FROM checked WHERE ${insertWhen} ORDER BY id, idx) k
+    ON k.id = s.id AND k.customer_id = s.customer_id
+  WHERE k.magnitude > 0
+  GROUP BY 1, 2
+  ORDER BY 1, 2
+  ON CONFLICT (customer_id, month) DO UPDATE SET magnitude = q.magnitude + EXCLUDED.magnitude
 )${guarded ? SKIPPED_CTE(insertWhen) : ''}
 SELECT ${result},
        (SELECT json_agg(json_build_object('index', idx, 'id', id, 'problem', problem, 'now_at', now_at) ORDER BY idx)
@@ -191,6 +210,21 @@ skipped AS MATERIALIZED (
 const UNPROVEN_GUARD = `,
        usage_events_abort_unproven((SELECT count(*) FROM skipped k
          WHERE NOT EXISTS (SELECT 1 FROM usage_events e WHERE e.id = k.id AND e.customer_id = k.customer_id))) AS unproven`;
+
+/** The CHECK of usage_quantity_totals (its migration): a customer's month of usage past its bound. */
+const QUANTITY_BOUND_CONSTRAINT = 'usage_quantity_totals_bound';
+
+/**
+ * The customer and month (YYYY-MM) whose usage a failed ingestion statement would have taken past
+ * the bound, or null when the failure is something else. PostgreSQL names the failing row in the
+ * error's detail: "Failing row contains (<customer>, <YYYY-MM-01>, <magnitude>)".
+ */
+export function quantityBoundOf(err: unknown): { customerId: string | null; month: string | null } | null {
+  const e = err as { code?: unknown; constraint?: unknown; detail?: unknown };
+  if (e.code !== '23514' || e.constraint !== QUANTITY_BOUND_CONSTRAINT) return null;
+  const row = /\(([0-9a-f-]{36}), (\d{4}-\d{2})-01, /.exec(String(e.detail ?? ''));
+  return { customerId: row?.[1] ?? null, month: row?.[2] ?? null };
+}
 
 /** SQLSTATE raised by usage_events_abort_unproven (its migration says why). */
 const UNPROVEN_SKIPS = 'UE001';

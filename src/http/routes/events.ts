@@ -63,8 +63,10 @@ const PropertiesSchema = z
   .openapi({
     description:
       'arbitrary key/values for filtering and aggregation; send exact quantities as decimal strings ("0.25"). Top-level numbers and ' +
-      'decimal strings are usage quantities: at most 20 digits before the decimal point and 12 after, and negative only with admin ' +
-      'credentials (corrections; billing never counts a period below zero)',
+      'decimal strings are usage quantities: at most 18 digits before the decimal point and 12 after, and negative only with admin ' +
+      'credentials (corrections; billing never counts a period below zero). A customer\'s usage per calendar month (UTC), the sum of ' +
+      'each event\'s largest |value| among the properties its meters read, is at most 10^18 (MAX_MONTHLY_QUANTITY), and so is a request\'s: ' +
+      'beyond it the request is answered 422 quantity_limit_exceeded and nothing of it is stored',
     example: { tokens: '1500', model: 'large' },
   });
 

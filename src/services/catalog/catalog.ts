@@ -9,6 +9,8 @@
  *   (there it defaults to "0").
  * - package_size/package_rounding belong to Package and commit/overage amounts to Committed only;
  *   package_rounding defaults to Up.
+ * - Prices are bounded (core priceBoundProblems: at most 100,000.00 per unit, 10^18 for a fixed
+ *   amount), so that no period's charge can overflow the money columns.
  * - All SKUs of a plan share one currency: a SKU in another currency is a 409
  *   plan_currency_mismatch (a plan is rated onto one invoice).
  */
@@ -33,7 +35,7 @@ import {
 import type { PageQuery } from '../../db/pages.js';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { CoreValidationError, parseSkuPrice, type PackageRounding, type PricingModel, type Problem, type SkuPrice } from '../../core/index.js';
+import { CoreValidationError, parseSkuPrice, priceBoundProblems, type PackageRounding, type PricingModel, type Problem, type SkuPrice } from '../../core/index.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit.js';
 import { mergeMetadata, type MetadataChanges } from '../metadata.js';
@@ -114,6 +116,7 @@ function skuPrice(id: string, input: CreateSkuInput): SkuPrice {
       ...(input.commit_amount_nanos === undefined ? {} : { commit_amount_nanos: input.commit_amount_nanos }),
       ...(input.overage_unit_amount_nanos === undefined ? {} : { overage_unit_amount_nanos: input.overage_unit_amount_nanos }),
     });
+    problems.push(...priceBoundProblems(price));
     if (problems.length === 0) return price;
   } catch (err) {
     if (!(err instanceof CoreValidationError)) throw err;

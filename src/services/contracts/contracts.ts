@@ -41,6 +41,7 @@ import {
   dayNumber,
   phaseAt,
   prorateDays,
+  tierBoundProblems,
   validateEscalation,
   validateTerms,
   validateTiers,
@@ -201,7 +202,7 @@ async function tierOverrideProblems(deps: ServiceDeps, overrides: TierOverrideRe
       unit_amount_nanos: BigInt(tier.unit_amount_nanos),
       ...(tier.flat_amount_nanos === undefined ? {} : { flat_amount_nanos: BigInt(tier.flat_amount_nanos) }),
     }));
-    problems.push(...validateTiers(sku.pricing_model, tiers, `${at}.tiers`));
+    problems.push(...validateTiers(sku.pricing_model, tiers, `${at}.tiers`), ...tierBoundProblems(tiers, `${at}.tiers`));
   }
   return problems;
 }

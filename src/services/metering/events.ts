@@ -50,9 +50,10 @@
  */
 import type pg from 'pg';
 import { customerIdsByExternalId } from '../../db/customers.js';
-import { storeEachEvent, storeEvents, type EventProblem, type EventRow, type StoreLimits } from '../../db/metering/event-store.js';
+import { quantityBoundOf, storeEachEvent, storeEvents, type EventProblem, type EventRow, type StoreLimits } from '../../db/metering/event-store.js';
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
+import { ONE_UNIT } from '../../core/index.js';
 import { scheduleRollup } from './usage.js';
 import { numericMeterProperties, type NumericProperty } from './meters.js';
 import { noteUsageRecorded } from '../alerts/spend-alerts.js';
@@ -229,16 +230,81 @@ export function meterPropertyIssues(properties: Record<string, unknown>, numeric
   });
 }
 
-/** Events whose numeric meters' properties are not numbers, as the 400 naming each (meters cached per process, see numericMeterProperties). */
-async function refuseNonNumericMeterProperties(deps: ServiceDeps, events: UsageEventInput[], context: IngestContext): Promise<void> {
+/**
+ * Most usage a customer may send per calendar month (UTC) of event timestamps: the sum over its
+ * events of each event's magnitude (magnitudeOf), in quantity units. With the catalog's price bounds
+ * (core MAX_UNIT_AMOUNT) a period's charge stays far inside the money columns. A batch may carry at
+ * most as much. Enforced by usage_quantity_totals' CHECK (its migration holds the same number).
+ */
+export const MAX_MONTHLY_QUANTITY = 10n ** 18n;
+
+/** A quantity's absolute value in units of 10^-12 (numbers and decimal strings validated before). */
+function scaledAbs(value: unknown): bigint {
+  const text = typeof value === 'number' ? Math.abs(value).toFixed(MAX_QUANTITY_DECIMALS) : typeof value === 'string' && DECIMAL.test(value) ? value.replace('-', '') : '0';
+  const [integer = '0', fraction = ''] = text.split('.');
+  return BigInt(integer) * ONE_UNIT + BigInt(fraction.slice(0, MAX_QUANTITY_DECIMALS).padEnd(MAX_QUANTITY_DECIMALS, '0'));
+}
+
+/**
+ * What an event adds to its customer's month of usage: the largest |value| among the properties
+ * its meters can read (`quantity`, read by default meters, and every numeric meter's property of its
+ * type), scaled by 10^12. Other properties (ids, timestamps as numbers) count for nothing.
+ */
+export function magnitudeOf(properties: Record<string, unknown>, numeric: readonly NumericProperty[]): bigint {
+  let largest = scaledAbs(properties.quantity);
+  for (const { property } of numeric) {
+    const value = scaledAbs(properties[property]);
+    if (value > largest) largest = value;
+  }
+  return largest;
+}
+
+/** A scaled magnitude as the decimal string the store adds up (null for none). */
+const magnitudeText = (scaled: bigint): string | null =>
+  scaled === 0n ? null : `${scaled / ONE_UNIT}.${(scaled % ONE_UNIT).toString().padStart(MAX_QUANTITY_DECIMALS, '0')}`;
+
+/**
+ * The events' magnitudes (magnitudeOf), after refusing with a 400 naming each the values a numeric
+ * meter of the event's type could not count, and with a 422 a batch carrying more than
+ * MAX_MONTHLY_QUANTITY (meters cached per process, see numericMeterProperties).
+ */
+async function meteredMagnitudes(deps: ServiceDeps, events: UsageEventInput[], context: IngestContext): Promise<bigint[]> {
   const issues: { path: string; message: string }[] = [];
+  const magnitudes: bigint[] = [];
   for (const [i, event] of events.entries()) {
     const numeric = await numericMeterProperties(deps.db, event.event_type);
     for (const issue of meterPropertyIssues(event.properties ?? {}, numeric)) {
       issues.push({ path: `${context.fields.prefix(i)}${context.fields.properties}.${issue.path}`, message: issue.message });
     }
+    magnitudes.push(magnitudeOf(event.properties ?? {}, numeric));
   }
   if (issues.length > 0) throw new DomainError('validation', 'validation_failed', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
+  const total = magnitudes.reduce((sum, m) => sum + m, 0n);
+  if (total > MAX_MONTHLY_QUANTITY * ONE_UNIT) {
+    throw new DomainError(
+      'unprocessable',
+      'quantity_limit_exceeded',
+      `the events carry ${magnitudeText(total)} units of usage in all, more than one request may carry (${MAX_MONTHLY_QUANTITY}, MAX_MONTHLY_QUANTITY); nothing was stored`,
+      { limit: MAX_MONTHLY_QUANTITY.toString() },
+    );
+  }
+  return magnitudes;
+}
+
+/**
+ * The 422 for an ingestion statement refused by the monthly bound (usage_quantity_totals' CHECK):
+ * nothing of the request was stored.
+ */
+function quantityLimitError(err: unknown): unknown {
+  const bound = quantityBoundOf(err);
+  if (bound === null) return err;
+  const month = bound.month ?? 'a calendar month';
+  return new DomainError(
+    'unprocessable',
+    'quantity_limit_exceeded',
+    `the events would take the customer's usage in ${month} (UTC) past ${MAX_MONTHLY_QUANTITY} units (MAX_MONTHLY_QUANTITY: the sum of each event's largest metered |quantity|); nothing was stored`,
+    { limit: MAX_MONTHLY_QUANTITY.toString(), ...(bound.customerId === null ? {} : { customer_id: bound.customerId }), ...(bound.month === null ? {} : { month: bound.month }) },
+  );
 }
 
 /**
@@ -250,7 +316,7 @@ async function refuseNonNumericMeterProperties(deps: ServiceDeps, events: UsageE
  * Admin credentials may send negative values: corrections, and the level deltas WeightedSum meters
  * carry; billing never counts a period's usage below zero (services/contracts/pricing.ts).
  */
-export const MAX_QUANTITY_INTEGER_DIGITS = 20;
+export const MAX_QUANTITY_INTEGER_DIGITS = 18;
 const NEGATIVE_MESSAGE = 'is a negative quantity: only admin credentials may send negative values (corrections)';
 export const MAX_QUANTITY_DECIMALS = 12;
 
@@ -382,7 +448,7 @@ function foreignEvents(events: UsageEventInput[], context: IngestContext): Event
   return events.flatMap((event, index) => (event.customer_id.toLowerCase() === own ? [] : [{ index, id: event.id, problem: 'customer_not_found' as const, now_at: null }]));
 }
 
-function toRow(event: UsageEventInput, idx: number): EventRow {
+function toRow(event: UsageEventInput, idx: number, magnitude: bigint): EventRow {
   return {
     idx,
     id: event.id,
@@ -392,6 +458,7 @@ function toRow(event: UsageEventInput, idx: number): EventRow {
     occurred_at: event.timestamp ?? null,
     properties: event.properties ?? {},
     source: event.source ?? null,
+    magnitude: magnitudeText(magnitude),
   };
 }
 
@@ -482,11 +549,15 @@ function writerFor(deps: ServiceDeps): EventWriter {
 
 export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
   refuseCustomerNegatives([event], ingest);
-  await refuseNonNumericMeterProperties(deps, [event], ingest);
+  const [magnitude = 0n] = await meteredMagnitudes(deps, [event], ingest);
   const context: Reporting = { ...ingest, maxFutureSkewMs: maxFutureSkewMs(deps), lateUsageMaxDays: lateUsageMaxDays(deps) };
   const [foreign] = foreignEvents([event], context);
   if (foreign) throw singleEventError(foreign, event, context);
-  const outcome = await writerFor(deps).write(toRow(event, 0));
+  const outcome = await writerFor(deps)
+    .write(toRow(event, 0, magnitude))
+    .catch((err: unknown) => {
+      throw quantityLimitError(err);
+    });
   if ('problem' in outcome) throw singleEventError(outcome.problem, event, context);
   if (outcome.stored) {
     scheduleRollup(deps);
@@ -498,12 +569,18 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
 
 export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], ingest: IngestContext): Promise<IngestBatchResult> {
   refuseCustomerNegatives(events, ingest);
-  await refuseNonNumericMeterProperties(deps, events, ingest);
+  const magnitudes = await meteredMagnitudes(deps, events, ingest);
   const limits = limitsOf(deps);
   const context: Reporting = { ...ingest, ...limits };
   const foreign = foreignEvents(events, context);
   if (foreign.length > 0) throw batchError(foreign, events, context);
-  const outcome = await storeEvents(deps.pool, events.map(toRow), limits);
+  const outcome = await storeEvents(
+    deps.pool,
+    events.map((event, idx) => toRow(event, idx, magnitudes[idx]!)),
+    limits,
+  ).catch((err: unknown) => {
+    throw quantityLimitError(err);
+  });
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
   if (outcome.accepted > 0) {
     scheduleRollup(deps);
