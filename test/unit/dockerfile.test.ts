@@ -94,7 +94,7 @@ beforeAll(() => {
   stages = build(DOCKERFILE);
   runtime = stages.at(-1)!;
   app = path.join(runtime.root, runtime.workdir);
-}, 60_000);
+}, 120_000);
 
 afterAll(() => {
   for (const scratch of scratches) rmSync(scratch, { recursive: true, force: true });
@@ -190,7 +190,7 @@ describe('Dockerfile, replayed without a registry', () => {
     expect(failure(DOCKERFILE.replace('COPY package.json package-lock.json prisma.config.ts ./', 'COPY package.json prisma.config.ts ./')).message).toMatch(
       /npm ci needs package-lock\.json/,
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('.dockerignore', () => {
