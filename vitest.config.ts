@@ -6,10 +6,24 @@ export default defineConfig({
     projects: [
       {
         test: {
+          // Workflow logic on a local Temporal dev server with mocked activities (no database):
+          // seconds, so it runs first (sequence.groupOrder), before the unit and integration projects.
+          name: 'workflow-logic',
+          include: ['test/workflow-logic/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/workflow-logic/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/replay/**/*.test.ts'],
           testTimeout: 30_000,
           environment: 'node',
+          sequence: { groupOrder: 1 },
         },
       },
       {
