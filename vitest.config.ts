@@ -15,6 +15,10 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
+          // One process for every file: the SDK and the Temporal runtime load once; each file runs its
+          // own worker on its own task queue, and its tests run concurrently (each on its own workflow).
+          isolate: false,
+          maxWorkers: 1,
         },
       },
       {

@@ -92,7 +92,7 @@ function timeline(run: MockedWorkflow): [string, string][] {
 
 const ACTIVE: SubscriptionSnapshot = { status: 'Active', periodStart: at(0), periodEnd: at(PERIOD_DAYS), trialEnd: null };
 
-describe('progressive billing: the threshold check', () => {
+describe.concurrent('progressive billing: the threshold check', () => {
   it('checks the accrued charges every configured interval, across the period close, and finalizes the closed period after its grace', async () => {
     let checks = 0;
     const { subscriptionId, run, handle, driveTo } = await startSubscription(ACTIVE, DAY_MS, {
@@ -162,7 +162,7 @@ describe('progressive billing: the threshold check', () => {
   });
 });
 
-describe('subscription step failing for good: held as the subscription billing_error', () => {
+describe.concurrent('subscription step failing for good: held as the subscription billing_error', () => {
   it('records it, answers clock advances at once with no next wake, and closes the period again on the operator retry', async () => {
     let failed = false;
     const base = subscriptionActivities(ACTIVE);
@@ -187,9 +187,11 @@ describe('subscription step failing for good: held as the subscription billing_e
 
     // The retry clears it and answers once the close ran again; the subscription is in its next period.
     expect(await handle.executeUpdate(retrySubscriptionBillingUpdate, { args: [ADMIN] })).toEqual({ status: 'Active', periodStart: at(3), periodEnd: at(6), trialEnd: null });
-    expect(run.calls.slice(before).map((call) => call.activity)).toEqual(['clearBillingError', 'closeAndRollSubscriptionPeriod']);
+    expect(run.calls.slice(before, before + 2).map((call) => call.activity)).toEqual(['clearBillingError', 'closeAndRollSubscriptionPeriod']);
     expect(run.argsOf('clearBillingError')).toEqual([[{ entity: 'subscription', id: subscriptionId, command: ADMIN }]]);
-    // The finalization of the closed period is due again at its grace end (passed already): the next advance runs it.
-    expect(await handle.query(nextWakeQuery)).toBe(at(3 + 1 / 24));
+    // The loop goes on: the closed period's grace ended already (the clock is at +3.5 days), so its
+    // Draft is finalized right away, dated at its grace end; then the next period end is what is due.
+    expect(await advance(at(3.5))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(6) });
+    expect(run.argsOf('finalizePeriodInvoice')).toEqual([[{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }]]);
   });
 });
