@@ -15,10 +15,11 @@ export default defineConfig({
           testTimeout: 20_000,
           hookTimeout: 60_000,
           sequence: { groupOrder: 0 },
-          // One process for every file: the SDK and the Temporal runtime load once; each file runs its
-          // own worker on its own task queue, and its tests run concurrently (each on its own workflow).
+          // Two processes reused across files: the SDK and the Temporal runtime load once in each; every
+          // file runs its own worker on its own task queue, and its tests run concurrently (each on its
+          // own workflow), so the waits on the server overlap.
           isolate: false,
-          maxWorkers: 1,
+          maxWorkers: 2,
         },
       },
       {
