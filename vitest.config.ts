@@ -6,10 +6,29 @@ export default defineConfig({
     projects: [
       {
         test: {
+          // Workflow logic on a local Temporal dev server with mocked activities (no database):
+          // seconds, so it runs first (sequence.groupOrder), before the unit and integration projects.
+          name: 'workflow-logic',
+          include: ['test/workflow-logic/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/workflow-logic/global-setup.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+          sequence: { groupOrder: 0 },
+          // Two processes reused across files: the SDK and the Temporal runtime load once in each; every
+          // file runs its own worker on its own task queue, and its tests run concurrently (each on its
+          // own workflow), so the waits on the server overlap.
+          isolate: false,
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/replay/**/*.test.ts'],
           testTimeout: 30_000,
           environment: 'node',
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,0 +1,197 @@
+/**
+ * The subscription workflow's clock-driven billing on a test clock, with short configured periods:
+ * progressive billing (the accrued charges checked against the threshold every configured interval,
+ * only in billable states, across a period close), the period close and roll, the Draft finalized
+ * once its grace period is over, the trial end, a cancelled subscription's last close and expiry,
+ * and a step failing for good held as the subscription's billing_error for an operator retry.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  advanceClockUpdate,
+  cancelSubscriptionUpdate,
+  nextWakeQuery,
+  retrySubscriptionBillingUpdate,
+  subscriptionStateQuery,
+  subscriptionWorkflowId,
+  type SubscriptionCommand,
+  type SubscriptionSnapshot,
+  type SubscriptionWorkflowInput,
+} from '../../workflows/messages.js';
+import { deterministicFailure, useWorkflowLogic, type ActivityMocks, type MockedWorkflow } from '../support/workflow-logic.js';
+
+const logic = useWorkflowLogic([
+  'transitionSubscription',
+  'closeAndRollSubscriptionPeriod',
+  'closeSubscriptionPeriod',
+  'rollSubscriptionPeriod',
+  'finalizePeriodInvoice',
+  'checkProgressiveThreshold',
+  'recordBillingError',
+  'clearBillingError',
+]);
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const T0 = Date.parse('2026-05-01T00:00:00.000Z');
+/** ISO time `days` (fractions allowed) after T0. */
+const at = (days: number) => new Date(T0 + days * DAY_MS).toISOString();
+/** Periods of three days, so a test crosses period ends in a few clock steps. */
+const PERIOD_DAYS = 3;
+/** The invoice grace period the close activity answers (finalizeAt = period end + grace). */
+const GRACE_MS = HOUR_MS;
+const ADMIN: SubscriptionCommand = { actor: { type: 'admin', id: 'ops-3' }, requestId: 'req-sub' };
+
+/**
+ * Mocks that keep the subscription's row as the real activities would: moves persist the state,
+ * a close bills the period and (with roll) moves into the next one.
+ */
+function subscriptionActivities(initial: SubscriptionSnapshot, overrides: ActivityMocks = {}): ActivityMocks {
+  let row = initial;
+  const nextPeriod = (end: string): SubscriptionSnapshot => ({ ...row, periodStart: end, periodEnd: new Date(Date.parse(end) + PERIOD_DAYS * DAY_MS).toISOString() });
+  return {
+    transitionSubscription: async ({ to }) => {
+      row = to === 'Active' && row.status === 'Trialing' ? { ...nextPeriod(row.trialEnd!), status: 'Active', trialEnd: row.trialEnd } : { ...row, status: to };
+      return row;
+    },
+    closeAndRollSubscriptionPeriod: async ({ period }) => {
+      row = nextPeriod(period.end);
+      return { finalizeAt: new Date(Date.parse(period.end) + GRACE_MS).toISOString(), state: row };
+    },
+    closeSubscriptionPeriod: async ({ period }) => ({ invoiceId: `inv-${period.start}`, created: true, finalizeAt: new Date(Date.parse(period.end) + GRACE_MS).toISOString() }),
+    finalizePeriodInvoice: async ({ period }) => ({ invoiceId: `inv-${period.start}`, status: 'Open', deferred: null }),
+    checkProgressiveThreshold: async () => ({ invoiceId: null, finalized: false }),
+    recordBillingError: async () => {},
+    clearBillingError: async () => {},
+    ...overrides,
+  };
+}
+
+async function startSubscription(snapshot: SubscriptionSnapshot, progressiveCheckEveryMs: number | null, overrides: ActivityMocks = {}) {
+  const subscriptionId = randomUUID();
+  const run = logic.mock(subscriptionWorkflowId(subscriptionId), subscriptionActivities(snapshot, overrides));
+  const input: SubscriptionWorkflowInput = { subscriptionId, ...snapshot, testClock: { id: `clock-${subscriptionId}`, now: at(0) }, progressiveCheckEveryMs, pendingCloses: [] };
+  const handle = await logic.start('subscriptionWorkflow', run.id, [input]);
+  const advance = (to: string, through?: string) => handle.executeUpdate(advanceClockUpdate, { args: through === undefined ? [to] : [to, through] });
+  /** Advances the clock to `to` the way a test-clock advance drives it: through each next wake, telling how far it goes. */
+  const driveTo = async (to: string) => {
+    let answer = await advance(at(0), to);
+    while (answer.nextWakeAt && answer.nextWakeAt <= to) answer = await advance(answer.nextWakeAt, to);
+    return advance(to, to);
+  };
+  return { subscriptionId, run, handle, advance, driveTo };
+}
+
+/** The (activity, time) pairs of a workflow's calls: what ran when. */
+function timeline(run: MockedWorkflow): [string, string][] {
+  return run.calls.map(({ activity, args }) => {
+    const input = args[0] as { at?: string; period?: { end: string } };
+    return [activity, input.at ?? input.period?.end ?? ''];
+  });
+}
+
+const ACTIVE: SubscriptionSnapshot = { status: 'Active', periodStart: at(0), periodEnd: at(PERIOD_DAYS), trialEnd: null };
+
+describe.concurrent('progressive billing: the threshold check', () => {
+  it('checks the accrued charges every configured interval, across the period close, and finalizes the closed period after its grace', async () => {
+    let checks = 0;
+    const { subscriptionId, run, handle, driveTo } = await startSubscription(ACTIVE, DAY_MS, {
+      // The second check finds the threshold crossed and finalizes the Draft: the checks go on all the same.
+      checkProgressiveThreshold: async () => ({ invoiceId: 'inv-progressive', finalized: ++checks === 2 }),
+    });
+    expect(await driveTo(at(4.5))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(5) });
+
+    expect(timeline(run)).toEqual([
+      ['checkProgressiveThreshold', at(1)],
+      ['checkProgressiveThreshold', at(2)],
+      // At the period end the close comes first, then the check due at the same instant.
+      ['closeAndRollSubscriptionPeriod', at(3)],
+      ['checkProgressiveThreshold', at(3)],
+      ['finalizePeriodInvoice', at(3 + 1 / 24)],
+      ['checkProgressiveThreshold', at(4)],
+    ]);
+    expect(run.argsOf('checkProgressiveThreshold')[0]).toEqual([{ subscriptionId, at: at(1) }]);
+    expect(run.argsOf('closeAndRollSubscriptionPeriod')).toEqual([
+      [{ subscriptionId, period: { start: at(0), end: at(3) }, reason: 'subscription_cycle', finalizeDueBy: at(4.5) }],
+    ]);
+    expect(run.argsOf('finalizePeriodInvoice')).toEqual([[{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }]]);
+    expect(await handle.query(subscriptionStateQuery)).toEqual({ status: 'Active', periodStart: at(3), periodEnd: at(6), trialEnd: null });
+  });
+
+  it('checks nothing while trialing; the first check comes with the paid period', async () => {
+    const trialing: SubscriptionSnapshot = { status: 'Trialing', periodStart: at(0), periodEnd: at(2), trialEnd: at(2) };
+    const { subscriptionId, run, handle, driveTo } = await startSubscription(trialing, DAY_MS);
+    await driveTo(at(3.5));
+
+    expect(timeline(run)).toEqual([
+      ['transitionSubscription', at(2)],
+      // The check that fell due during the trial runs as soon as the subscription is billable.
+      ['checkProgressiveThreshold', at(2)],
+      ['checkProgressiveThreshold', at(3)],
+    ]);
+    expect(run.argsOf('transitionSubscription')).toEqual([
+      [{ subscriptionId, from: 'Trialing', to: 'Active', at: at(2), reason: 'trial_ended', actor: { type: 'workflow', id: run.id } }],
+    ]);
+    expect((await handle.query(subscriptionStateQuery)).status).toBe('Active');
+  });
+
+  it('without a threshold there is no check: only the period close and the finalization', async () => {
+    const { run, driveTo } = await startSubscription(ACTIVE, null);
+    await driveTo(at(4));
+    expect(timeline(run)).toEqual([
+      ['closeAndRollSubscriptionPeriod', at(3)],
+      ['finalizePeriodInvoice', at(3 + 1 / 24)],
+    ]);
+  });
+
+  it('a subscription cancelled mid-period bills its last period at its end, expires, and ends once its invoice is finalized', async () => {
+    const { subscriptionId, run, handle, advance } = await startSubscription(ACTIVE, null);
+    await advance(at(1));
+    expect(await handle.executeUpdate(cancelSubscriptionUpdate, { args: [ADMIN] })).toMatchObject({ status: 'Cancelled' });
+    expect(await advance(at(3))).toEqual({ caughtUp: true, status: 'Expired', nextWakeAt: at(3 + 1 / 24) });
+    // The finalization is its last step: the advance to it answers as the run ends.
+    expect(await advance(at(3 + 1 / 24))).toEqual({ caughtUp: true, status: 'Expired', nextWakeAt: null });
+
+    expect(await handle.result()).toEqual({ status: 'Expired', periodStart: at(0), periodEnd: at(3), trialEnd: null });
+    expect(run.calls).toEqual([
+      { activity: 'transitionSubscription', args: [{ subscriptionId, from: 'Active', to: 'Cancelled', at: at(1), reason: 'cancel', actor: ADMIN.actor, requestId: ADMIN.requestId }] },
+      { activity: 'closeSubscriptionPeriod', args: [{ subscriptionId, period: { start: at(0), end: at(3) }, reason: 'subscription_final' }] },
+      { activity: 'transitionSubscription', args: [{ subscriptionId, from: 'Cancelled', to: 'Expired', at: at(3), reason: 'period_ended', actor: { type: 'workflow', id: run.id } }] },
+      { activity: 'finalizePeriodInvoice', args: [{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }] },
+    ]);
+  });
+});
+
+describe.concurrent('subscription step failing for good: held as the subscription billing_error', () => {
+  it('records it, answers clock advances at once with no next wake, and closes the period again on the operator retry', async () => {
+    let failed = false;
+    const base = subscriptionActivities(ACTIVE);
+    const { subscriptionId, run, handle, advance } = await startSubscription(ACTIVE, null, {
+      closeAndRollSubscriptionPeriod: async (input) => {
+        if (!failed) {
+          failed = true;
+          throw deterministicFailure('rating overflow on line 3');
+        }
+        return base.closeAndRollSubscriptionPeriod!(input);
+      },
+    });
+    expect(await advance(at(3))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: null });
+    const error = { step: 'closeAndRollSubscriptionPeriod', type: 'DeterministicFailure', message: 'rating overflow on line 3', failedAt: at(3) };
+    expect(run.argsOf('recordBillingError')).toEqual([[{ entity: 'subscription', id: subscriptionId, error }]]);
+    expect(await handle.query(nextWakeQuery)).toBeNull();
+
+    // Held: a later advance answers at once and runs nothing.
+    const before = run.calls.length;
+    expect(await advance(at(3.5))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: null });
+    expect(run.calls.length).toBe(before);
+
+    // The retry clears it and answers once the close ran again; the subscription is in its next period.
+    expect(await handle.executeUpdate(retrySubscriptionBillingUpdate, { args: [ADMIN] })).toEqual({ status: 'Active', periodStart: at(3), periodEnd: at(6), trialEnd: null });
+    expect(run.calls.slice(before, before + 2).map((call) => call.activity)).toEqual(['clearBillingError', 'closeAndRollSubscriptionPeriod']);
+    expect(run.argsOf('clearBillingError')).toEqual([[{ entity: 'subscription', id: subscriptionId, command: ADMIN }]]);
+    // The loop goes on: the closed period's grace ended already (the clock is at +3.5 days), so its
+    // Draft is finalized right away, dated at its grace end; then the next period end is what is due.
+    expect(await advance(at(3.5))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(6) });
+    expect(run.argsOf('finalizePeriodInvoice')).toEqual([[{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }]]);
+  });
+});
