@@ -15,23 +15,21 @@ import { autoChargeOf, eventually, intentEvent, notify } from '../support/paymen
 import { makePlan } from '../support/fixtures.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { withOverflow } from '../support/faults.js';
-import { createHarness, expectJson, expectPage, type Harness, type RequestOptions } from '../support/harness.js';
+import { expectJson, expectPage, type RequestOptions, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { emitEvent, startTestRelay } from '../support/webhooks.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
 import { processorEventWorkflowId } from '../../workflows/messages.js';
 
-let h: Harness;
+const h = useHarness();
 let relay: OutboxRelay;
 beforeAll(async () => {
-  h = await createHarness();
   relay = startTestRelay(h);
 });
 afterAll(async () => {
   await relay?.stop();
-  await h?.close();
 });
 
-const UNIT = 1_000_000_000_000n;
 const units = (n: bigint) => (n * UNIT).toString();
 const MUTATING = ['post', 'put', 'patch', 'delete'];
 

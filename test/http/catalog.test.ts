@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectPage, type Harness, type PageBody } from '../support/harness.js';
+import { expectPage, type PageBody, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Sku {
   id: string;
