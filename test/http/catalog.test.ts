@@ -3,6 +3,7 @@ import { newId } from '../../src/ids.js';
 import { subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { expectPage, type PageBody, useHarness } from '../support/harness.js';
+import { ONE_UNIT as ONE } from '../../src/core/index.js';
 
 const h = useHarness();
 
@@ -27,7 +28,6 @@ interface ErrorBody {
   error: { code: string; message: string; details?: { field?: string; issues?: { path: string; message: string; code?: string }[] } };
 }
 
-const ONE = 1_000_000_000_000n;
 const usd = (units: number | string) => (BigInt(units) * ONE).toString();
 
 async function call<T = ErrorBody>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
