@@ -5,21 +5,15 @@
  * spend alert's trigger) carry the `workflow` actor with the workflow id. Every mutating route is
  * walked in audit-walk.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuditEntryView } from '../../src/schemas/audit.js';
 import { spendAlertWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makePlan } from '../support/fixtures.js';
 import { eventually } from '../support/payments.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 interface Customer {
   id: string;

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/dev/secrets.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 
 type Expected = 'allowed' | 401 | 403;
 
@@ -24,20 +24,16 @@ interface Operation {
   path: string;
 }
 
-let h: Harness;
+const h = useHarness();
 let operations: Operation[];
 
 const PUBLIC: Operation[] = ['/health', '/openapi.json', '/docs/api', '/docs/errors'].map((path) => ({ method: 'GET', path }));
 
 beforeAll(async () => {
-  h = await createHarness();
   const doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as { paths: Record<string, Record<string, unknown>> };
   operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path: path.replace(/\{[^}]+\}/g, randomUUID()) })),
   );
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

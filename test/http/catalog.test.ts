@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectPage, type Harness, type PageBody } from '../support/harness.js';
+import { expectPage, type PageBody, useHarness } from '../support/harness.js';
+import { ONE_UNIT as ONE } from '../../src/core/index.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Sku {
   id: string;
@@ -33,7 +28,6 @@ interface ErrorBody {
   error: { code: string; message: string; details?: { field?: string; issues?: { path: string; message: string; code?: string }[] } };
 }
 
-const ONE = 1_000_000_000_000n;
 const usd = (units: number | string) => (BigInt(units) * ONE).toString();
 
 async function call<T = ErrorBody>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {

@@ -3,19 +3,14 @@
  * validation of dates, phases and money, concurrent amendments, adoption of subscriptions, and the
  * audit entries and events each move writes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contractWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Term {
   phase: number;
@@ -47,7 +42,6 @@ interface ErrorBody {
   error: { code: string; message: string; details?: { issues?: { path: string; code?: string }[] } };
 }
 
-const UNIT = 1_000_000_000_000n;
 const money = (units: bigint) => (units * UNIT).toString();
 
 /** A two-phase contract over 2030 (far enough ahead that any effective date in it is not in the past). */

@@ -3,7 +3,7 @@
  * and partial notes, the remaining-amount guard under concurrency, gapless CN numbers, the outbox
  * event and audit entry written with them, and append-only storage.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
@@ -11,23 +11,16 @@ import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../../src/service
 import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { expectLedgerMatchesDocuments, ledgerBalances } from '../support/ledger.js';
 import { attachCard, autoChargeOf, intentEvent, notify, paymentsOf } from '../support/payments.js';
 import { pdfText } from '../support/documents.js';
 import { postCreditNote } from '../../src/services/ledger/postings.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const workflowId of cleanup) await h.deps.temporal.client.workflow.getHandle(workflowId).terminate('test done').catch(() => undefined);
-  await h.close();
-});
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
-const UNIT = 1_000_000_000_000n;
 const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 
 interface CreditNoteBody {

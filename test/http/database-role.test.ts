@@ -12,12 +12,12 @@ import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { createApp } from '../../src/http/app.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { newId } from '../../src/ids.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 
 const ROLE = `billing_app_test_${process.pid}`;
 const PASSWORD = 'role-test-password';
 
-let h: Harness;
+const h = useHarness();
 let asRole: ReturnType<typeof createDb>;
 let client: pg.Client;
 
@@ -28,7 +28,6 @@ function roleSql(): string {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
   await h.deps.pool.query(roleSql());
   const url = new URL(inject('databaseUrl'));
   url.username = ROLE;
@@ -44,7 +43,6 @@ afterAll(async () => {
   await asRole?.pool.end().catch(() => undefined);
   // The role's grants and default privileges go with it.
   await h.deps.pool.query(`DROP OWNED BY "${ROLE}"; DROP ROLE "${ROLE}"`);
-  await h.close();
 });
 
 describe('the service database role', () => {

@@ -6,7 +6,7 @@
  * credentials, refused when altered (404) or expired (410).
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertLines, recomputeTotals, type NewLine } from '../../src/db/invoices.js';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
@@ -19,17 +19,11 @@ import { invoiceWorkflowId } from '../../workflows/messages.js';
 import { enUs, pdfText } from '../support/documents.js';
 import { makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, type Harness, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 10n ** 12n;
 const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 const flatTax = createTaxAdapter('flat', 1000);
 

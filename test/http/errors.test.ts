@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { freePort } from '../../src/dev/processes.js';
 import { createApp, type RouteModule } from '../../src/http/app.js';
 import { MAX_JSON_DEPTH } from '../../src/http/middleware/json-body.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, useHarness } from '../support/harness.js';
 
 const PRODUCTS = '/admin/v1/catalog/products';
 
@@ -19,13 +19,7 @@ interface Envelope {
   error: { code: string; message: string; details?: { issues?: { path: string; message: string }[] } & Record<string, unknown>; request_id: string };
 }
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 /** Checks status, code and the request id; returns the envelope for further checks. */
 async function expectError(res: Response, status: number, code: string | RegExp): Promise<Envelope['error']> {

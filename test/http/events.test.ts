@@ -12,17 +12,15 @@ import { insertPeriodClose } from '../../src/db/period-closes.js';
 import type { DomainError } from '../../src/errors.js';
 import { ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, MAX_BATCH_EVENTS } from '../../src/services/metering/events.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, type Harness, useHarness } from '../support/harness.js';
 
-let h: Harness;
+const h = useHarness();
 /** A second API instance (its own app, pool and single-event writer), as a second process would be. */
-let h2: Harness;
+const h2 = useHarness();
 /** Both instances listening on loopback: the concurrency tests go through real HTTP. */
 let servers: ServerType[] = [];
 let urls: [string, string];
 beforeAll(async () => {
-  h = await createHarness();
-  h2 = await createHarness();
   const listen = (harness: Harness) =>
     new Promise<string>((resolve) => {
       const server = serve({ fetch: harness.app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
@@ -33,8 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
   servers = [];
-  await h2.close();
-  await h.close();
 });
 
 /** POST over the network to API instance `instance` (0 or 1) with its admin credentials. */

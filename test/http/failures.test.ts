@@ -5,7 +5,7 @@
  * a start that did not happen), and concurrent pays of one invoice: one 200, the others 409, one run.
  */
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDb, withPooledClient } from '../../src/db/client.js';
 import { freePort } from '../../src/dev/processes.js';
 import { newId } from '../../src/ids.js';
@@ -15,15 +15,9 @@ import { invoiceWorkflowId, subscriptionStateQuery, subscriptionWorkflowId, test
 import { advanceClock } from '../support/clock-usage.js';
 import { eventually } from '../support/payments.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface ErrorBody {
   error: { code: string; details?: { issues?: { path: string; message: string }[] } };

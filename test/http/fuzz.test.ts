@@ -12,9 +12,9 @@
  * so failures reproduce.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/http/error-codes.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { eventId, notify } from '../support/payments.js';
 
 interface Schema {
@@ -76,7 +76,7 @@ interface Seeds {
   top_up: string;
 }
 
-let h: Harness;
+const h = useHarness();
 let doc: OpenApiDoc;
 let operations: Operation[];
 let seeds: Seeds;
@@ -133,15 +133,11 @@ async function seed(): Promise<Seeds> {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
   doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as OpenApiDoc;
   operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({ ...op, method: method.toUpperCase(), path })),
   );
   seeds = await seed();
-});
-afterAll(async () => {
-  await h?.close();
 });
 
 /** The seeded resource each `{param}` of a path names, by the collection before it. */

@@ -6,24 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { issueToken } from '../../src/dev/secrets.js';
 import { createApp, type RouteModule } from '../../src/http/app.js';
 import type { AppEnv } from '../../src/http/context.js';
 import { purgeExpiredIdempotencyKeys } from '../../src/services/idempotency.js';
 import { ROUTES } from '../../src/http/routes/index.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, useHarness } from '../support/harness.js';
 
 const PRODUCTS = '/admin/v1/catalog/products';
 const DAY_MS = 24 * 3_600_000;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 const productBody = (name = `idem-${randomUUID()}`) => ({ name, description: 'idempotency test', tags: ['idem'] });
 const countProducts = (name: string) => h.deps.db.product.count({ where: { name } });

@@ -3,27 +3,20 @@
  * display rounding. Invoices are built directly with the invoice repository (insertLines,
  * recomputeTotals) and service (finalizeInvoice), so these tests do not depend on billing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
 import { applyTax, flatRateTax, zeroTax } from '../../src/services/billing/tax.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, type Harness, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 
-let h: Harness;
+const h = useHarness();
 /** The same app with the flat-rate adapter at 20%. */
-let taxed: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-  taxed = await createHarness({}, () => new Date(), flatRateTax(2000));
-});
-afterAll(async () => {
-  await Promise.all([h.close(), taxed.close()]);
-});
+const taxed = useHarness({}, () => new Date(), flatRateTax(2000));
 
-const UNIT = 1_000_000_000_000n;
 const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 
 interface LineBody {

@@ -4,26 +4,19 @@
  * API (accounts and balances as of a date, entries by account, date and source document, trial
  * balance, the 360 view's balances).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals, type NewLine } from '../../src/db/invoices.js';
 import { finalizeInvoice, markInvoicePaid, voidInvoice } from '../../src/services/invoicing/invoices.js';
 import { applyTax, flatRateTax, zeroTax, type TaxAdapter } from '../../src/services/billing/tax.js';
 import { post, recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
-import { paymentCollectedJournal } from '../../src/core/index.js';
+import { ONE_UNIT as UNIT, paymentCollectedJournal } from '../../src/core/index.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 
 interface AccountBody {

@@ -6,11 +6,10 @@
  * time on test-clock objects, a Draft's amount_due, currency taken from the plan).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-
-const UNIT = 1_000_000_000_000n;
 
 interface Invoice {
   id: string;
@@ -36,14 +35,7 @@ interface Subscription {
   metadata: Record<string, string>;
 }
 
-let h: Harness;
-
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness();
 
 const post = async <T>(path: string, body: unknown, status = 201) => expectJson<T>(await h.request('POST', path, { body }), status);
 const get = async <T>(path: string, status = 200) => expectJson<T>(await h.request('GET', path), status);

@@ -2,19 +2,13 @@
  * Meters: the admin API, and every aggregation, filter operator and window type measured through
  * the usage summary — each value checked twice, read raw and again after a rollup pass.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { runRollupPass } from '../../src/services/metering/usage.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { createHarness, expectPage, type Harness } from '../support/harness.js';
+import { expectPage, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const PERIOD_START = '2026-09-01T00:00:00.000Z';
 const PERIOD_END = '2026-10-01T00:00:00.000Z';

@@ -13,21 +13,13 @@ import { freePort } from '../../src/dev/processes.js';
 import { dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { ledgerBalances } from '../support/ledger.js';
 import { attachCard, autoChargeOf, dunningOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const workflowId of cleanup) await h.deps.temporal.client.workflow.getHandle(workflowId).terminate('test done').catch(() => undefined);
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
 interface Invoice {
   id: string;

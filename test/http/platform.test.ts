@@ -1,19 +1,13 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { pino } from 'pino';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { createDb } from '../../src/db/client.js';
 import { ERROR_CODES, ISSUE_CODES } from '../../src/http/error-codes.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { createHarness, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe('GET /health', () => {
   it('is public and reports database and Temporal ok', async () => {

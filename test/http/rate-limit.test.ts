@@ -4,21 +4,15 @@
  * one per client address for requests without valid credentials.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/dev/secrets.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 
 const PRODUCTS = '/admin/v1/catalog/products';
 const T0 = new Date();
 
-let h: Harness;
 let now = T0;
-beforeAll(async () => {
-  h = await createHarness({ rateLimit: { ratePerSecond: 1, burst: 5 }, anonymousRateLimit: { ratePerSecond: 1, burst: 3 } }, () => now);
-});
-afterAll(async () => {
-  await h?.close();
-});
+const h = useHarness({ rateLimit: { ratePerSecond: 1, burst: 5 }, anonymousRateLimit: { ratePerSecond: 1, burst: 3 } }, () => now);
 
 const token = (sub: string) => issueToken(h.secrets.jwt_secret, { sub, scope: 'admin' }, 3600, T0);
 

@@ -4,24 +4,18 @@
  * crossing under 50 concurrent event batches; the HardLimit blocking the customer's entitlement
  * and capping the invoice; an admin reset with a raised threshold and a second crossing.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { eventually } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { evaluateSpendAlerts } from '../../src/services/alerts/spend-alerts.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const units = (n: bigint) => (n * UNIT).toString();
 
 interface Alert {

@@ -3,19 +3,13 @@
  * (quantitiesForPeriod), attribution, late events, and rollups: values never change when a pass
  * runs, a meter defined late backfills, and passes racing ingestion neither lose nor double events.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { quantitiesForPeriod, runRollupPass } from '../../src/services/metering/usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface SummaryBody {
   subscription_id: string;

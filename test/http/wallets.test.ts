@@ -5,25 +5,19 @@
  * finalization shown on the invoice, a wallet that pays an invoice in full, a void that gives the
  * credit back, and the ledger accounts that mirror the wallet.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { finalizeInvoice, voidInvoice } from '../../src/services/invoicing/invoices.js';
 import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, collectTopUp } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 
 interface WalletBody {

@@ -11,20 +11,19 @@ import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { waitFor } from '../../src/dev/processes.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
 import { deliveryPolicyOf } from '../../src/services/webhooks/settings.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { deleteAllEndpoints, emitEvent, register, startTestRelay } from '../support/webhooks.js';
 
 const EVENTS_PER_PHASE = 60;
 const LEASE_MS = 1500;
 
-let h: Harness;
+const h = useHarness();
 let receivers: Receiver[] = [];
 let child: ChildProcess | undefined;
 let relay: OutboxRelay | undefined;
 
 beforeAll(async () => {
-  h = await createHarness();
   await deleteAllEndpoints(h);
   receivers = [await startReceiver(), await startReceiver()];
 });
@@ -33,7 +32,6 @@ afterAll(async () => {
   await relay?.stop();
   await deleteAllEndpoints(h);
   await Promise.all(receivers.map((r) => r.close()));
-  await h.close();
 });
 
 function startRelayProcess(): Promise<ChildProcess> {

@@ -10,7 +10,7 @@ import { waitFor } from '../../src/dev/processes.js';
 import { createWebhookAgents, postWebhook } from '../../src/services/webhooks/sender.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { createHarness, expectJson, expectPage, useHarness } from '../support/harness.js';
 import { startReceiver, type Receipt, type Receiver } from '../support/webhook-receiver.js';
 import { deleteAllEndpoints, deliveriesOf, emitEvent, register, startTestRelay, type DeliveryBody, type EndpointBody } from '../support/webhooks.js';
 
@@ -19,7 +19,7 @@ const schedule = settings.retryScheduleMs;
 /** Timers never fire early; a loaded machine may make them late by this much. */
 const LATE_TOLERANCE_MS = 2_500;
 
-let h: Harness;
+const h = useHarness();
 let relay: OutboxRelay;
 const receivers: Receiver[] = [];
 
@@ -30,7 +30,6 @@ async function receiver(respond?: Receiver['respond']): Promise<Receiver> {
 }
 
 beforeAll(async () => {
-  h = await createHarness();
   await deleteAllEndpoints(h);
   relay = startTestRelay(h);
 });
@@ -40,7 +39,6 @@ afterEach(async () => {
 afterAll(async () => {
   await relay?.stop();
   await Promise.all(receivers.map((r) => r.close()));
-  await h?.close();
 });
 
 interface ErrorBody {

@@ -2,7 +2,7 @@
  * Deterministic failures injected into real work: a trigger that raises a numeric overflow
  * (SQLSTATE 22003, what Prisma reports as P2020) on the rows a condition selects, as a corrupt
  * stored amount or a 31-digit quantity would. No retry can get past it, so the work under test must
- * surface it as a visible error (README, "Failures"). A corrupt test-clock time does the same for
+ * surface it as a visible error (docs/failures.md). A corrupt test-clock time does the same for
  * work that only reads. And a transient one: the test run's PostgreSQL stopped and started again
  * under running work, which must ride it out on its retries.
  */

@@ -2,7 +2,7 @@
  * Per-test-file access to the services the global setup started: a real app (real PostgreSQL,
  * real Temporal) plus credentials of every kind for it.
  */
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { Hono } from 'hono';
 import { getPath } from 'hono/utils/url';
 import { createDb } from '../../src/db/client.js';
@@ -181,6 +181,53 @@ export async function createHarness(
       await pool.end().catch(() => {});
     },
   };
+}
+
+/**
+ * The harness of a test file: created in a beforeAll and closed in an afterAll that this call
+ * registers. Called at the top of the file, before the file's own hooks: its beforeAll runs first,
+ * and (hooks after tests run in reverse order) its afterAll last, so the file's own hooks can use
+ * the harness on both sides. The returned object stands for the harness and answers only between
+ * those two hooks, in the file's hooks and tests.
+ */
+export function useHarness(...args: Parameters<typeof createHarness>): Harness {
+  let current: Harness | undefined;
+  beforeAll(async () => {
+    current = await createHarness(...args);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const harness = (): Harness => {
+    if (!current) throw new Error('the harness of useHarness() exists only inside the hooks and tests of its file');
+    return current;
+  };
+  return new Proxy({} as Harness, {
+    get: (_target, key) => Reflect.get(harness(), key),
+    set: (_target, key, value) => Reflect.set(harness(), key, value),
+    has: (_target, key) => Reflect.has(harness(), key),
+    ownKeys: () => Reflect.ownKeys(harness()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(harness(), key);
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+}
+
+/**
+ * Workflow ids a test file leaves running (its tests push them), terminated in an afterAll this
+ * call registers. Called after `useHarness`, so that the workflows end before the harness closes;
+ * a workflow that already ended is skipped.
+ */
+export function terminatedAfterAll(h: Harness): string[] {
+  const workflowIds: string[] = [];
+  afterAll(async () => {
+    for (const workflowId of workflowIds) {
+      await h.deps.temporal.client.workflow.getHandle(workflowId).terminate('test done').catch(() => undefined);
+    }
+  });
+  return workflowIds;
 }
 
 /** Asserts the response status (showing the body when it differs) and returns the parsed body. */

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import fc from 'fast-check';
-import { ISO_4217, toDisplay } from '../../src/core/index.js';
+import { ISO_4217, ONE_UNIT as UNIT, toDisplay } from '../../src/core/index.js';
 import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
 import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
@@ -18,8 +18,6 @@ import { renderPdf } from '../../src/services/documents/pdf.js';
 import { documentSettingsOf } from '../../src/services/documents/settings.js';
 import type { InvoiceLineView, InvoiceView } from '../../src/schemas/invoicing.js';
 import { enUs, pdfText } from '../support/documents.js';
-
-const UNIT = 10n ** 12n;
 
 describe('amounts on documents', () => {
   it('rounds once, HalfEven, to the minor unit of USD, JPY and KWD, exactly like the JSON display strings', () => {

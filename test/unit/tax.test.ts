@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTaxAdapter, flatRateTax, zeroTax, type TaxContext } from '../../src/services/billing/tax.js';
-
-const UNIT = 1_000_000_000_000n;
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 
 const context = (amounts: bigint[], taxId: string | null = null): TaxContext => ({
   currency: 'USD',

@@ -11,23 +11,18 @@
  * - an invoice move failing deterministically shows billing_error on the invoice and is retried by
  *   POST /admin/v1/invoices/:id/retry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface BillingError {
   step: string;
@@ -50,7 +45,6 @@ interface Invoice {
   line_items: { kind: string; quantity: string }[];
 }
 
-const UNIT = 1_000_000_000_000n;
 const START = '2026-01-01T00:00:00.000Z';
 /** Past the first period's end and its invoice's grace (1 h). */
 const AFTER_FIRST_PERIOD = '2026-02-01T02:00:00.000Z';

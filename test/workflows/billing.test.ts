@@ -2,23 +2,18 @@
  * Invoicing end to end through the API, PostgreSQL and the Temporal server: subscriptions on test
  * clocks are billed period after period by their workflows; invoices move through their own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { invoiceWorkflowId, subscriptionWorkflowId, testClockAdvanceWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, sendUsage, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
 import { eventually, outboxOf } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';
 import { activityAttempts } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock, type CustomerOptions, type PlanOptions } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Line {
   kind: string;
@@ -45,7 +40,6 @@ interface Invoice {
 }
 
 
-const UNIT = 1_000_000_000_000n;
 const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const invoicesOf = async (subscriptionId: string) =>
   readInvoices<Invoice>(h, `subscription_id=${subscriptionId}`);

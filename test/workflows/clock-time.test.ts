@@ -4,23 +4,16 @@
  * processor notification. A customer on no clock gets wall time. Audit entries and webhook
  * deliveries are records of what the system did, in real time (README "Test clocks").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makePlan } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, collectTopUp, dunningOf, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const workflowId of cleanup) await h.deps.temporal.client.workflow.getHandle(workflowId).terminate('test done').catch(() => undefined);
-  await h.close();
-});
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
-const UNIT = 1_000_000_000_000n;
 /** Far from today, so a wall-time stamp can never pass for it. */
 const CLOCK_TIME = '2030-03-10T12:00:00.000Z';
 

@@ -6,7 +6,7 @@
  * lands on a Draft; an amendment mid-year changes the price from its effective date; the
  * contract ends Expired and the chain reads old → new.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   computeTrueUp,
   coterm,
@@ -15,6 +15,7 @@ import {
   type ContractPricing,
   type RatedPeriod,
   type SkuPrice,
+  ONE_UNIT as UNIT,
 } from '../../src/core/index.js';
 import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
@@ -26,19 +27,12 @@ import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const units = (n: bigint) => n * UNIT;
 
 interface Line {

@@ -10,23 +10,17 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { isGrpcServiceError, WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { classifyFailure } from '../../src/services/failures/taxonomy.js';
 import { advanceClock, waitForClockReady } from '../support/clock-usage.js';
 import { activityAttempts, canRestartDatabase, restartDatabase } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const SUBSCRIPTIONS = 60;
 const GRPC_NOT_FOUND = 5;

@@ -4,24 +4,19 @@
  * `requires_payment_method` (a refused payment method), so every charge the engine makes fails;
  * successes come as signed processor notifications about the PaymentIntents the engine created.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, type DunningCheckSummary } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, dunningOf, eventually, intentEvent, notify, outboxOf, paymentsOf, type DunningView } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Invoice {
   id: string;
@@ -30,7 +25,6 @@ interface Invoice {
   paid_by: { actor_id: string } | null;
 }
 
-const UNIT = 1_000_000_000_000n;
 const advance = (clockId: string, to: string) => advanceClock(h, clockId, to);
 const subscription = async (id: string) => expectJson<{ status: string }>(await h.request('GET', `/v1/subscriptions/${id}`));
 const invoice = async (id: string) => expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${id}`));

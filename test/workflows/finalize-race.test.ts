@@ -4,20 +4,14 @@
  * them wins, the other is told the invoice moved on; each invoice is finalized once (one number,
  * one ledger journal, one audit entry) and ends with the workflow that collects and voids it.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { invoiceWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const CUSTOMERS = 8;
 

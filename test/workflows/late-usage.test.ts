@@ -5,7 +5,7 @@
  * correction invoice, events sent while a close runs are never lost, and a close run again after its
  * invoice was finalized opens no second invoice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID, type LateUsageCorrectionsSummary } from '../../workflows/messages.js';
 import { captureHistory } from '../support/histories.js';
@@ -13,17 +13,11 @@ import { closeSubscriptionPeriod } from '../../src/services/billing/period-close
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { eventually } from '../support/payments.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
 import { billedUsage, CENT, makeGraduatedCallsPlan } from '../support/usage-billing.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface Line {
   kind: string;

@@ -6,26 +6,18 @@
  * revenue until the period close recognizes it, and at every step the ledger's balances match the
  * invoices, payments and wallet.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { expectLedgerMatchesDocuments } from '../support/ledger.js';
 import { attachCard, collectTopUp, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const id of cleanup) await h.deps.temporal.client.workflow.getHandle(id).terminate('test done').catch(() => undefined);
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
 interface Invoice {
   id: string;

@@ -10,17 +10,16 @@
  * - every journal balances; the receivable equals the open invoices' amount due and is never negative.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ONE_UNIT } from '../../src/core/index.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
+const h = useHarness();
 let planId: string;
 beforeAll(async () => {
-  h = await createHarness();
   const plan = await expectJson<{ id: string }>(
     await h.request('POST', '/admin/v1/catalog/plans', { body: { name: 'Model', description: 'money model', billing_cadence: 'Monthly', trial_days: 0 } }),
     201,
@@ -40,9 +39,6 @@ beforeAll(async () => {
   ]) {
     await expectJson(await h.request('POST', '/admin/v1/catalog/skus', { body: { plan_id: planId, currency: 'USD', ...sku } }), 201);
   }
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const DAY = 86_400_000;

@@ -5,22 +5,15 @@
  * subscriber through its workflow's change-plan update; archived catalog entries refuse new use.
  */
 import type { temporal } from '@temporalio/proto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { invoicesOf as invoicesWithLines } from '../support/invoices.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
 
 interface Sku {
   id: string;

@@ -6,7 +6,7 @@
  * applied, the daily dunning check leaves it alone, and an operator's retry after the cause is fixed
  * applies it. Also the list's filters and pagination.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { unprocessedProcessorEvents } from '../../src/db/payments.js';
 import type { AuditEntryView } from '../../src/schemas/audit.js';
 import type { ProcessorEventView } from '../../src/services/payments/processor-events.js';
@@ -14,20 +14,12 @@ import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } f
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, autoChargeOf, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const workflowId of cleanup) await h.deps.temporal.client.workflow.getHandle(workflowId).terminate('test done').catch(() => undefined);
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
 const eventOf = async (id: string) => expectJson<ProcessorEventView>(await h.request('GET', `/admin/v1/processor-events/${id}`));
 const eventsWhere = async (query: string) => expectPage<ProcessorEventView>(await h.request('GET', `/admin/v1/processor-events?${query}`));

@@ -7,25 +7,17 @@
  * reports tie out: AR aging = the ledger's receivable, the deferred schedule = the ledger's deferred
  * revenue, MRR start + movements = end.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { earnedBy } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import { earnedBy, ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
 import { subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const id of cleanup) await h.deps.temporal.client.workflow.getHandle(id).terminate('test done').catch(() => undefined);
-  await h.close();
-});
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
-const UNIT = 1_000_000_000_000n;
 const DAY_MS = 86_400_000;
 
 interface Line {

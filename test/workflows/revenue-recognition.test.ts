@@ -7,7 +7,7 @@
  * - in real time, the Temporal Schedule `ledger-revenue-recognition` runs it for customers on no
  *   test clock, up to now; a second run writes nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
@@ -17,19 +17,12 @@ import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { eventually } from '../support/payments.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 
-let h: Harness;
-const cleanup: string[] = [];
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  for (const id of cleanup) await h.deps.temporal.client.workflow.getHandle(id).terminate('test done').catch(() => undefined);
-  await h.close();
-});
+const h = useHarness();
+const cleanup = terminatedAfterAll(h);
 
-const UNIT = 1_000_000_000_000n;
 const DAY_MS = 86_400_000;
 
 async function balances(customerId: string, asOf?: string): Promise<Record<string, bigint>> {

@@ -4,21 +4,15 @@
  * status. Visibility is eventually consistent, so every listing is awaited with a condition loop.
  */
 import type { WorkflowExecutionInfo } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BILLING_STATUS_ATTRIBUTE, CUSTOMER_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 async function list(query: string): Promise<WorkflowExecutionInfo[]> {
   const found: WorkflowExecutionInfo[] = [];

@@ -4,24 +4,17 @@
  * customer's alerts show `evaluation_error` with a history entry, an audit entry is written, and
  * once the cause is gone an admin reset (or new usage) evaluates again, which clears it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { activityAttempts, injectOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { eventually } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
 
 interface Alert {
   id: string;

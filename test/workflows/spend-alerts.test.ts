@@ -6,24 +6,18 @@
  * start re-arms both alerts and unblocks the customer, also when usage recorded just before it is
  * still being gathered while the clock passes it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spendAlertWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf } from '../support/invoices.js';
 import { eventually } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const units = (n: bigint) => (n * UNIT).toString();
 
 interface Alert {

@@ -4,23 +4,16 @@
  * `suggestContinueAsNewEvents` events), and billing commands on a subscription living in real time
  * leave its period-end timer running. Histories of both are committed for replay.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const UNIT = 1_000_000_000_000n;
+const h = useHarness();
 
 interface Invoice {
   id: string;

@@ -2,24 +2,18 @@
  * Subscriptions end to end: the API, PostgreSQL and the subscription workflow on the real Temporal
  * server, on test clocks so months pass in seconds.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nextWakeQuery, processorEventWorkflowId, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
 import { attachCard, autoChargeOf, eventually, intentEvent, notify } from '../support/payments.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { newId } from '../../src/ids.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface InvoiceBody {
   id: string;

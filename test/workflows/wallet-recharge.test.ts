@@ -5,25 +5,19 @@
  * stripe-mock refuses the charge; the processor's signed notification then collects it and the
  * balance is back at the target. The workflow's history is committed for the replay test.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { activityAttempts, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, expectPage, type Harness } from '../support/harness.js';
+import { expectJson, expectPage, useHarness } from '../support/harness.js';
+import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, collectTopUp, eventually } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
-const UNIT = 1_000_000_000_000n;
 const INVOICES = 50;
 
 interface TopUpBody {

@@ -12,23 +12,21 @@ import { startDeliveryWorkflow } from '../../src/services/webhooks/deliveries.js
 import { webhookDeliveryWorkflowId, type WebhookDeliveryOutcome, type WebhookDeliveryPolicy } from '../../workflows/messages.js';
 import { withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, type Harness } from '../support/harness.js';
+import { useHarness } from '../support/harness.js';
 import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
 import { deleteAllEndpoints, emitEvent, register } from '../support/webhooks.js';
 
 const POLICY: WebhookDeliveryPolicy = { retryScheduleMs: [0, 500, 500, 500, 500], timeoutMs: 1000, breakerThreshold: 2, breakerOpenMs: 1500 };
 
-let h: Harness;
+const h = useHarness();
 let receiver: Receiver;
 beforeAll(async () => {
-  h = await createHarness();
   await deleteAllEndpoints(h);
   receiver = await startReceiver((_r, n) => ({ status: n <= 2 ? 502 : 200 }));
 });
 afterAll(async () => {
   await deleteAllEndpoints(h);
   await receiver.close();
-  await h.close();
 });
 
 /** Claims outbox events as the relay does until `eventId`'s deliveries are among them. */

@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.js';
 import { DEFAULT_DUNNING_SCHEDULE_DAYS } from '../../src/core/index.js';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
@@ -17,16 +17,10 @@ import { zeroTax } from '../../src/services/billing/tax.js';
 import { sdkLogger } from '../../src/temporal/sdk-logs.js';
 import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { attachCard } from '../support/payments.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 /** A pino logger like the worker's, its lines kept as parsed JSON. */
 function capturingLogger() {

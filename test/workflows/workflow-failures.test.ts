@@ -5,21 +5,15 @@
  * reason, an audit entry is written by the workflow, other customers' work goes on, and an
  * operator's retry after the cause is fixed clears it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testClockAdvanceWorkflowId } from '../../workflows/messages.js';
 import { advanceClock, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface BillingError {
   step: string;

@@ -10,9 +10,8 @@ import {
   phaseAt,
   validateTerms,
   type ContractTerm,
+  ONE_UNIT as U,
 } from '../../../src/core/index.js';
-
-const U = 1_000_000_000_000n;
 
 const TERMS: ContractTerm[] = [
   { phase: 1, start_date: '2024-01-01', end_date: '2025-01-01', committed_amount_nanos: 1000n * U, description: 'Year 1 ramp' },

@@ -1,8 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allocateCreditNote, allocationTotal, settledCreditable, type AllocationRequest, type CreditCapacity } from '../../../src/core/index.js';
+import { allocateCreditNote, allocationTotal, settledCreditable, type AllocationRequest, type CreditCapacity, ONE_UNIT as U } from '../../../src/core/index.js';
 
-const U = 1_000_000_000_000n;
 const cents = (n: number) => (BigInt(n) * U) / 100n;
 
 describe('allocateCreditNote', () => {

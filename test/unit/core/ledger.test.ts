@@ -28,9 +28,9 @@ import {
   type Entry,
   type Grant,
   type JournalDraft,
+  ONE_UNIT as U,
 } from '../../../src/core/index.js';
 
-const U = 1_000_000_000_000n;
 const money = fc.bigInt({ min: -(10n ** 18n), max: 10n ** 18n });
 const positive = fc.bigInt({ min: 1n, max: 10n ** 18n });
 const nonNegative = fc.bigInt({ min: 0n, max: 10n ** 18n });

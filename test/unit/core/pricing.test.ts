@@ -13,10 +13,9 @@ import {
   type RateOptions,
   type SkuPrice,
   type Tier,
+  ONE_UNIT as U,
 } from '../../../src/core/index.js';
 import { price, quantity, sku as anySku, tiersArb } from './arbitraries.js';
-
-const U = 1_000_000_000_000n; // one currency unit in raw units
 
 const sku = (overrides: Partial<SkuPrice> & Pick<SkuPrice, 'pricing_model'>): SkuPrice => ({
   sku_id: 'sku_1',

@@ -12,9 +12,8 @@ import {
   prorate_to_contract_end,
   prorateDays,
   splitByDays,
+  ONE_UNIT as U,
 } from '../../../src/core/index.js';
-
-const U = 1_000_000_000_000n;
 
 describe('prorate_days', () => {
   it.each([

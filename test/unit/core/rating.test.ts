@@ -15,10 +15,9 @@ import {
   type RatedLine,
   type RatePlanInput,
   type SkuPrice,
+  ONE_UNIT as U,
 } from '../../../src/core/index.js';
 import { sku as anySku } from './arbitraries.js';
-
-const U = 1_000_000_000_000n;
 
 const SKUS: SkuPrice[] = [
   { sku_id: 'platform', name: 'Platform fee', pricing_model: 'Flat', unit_amount_nanos: 500n * U, currency: 'USD' },
