@@ -1,6 +1,7 @@
 /**
- * Global setup of the workflow-logic project: one headless, in-memory Temporal dev server (the CLI
- * binary the project installs, with the workflows' search attributes registered) and one bundle of
+ * Global setup of the workflow-logic project: the SDK's TestWorkflowEnvironment.createLocal on the
+ * Temporal CLI binary the project installs (an in-memory dev server, no UI, the workflows' search
+ * attributes registered; there is no time-skipping server on these machines) and one bundle of
  * the real workflow code, shared by every test file. No database, no payment processor: each test
  * file runs its own worker with mocked activities (test/support/workflow-logic.ts).
  */
@@ -9,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { freePort } from '../../src/dev/processes.js';
-import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/messages.js';
 
 /** The worker's bundle entry: every workflow type, as production runs them. */
 const WORKFLOWS_ENTRY = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -24,6 +25,8 @@ declare module 'vitest' {
     workflowLogicBundlePath: string;
   }
 }
+
+const NAMESPACE = 'default';
 
 const log = (message: string) => process.stdout.write(`[workflow-logic] ${message}\n`);
 
@@ -37,18 +40,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const binary = await ensureTool(TEMPORAL_CLI, log);
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'workflow-logic-'));
     teardown.push(() => rm(scratch, { recursive: true, force: true }));
-    const [server, bundle] = await Promise.all([
-      startTemporalDevServer({ binary, port: await freePort(), uiPort: 0, namespace: 'default', headless: true }),
+    const [env, bundle] = await Promise.all([
+      TestWorkflowEnvironment.createLocal({
+        server: { executable: { type: 'existing-path', path: binary }, namespace: NAMESPACE, searchAttributes: [...SEARCH_ATTRIBUTE_KEYS] },
+      }),
       bundleWorkflowCode({ workflowsPath: WORKFLOWS_ENTRY, logger: new DefaultLogger('WARN') }),
     ]);
-    teardown.push(server.stop);
+    teardown.push(() => env.teardown());
     const bundlePath = path.join(scratch, 'workflows.js');
     await writeFile(bundlePath, bundle.code);
 
-    project.provide('workflowLogicAddress', server.address);
-    project.provide('workflowLogicNamespace', 'default');
+    // Test files run in workers of their own: they connect to the environment's server by address.
+    project.provide('workflowLogicAddress', env.address);
+    project.provide('workflowLogicNamespace', NAMESPACE);
     project.provide('workflowLogicBundlePath', bundlePath);
-    log(`ready in ${Date.now() - started} ms (temporal ${server.address}, workflow bundle)`);
+    log(`ready in ${Date.now() - started} ms (temporal ${env.address}, workflow bundle)`);
   } catch (err) {
     await unwind();
     throw err;

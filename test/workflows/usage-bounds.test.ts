@@ -4,22 +4,16 @@
  * What would pass a bound is refused at the door (4xx, nothing stored); what is accepted bills:
  * the largest usage a month may hold, at the largest price per unit, closes into an invoice.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_UNIT_AMOUNT } from '../../src/core/index.js';
 import { MAX_MONTHLY_QUANTITY } from '../../src/services/metering/events.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
-import { createHarness, expectJson, type Harness } from '../support/harness.js';
+import { expectJson, useHarness } from '../support/harness.js';
 import { invoicesOf } from '../support/invoices.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { issues?: { path: string; code?: string }[]; month?: string; customer_id?: string; limit?: string } };
