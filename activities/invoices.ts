@@ -22,7 +22,7 @@ import { autoChargeable, closeDunning, endTrialsPaidBy, payerChargeable } from '
 import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
-import { closeSubscriptionPeriod } from '../src/services/billing/period-close.js';
+import { closeSubscriptionPeriod } from '../src/services/subscriptions/period-close.js';
 import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';

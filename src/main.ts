@@ -16,6 +16,7 @@ import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
+import { DOMAIN_REACTIONS } from './reactions.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 import { temporalSecurityOf } from './temporal/security.js';
 
@@ -64,6 +65,7 @@ runMain('api', async () => {
     temporal,
     logger,
     clock: () => new Date(),
+    reactions: DOMAIN_REACTIONS,
     tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
     processor: createStripeProcessor(processorSettings(config)),
     settings: {

@@ -38,4 +38,16 @@ export interface ServiceDeps {
   /** The payment processor (src/processor). */
   processor: PaymentProcessor;
   clock: () => Date;
+  /** What other domains do when this one records a fact (wired in src/reactions.ts). */
+  reactions: DomainReactions;
+}
+
+/**
+ * Cross-domain reactions: a domain announces a fact through these and never imports the domain
+ * that acts on it, so the service folders keep one import direction (README, "Service domains").
+ * The composition roots wire them (src/reactions.ts).
+ */
+export interface DomainReactions {
+  /** Usage of these customers was stored (metering): their spend alerts are evaluated again (alerts). */
+  usageRecorded(deps: ServiceDeps, customerIds: Iterable<string>): void;
 }

@@ -11,6 +11,7 @@ import { createApp } from '../../src/http/app.js';
 import type { AppDeps, AppEnv, HttpSettings } from '../../src/http/context.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { createLogger } from '../../src/logger.js';
+import { DOMAIN_REACTIONS } from '../../src/reactions.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { zeroTax, type TaxAdapter } from '../../src/services/billing/tax.js';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
@@ -114,6 +115,7 @@ export async function createHarness(
     temporal,
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-api'),
     clock,
+    reactions: DOMAIN_REACTIONS,
     tax,
     processor: createStripeProcessor({ apiBase: inject('stripeMockUrl'), secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
     settings: {

@@ -37,7 +37,7 @@ import { CoreValidationError, parseSkuPrice, type PackageRounding, type PricingM
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit.js';
 import { mergeMetadata, type MetadataChanges } from '../metadata.js';
-import type { RequestContext } from '../accounts/customers.js';
+import type { RequestContext } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
 import { assertMeterNotArchived, planArchived, productArchived } from './archiving.js';

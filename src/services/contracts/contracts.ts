@@ -87,7 +87,7 @@ import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
 import { contractBalances, contractCharges, moveContract, startContractWorkflow as startWorkflowOf, withContractDraft, type ContractDeps } from './lifecycle.js';
-import { commitBalances } from './pricing.js';
+import { commitBalances } from '../billing/contract-pricing.js';
 
 export interface TermInput {
   phase: number;

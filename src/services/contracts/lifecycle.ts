@@ -45,7 +45,7 @@ import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
 import { enqueueEvent } from '../outbox.js';
 import { periodBasis } from '../../db/subscriptions.js';
 import { contractWorkflowId, type ContractWorkflowInput } from '../../../workflows/messages.js';
-import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from './pricing.js';
+import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from '../billing/contract-pricing.js';
 import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
 
 /** What contract operations need, from the API or the worker. */

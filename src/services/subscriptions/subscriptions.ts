@@ -25,7 +25,9 @@ import { runUpdate } from '../../temporal/updates.js';
 import { startSubscriptionWorkflow } from './workflow-starts.js';
 import { atClockTime } from './test-clocks.js';
 import {
+  billSubscriptionUpdate,
   cancelSubscriptionUpdate,
+  changePlanUpdate,
   pauseSubscriptionUpdate,
   resumeSubscriptionUpdate,
   retrySubscriptionBillingUpdate,
@@ -37,7 +39,9 @@ import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { DomainError, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
-import type { SubscriptionView } from '../../schemas/subscriptions.js';
+import type { PlanChangeView, SubscriptionView } from '../../schemas/subscriptions.js';
+import type { InvoiceView } from '../../schemas/invoicing.js';
+import { loadInvoiceView } from '../invoicing/invoices.js';
 import { mergeMetadata, metadataOf, type MetadataChanges } from '../metadata.js';
 
 export interface CreateSubscriptionInput {
@@ -262,4 +266,33 @@ export async function retrySubscriptionBilling(deps: ServiceDeps, id: string, co
   const held = { entity: 'subscription' as const, what: `subscription ${id}`, billingError: row.billingError };
   await retryHeldStep(deps.temporal.client, held, subscriptionWorkflowId(id), retrySubscriptionBillingUpdate, command);
   return getSubscription(deps, id);
+}
+
+/** Bills the subscription's current period to now into its Draft (created or refreshed). */
+export async function billNow(deps: ServiceDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
+  await getSubscription(deps, subscriptionId);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const timed = await atClockTime(deps.db, subscriptionId, command);
+  const { invoiceId, created } = await runUpdate('subscription', () => handle.executeUpdate(billSubscriptionUpdate, { args: [timed] }));
+  if (!invoiceId) {
+    throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
+  }
+  return { invoice: await loadInvoiceView(deps.db, invoiceId), created };
+}
+
+export async function changePlan(
+  deps: ServiceDeps,
+  subscriptionId: string,
+  planId: string,
+  command: SubscriptionCommand,
+  planVersion?: number,
+): Promise<PlanChangeView> {
+  await getSubscription(deps, subscriptionId);
+  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+  const change = await atClockTime(deps.db, subscriptionId, { ...command, planId, ...(planVersion === undefined ? {} : { planVersion }) });
+  const { invoiceId } = await runUpdate('subscription', () => handle.executeUpdate(changePlanUpdate, { args: [change] }));
+  return {
+    subscription: await getSubscription(deps, subscriptionId),
+    invoice: invoiceId ? await loadInvoiceView(deps.db, invoiceId) : null,
+  };
 }
