@@ -18,6 +18,7 @@ import { documentSettingsOf } from './services/documents/settings.js';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
 import { DOMAIN_REACTIONS } from './reactions.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
+import { temporalGateway } from './temporal/gateway.js';
 import { temporalSecurityOf } from './temporal/security.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -62,7 +63,7 @@ runMain('api', async () => {
   const deps: AppDeps = {
     db,
     pool,
-    temporal,
+    temporal: temporalGateway(temporal, config.TEMPORAL_TASK_QUEUE),
     logger,
     clock: () => new Date(),
     reactions: DOMAIN_REACTIONS,
@@ -72,7 +73,6 @@ runMain('api', async () => {
       jwtSecret: config.JWT_SECRET,
       apiKeyHash: config.API_KEY_HASH,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
-      temporalTaskQueue: config.TEMPORAL_TASK_QUEUE,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),

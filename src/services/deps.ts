@@ -1,19 +1,17 @@
 /**
- * What application services receive, whoever calls them (the API or the worker's activities):
- * transport-neutral, set once in a composition root (src/main.ts, src/worker.ts).
+ * What application services receive, whoever calls them (the API or the worker's activities): one
+ * shape, transport-neutral, set once in a composition root (src/main.ts, src/worker.ts).
  */
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { PaymentProcessor } from '../processor/index.js';
-import type { TemporalHandle } from '../temporal/client.js';
+import type { TemporalGateway } from '../temporal/gateway.js';
 import type { TaxAdapter } from './billing/tax.js';
 import type { DocumentSettings } from './documents/settings.js';
 import type { WebhookSettings } from './webhooks/settings.js';
 
 export interface ServiceSettings {
-  /** The subscription task queue; invoice workflows run on its invoice queue (src/temporal/task-queues.ts). */
-  temporalTaskQueue: string;
   /** The invoice grace period (INVOICE_GRACE_PERIOD_SECONDS): test clocks drive closed periods through it. */
   invoiceGraceMs: number;
   /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
@@ -31,7 +29,8 @@ export interface ServiceSettings {
 export interface ServiceDeps {
   db: Db;
   pool: pg.Pool;
-  temporal: TemporalHandle;
+  /** Temporal, through its gateway (src/temporal/gateway.ts): the workflows' modules take it. */
+  temporal: TemporalGateway;
   logger: Logger;
   settings: ServiceSettings;
   tax: TaxAdapter;

@@ -68,6 +68,9 @@ interface Rule {
 /** Database drivers: reached through src/db (and, for now, the services), never from the edges. */
 const DATABASE_PACKAGES = ['pg', '@prisma/client', '@prisma/adapter-pg'];
 
+/** The Temporal SDK's packages: the services reach Temporal through src/temporal only. */
+const TEMPORAL_PACKAGES = ['@temporalio/client', '@temporalio/common', '@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', '@temporalio/proto', '@temporalio/testing'];
+
 const RULES: Record<Layer, Rule> = {
   core: { layers: ['core'], packages: [], says: 'src/core is pure: it imports only src/core' },
   schemas: {
@@ -87,8 +90,9 @@ const RULES: Record<Layer, Rule> = {
     says: 'src/processor (the payment processor client) imports only src/core, the foundation and its SDK',
   },
   services: {
-    layers: ['services', 'db', 'generated', 'temporal', 'processor', 'schemas', 'core', 'foundation', 'messages'],
-    says: 'src/services never imports src/http, activities/, workflow code (only workflows/messages) or a composition root',
+    layers: ['services', 'db', 'generated', 'temporal', 'processor', 'schemas', 'core', 'foundation'],
+    forbiddenPackages: TEMPORAL_PACKAGES,
+    says: 'src/services reach Temporal only through its gateway (src/temporal: the workflows\' modules, their types in src/temporal/messages.ts): never the Temporal SDK, workflows/ (messages included), src/http, activities/ or a composition root',
   },
   activities: {
     layers: ['activities', 'services', 'temporal', 'schemas', 'core', 'foundation', 'messages'],
@@ -166,6 +170,11 @@ describe('import direction', () => {
     for (const layer of ['core', 'schemas', 'foundation', 'db', 'temporal', 'services', 'http', 'messages', 'workflows', 'activities', 'root', 'tools'] as const) {
       expect(layers, layer).toContain(layer);
     }
+  });
+
+  it('leaves the Temporal client to the gateway: services call the workflows\' modules, never deps.temporal.client', () => {
+    const reaching = files.filter((file) => file.startsWith('src/services/') && /\btemporal\.(client|connection)\b/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(reaching).toEqual([]);
   });
 
   it('finds no import pointing up', () => {
@@ -327,6 +336,13 @@ describe('the import reader', () => {
       `workflows/invoice.ts → activities/index.ts (${RULES.workflows.says})`,
     ]);
     expect(violationsOf('workflows/invoice.ts', importsOf('invoice.ts', "import type { createActivities } from '../activities/index.js';"))).toEqual([]);
+  });
+
+  it('keeps the services off the Temporal SDK and workflow code: types come through the gateway', () => {
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { Client } from '@temporalio/client';"))).toHaveLength(1);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../../workflows/messages.js';"))).toHaveLength(1);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../temporal/messages.js';"))).toEqual([]);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import { retryDunningStep } from '../../temporal/workflows/dunning.js';"))).toEqual([]);
   });
 
   it('reports a service domain importing one above it, and a cycle between domains', () => {

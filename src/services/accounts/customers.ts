@@ -48,7 +48,7 @@ import {
 import { attachedPaymentMethods } from '../../db/payments.js';
 import type { AccountType, Consolidation, CustomerStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { recordAudit, type Actor, type RequestContext } from '../audit.js';
+import { recordAudit, type RequestContext } from '../audit.js';
 import { ledgerBalancesForOverview } from '../ledger/ledger.js';
 import { customerCreditBalances } from '../wallets/customer-balance.js';
 import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';

@@ -4,20 +4,11 @@
  * plan are subscription commands (src/services/subscriptions/subscriptions.ts).
  */
 import type { ServiceDeps } from '../deps.js';
-import { invoiceTaskQueue } from '../../temporal/task-queues.js';
-import { runUpdate } from '../../temporal/updates.js';
-import {
-  type FinalizedInvoice,
-  type FinalizeInvoiceCommand,
-  type PayInvoiceCommand,
-  type SubscriptionCommand,
-} from '../../../workflows/messages.js';
+import type { FinalizedInvoice, FinalizeInvoiceCommand, PayInvoiceCommand, SubscriptionCommand } from '../../temporal/messages.js';
 import { DomainError } from '../../errors.js';
 import { moveInvoice, retryInvoiceMove, type InvoiceMove } from './invoice-workflows.js';
 import { loadInvoiceView } from './invoices.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
-
-const workflowDeps = (deps: ServiceDeps) => ({ db: deps.db, client: deps.temporal.client, taskQueue: invoiceTaskQueue(deps.settings.temporalTaskQueue) });
 
 export async function moveInvoiceNow(
   deps: ServiceDeps,
@@ -25,7 +16,7 @@ export async function moveInvoiceNow(
   move: InvoiceMove,
   command: SubscriptionCommand | PayInvoiceCommand,
 ): Promise<InvoiceView> {
-  await moveInvoice(workflowDeps(deps), invoiceId, move, command);
+  await moveInvoice(deps, invoiceId, move, command);
   return loadInvoiceView(deps.db, invoiceId);
 }
 
@@ -36,7 +27,7 @@ export async function moveInvoiceNow(
  */
 export async function finalizeInvoiceNow(deps: ServiceDeps, invoiceId: string, command: SubscriptionCommand): Promise<InvoiceView> {
   const finalize: FinalizeInvoiceCommand = { ...command, chargeAfterAnswer: true };
-  const finalized: FinalizedInvoice = await moveInvoice(workflowDeps(deps), invoiceId, 'finalize', finalize);
+  const finalized: FinalizedInvoice = await moveInvoice(deps, invoiceId, 'finalize', finalize);
   return finalized.view === undefined ? loadInvoiceView(deps.db, invoiceId) : (finalized.view as unknown as InvoiceView);
 }
 
@@ -44,6 +35,6 @@ export async function finalizeInvoiceNow(deps: ServiceDeps, invoiceId: string, c
 export async function retryInvoiceBilling(deps: ServiceDeps, invoiceId: string, command: SubscriptionCommand): Promise<InvoiceView> {
   const invoice = await loadInvoiceView(deps.db, invoiceId);
   if (invoice.billing_error === null) throw new DomainError('conflict', 'no_billing_error', `invoice ${invoiceId} has no billing error to retry`, { entity: 'invoice' });
-  await retryInvoiceMove(workflowDeps(deps), invoiceId, command);
+  await retryInvoiceMove(deps, invoiceId, command);
   return loadInvoiceView(deps.db, invoiceId);
 }

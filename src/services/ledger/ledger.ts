@@ -5,7 +5,7 @@
  */
 import type { PageQuery } from '../../db/pages.js';
 import { ACCOUNT_KINDS, NORMAL_SIDE, normalBalance, type AccountKind } from '../../core/index.js';
-import type { Db, DbClient } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
 import { accountTotalsOfCustomer, listEntries, trialBalanceTotals, type EntryFilter, type EntryRow } from '../../db/ledger.js';
 import { notFound } from '../../errors.js';

@@ -7,7 +7,7 @@
  * period end).
  */
 import type { Db } from '../../db/client.js';
-import type { SubscriptionSnapshot } from '../../../workflows/messages.js';
+import type { SubscriptionSnapshot } from '../../temporal/messages.js';
 import type { DbClient } from '../../db/client.js';
 import { billInTransaction, type BillingReason, type BilledPeriod } from '../billing/billing.js';
 import { recognizeDeferredRevenue } from '../ledger/postings.js';
