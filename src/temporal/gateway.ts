@@ -20,6 +20,9 @@ export const temporalGateway = (handle: TemporalHandle, taskQueue: string): Temp
 /** Whether an error (or one it carries) is a gRPC service error of Temporal's, with its status code. */
 export { isGrpcServiceError };
 
+/** Reachability: the health check's ping of the namespace, and the API's check before it writes what a workflow must follow. */
+export { checkTemporalReachable, pingTemporal } from './client.js';
+
 /** Runs a call addressed to one workflow: `ifGone` when no such workflow exists. */
 export async function unlessWorkflowGone<T>(call: () => Promise<T>, ifGone: T): Promise<T> {
   try {

@@ -177,6 +177,16 @@ describe('import direction', () => {
     expect(reaching).toEqual([]);
   });
 
+  it('lets the services reach src/temporal only through the gateway: gateway.ts, messages.ts and the workflows\' modules', () => {
+    const GATEWAY = /^src\/temporal\/(gateway\.ts|messages\.ts|workflows\/)/;
+    const bypassing = files
+      .filter((file) => file.startsWith('src/services/'))
+      .flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')).map(({ specifier }) => [file, specifier.startsWith('.') ? resolveImport(file, specifier) : undefined] as const))
+      .filter(([, target]) => target?.startsWith('src/temporal/') && !GATEWAY.test(target))
+      .map(([file, target]) => `${file} → ${target}`);
+    expect(bypassing).toEqual([]);
+  });
+
   it('finds no import pointing up', () => {
     expect(violations, `imports against the layer rules:\n${violations.join('\n')}\n`).toEqual([]);
   });

@@ -20,7 +20,7 @@ import {
 import { lockClockShared } from '../../db/test-clocks.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId, UUID_PATTERN } from '../../ids.js';
-import { checkTemporalReachable } from '../../temporal/client.js';
+import { checkTemporalReachable } from '../../temporal/gateway.js';
 import { startSubscriptionWorkflow } from './workflow-starts.js';
 import { atClockTime } from './test-clocks.js';
 import type { SubscriptionCommand } from '../../temporal/messages.js';

@@ -46,7 +46,6 @@ export type ClockDrivenRef = { kind: 'subscription' | 'contract' | 'spend-alerts
 export interface ClockDrivenWorkflow {
   /** Tells workflows apart (its workflow id). */
   readonly key: string;
-  readonly kind: ClockDrivenRef['kind'];
   /** When it next has something to do (ms), null when nothing (or it has ended). */
   nextWake(): Promise<number | null>;
   /**
@@ -75,7 +74,6 @@ export function clockDrivenWorkflow(gateway: TemporalGateway, ref: ClockDrivenRe
   const handle = gateway.client.workflow.getHandle(WORKFLOW_ID[ref.kind](ref.id));
   return {
     key: handle.workflowId,
-    kind: ref.kind,
     nextWake: () =>
       unlessWorkflowGone(async () => {
         const wake = await handle.query(nextWakeQuery);
