@@ -4,41 +4,32 @@
  */
 import { createContractActivities } from './contracts.js';
 import { createFailureActivities } from './failures.js';
-import { createInvoiceActivities, type InvoiceActivityDeps } from './invoices.js';
+import { createInvoiceActivities } from './invoices.js';
 import { createLedgerActivities } from './ledger.js';
-import { createPaymentActivities, type PaymentActivityDeps } from './payments.js';
+import { createPaymentActivities } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWalletActivities } from './wallets.js';
 import { createSpendAlertActivities } from './spend-alerts.js';
 import { createTestClockActivities } from './test-clocks.js';
-import { createWebhookActivities, type WebhookActivityDeps } from './webhooks.js';
+import { createWebhookActivities } from './webhooks.js';
+import type { ServiceDeps } from '../src/services/deps.js';
 
-/**
- * The database, logger, tax adapter, payment processor, a Temporal client (activities drive invoice
- * workflows) and settings.
- */
-export type ActivityDeps = InvoiceActivityDeps & WebhookActivityDeps & PaymentActivityDeps;
+/** The services' one deps shape (src/services/deps.ts), set in the worker's composition root. */
+export type ActivityDeps = ServiceDeps;
 
 export function createActivities(deps: ActivityDeps) {
   const invoices = createInvoiceActivities(deps);
   return {
     ...createSubscriptionActivities(deps.db),
     ...invoices,
-    ...createContractActivities({ db: deps.db, client: deps.client, taskQueue: deps.taskQueue, graceMs: deps.invoiceGraceMs, logger: deps.logger }),
+    ...createContractActivities(deps),
     ...createWebhookActivities(deps),
     ...createPaymentActivities(deps),
     ...createWalletActivities(deps),
     ...createSpendAlertActivities(deps),
     ...createLedgerActivities(deps),
     ...createFailureActivities(deps),
-    ...createTestClockActivities({
-      db: deps.db,
-      client: deps.client,
-      logger: deps.logger,
-      taskQueue: deps.taskQueue,
-      invoiceGraceMs: deps.invoiceGraceMs,
-      billLateUsageCorrections: invoices.billLateUsageCorrections,
-    }),
+    ...createTestClockActivities({ ...deps, billLateUsageCorrections: invoices.billLateUsageCorrections }),
   };
 }
 

@@ -2,8 +2,6 @@
  * Invoice and billing activities. Failures are classified (./failures.ts): domain errors and other
  * deterministic failures are never retried, transient ones are.
  */
-import type { Client } from '@temporalio/client';
-import type { Logger } from '../src/logger.js';
 import { billSubscription, billsAlone, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { DomainError } from '../src/errors.js';
@@ -18,15 +16,15 @@ import {
   voidInvoice,
 } from '../src/services/invoicing/invoices.js';
 import { changeSubscriptionPlan } from '../src/services/subscriptions/plan-changes.js';
-import { autoChargeable, closeDunning, endTrialsPaidBy, payerChargeable } from '../src/services/payments/collection.js';
-import { applyTax, type TaxAdapter } from '../src/services/billing/tax.js';
+import { autoChargeable, endTrialsPaidBy, payerChargeable } from '../src/services/payments/collection.js';
+import { closeDunning } from '../src/services/payments/dunning.js';
+import { applyTax } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
-import { DEFAULT_DOCUMENT_SETTINGS, type DocumentSettings } from '../src/services/documents/settings.js';
-import { closeSubscriptionPeriod } from '../src/services/billing/period-close.js';
+import { DEFAULT_DOCUMENT_SETTINGS } from '../src/services/documents/settings.js';
+import { closeSubscriptionPeriod } from '../src/services/subscriptions/period-close.js';
 import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
-import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
 import {
   type BillNowResult,
   type ChangePlanCommand,
@@ -40,18 +38,8 @@ import {
   type SubscriptionSnapshot,
 } from '../workflows/messages.js';
 
-export interface InvoiceActivityDeps {
-  db: ServiceDeps['db'];
-  logger: Logger;
-  tax: TaxAdapter;
-  client: Client;
-  /** The subscription task queue; invoice workflows run on its invoice queue. */
-  taskQueue: string;
-  /** How long a closed period's Draft waits before it is finalized (late usage, consolidation). */
-  invoiceGraceMs: number;
-  /** Seller block, logo and locale of invoice documents. */
-  documents?: DocumentSettings;
-}
+/** The database, logger, tax adapter, Temporal gateway (activities drive invoice workflows) and settings (grace period, documents). */
+export type InvoiceActivityDeps = Pick<ServiceDeps, 'db' | 'logger' | 'tax' | 'temporal' | 'settings'>;
 
 const outcome = (view: { status: InvoiceOutcome['status']; invoice_number: string | null }): InvoiceOutcome => ({
   status: view.status,
@@ -72,7 +60,7 @@ export interface PeriodFinalization {
 
 export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   const { db } = deps;
-  const workflows = { db, client: deps.client, taskQueue: invoiceTaskQueue(deps.taskQueue) };
+  const workflows = { db, temporal: deps.temporal };
   const period = (ref: PeriodRef) => ({ start: new Date(ref.start), end: new Date(ref.end) });
 
   /**
@@ -107,7 +95,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it (a
     // retry, which finds the invoice finalized, looks again; no drawdown, no top-up).
     if (result.alreadyFinalized || result.invoice.wallet_applied_nanos !== '0') {
-      await startPendingRecharges({ db, client: deps.client, taskQueue: deps.taskQueue }, result.invoice.customer_id);
+      await startPendingRecharges(workflows, result.invoice.customer_id);
     }
     // The API answers with the invoice as it stood finalized, before its auto-charge (which runs next).
     return command.chargeAfterAnswer === true ? { ...outcome(result.invoice), view: { ...result.invoice } } : outcome(result.invoice);
@@ -157,7 +145,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   async function closePeriod(input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }, options = { roll: false }) {
     const { billed, state } = await closeSubscriptionPeriod(db, { subscriptionId: input.subscriptionId, period: period(input.period), reason: input.reason }, options);
     const { invoiceId, created, payerId } = billed;
-    const finalizeAt = new Date(Date.parse(input.period.end) + deps.invoiceGraceMs).toISOString();
+    const finalizeAt = new Date(Date.parse(input.period.end) + deps.settings.invoiceGraceMs).toISOString();
     deps.logger.info(
       { subscriptionId: input.subscriptionId, periodStart: input.period.start, periodEnd: input.period.end, reason: input.reason, invoiceId, finalizeAt },
       'period closed',
@@ -231,7 +219,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
      */
     renderInvoiceDocument: (invoiceId: string): Promise<{ edition: string; sha256: string } | null> =>
       classified(async () => {
-        const stored = await storeInvoiceDocument(db, deps.documents ?? DEFAULT_DOCUMENT_SETTINGS, invoiceId);
+        const stored = await storeInvoiceDocument(db, deps.settings.documents ?? DEFAULT_DOCUMENT_SETTINGS, invoiceId);
         if (stored) deps.logger.info({ invoiceId, edition: stored.edition, sha256: stored.sha256 }, 'invoice document stored');
         return stored;
       }),

@@ -3,12 +3,8 @@
  * apply notifications inside its mutex; the dunning, processor-event and daily-check workflows'
  * (subscription task queue) drive invoice workflows through updates, like the billing activities.
  */
-import type { Client } from '@temporalio/client';
-import type { Logger } from '../src/logger.js';
 import type { ServiceDeps } from '../src/services/deps.js';
-import type { PaymentProcessor } from '../src/processor/index.js';
 import { captureInvoicePayment, chargeInvoice, invoiceOutcome } from '../src/services/payments/collection.js';
-import type { PaymentDeps } from '../src/services/payments/deps.js';
 import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
 import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
 import type {
@@ -20,17 +16,10 @@ import type {
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
 
-export interface PaymentActivityDeps {
-  db: ServiceDeps['db'];
-  logger: Logger;
-  client: Client;
-  taskQueue: string;
-  processor: PaymentProcessor;
-  dunningScheduleDays: readonly number[];
-}
+export type PaymentActivityDeps = ServiceDeps;
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
-  const payments: PaymentDeps = deps;
+  const payments = deps;
   /** One line per payment attempt or capture, with its ids and outcome. */
   const logged = (invoiceId: string, action: string, fields: Record<string, unknown>) => (result: InvoicePaymentResult) => {
     deps.logger.info(

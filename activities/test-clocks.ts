@@ -4,19 +4,12 @@
  * changes nothing) and the end of the advance.
  */
 import { Context } from '@temporalio/activity';
-import type { Client } from '@temporalio/client';
 import type { ServiceDeps } from '../src/services/deps.js';
-import type { Logger } from '../src/logger.js';
 import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
 import type { LateUsageCorrectionsSummary, TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
 import { classified, workflowActor } from './failures.js';
 
-export interface TestClockActivityDeps {
-  db: ServiceDeps['db'];
-  client: Client;
-  logger: Logger;
-  taskQueue: string;
-  invoiceGraceMs: number;
+export interface TestClockActivityDeps extends Pick<ServiceDeps, 'db' | 'temporal' | 'logger' | 'settings'> {
   /** Bills the late usage of the clock's ended subscriptions (the invoice activity of the same name). */
   billLateUsageCorrections: (input: { testClockId: string | null; at: string }) => Promise<LateUsageCorrectionsSummary>;
 }
@@ -25,12 +18,7 @@ export interface TestClockActivityDeps {
 const HEARTBEAT_EVERY_MS = 10_000;
 
 export function createTestClockActivities(deps: TestClockActivityDeps) {
-  const driveDeps = {
-    db: deps.db,
-    temporal: { client: deps.client, connection: deps.client.connection },
-    logger: deps.logger,
-    settings: { temporalTaskQueue: deps.taskQueue, invoiceGraceMs: deps.invoiceGraceMs },
-  };
+  const driveDeps = deps;
   return {
     driveTestClock: (input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> =>
       classified(async () => {

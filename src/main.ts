@@ -16,7 +16,9 @@ import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
 import { purgeExpiredIdempotencyKeys } from './services/idempotency.js';
+import { DOMAIN_REACTIONS } from './reactions.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
+import { temporalGateway } from './temporal/gateway.js';
 import { temporalSecurityOf } from './temporal/security.js';
 
 const PURGE_INTERVAL_MS = 10 * 60_000;
@@ -61,16 +63,16 @@ runMain('api', async () => {
   const deps: AppDeps = {
     db,
     pool,
-    temporal,
+    temporal: temporalGateway(temporal, config.TEMPORAL_TASK_QUEUE),
     logger,
     clock: () => new Date(),
+    reactions: DOMAIN_REACTIONS,
     tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
     processor: createStripeProcessor(processorSettings(config)),
     settings: {
       jwtSecret: config.JWT_SECRET,
       apiKeyHash: config.API_KEY_HASH,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
-      temporalTaskQueue: config.TEMPORAL_TASK_QUEUE,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),

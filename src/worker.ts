@@ -10,13 +10,13 @@ import { documentSettingsOf } from './services/documents/settings.js';
 import { startOutboxRelay } from './services/webhooks/relay.js';
 import { startWorkflowReconciler } from './services/subscriptions/workflow-starts.js';
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
-import { ensureDunningCheckSchedule } from './services/payments/dunning.js';
-import { ensureContractReconcileSchedule } from './services/contracts/reconcile.js';
-import { ensureRevenueRecognitionSchedule } from './services/ledger/recognition.js';
-import { ensureLateUsageCorrectionsSchedule } from './services/billing/late-usage.js';
+import type { ServiceDeps } from './services/deps.js';
+import { DOMAIN_REACTIONS } from './reactions.js';
 import { checkDatabase, connectTemporalOrFail, runMain } from './startup.js';
 import { temporalSecurityOf } from './temporal/security.js';
 import type { OwnTemporalHandle } from './temporal/client.js';
+import { temporalGateway } from './temporal/gateway.js';
+import { ensurePeriodicSchedules } from './temporal/schedules.js';
 import { ensureSearchAttributes } from './temporal/search-attributes.js';
 import { createWorkers } from './temporal/worker.js';
 import { sdkLogger } from './temporal/sdk-logs.js';
@@ -32,41 +32,43 @@ runMain('worker', async () => {
   const security = temporalSecurityOf(config);
   const temporal = await connectTemporalOrFail(config.TEMPORAL_ADDRESS, config.TEMPORAL_NAMESPACE, security);
   await registerSearchAttributes(temporal, config.TEMPORAL_NAMESPACE, logger);
-  // Shared by the activities of its task queues, the outbox relay and the reconciler.
   const { db, pool } = createDb(config.DATABASE_URL, capacity.dbPoolSize);
   const webhooks = webhookSettingsOf(config);
   const processor = createStripeProcessor(processorSettings(config));
+  // The services' deps, shared by the activities of its task queues, the outbox relay and the reconciler.
+  const deps: ServiceDeps = {
+    db,
+    pool,
+    temporal: temporalGateway(temporal, config.TEMPORAL_TASK_QUEUE),
+    logger,
+    clock: () => new Date(),
+    tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
+    processor,
+    reactions: DOMAIN_REACTIONS,
+    settings: {
+      invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
+      webhooks,
+      dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
+      documents: await documentSettingsOf(config),
+    },
+  };
   const workers = await createWorkers({
     address: config.TEMPORAL_ADDRESS,
     namespace: config.TEMPORAL_NAMESPACE,
     security,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
-    activities: createActivities({
-      db,
-      logger,
-      tax: createTaxAdapter(config.TAX_ADAPTER, config.TAX_RATE_BPS),
-      client: temporal.client,
-      taskQueue: config.TEMPORAL_TASK_QUEUE,
-      invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
-      webhookAllowPrivateUrls: webhooks.allowPrivateUrls,
-      processor,
-      dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
-      documents: await documentSettingsOf(config),
-    }),
+    activities: createActivities(deps),
     logger,
     maxConcurrentActivities: capacity.activitySlots,
     maxConcurrentWorkflowTasks: capacity.workflowTaskSlots,
   });
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
-  const relay = startOutboxRelay({ db, pool, client: temporal.client, taskQueue: config.TEMPORAL_TASK_QUEUE, policy: deliveryPolicyOf(webhooks), logger });
+  const relay = startOutboxRelay({ db, pool, temporal: deps.temporal, policy: deliveryPolicyOf(webhooks), logger });
   // Subscriptions whose workflow start after commit did not happen get it here (README, "Failures").
-  const reconciler = startWorkflowReconciler({ db, temporal, logger, settings: { temporalTaskQueue: config.TEMPORAL_TASK_QUEUE } });
-  await ensureDunningCheckSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE);
-  // Contracts whose workflow start was lost (a process died after the commit) get one: hourly, and now.
-  await ensureContractReconcileSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
-  // Deferred revenue recognized month by month for customers on no test clock: daily, and now.
-  await ensureRevenueRecognitionSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
-  await ensureLateUsageCorrectionsSchedule(temporal.client, config.TEMPORAL_TASK_QUEUE, { runNow: true });
+  const reconciler = startWorkflowReconciler(deps);
+  // The periodic jobs' schedules; the contract reconciler (workflow starts lost after a commit), the
+  // revenue recognition (customers on no test clock) and the late-usage corrections also run now.
+  await ensurePeriodicSchedules(deps.temporal, { runNow: true });
   // The Temporal runtime stops the worker on SIGINT/SIGTERM: run() resolves once in-flight tasks end.
   await workers.run();
   reconciler.stop();

@@ -12,6 +12,12 @@ export interface Actor {
   id: string;
 }
 
+/** Who asked, for the audit trail. */
+export interface RequestContext {
+  actor: Actor;
+  requestId: string;
+}
+
 /** The engine itself, outside any workflow: relays, reconcilers, startup. */
 export const SYSTEM_ACTOR: Actor = { type: 'system', id: 'billing-engine' };
 /** The payment processor, as the actor of what its answers and notifications change. */

@@ -3,7 +3,7 @@
  * for whoever must answer it: the API turns such failures into 503 service_unavailable, activities
  * retry them (src/services/failures/taxonomy.ts).
  */
-import { isGrpcServiceError } from '@temporalio/client';
+import { isGrpcServiceError } from '../temporal/gateway.js';
 import { isDatabaseConnectionError } from '../db/errors.js';
 
 const SOCKET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);

@@ -1,19 +1,17 @@
 /**
- * What application services receive, whoever calls them (the API or the worker's activities):
- * transport-neutral, set once in a composition root (src/main.ts, src/worker.ts).
+ * What application services receive, whoever calls them (the API or the worker's activities): one
+ * shape, transport-neutral, set once in a composition root (src/main.ts, src/worker.ts).
  */
 import type pg from 'pg';
 import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { PaymentProcessor } from '../processor/index.js';
-import type { TemporalHandle } from '../temporal/client.js';
+import type { TemporalGateway } from '../temporal/gateway.js';
 import type { TaxAdapter } from './billing/tax.js';
 import type { DocumentSettings } from './documents/settings.js';
 import type { WebhookSettings } from './webhooks/settings.js';
 
 export interface ServiceSettings {
-  /** The subscription task queue; invoice workflows run on its invoice queue (src/temporal/task-queues.ts). */
-  temporalTaskQueue: string;
   /** The invoice grace period (INVOICE_GRACE_PERIOD_SECONDS): test clocks drive closed periods through it. */
   invoiceGraceMs: number;
   /** How far after the customer's "now" a usage event's timestamp may be (default 5 minutes). */
@@ -31,11 +29,24 @@ export interface ServiceSettings {
 export interface ServiceDeps {
   db: Db;
   pool: pg.Pool;
-  temporal: TemporalHandle;
+  /** Temporal, through its gateway (src/temporal/gateway.ts): the workflows' modules take it. */
+  temporal: TemporalGateway;
   logger: Logger;
   settings: ServiceSettings;
   tax: TaxAdapter;
   /** The payment processor (src/processor). */
   processor: PaymentProcessor;
   clock: () => Date;
+  /** What other domains do when this one records a fact (wired in src/reactions.ts). */
+  reactions: DomainReactions;
+}
+
+/**
+ * Cross-domain reactions: a domain announces a fact through these and never imports the domain
+ * that acts on it, so the service folders keep one import direction (README, "Service domains").
+ * The composition roots wire them (src/reactions.ts).
+ */
+export interface DomainReactions {
+  /** Usage of these customers was stored (metering): their spend alerts are evaluated again (alerts). */
+  usageRecorded(deps: ServiceDeps, customerIds: Iterable<string>): void;
 }

@@ -1,7 +1,7 @@
 /** Whether the database and Temporal answer, each within a bounded time. */
 import { pingDb } from '../db/client.js';
 import type { Check, Health } from '../schemas/health.js';
-import { pingTemporal } from '../temporal/client.js';
+import { pingTemporal } from '../temporal/gateway.js';
 import type { ServiceDeps } from './deps.js';
 
 const CHECK_TIMEOUT_MS = 2_000;

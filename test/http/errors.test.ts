@@ -354,7 +354,7 @@ describe('unavailable dependencies', () => {
       address: `127.0.0.1:${await freePort()}`,
       interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 1 }))],
     });
-    broken.deps.temporal = { connection, client: new Client({ connection, namespace: 'default' }) };
+    broken.deps.temporal = { connection, client: new Client({ connection, namespace: 'default' }), taskQueue: healthy.taskQueue };
     try {
       await expectError(await broken.request('POST', `/admin/v1/subscriptions/${subscription.id}/resume`), 503, 'service_unavailable');
     } finally {

@@ -134,7 +134,7 @@ describe('a dropped database connection', () => {
     const broken = await createHarness();
     const original = broken.deps.temporal;
     const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}` });
-    broken.deps.temporal = { connection, client: new Client({ connection }) };
+    broken.deps.temporal = { connection, client: new Client({ connection }), taskQueue: original.taskQueue };
     const res = await broken.request('POST', `/admin/v1/test-clocks/${clockId}/advance`, { body: { frozen_time: '2026-01-10T00:00:00Z' } });
     const body = (await res.json()) as ErrorBody;
     expect(res.status, JSON.stringify(body)).toBe(503);
@@ -151,7 +151,7 @@ describe('subscription creation and its workflow', () => {
     const broken = await createHarness();
     const original = broken.deps.temporal;
     const connection = Connection.lazy({ address: `127.0.0.1:${await freePort()}` });
-    broken.deps.temporal = { connection, client: new Client({ connection }) };
+    broken.deps.temporal = { connection, client: new Client({ connection }), taskQueue: original.taskQueue };
     const customerId = await makeCustomer(h.deps.db);
     const planId = await makePlan(h.deps.db);
     const started = Date.now();

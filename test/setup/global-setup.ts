@@ -24,11 +24,10 @@ import { createStripeProcessor } from '../../src/processor/stripe.js';
 import { zeroTax } from '../../src/services/billing/tax.js';
 import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
 import type { DocumentSettings } from '../../src/services/documents/settings.js';
-import { ensureDunningCheckSchedule } from '../../src/services/payments/dunning.js';
-import { ensureContractReconcileSchedule } from '../../src/services/contracts/reconcile.js';
-import { ensureRevenueRecognitionSchedule } from '../../src/services/ledger/recognition.js';
-import { ensureLateUsageCorrectionsSchedule } from '../../src/services/billing/late-usage.js';
+import { DOMAIN_REACTIONS } from '../../src/reactions.js';
 import { connectTemporal } from '../../src/temporal/client.js';
+import { temporalGateway } from '../../src/temporal/gateway.js';
+import { ensurePeriodicSchedules } from '../../src/temporal/schedules.js';
 import { createWorkers, WORKFLOWS_PATH } from '../../src/temporal/worker.js';
 
 export const TEST_TASK_QUEUE = 'billing-test';
@@ -151,24 +150,25 @@ export default async function setup(project: TestProject): Promise<() => Promise
       taskQueue: TEST_TASK_QUEUE,
       activities: createActivities({
         db,
+        pool,
         logger,
         tax: zeroTax,
-        client: temporalClient.client,
-        taskQueue: TEST_TASK_QUEUE,
-        invoiceGraceMs: TEST_INVOICE_GRACE_MS,
-        webhookAllowPrivateUrls: TEST_WEBHOOK_SETTINGS.allowPrivateUrls,
+        temporal: temporalGateway(temporalClient, TEST_TASK_QUEUE),
         processor: createStripeProcessor({ apiBase: stripeMock.url, secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
-        dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
-        documents: TEST_DOCUMENT_SETTINGS,
+        clock: () => new Date(),
+        reactions: DOMAIN_REACTIONS,
+        settings: {
+          invoiceGraceMs: TEST_INVOICE_GRACE_MS,
+          webhooks: TEST_WEBHOOK_SETTINGS,
+          dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
+          documents: TEST_DOCUMENT_SETTINGS,
+        },
       }),
       logger,
       workflowBundle,
       maxConcurrentActivities: 5,
     });
-    await ensureDunningCheckSchedule(temporalClient.client, TEST_TASK_QUEUE);
-    await ensureContractReconcileSchedule(temporalClient.client, TEST_TASK_QUEUE);
-    await ensureRevenueRecognitionSchedule(temporalClient.client, TEST_TASK_QUEUE);
-    await ensureLateUsageCorrectionsSchedule(temporalClient.client, TEST_TASK_QUEUE);
+    await ensurePeriodicSchedules(temporalGateway(temporalClient, TEST_TASK_QUEUE));
     const running = workers.run();
     teardown.push(async () => {
       workers.shutdown();

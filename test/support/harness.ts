@@ -11,7 +11,9 @@ import { createApp } from '../../src/http/app.js';
 import type { AppDeps, AppEnv, HttpSettings } from '../../src/http/context.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { createLogger } from '../../src/logger.js';
+import { DOMAIN_REACTIONS } from '../../src/reactions.js';
 import { connectTemporal } from '../../src/temporal/client.js';
+import { temporalGateway } from '../../src/temporal/gateway.js';
 import { zeroTax, type TaxAdapter } from '../../src/services/billing/tax.js';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
 import { createStripeProcessor } from '../../src/processor/stripe.js';
@@ -99,7 +101,8 @@ export interface RequestOptions {
 }
 
 export async function createHarness(
-  overrides: Partial<HttpSettings> = {},
+  /** Settings, and the task queue of the Temporal gateway (the test worker's unless a test runs its own). */
+  { temporalTaskQueue, ...overrides }: Partial<HttpSettings> & { temporalTaskQueue?: string } = {},
   clock: () => Date = () => new Date(),
   tax: TaxAdapter = zeroTax,
   /** The run's database unless a test brings its own (one migrated on the run's server). */
@@ -111,16 +114,16 @@ export async function createHarness(
   const deps: AppDeps = {
     db,
     pool,
-    temporal,
+    temporal: temporalGateway(temporal, temporalTaskQueue ?? inject('taskQueue')),
     logger: createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-api'),
     clock,
+    reactions: DOMAIN_REACTIONS,
     tax,
     processor: createStripeProcessor({ apiBase: inject('stripeMockUrl'), secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
     settings: {
       jwtSecret: secrets.jwt_secret,
       apiKeyHash: apiKeyHash(secrets.api_key),
       temporalNamespace: 'default',
-      temporalTaskQueue: inject('taskQueue'),
       invoiceGraceMs: inject('invoiceGraceMs'),
       webhooks: inject('webhookSettings'),
       bodyLimitBytes: 1024 * 1024,

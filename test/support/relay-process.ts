@@ -7,6 +7,7 @@ import { createDb } from '../../src/db/client.js';
 import { createLogger } from '../../src/logger.js';
 import { startOutboxRelay } from '../../src/services/webhooks/relay.js';
 import { connectTemporal } from '../../src/temporal/client.js';
+import { temporalGateway } from '../../src/temporal/gateway.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -17,7 +18,7 @@ const env = (name: string): string => {
 const { db, pool } = createDb(env('DATABASE_URL'), 4);
 const temporal = await connectTemporal(env('TEMPORAL_ADDRESS'), 'default');
 startOutboxRelay(
-  { db, pool, client: temporal.client, taskQueue: env('RELAY_TASK_QUEUE'), policy: JSON.parse(env('RELAY_POLICY')), logger: createLogger('silent', 'relay-process') },
+  { db, pool, temporal: temporalGateway(temporal, env('RELAY_TASK_QUEUE')), policy: JSON.parse(env('RELAY_POLICY')), logger: createLogger('silent', 'relay-process') },
   // One workflow start at a time and small batches: the relay is slow enough to be caught mid-stream.
   { batchSize: Number(env('RELAY_BATCH_SIZE')), leaseMs: Number(env('RELAY_LEASE_MS')), pollIntervalMs: 100, startConcurrency: 1 },
 );

@@ -24,8 +24,7 @@ export function startTestRelay(h: Harness, options: OutboxRelayOptions = {}): Ou
     {
       db: h.deps.db,
       pool: h.deps.pool,
-      client: h.deps.temporal.client,
-      taskQueue: inject('taskQueue'),
+      temporal: h.deps.temporal,
       policy: deliveryPolicyOf(inject('webhookSettings')),
       logger: h.deps.logger,
     },

@@ -29,7 +29,7 @@ type Layer =
   | 'tools';
 
 const FOUNDATION = new Set(['src/errors.ts', 'src/ids.ts', 'src/logger.ts', 'src/config.ts']);
-const COMPOSITION_ROOTS = new Set(['src/main.ts', 'src/worker.ts', 'src/startup.ts']);
+const COMPOSITION_ROOTS = new Set(['src/main.ts', 'src/worker.ts', 'src/startup.ts', 'src/reactions.ts']);
 
 /** The layer of a repository-relative path, or undefined for a file outside every layer. */
 function layerOf(path: string): Layer | undefined {
@@ -68,6 +68,9 @@ interface Rule {
 /** Database drivers: reached through src/db (and, for now, the services), never from the edges. */
 const DATABASE_PACKAGES = ['pg', '@prisma/client', '@prisma/adapter-pg'];
 
+/** The Temporal SDK's packages: the services reach Temporal through src/temporal only. */
+const TEMPORAL_PACKAGES = ['@temporalio/client', '@temporalio/common', '@temporalio/workflow', '@temporalio/activity', '@temporalio/worker', '@temporalio/proto', '@temporalio/testing'];
+
 const RULES: Record<Layer, Rule> = {
   core: { layers: ['core'], packages: [], says: 'src/core is pure: it imports only src/core' },
   schemas: {
@@ -87,8 +90,9 @@ const RULES: Record<Layer, Rule> = {
     says: 'src/processor (the payment processor client) imports only src/core, the foundation and its SDK',
   },
   services: {
-    layers: ['services', 'db', 'generated', 'temporal', 'processor', 'schemas', 'core', 'foundation', 'messages'],
-    says: 'src/services never imports src/http, activities/, workflow code (only workflows/messages) or a composition root',
+    layers: ['services', 'db', 'generated', 'temporal', 'processor', 'schemas', 'core', 'foundation'],
+    forbiddenPackages: TEMPORAL_PACKAGES,
+    says: 'src/services reach Temporal only through its gateway (src/temporal: the workflows\' modules, their types in src/temporal/messages.ts): never the Temporal SDK, workflows/ (messages included), src/http, activities/ or a composition root',
   },
   activities: {
     layers: ['activities', 'services', 'temporal', 'schemas', 'core', 'foundation', 'messages'],
@@ -117,7 +121,7 @@ const RULES: Record<Layer, Rule> = {
   },
   root: {
     layers: ['root', 'core', 'schemas', 'foundation', 'generated', 'db', 'temporal', 'processor', 'services', 'http', 'messages', 'workflows', 'activities'],
-    says: 'composition roots (src/main.ts, src/worker.ts, src/startup.ts, src/dev/) never import scripts/ or bench/',
+    says: 'composition roots (src/main.ts, src/worker.ts, src/startup.ts, src/reactions.ts, src/dev/) never import scripts/ or bench/',
   },
   tools: {
     layers: ['tools', 'root', 'core', 'schemas', 'foundation', 'generated', 'db', 'temporal', 'processor', 'services', 'http', 'messages', 'workflows', 'activities'],
@@ -168,8 +172,136 @@ describe('import direction', () => {
     }
   });
 
+  it('leaves the Temporal client to the gateway: services call the workflows\' modules, never deps.temporal.client', () => {
+    const reaching = files.filter((file) => file.startsWith('src/services/') && /\btemporal\.(client|connection)\b/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(reaching).toEqual([]);
+  });
+
+  it('lets the services reach src/temporal only through the gateway: gateway.ts, messages.ts and the workflows\' modules', () => {
+    const GATEWAY = /^src\/temporal\/(gateway\.ts|messages\.ts|workflows\/)/;
+    const bypassing = files
+      .filter((file) => file.startsWith('src/services/'))
+      .flatMap((file) => importsOf(file, readFileSync(join(ROOT, file), 'utf8')).map(({ specifier }) => [file, specifier.startsWith('.') ? resolveImport(file, specifier) : undefined] as const))
+      .filter(([, target]) => target?.startsWith('src/temporal/') && !GATEWAY.test(target))
+      .map(([file, target]) => `${file} → ${target}`);
+    expect(bypassing).toEqual([]);
+  });
+
   it('finds no import pointing up', () => {
     expect(violations, `imports against the layer rules:\n${violations.join('\n')}\n`).toEqual([]);
+  });
+});
+
+/**
+ * The service domains (the folders of src/services), highest first: a folder may import only the
+ * folders after it, so the domains form a DAG and each can be read knowing only those below it. The
+ * files directly in src/services (deps, audit, outbox, pagination…) are below every folder and
+ * import none, except the types of the domains' settings and adapters that src/services/deps.ts
+ * names (the shape every service receives). A reaction of a lower domain to a higher one's fact goes
+ * through ServiceDeps.reactions (wired in src/reactions.ts), never an import. Type-only imports
+ * count too.
+ */
+export const SERVICE_DOMAIN_ORDER = [
+  'reports',
+  'documents',
+  'accounts',
+  'contracts',
+  'subscriptions',
+  'payments',
+  'invoicing',
+  'alerts',
+  'billing',
+  'catalog',
+  'metering',
+  'wallets',
+  'ledger',
+  'failures',
+  'webhooks',
+] as const;
+
+/** The domain folder of a file under src/services, '' for a file directly in it, undefined elsewhere. */
+function domainOf(path: string): string | undefined {
+  if (!path.startsWith('src/services/')) return undefined;
+  const rest = path.slice('src/services/'.length);
+  return rest.includes('/') ? (rest.split('/')[0] as string) : '';
+}
+
+/** The imports of one service file against the domain order, as "file → import (rule)". */
+export function domainViolationsOf(file: string, imports: readonly ImportRef[]): string[] {
+  const from = domainOf(file);
+  if (from === undefined) return [];
+  const rank = (domain: string): number => (domain === '' ? SERVICE_DOMAIN_ORDER.length : SERVICE_DOMAIN_ORDER.indexOf(domain as never));
+  if (rank(from) < 0) return [`${file} (its folder is not in SERVICE_DOMAIN_ORDER: place it there and in the README)`];
+  const violations: string[] = [];
+  for (const { specifier, typeOnly } of imports) {
+    if (!specifier.startsWith('.') || (file === 'src/services/deps.ts' && typeOnly)) continue;
+    const target = resolveImport(file, specifier);
+    const to = target === undefined ? undefined : domainOf(target);
+    if (to === undefined || to === from) continue;
+    if (rank(to) <= rank(from)) violations.push(`${file} → ${target} (src/services/${from || '*.ts'} may import only the domains after it in ${SERVICE_DOMAIN_ORDER.join(' > ')})`);
+  }
+  return violations;
+}
+
+/** The strongly connected groups of more than one domain in the run-time imports between service folders: the cycles. */
+export function domainCycles(files: readonly string[], read: (file: string) => string): string[][] {
+  const edges = new Map<string, Set<string>>();
+  for (const file of files) {
+    const from = domainOf(file);
+    if (!from) continue;
+    for (const { specifier, typeOnly } of importsOf(file, read(file))) {
+      const target = specifier.startsWith('.') && !typeOnly ? resolveImport(file, specifier) : undefined;
+      const to = target === undefined ? undefined : domainOf(target);
+      if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  // Tarjan's algorithm over the folder graph.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (stack.includes(next)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(node) === index.get(node)) {
+      const group: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop() as string;
+        group.push(member);
+      } while (member !== node);
+      if (group.length > 1) groups.push(group.sort());
+    }
+  };
+  for (const node of [...edges.keys()].sort()) if (!index.has(node)) visit(node);
+  return groups;
+}
+
+describe('service domains', () => {
+  const files = sourceFiles('src/services').sort();
+  const read = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
+
+  it('lists every service folder in the domain order', () => {
+    const folders = new Set(files.map(domainOf).filter((domain): domain is string => !!domain));
+    expect([...folders].sort()).toEqual([...SERVICE_DOMAIN_ORDER].sort());
+  });
+
+  it('import only the domains below them', () => {
+    const violations = files.flatMap((file) => domainViolationsOf(file, importsOf(file, read(file))));
+    expect(violations, `imports against the domain order:\n${violations.join('\n')}\n`).toEqual([]);
+  });
+
+  it('reach each other in no run-time cycle', () => {
+    expect(domainCycles(files, read)).toEqual([]);
   });
 });
 
@@ -214,5 +346,24 @@ describe('the import reader', () => {
       `workflows/invoice.ts → activities/index.ts (${RULES.workflows.says})`,
     ]);
     expect(violationsOf('workflows/invoice.ts', importsOf('invoice.ts', "import type { createActivities } from '../activities/index.js';"))).toEqual([]);
+  });
+
+  it('keeps the services off the Temporal SDK and workflow code: types come through the gateway', () => {
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { Client } from '@temporalio/client';"))).toHaveLength(1);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../../workflows/messages.js';"))).toHaveLength(1);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../temporal/messages.js';"))).toEqual([]);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import { retryDunningStep } from '../../temporal/workflows/dunning.js';"))).toEqual([]);
+  });
+
+  it('reports a service domain importing one above it, and a cycle between domains', () => {
+    const upward = "import { noteUsageRecorded } from '../alerts/spend-alerts.js';";
+    expect(domainViolationsOf('src/services/metering/events.ts', importsOf('events.ts', upward))).toHaveLength(1);
+    expect(domainViolationsOf('src/services/alerts/spend-alerts.ts', importsOf('spend-alerts.ts', "import { currentPeriodSpend } from '../billing/billing.js';"))).toEqual([]);
+    const sources: Record<string, string> = {
+      'src/services/metering/events.ts': upward,
+      'src/services/alerts/spend-alerts.ts': "import { currentPeriodSpend } from '../billing/billing.js';",
+      'src/services/billing/billing.ts': "import { quantitiesForPeriod } from '../metering/usage.js';",
+    };
+    expect(domainCycles(Object.keys(sources), (file) => sources[file] as string)).toEqual([['alerts', 'billing', 'metering']]);
   });
 });

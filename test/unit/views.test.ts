@@ -8,7 +8,7 @@ import type { PlanRecord, PlanVersionRecord, ProductRecord, SkuRecord } from '..
 import type { AuditEntrySummary, CustomerRecord, InvoiceSummary, SubscriptionSummary } from '../../src/db/customers.js';
 import type { CustomerOverview, CustomerView } from '../../src/schemas/accounts.js';
 import type { PlanMigrationView, PlanView, PlanVersionView, ProductView, SkuView } from '../../src/schemas/catalog.js';
-import type { PlanMigrationView as PlanMigrationResult } from '../../src/services/catalog/plan-migrations.js';
+import type { PlanMigrationView as PlanMigrationResult } from '../../src/services/subscriptions/plan-migrations.js';
 
 describe('views passed through from the repositories', () => {
   it('customers', () => {

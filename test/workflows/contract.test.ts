@@ -389,7 +389,7 @@ describe('the contract workflow reconciler', () => {
     expect([ended.status, ended.terms[0]!.true_up_nanos]).toEqual(['Expired', units(10n).toString()]);
     expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
     // A second run finds nothing of ours to start or realign.
-    const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
+    const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `reconcile-test-${newId()}` });
     expect([again.started, again.realigned]).toEqual([expect.not.arrayContaining([active.id]), expect.not.arrayContaining([subscription.id])]);
     await captureHistory(run, 'starts-missing-contract-workflow');
   }, 120_000);
@@ -408,7 +408,7 @@ describe('the contract workflow reconciler', () => {
 
     // The poisoned contract's clock time is corrupt: starting its workflow fails on every attempt.
     const run = await withCorruptClockTime(h.deps.db, poisonedClock, async () => {
-      const handle = await h.deps.temporal.client.workflow.start('contractReconcileWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `reconcile-test-${newId()}` });
+      const handle = await h.deps.temporal.client.workflow.start('contractReconcileWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `reconcile-test-${newId()}` });
       const summary = (await handle.result()) as ContractReconcileSummary;
       expect(summary.started).toContain(healthy.id);
       expect(summary.started).not.toContain(poisoned.id);

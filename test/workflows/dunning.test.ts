@@ -307,7 +307,7 @@ describe('the daily dunning check (check_due_attempts)', () => {
 
     // The poisoned schedule's clock time is corrupt: its retry counts as overdue, but re-driving it fails on every attempt.
     const run = await withCorruptClockTime(h.deps.db, poisoned.clockId, async () => {
-      const handle = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `dunning-check-test-${newId()}` });
+      const handle = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `dunning-check-test-${newId()}` });
       const summary = (await handle.result()) as DunningCheckSummary;
       expect(summary.redriven).toContain(healthyInvoice.id);
       expect(summary.redriven).not.toContain(poisonedInvoice.id);
@@ -334,7 +334,7 @@ describe('the daily dunning check (check_due_attempts)', () => {
     const payload = (id: string) => ({ id, type: 'customer.created', data: { object: { id: 'cus_unknown', object: 'customer' } } });
     await h.deps.db.processorEvent.createMany({ data: [healthy, poisoned].map((id) => ({ id, type: 'customer.created', payload: payload(id), receivedAt })) });
     try {
-      const run = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.settings.temporalTaskQueue, workflowId: `dunning-check-test-${newId()}` });
+      const run = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `dunning-check-test-${newId()}` });
       const summary = (await run.result()) as DunningCheckSummary;
       expect(summary.failed).toContainEqual({ kind: 'processor_event', id: poisoned, message: 'Failed to start Workflow: WorkflowId length exceeds limit.' });
       expect(summary.failed.map((item) => item.id)).not.toContain(healthy);

@@ -5,7 +5,7 @@
  * circuit (which spends no attempt) and the probe that delivers it. Its history is committed for
  * the replay test (`npm run histories:capture`).
  */
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { subscribes } from '../../src/core/webhooks.js';
 import { claimOutboxEvents, markOutboxDispatched } from '../../src/db/webhooks.js';
 import { startDeliveryWorkflow } from '../../src/services/webhooks/deliveries.js';
@@ -46,9 +46,9 @@ it('retries, waits out the open circuit without spending an attempt, and deliver
   const deliveries = await claimDeliveriesOf(eventId);
   expect(deliveries).toHaveLength(1);
   const [delivery] = deliveries;
-  expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(true);
+  expect(await startDeliveryWorkflow({ temporal: h.deps.temporal, policy: POLICY }, delivery!)).toBe(true);
   // Starting it again (a relay re-reading its events) is refused: never two runs for one delivery.
-  expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(false);
+  expect(await startDeliveryWorkflow({ temporal: h.deps.temporal, policy: POLICY }, delivery!)).toBe(false);
 
   const handle = h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId, endpoint.id));
   expect(await handle.result()).toEqual<WebhookDeliveryOutcome>({ status: 'Delivered', attempts: 3 });
@@ -71,7 +71,7 @@ it('marks the delivery Failed with the reason when an attempt fails deterministi
   const [delivery] = await claimDeliveriesOf(eventId);
   // Recording this delivery's attempt overflows a column (SQLSTATE 22003): no retry can fix it.
   await withOverflow(h.deps.db, { table: 'webhook_attempts', when: `NEW.delivery_id = '${delivery!.deliveryId}'::uuid`, on: 'INSERT' }, async () => {
-    expect(await startDeliveryWorkflow({ client: h.deps.temporal.client, taskQueue: inject('taskQueue'), policy: POLICY }, delivery!)).toBe(true);
+    expect(await startDeliveryWorkflow({ temporal: h.deps.temporal, policy: POLICY }, delivery!)).toBe(true);
     const handle = h.deps.temporal.client.workflow.getHandle(webhookDeliveryWorkflowId(eventId, endpoint.id));
     expect(await handle.result()).toEqual<WebhookDeliveryOutcome>({ status: 'Failed', attempts: 0 });
     const row = await h.deps.db.webhookDelivery.findUniqueOrThrow({ where: { id: delivery!.deliveryId } });

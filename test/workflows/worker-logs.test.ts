@@ -39,16 +39,16 @@ describe('worker logs', () => {
   it('writes one JSON line with ids for a period close, an invoice finalization, a payment and a billing failure', async () => {
     const { logger, line } = capturingLogger();
     const activities = createActivities({
-      db: h.deps.db,
+      ...h.deps,
       logger,
       tax: zeroTax,
-      client: h.deps.temporal.client,
-      taskQueue: inject('taskQueue'),
-      invoiceGraceMs: inject('invoiceGraceMs'),
-      webhookAllowPrivateUrls: true,
       processor: createStripeProcessor({ apiBase: inject('stripeMockUrl'), secretKey: LOCAL_PROCESSOR_SECRET_KEY }),
-      dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
-      documents: inject('documentSettings'),
+      settings: {
+        invoiceGraceMs: inject('invoiceGraceMs'),
+        webhooks: { ...inject('webhookSettings'), allowPrivateUrls: true },
+        dunningScheduleDays: DEFAULT_DUNNING_SCHEDULE_DAYS,
+        documents: inject('documentSettings'),
+      },
     });
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });

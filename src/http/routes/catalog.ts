@@ -18,7 +18,7 @@ import {
   updatePlanMetadata,
 } from '../../services/catalog/catalog.js';
 import { archivePlan, archiveProduct, archiveSku } from '../../services/catalog/archiving.js';
-import { MAX_MIGRATION_BATCH, migratePlan } from '../../services/catalog/plan-migrations.js';
+import { MAX_MIGRATION_BATCH, migratePlan } from '../../services/subscriptions/plan-migrations.js';
 import { listPlanVersions } from '../../services/catalog/versions.js';
 import { toPage } from '../../services/pagination.js';
 import {

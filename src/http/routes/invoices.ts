@@ -6,7 +6,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
 import { getCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } from '../../services/invoicing/credit-notes.js';
-import { paymentDepsOf } from '../../services/payments/deps.js';
 import { issueAllocatedCreditNote } from '../../services/payments/refunds.js';
 import { addManualLine, applyCredit, calculateInvoiceTax } from '../../services/invoicing/invoice-edits.js';
 import { listInvoices, loadInvoiceView, updateInvoiceMetadata } from '../../services/invoicing/invoices.js';
@@ -280,7 +279,7 @@ export function registerInvoices(app: App): void {
     const body = c.req.valid('json');
     const part = (value: string | undefined) => (value === undefined ? undefined : BigInt(value));
     const note = await issueAllocatedCreditNote(
-      paymentDepsOf(c.get('deps')),
+      c.get('deps'),
       c.req.valid('param').id,
       {
         amountNanos: BigInt(body.amount_nanos),

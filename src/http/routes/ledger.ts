@@ -258,7 +258,7 @@ export function registerLedger(app: App): void {
 
   app.openapi(retryTopUpRoute, async (c) => {
     const { id, currency, top_up_id } = c.req.valid('param');
-    return c.json(await retryTopUp({ db: c.get('deps').db, client: c.get('deps').temporal.client }, id, currency, top_up_id, requestContext(c)), 200);
+    return c.json(await retryTopUp(c.get('deps'), id, currency, top_up_id, requestContext(c)), 200);
   });
 
   app.openapi(grantRoute, async (c) => {

@@ -7,7 +7,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { CREDIT_NOTE_REASONS } from '../../schemas/invoicing.js';
-import { paymentDepsOf } from '../../services/payments/deps.js';
 import { getInvoiceDunning, listDunning, retryDunning } from '../../services/payments/dunning.js';
 import { runInvoicePayment } from '../../services/payments/invoice-payments.js';
 import { receiveNotification } from '../../services/payments/notifications.js';
@@ -294,19 +293,19 @@ const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('
 
 export function registerPayments(app: App): void {
   app.openapi(attachRoute, async (c) => {
-    const method = await attachPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id, c.req.valid('json'), requestContext(c));
+    const method = await attachPaymentMethod(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), requestContext(c));
     return c.json(method, 201);
   });
 
   app.openapi(listMethodsRoute, async (c) => {
     const query = c.req.valid('query');
-    return sendPage(c, await listPaymentMethods(paymentDepsOf(c.get('deps')), c.req.valid('param').id, query));
+    return sendPage(c, await listPaymentMethods(c.get('deps'), c.req.valid('param').id, query));
   });
 
-  app.openapi(getMethodRoute, async (c) => c.json(await getPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id), 200));
+  app.openapi(getMethodRoute, async (c) => c.json(await getPaymentMethod(c.get('deps'), c.req.valid('param').id), 200));
 
   app.openapi(detachRoute, async (c) =>
-    c.json(await detachPaymentMethod(paymentDepsOf(c.get('deps')), c.req.valid('param').id, requestContext(c), c.get('deps').clock()), 200),
+    c.json(await detachPaymentMethod(c.get('deps'), c.req.valid('param').id, requestContext(c), c.get('deps').clock()), 200),
   );
 
   app.openapi(listPaymentsRoute, async (c) => sendPage(c, await listPayments(c.get('deps').db, c.req.valid('param').id, c.req.valid('query'))));
@@ -314,7 +313,7 @@ export function registerPayments(app: App): void {
   app.openapi(createIntentRoute, async (c) => {
     const body = (c.req.valid('json') as z.infer<typeof PaymentIntentSchema> | undefined) ?? {};
     const deps = c.get('deps');
-    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, {
+    const result = await runInvoicePayment(deps, c.req.valid('param').id, {
       kind: 'charge',
       ...context(c),
       requestKey: `on_demand:${c.get('requestId')}`,
@@ -327,14 +326,14 @@ export function registerPayments(app: App): void {
 
   app.openapi(captureRoute, async (c) => {
     const deps = c.get('deps');
-    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, { kind: 'capture', ...context(c) });
+    const result = await runInvoicePayment(deps, c.req.valid('param').id, { kind: 'capture', ...context(c) });
     return c.json(await getPaymentView(deps.db, result.paymentId!), 200);
   });
 
   app.openapi(refundRoute, async (c) => {
     const body = (c.req.valid('json') as z.infer<typeof RefundRequestSchema> | undefined) ?? {};
     const refund = await refundInvoice(
-      paymentDepsOf(c.get('deps')),
+      c.get('deps'),
       c.req.valid('param').id,
       {
         reason: body.reason ?? 'other',
@@ -354,13 +353,13 @@ export function registerPayments(app: App): void {
   app.openapi(invoiceDunningRoute, async (c) => c.json(await getInvoiceDunning(c.get('deps').db, c.req.valid('param').id), 200));
   app.openapi(retryDunningRoute, async (c) => {
     const deps = c.get('deps');
-    return c.json(await retryDunning({ db: deps.db, client: deps.temporal.client }, c.req.valid('param').id, requestContext(c)), 200);
+    return c.json(await retryDunning(deps, c.req.valid('param').id, requestContext(c)), 200);
   });
 
   app.openapi(webhookRoute, async (c) => {
     const deps = c.get('deps');
     // The raw body as received (the JSON body check read and kept it): the signature covers these bytes.
-    const receipt = await receiveNotification(paymentDepsOf(deps), await c.req.text(), c.req.header('stripe-signature'), deps.settings.processorWebhookSecret);
+    const receipt = await receiveNotification(deps, await c.req.text(), c.req.header('stripe-signature'), deps.settings.processorWebhookSecret);
     return c.json(receipt, 200);
   });
 }

@@ -91,6 +91,6 @@ export function registerProcessorEvents(app: App): void {
   app.openapi(get, async (c) => c.json(await getProcessorEvent(c.get('deps').db, c.req.valid('param').id), 200));
   app.openapi(retry, async (c) => {
     const deps = c.get('deps');
-    return c.json(await retryProcessorEvent({ db: deps.db, client: deps.temporal.client }, c.req.valid('param').id, requestContext(c)), 200);
+    return c.json(await retryProcessorEvent(deps, c.req.valid('param').id, requestContext(c)), 200);
   });
 }

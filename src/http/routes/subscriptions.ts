@@ -4,8 +4,9 @@
  * subscription's workflow.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { billNow, changePlan } from '../../services/invoicing/invoice-lifecycle.js';
 import {
+  billNow,
+  changePlan,
   createSubscription,
   getSubscription,
   listSubscriptions,

@@ -48,7 +48,7 @@ import {
 import { attachedPaymentMethods } from '../../db/payments.js';
 import type { AccountType, Consolidation, CustomerStatus } from '../../generated/prisma/client.js';
 import { newId } from '../../ids.js';
-import { recordAudit, type Actor } from '../audit.js';
+import { recordAudit, type RequestContext } from '../audit.js';
 import { ledgerBalancesForOverview } from '../ledger/ledger.js';
 import { customerCreditBalances } from '../wallets/customer-balance.js';
 import { conflict, DomainError, invalidTransition, notFound, validation } from '../../errors.js';
@@ -61,11 +61,7 @@ export const RECENT_AUDIT_ENTRIES = 20;
 /** Newest subscriptions and newest invoices the 360 view shows, each. */
 export const RECENT_DOCUMENTS = 100;
 
-/** Who asked, for the audit trail. */
-export interface RequestContext {
-  actor: Actor;
-  requestId: string;
-}
+export type { RequestContext };
 
 export interface CreateCustomerInput {
   display_name: string;

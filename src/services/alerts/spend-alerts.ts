@@ -62,14 +62,8 @@ import { currentPeriodSpend, type PeriodSpend } from '../billing/billing.js';
 import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage } from '../pagination.js';
-import {
-  spendAlertWorkflowId,
-  spendChangedSignal,
-  type BillingErrorState,
-  type SpendAlertWorkflowInput,
-  type SpendEvaluation,
-} from '../../../workflows/messages.js';
-import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
+import type { BillingErrorState, SpendAlertWorkflowInput, SpendEvaluation } from '../../temporal/messages.js';
+import { signalSpendChanged } from '../../temporal/workflows/spend-alerts.js';
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
@@ -411,15 +405,7 @@ export async function requestSpendEvaluation(deps: ServiceDeps, customerId: stri
     testClock: customer.test_clock_id === null ? null : { id: customer.test_clock_id, now: now.toISOString() },
     pending: false,
   };
-  await deps.temporal.client.workflow.signalWithStart('spendAlertWorkflow', {
-    workflowId: spendAlertWorkflowId(customerId),
-    taskQueue: deps.settings.temporalTaskQueue,
-    args: [input],
-    signal: spendChangedSignal,
-    signalArgs: [],
-    memo: { customer_id: customerId },
-    typedSearchAttributes: workflowSearchAttributes({ customerId, testClockId: customer.test_clock_id }),
-  });
+  await signalSpendChanged(deps.temporal, input, customer.test_clock_id);
 }
 
 /** How long ingestion gathers customers before it signals their evaluators (per process). */

@@ -54,7 +54,7 @@ import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { notFound } from '../../errors.js';
 import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
 import { findPeriodClose, insertPeriodClose, markPeriodsAccounted, periodDraftPending, periodsWithLateUsage, usageBilledForPeriod } from '../../db/period-closes.js';
-import { rateUnderContract } from '../contracts/pricing.js';
+import { rateUnderContract } from './contract-pricing.js';
 
 export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final' | 'late_usage_correction';
 

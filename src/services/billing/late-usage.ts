@@ -8,10 +8,7 @@
  * finalized at once. Runs daily (the `late-usage-corrections` Temporal Schedule) for subscriptions
  * on no test clock, and at the end of every test-clock advance for the clock's subscriptions.
  */
-import type { TemporalHandle } from '../../temporal/client.js';
 import type { Db } from '../../db/client.js';
-import { ensureSchedule } from '../../temporal/schedules.js';
-import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID } from '../../../workflows/messages.js';
 import { getCustomer } from '../../db/customers.js';
 import { findDraftOfGroup, insertDraft, insertLines, lockBillingGroup, recomputeTotals, type InvoiceRow } from '../../db/invoices.js';
 import { endedSubscriptionsWithLateUsage } from '../../db/period-closes.js';
@@ -80,15 +77,4 @@ export async function billLateUsageCorrection(db: Db, subscriptionId: string, at
     });
     return { subscriptionId, invoiceId, lines: lines.length };
   });
-}
-
-/** Creates the daily schedule of the correction run once; with `runNow` it also runs it at once. */
-export function ensureLateUsageCorrectionsSchedule(client: TemporalHandle['client'], taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
-  const job = {
-    scheduleId: LATE_USAGE_CORRECTIONS_SCHEDULE_ID,
-    workflowType: 'lateUsageCorrectionsWorkflow',
-    spec: { calendars: [{ hour: 0, minute: 20 }] },
-    description: 'bills the late usage of ended subscriptions on no test clock on correction invoices',
-  };
-  return ensureSchedule(client, taskQueue, job, options);
 }

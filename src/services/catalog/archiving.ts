@@ -17,7 +17,7 @@ import type { Db, DbClient } from '../../db/client.js';
 import { firstMeters } from '../../db/metering/meters.js';
 import { conflict, notFound } from '../../errors.js';
 import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
-import type { RequestContext } from '../accounts/customers.js';
+import type { RequestContext } from '../audit.js';
 import { recordAudit } from '../audit.js';
 import { versionForChange } from './versions.js';
 

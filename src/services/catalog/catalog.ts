@@ -39,7 +39,7 @@ import { CoreValidationError, parseSkuPrice, priceBoundProblems, type PackageRou
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit.js';
 import { mergeMetadata, type MetadataChanges } from '../metadata.js';
-import type { RequestContext } from '../accounts/customers.js';
+import type { RequestContext } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
 import { assertMeterNotArchived, planArchived, productArchived } from './archiving.js';

@@ -4,7 +4,7 @@
  * applies in place while nobody is on it, else it opens version N+1 (audited as
  * plan.version_created), which new subscriptions take. Subscriptions stay on their version until
  * moved on purpose: change-plan (to the plan's current version) or a plan migration
- * (./plan-migrations.ts).
+ * (src/services/subscriptions/plan-migrations.ts).
  */
 import {
   listPlanVersions as listPlanVersionRows,
@@ -15,7 +15,7 @@ import {
 } from '../../db/catalog.js';
 import type { DbClient } from '../../db/client.js';
 import { notFound } from '../../errors.js';
-import type { RequestContext } from '../accounts/customers.js';
+import type { RequestContext } from '../audit.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 

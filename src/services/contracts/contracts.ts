@@ -76,19 +76,18 @@ import {
 import { findCustomer } from '../../db/customers.js';
 import { conflict, DomainError, invalidTransition, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { alignToContractUpdate, contractWorkflowId, contractChangedSignal, retryContractUpdate, subscriptionWorkflowId, type SubscriptionCommand } from '../../../workflows/messages.js';
-import { runUpdate } from '../../temporal/updates.js';
+import type { SubscriptionCommand } from '../../temporal/messages.js';
+import { retryContractStep, signalContractChanged } from '../../temporal/workflows/contract.js';
+import { alignSubscriptionToContract } from '../../temporal/workflows/subscription.js';
 import { retryHeldStep } from '../failures/billing-errors.js';
-import type { Client } from '@temporalio/client';
-import type { Db } from '../../db/client.js';
 import { atClockTime } from '../subscriptions/test-clocks.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
-import { contractBalances, contractCharges, moveContract, startContractWorkflow as startWorkflowOf, withContractDraft, type ContractDeps } from './lifecycle.js';
-import { commitBalances } from './pricing.js';
+import { contractBalances, contractCharges, moveContract, startContractWorkflow as startWorkflowOf, withContractDraft } from './lifecycle.js';
+import { commitBalances } from '../billing/contract-pricing.js';
 
 export interface TermInput {
   phase: number;
@@ -137,7 +136,6 @@ export interface ContractView extends Omit<ContractRecord, 'terms'> {
   subscriptions: ContractLinkRecord[] | null;
 }
 
-const contractDeps = (deps: ServiceDeps): ContractDeps => ({ db: deps.db, client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue, graceMs: deps.settings.invoiceGraceMs });
 const civil = (d: Date): string => d.toISOString().slice(0, 10);
 const unprocessable = (code: string, field: string, message: string) => new DomainError('unprocessable', code, `${field}: ${message}`, { field });
 
@@ -253,15 +251,15 @@ async function contractProblems(deps: ServiceDeps, input: CreateContractInput): 
  * contract is Active without a workflow until the reconciler (reconcile.ts) starts one for it
  * (USE_EXISTING makes a second start harmless).
  */
-const startContractWorkflow = (deps: ServiceDeps, contract: ContractRecord): Promise<void> => startWorkflowOf(contractDeps(deps), contract, deps.clock());
+const startContractWorkflow = (deps: ServiceDeps, contract: ContractRecord): Promise<void> => startWorkflowOf(deps, contract, deps.clock());
 
 /** Tells a contract's workflow to look at the contract again (it ends once the contract left Active). */
 async function signalContractWorkflow(deps: ServiceDeps, contractId: string): Promise<void> {
   try {
-    await deps.temporal.client.workflow.getHandle(contractWorkflowId(contractId)).signal(contractChangedSignal);
+    await signalContractChanged(deps.temporal, contractId);
   } catch (err) {
-    // A workflow that already ended has nothing to look at; anything else is logged, the move stands.
-    if ((err as { name?: string }).name !== 'WorkflowNotFoundError') deps.logger.warn({ err, contractId }, 'could not signal the contract workflow');
+    // A workflow that already ended has nothing to look at (the gateway says so); anything else is logged, the move stands.
+    deps.logger.warn({ err, contractId }, 'could not signal the contract workflow');
   }
 }
 
@@ -336,7 +334,7 @@ export async function getContract(deps: ServiceDeps, id: string): Promise<Contra
 export async function retryContract(deps: ServiceDeps, id: string, command: SubscriptionCommand): Promise<ContractView> {
   const contract = await findContract(deps.db, id);
   if (contract === null) throw notFound('contract', id);
-  await retryHeldStep(deps.temporal.client, { entity: 'contract', what: `contract ${id}`, billingError: contract.billing_error }, contractWorkflowId(id), retryContractUpdate, command);
+  await retryHeldStep({ entity: 'contract', what: `contract ${id}`, billingError: contract.billing_error }, () => retryContractStep(deps.temporal, id, command));
   return getContract(deps, id);
 }
 
@@ -439,7 +437,7 @@ export async function terminateContract(deps: ServiceDeps, id: string, input: { 
     const [balance] = commitBalances([record], await contractCharges(deps.db, existing, now));
     fee = computeTrueUp(served, balance!.eligible_usage_nanos).true_up_nanos;
   }
-  const terminated = await withContractDraft(contractDeps(deps), id, now, { needsDraft: fee > 0n }, async (tx, contract, addLine) => {
+  const terminated = await withContractDraft(deps, id, now, { needsDraft: fee > 0n }, async (tx, contract, addLine) => {
     if (contract.status !== 'Active') throw invalidTransition('contract', contract.status, 'terminate');
     if (fee > 0n && term !== undefined) {
       await addLine({ kind: 'contract_fee', description: `${contract.name} · early termination on ${lastDay}: phase ${term.phase} commitment not used`, amountNanos: fee });
@@ -490,7 +488,7 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
   if (aligns && subscription.status !== 'Active' && subscription.status !== 'PastDue') throw invalidTransition('subscription', subscription.status, 'coterm');
   const fee = cotermResult?.kind === 'OneTimeFee' ? cotermResult.amount_nanos : null;
   const needsDraft = fee !== null && fee > 0n;
-  const link = await withContractDraft(contractDeps(deps), contractId, now, { needsDraft, preferSubscriptionId: subscription.id }, async (tx, locked, addLine) => {
+  const link = await withContractDraft(deps, contractId, now, { needsDraft, preferSubscriptionId: subscription.id }, async (tx, locked, addLine) => {
     if (locked.status !== 'Active' && locked.status !== 'Draft') throw invalidTransition('contract', locked.status, 'link a subscription to');
     const created = await insertLink(tx, { id: newId(), contract_id: contractId, subscription_id: subscription.id, adoption_type: input.adoption_type, coterm_fee_nanos: fee, created_at: now });
     if (needsDraft) {
@@ -503,16 +501,15 @@ export async function linkSubscription(deps: ServiceDeps, contractId: string, in
   if (!aligns) return { ...link, coterm: cotermResult === null ? null : serializeCoterm(cotermResult) };
   // The subscription's workflow realigns its periods (under its lock, closing the period it cuts
   // short); should this process die first, the contract reconciler sends the update again.
-  await alignToContract({ db: deps.db, client: deps.temporal.client }, subscription.id, actor, requestId);
+  await alignToContract(deps, subscription.id, actor, requestId);
   const aligned = (await linkOfSubscription(deps.db, subscription.id))!;
   return { ...link, aligned_at: aligned.aligned_at, coterm: serializeCoterm(cotermResult!) };
 }
 
 /** Sends the coterm realignment to the subscription's workflow (idempotent: a realigned subscription stays as it is). */
-export async function alignToContract(deps: { db: Db; client: Client }, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
-  const handle = deps.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+export async function alignToContract(deps: Pick<ServiceDeps, 'db' | 'temporal'>, subscriptionId: string, actor: Actor, requestId?: string): Promise<void> {
   const command = await atClockTime<SubscriptionCommand>(deps.db, subscriptionId, { actor, ...(requestId ? { requestId } : {}) });
-  await runUpdate('subscription', () => handle.executeUpdate(alignToContractUpdate, { args: [command] }));
+  await alignSubscriptionToContract(deps.temporal, subscriptionId, command);
 }
 
 function serializeCoterm(result: CotermResult): LinkView['coterm'] {

@@ -26,7 +26,7 @@ import { repointPeriodDrafts } from '../../db/invoices.js';
 import { findSubscriptionWithCadence, lockSubscription, periodBasis, setPeriodBasis, updateSubscription } from '../../db/subscriptions.js';
 import { getPlanPricing } from '../../db/catalog.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
-import type { ActorRef, SubscriptionSnapshot } from '../../../workflows/messages.js';
+import type { ActorRef, SubscriptionSnapshot } from '../../temporal/messages.js';
 import { recordAudit } from '../audit.js';
 import { enqueueEvent } from '../outbox.js';
 import { snapshotOf } from '../subscriptions/transitions.js';

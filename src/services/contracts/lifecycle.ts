@@ -15,9 +15,7 @@
  * Contract dates start at 00:00 UTC. The same draw-down figures are shown on the contract
  * (remaining commit per phase).
  */
-import type { Client } from '@temporalio/client';
 import { addDays, addMonthsClamped, computeTrueUp, escalationPeriodsAt, parseCivilParts, type Charge } from '../../core/index.js';
-import type { Db } from '../../db/client.js';
 import {
   billedPeriods,
   civilOf,
@@ -37,26 +35,19 @@ import {
 } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import { DomainError, notFound } from '../../errors.js';
-import { invoiceTaskQueue } from '../../temporal/task-queues.js';
 import { engineActor, recordAudit, type Actor } from '../audit.js';
 import { billSubscription } from '../billing/billing.js';
 import { ensureInvoiceWorkflow } from '../invoicing/invoice-workflows.js';
 import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
 import { enqueueEvent } from '../outbox.js';
 import { periodBasis } from '../../db/subscriptions.js';
-import { contractWorkflowId, type ContractWorkflowInput } from '../../../workflows/messages.js';
-import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from './pricing.js';
-import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
+import type { ContractWorkflowInput } from '../../temporal/messages.js';
+import { startContractWorkflow as startWorkflow } from '../../temporal/workflows/contract.js';
+import type { ServiceDeps } from '../deps.js';
+import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from '../billing/contract-pricing.js';
 
-/** What contract operations need, from the API or the worker. */
-export interface ContractDeps {
-  db: Db;
-  client: Client;
-  /** The subscription task queue (invoice workflows run on its invoice queue). */
-  taskQueue: string;
-  /** The invoice grace period: a phase's true-up waits this long after the phase end for late usage. */
-  graceMs: number;
-}
+/** What contract operations need, from the API or the worker (the grace period: a phase's true-up waits that long after the phase end for late usage). */
+export type ContractDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'settings'>;
 
 export interface ContractLifecycleState {
   status: ContractRecord['status'];
@@ -213,7 +204,7 @@ export async function withContractDraft<T>(
           added = true;
         });
       });
-      if (added) await ensureInvoiceWorkflow({ db: deps.db, client: deps.client, taskQueue: invoiceTaskQueue(deps.taskQueue) }, invoiceId);
+      if (added) await ensureInvoiceWorkflow(deps, invoiceId);
       return result;
     } catch (err) {
       if (attempt < 3 && err instanceof DomainError && err.kind === 'invalid_transition' && err.details?.entity === 'invoice') continue;
@@ -291,7 +282,7 @@ function owedTrueUps(contract: ContractRecord): TermRecord[] {
 }
 
 /** When a phase's true-up is due: its end plus the grace period in which late usage still lands on its period's invoice. */
-const trueUpDue = (deps: ContractDeps, term: TermRecord): Date => new Date(dateOf(term.end_date).getTime() + deps.graceMs);
+const trueUpDue = (deps: ContractDeps, term: TermRecord): Date => new Date(dateOf(term.end_date).getTime() + deps.settings.invoiceGraceMs);
 
 /**
  * Does everything due on the contract by `at`; returns its status and when it is next due. A
@@ -349,14 +340,7 @@ export async function startContractWorkflow(deps: ContractDeps, contract: Contra
     contractId: contract.id,
     testClock: contract.test_clock_id === null ? null : { id: contract.test_clock_id, now: now.toISOString() },
   };
-  await deps.client.workflow.start('contractWorkflow', {
-    workflowId: contractWorkflowId(contract.id),
-    taskQueue: deps.taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    memo: { customer_id: contract.customer_id },
-    typedSearchAttributes: workflowSearchAttributes({ customerId: contract.customer_id, testClockId: contract.test_clock_id }),
-  });
+  await startWorkflow(deps.temporal, input, { customerId: contract.customer_id, testClockId: contract.test_clock_id });
 }
 
 /** The customer's "now" for a contract (its test clock's time when it has one). */

@@ -17,30 +17,18 @@
  * operator) is not restarted: it is reported and logged for an operator, who can start it again
  * after fixing the data, so a failing workflow is not re-run every hour.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ensureSchedule } from '../../temporal/schedules.js';
 import { contractsNeedingWorkflow, unalignedCotermLinks } from '../../db/contracts.js';
 import { SYSTEM_ACTOR } from '../audit.js';
 import { alignToContract } from './contracts.js';
-import type { Logger } from '../../logger.js';
-import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, type ContractReconcileSummary } from '../../../workflows/messages.js';
+import type { ContractReconcileSummary } from '../../temporal/messages.js';
+import { contractWorkflowState } from '../../temporal/workflows/contract.js';
 import { runItem } from '../failures/run-items.js';
+import type { ServiceDeps } from '../deps.js';
 import { startContractWorkflow, type ContractDeps } from './lifecycle.js';
 
 const PAGE = 500;
 
-type WorkflowState = 'missing' | 'running' | 'closed';
-
-async function workflowState(client: Client, contractId: string): Promise<WorkflowState> {
-  try {
-    return (await client.workflow.getHandle(contractWorkflowId(contractId)).describe()).status.name === 'RUNNING' ? 'running' : 'closed';
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return 'missing';
-    throw err;
-  }
-}
-
-export async function reconcileContractWorkflows(deps: ContractDeps & { logger: Logger }, realNow: Date): Promise<ContractReconcileSummary> {
+export async function reconcileContractWorkflows(deps: ContractDeps & Pick<ServiceDeps, 'logger'>, realNow: Date): Promise<ContractReconcileSummary> {
   const run = 'contract reconciler';
   const result: ContractReconcileSummary = { checked: 0, started: [], closed: [], realigned: [], failed: [] };
   for (let after: string | null = null; ; ) {
@@ -48,7 +36,7 @@ export async function reconcileContractWorkflows(deps: ContractDeps & { logger: 
     for (const contract of page) {
       result.checked += 1;
       const state = await runItem(deps, result.failed, { kind: 'contract', id: contract.id, run }, async () => {
-        const found = await workflowState(deps.client, contract.id);
+        const found = await contractWorkflowState(deps.temporal, contract.id);
         if (found === 'missing') await startContractWorkflow(deps, contract, realNow);
         return found;
       });
@@ -70,18 +58,4 @@ export async function reconcileContractWorkflows(deps: ContractDeps & { logger: 
   if (result.started.length > 0) deps.logger.warn({ started: result.started }, 'contract reconciler started missing contract workflows');
   if (result.closed.length > 0) deps.logger.error({ closed: result.closed }, 'contract workflows closed while their contract has work left; an operator must look at them');
   return result;
-}
-
-/**
- * Creates the hourly Temporal Schedule of the reconciler once (visible in the Temporal UI); with
- * `runNow` it also runs it at once (a worker starting after a crash catches up without waiting).
- */
-export function ensureContractReconcileSchedule(client: Client, taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
-  const job = {
-    scheduleId: CONTRACT_RECONCILE_SCHEDULE_ID,
-    workflowType: 'contractReconcileWorkflow',
-    spec: { intervals: [{ every: '1 hour' }] },
-    description: 'starts the workflows of contracts that have work left but no workflow (lost after the commit)',
-  };
-  return ensureSchedule(client, taskQueue, job, options);
 }

@@ -4,8 +4,6 @@
  * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
  */
-import type { Client } from '@temporalio/client';
-import type { UpdateDefinition } from '@temporalio/common';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { setContractBillingError } from '../../db/contracts.js';
@@ -16,8 +14,7 @@ import { setTopUpBillingError } from '../../db/wallets.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import type { BillingErrorState, SubscriptionCommand } from '../../../workflows/messages.js';
-import { runUpdate } from '../../temporal/updates.js';
+import type { BillingErrorState } from '../../temporal/messages.js';
 import { recordAudit, type Actor } from '../audit.js';
 
 /**
@@ -103,17 +100,10 @@ export async function clearBillingError(
 
 /**
  * An operator's retry of the step a workflow holds on a billing_error: 409 no_billing_error when the
- * resource (`what`, e.g. "contract <id>") holds none; else the workflow's retry update, answered once
- * the step ran again (its failures mapped by runUpdate).
+ * resource (`what`, e.g. "contract <id>") holds none; else `retry`, the workflow's retry update
+ * through the gateway (src/temporal/workflows/), answered once the step ran again.
  */
-export async function retryHeldStep(
-  client: Client,
-  held: { entity: BillingErrorEntity; what: string; billingError: unknown },
-  workflowId: string,
-  update: UpdateDefinition<unknown, [SubscriptionCommand]>,
-  command: SubscriptionCommand,
-): Promise<void> {
+export async function retryHeldStep(held: { entity: BillingErrorEntity; what: string; billingError: unknown }, retry: () => Promise<unknown>): Promise<void> {
   if (held.billingError === null) throw conflict('no_billing_error', `${held.what} has no billing error to retry`, { entity: held.entity });
-  const handle = client.workflow.getHandle(workflowId);
-  await runUpdate(held.entity, () => handle.executeUpdate(update, { args: [command] }));
+  await retry();
 }

@@ -6,7 +6,7 @@
  * which Temporal retries on its bounded schedule (README, "Failures").
  */
 import type { Logger } from '../../logger.js';
-import type { FailedRunItem } from '../../../workflows/messages.js';
+import type { FailedRunItem } from '../../temporal/messages.js';
 import { classifyFailure, describeFailure } from './taxonomy.js';
 
 /** Runs one item's work: its answer, or null when it failed deterministically (then logged and pushed to `failed`). */

@@ -6,7 +6,7 @@
  * deterministic one stops at once and surfaces as a `billing_error` an operator can retry after
  * fixing the data (README, "Failures").
  */
-import { isGrpcServiceError } from '@temporalio/client';
+import { isGrpcServiceError } from '../../temporal/gateway.js';
 import { sqlStatesOf } from '../../db/errors.js';
 import { DomainError } from '../../errors.js';
 import { errorChain, isDependencyUnavailable } from '../availability.js';

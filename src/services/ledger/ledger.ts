@@ -1,18 +1,16 @@
 /**
  * Ledger reads (accounts and balances of a customer, as of a date too; entries filtered by account,
- * date and source document; the trial balance) and the period-close upkeep that recognizes deferred
- * revenue and writes off expired promotional credit.
+ * date and source document; the trial balance). The period-close upkeep (deferred revenue recognized,
+ * expired promotional credit written off) is in src/services/subscriptions/period-close.ts.
  */
 import type { PageQuery } from '../../db/pages.js';
 import { ACCOUNT_KINDS, NORMAL_SIDE, normalBalance, type AccountKind } from '../../core/index.js';
-import type { Db, DbClient } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
 import { accountTotalsOfCustomer, listEntries, trialBalanceTotals, type EntryFilter, type EntryRow } from '../../db/ledger.js';
 import { notFound } from '../../errors.js';
 import type { CustomerLedgerView, LedgerEntryView, TrialBalanceView } from '../../schemas/ledger.js';
 import { toPage } from '../pagination.js';
-import { expireWalletCredit } from '../wallets/wallets.js';
-import { recognizeDeferredRevenue } from './postings.js';
 
 async function requireCustomer(db: Db, customerId: string): Promise<void> {
   if (!(await db.$transaction((tx) => findCustomer(tx, customerId)))) throw notFound('customer', customerId);
@@ -95,17 +93,4 @@ export async function trialBalance(db: Db, filter: { customerId: string | null; 
       };
     }),
   };
-}
-
-/**
- * Period close (called when a subscription's period is billed at its end): deferred revenue of
- * lines whose service period has ended is recognized, and promotional credit that has expired is
- * written off, for the subscription's customer and the invoice's payer, in the period close's transaction
- * (src/services/billing/period-close.ts).
- */
-export async function closeLedgerPeriod(tx: DbClient, input: { customerIds: readonly string[]; at: Date }): Promise<void> {
-  for (const customerId of new Set(input.customerIds)) {
-    await recognizeDeferredRevenue(tx, customerId, input.at);
-    await expireWalletCredit(tx, customerId, input.at);
-  }
 }

@@ -13,12 +13,10 @@
  * a customer whose recognition fails deterministically is logged and left for the next run, the
  * others are posted; a transient failure fails the run, which Temporal retries.
  */
-import type { TemporalHandle } from '../../temporal/client.js';
-import { ensureSchedule } from '../../temporal/schedules.js';
 import type { Db } from '../../db/client.js';
 import { customersWithRevenueDue } from '../../db/ledger.js';
 import type { Logger } from '../../logger.js';
-import { REVENUE_RECOGNITION_SCHEDULE_ID, type RevenueRecognitionSummary } from '../../../workflows/messages.js';
+import type { RevenueRecognitionSummary } from '../../temporal/messages.js';
 import { classifyFailure, describeFailure } from '../failures/taxonomy.js';
 import { recognizeDeferredRevenue } from './postings.js';
 
@@ -37,19 +35,4 @@ export async function recognizeRevenueDue(deps: { db: Db; logger: Logger }, test
   }
   if (summary.journals > 0) deps.logger.info({ testClockId, ...summary }, 'revenue recognized');
   return summary;
-}
-
-/**
- * Creates the daily Temporal Schedule of the recognition run once (visible in the Temporal UI); with
- * `runNow` it also runs it at once (a worker starting after downtime catches up without waiting).
- */
-export function ensureRevenueRecognitionSchedule(client: TemporalHandle['client'], taskQueue: string, options: { runNow?: boolean } = {}): Promise<void> {
-  const job = {
-    scheduleId: REVENUE_RECOGNITION_SCHEDULE_ID,
-    workflowType: 'revenueRecognitionWorkflow',
-    // Steps fall on UTC month starts at midnight: posted a few minutes after, dated at the step.
-    spec: { calendars: [{ hour: 0, minute: 10 }] },
-    description: 'posts the ratable revenue recognition steps due up to now for customers on no test clock',
-  };
-  return ensureSchedule(client, taskQueue, job, options);
 }

@@ -45,8 +45,9 @@
  *   receipt when absent), `subject` → customer_id, `data` → properties, the extension attribute
  *   `subscriptionid` → subscription_id, `source` is stored. Other extension attributes are accepted
  *   and ignored, as the CloudEvents spec asks of consumers.
- * - Spend alerts: stored events note their customers for the spend alert evaluators
- *   (noteUsageRecorded: coalesced per process, one signal per customer with alerts, never per event).
+ * - Spend alerts: stored events announce their customers through the `usageRecorded` reaction
+ *   (ServiceDeps.reactions, wired at the composition root to the spend alert evaluators: coalesced
+ *   per process, one signal per customer with alerts, never per event).
  */
 import type pg from 'pg';
 import { customerIdsByExternalId } from '../../db/customers.js';
@@ -56,7 +57,6 @@ import { conflict, DomainError, notFound } from '../../errors.js';
 import { ONE_UNIT } from '../../core/index.js';
 import { scheduleRollup } from './usage.js';
 import { numericMeterProperties, type NumericProperty } from './meters.js';
-import { noteUsageRecorded } from '../alerts/spend-alerts.js';
 import type { IngestBatchResult, IngestEventResult, UnbillableReason } from '../../schemas/metering.js';
 
 /** Largest batch accepted by /v1/events/batch (also for CloudEvents batches). */
@@ -314,7 +314,7 @@ function quantityLimitError(err: unknown): unknown {
  * MAX_QUANTITY_INTEGER_DIGITS digits before the decimal point or more than MAX_QUANTITY_DECIMALS
  * after it, from anyone; negative, from a customer token (a customer could lower its own bill).
  * Admin credentials may send negative values: corrections, and the level deltas WeightedSum meters
- * carry; billing never counts a period's usage below zero (services/contracts/pricing.ts).
+ * carry; billing never counts a period's usage below zero (services/billing/contract-pricing.ts).
  */
 export const MAX_QUANTITY_INTEGER_DIGITS = 18;
 const NEGATIVE_MESSAGE = 'is a negative quantity: only admin credentials may send negative values (corrections)';
@@ -561,7 +561,7 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
   if ('problem' in outcome) throw singleEventError(outcome.problem, event, context);
   if (outcome.stored) {
     scheduleRollup(deps);
-    noteUsageRecorded(deps, [event.customer_id]);
+    deps.reactions.usageRecorded(deps, [event.customer_id]);
   }
   const unbillable = outcome.unbillableReason === null ? {} : { unbillable_reason: outcome.unbillableReason as UnbillableReason };
   return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late, billable: outcome.unbillableReason === null, ...unbillable };
@@ -584,7 +584,7 @@ export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], 
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
   if (outcome.accepted > 0) {
     scheduleRollup(deps);
-    noteUsageRecorded(deps, new Set(events.map((event) => event.customer_id)));
+    deps.reactions.usageRecorded(deps, new Set(events.map((event) => event.customer_id)));
   }
   return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late, unbillable_count: outcome.unbillable };
 }

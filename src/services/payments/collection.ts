@@ -14,10 +14,7 @@
  * These functions run inside the invoice's workflow (its activities), which serialises them per
  * invoice; they make no processor call inside a database transaction.
  */
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import type { SignalDefinition } from '@temporalio/common';
-import { afterDunningAttempt, dunningAttemptDueMs, dunningNotice, minorUnitsToRaw, toMinorUnits, type DunningNotice } from '../../core/index.js';
-import { fromDecimal } from '../../db/money.js';
+import { minorUnitsToRaw, toMinorUnits, type DunningNotice } from '../../core/index.js';
 import {
   findAuthorizedPayment,
   findDefaultPaymentMethod,
@@ -27,41 +24,26 @@ import {
   findPaymentByRequest,
   findPaymentMethod,
   findProcessorCustomerId,
-  insertDunningSchedule,
   insertPayment,
-  invoiceSubscriptionIds,
-  hasOpenDunning,
-  lockDunningByInvoice,
   lockPayment,
   trialingSubscriptionIds,
-  updateDunningSchedule,
   updatePayment,
   type DbClient,
   type DunningSchedule,
   type Payment,
   type PaymentStatus,
 } from '../../db/payments.js';
-import { Prisma, type Invoice } from '../../generated/prisma/client.js';
+import type { Invoice } from '../../generated/prisma/client.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type IntentOutcome, type IntentResult } from '../../processor/index.js';
-import {
-  dunningClosedSignal,
-  dunningWorkflowId,
-  paymentOutcomeSignal,
-  subscriptionWorkflowId,
-  type CaptureInvoicePaymentCommand,
-  type ChargeInvoiceCommand,
-  type DunningWorkflowInput,
-  type InvoiceOutcome,
-  type InvoicePaymentResult,
-  type PaymentOutcomeSignal,
-} from '../../../workflows/messages.js';
-import { engineActor, PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
+import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoiceOutcome, InvoicePaymentResult } from '../../temporal/messages.js';
+import { signalPaymentOutcome } from '../../temporal/workflows/subscription.js';
+import { PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { amountDueOf, invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
 import { enqueueEvent } from '../outbox.js';
-import type { PaymentDeps } from './deps.js';
-import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
+import type { ServiceDeps } from '../deps.js';
+import { closeDunning, dunningScheduleDaysOf, openDunningIfNone, progressDunning, startDunningWorkflow, tellSubscriptions } from './dunning.js';
 
 /** The processor's answer about one payment, as recorded. */
 export interface PaymentUpdate {
@@ -103,7 +85,7 @@ const NEXT: Record<PaymentStatus, readonly PaymentStatus[]> = {
   Canceled: [],
 };
 
-export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId: string): Promise<InvoiceOutcome> {
+export async function invoiceOutcome(db: DbClient | ServiceDeps['db'], invoiceId: string): Promise<InvoiceOutcome> {
   const invoice = await invoiceState(db, invoiceId);
   if (!invoice) throw notFound('invoice', invoiceId);
   return { status: invoice.status, invoiceNumber: invoice.invoiceNumber };
@@ -112,13 +94,13 @@ export async function invoiceOutcome(db: DbClient | PaymentDeps['db'], invoiceId
 const amountDue = (invoice: Invoice): bigint => amountDueOf(invoice);
 
 /** Whether finalizing the invoice would charge it: its payer (the customer it is addressed to) has a default payment method. */
-export async function autoChargeable(db: PaymentDeps['db'], invoiceId: string): Promise<boolean> {
+export async function autoChargeable(db: ServiceDeps['db'], invoiceId: string): Promise<boolean> {
   const invoice = await findInvoiceRow(db, invoiceId);
   return invoice !== null && (await payerChargeable(db, invoice.customerId));
 }
 
 /** Whether an invoice addressed to this payer would be charged when finalized (it has a default payment method). */
-export async function payerChargeable(db: PaymentDeps['db'], payerId: string): Promise<boolean> {
+export async function payerChargeable(db: ServiceDeps['db'], payerId: string): Promise<boolean> {
   return (await findDefaultPaymentMethod(db, payerId)) !== null;
 }
 
@@ -127,7 +109,7 @@ export async function payerChargeable(db: PaymentDeps['db'], payerId: string): P
  * addressed to its payer, after bill-to and consolidation). Without one, an auto-charge leaves the
  * invoice to the manual flow and a dunning retry counts as failed.
  */
-export async function chargeInvoice(deps: PaymentDeps, invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> {
+export async function chargeInvoice(deps: ServiceDeps, invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> {
   type Prepared = { kind: 'skip' } | { kind: 'effects'; effects: Effects } | { kind: 'done'; payment: Payment } | { kind: 'call'; payment: Payment; invoice: Invoice };
   const prepared = await deps.db.$transaction(async (tx): Promise<Prepared> => {
     const invoice = await lockInvoice(tx, invoiceId);
@@ -215,7 +197,7 @@ export async function chargeInvoice(deps: PaymentDeps, invoiceId: string, comman
 }
 
 /** Captures the invoice's authorised payment (capture_method manual). */
-export async function captureInvoicePayment(deps: PaymentDeps, invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> {
+export async function captureInvoicePayment(deps: ServiceDeps, invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> {
   const payment = await findAuthorizedPayment(deps.db, invoiceId);
   if (!payment || !payment.processorPaymentIntentId) {
     throw conflict('no_payment_to_capture', `invoice ${invoiceId} has no authorised payment waiting for a capture`);
@@ -255,7 +237,7 @@ async function processorCall(work: () => Promise<IntentResult>): Promise<Payment
  * Records the processor's answer about a payment (from a call or a notification), with its events,
  * audit entries and dunning bookkeeping in one transaction, then what follows outside it.
  */
-export async function recordPaymentUpdate(deps: PaymentDeps, paymentId: string, update: PaymentUpdate, at: Date, actor: Actor): Promise<Payment> {
+export async function recordPaymentUpdate(deps: ServiceDeps, paymentId: string, update: PaymentUpdate, at: Date, actor: Actor): Promise<Payment> {
   const { payment, effects } = await deps.db.$transaction(async (tx) => {
     const current = await lockPayment(tx, paymentId);
     if (!current) throw notFound('payment', paymentId);
@@ -291,7 +273,7 @@ export async function recordPaymentUpdate(deps: PaymentDeps, paymentId: string, 
         effects = { ...NO_EFFECTS, collected: true };
         break;
       case 'Failed': {
-        const dunning = await failureDunning(tx, payment, at, deps.dunningScheduleDays);
+        const dunning = await failureDunning(tx, payment, at, dunningScheduleDaysOf(deps));
         await enqueueEvent(tx, 'payment.failed', payment.invoiceId, {
           invoice_id: payment.invoiceId,
           payment_id: payment.id,
@@ -325,7 +307,7 @@ export async function recordPaymentUpdate(deps: PaymentDeps, paymentId: string, 
  * recorded it stopped before its effects: a success pays the invoice, a first failure makes the
  * subscriptions PastDue and starts the dunning workflow while its schedule is still untouched.
  */
-async function recordedEffects(db: DbClient | PaymentDeps['db'], payment: Payment): Promise<Effects> {
+async function recordedEffects(db: DbClient | ServiceDeps['db'], payment: Payment): Promise<Effects> {
   if (payment.status === 'Succeeded') return { ...NO_EFFECTS, collected: true };
   if (payment.status !== 'Failed' || payment.dunningAttempt !== null) return NO_EFFECTS;
   const schedule = await findDunningByInvoice(db, payment.invoiceId);
@@ -341,71 +323,10 @@ async function failureDunning(tx: DbClient, payment: Payment, at: Date, schedule
   return { effects: await startDunningIfNone(tx, invoice, at, scheduleDays), notice: null };
 }
 
+/** The invoice's dunning starts at its first failure, unless it is not Open or one runs already. */
 async function startDunningIfNone(tx: DbClient, invoice: Invoice, at: Date, scheduleDays: readonly number[]): Promise<Effects> {
-  if (invoice.status !== 'Open') return NO_EFFECTS;
-  const existing = await lockDunningByInvoice(tx, invoice.id);
-  if (existing) return NO_EFFECTS;
-  const days = [...scheduleDays];
-  const subscriptions = await invoiceSubscriptionIds(tx, invoice.id);
-  const schedule = await insertDunningSchedule(tx, {
-    invoiceId: invoice.id,
-    subscriptionId: invoice.subscriptionId ?? subscriptions[0] ?? null,
-    customerId: invoice.customerId,
-    scheduleDays: days,
-    failedAt: at,
-    nextAttemptAt: new Date(dunningAttemptDueMs(at.getTime(), days, 1)),
-    testClockId: invoice.testClockId,
-  });
-  await recordAudit(tx, {
-    action: 'dunning.started',
-    actor: engineActor(),
-    entityType: 'dunning_schedule',
-    entityId: schedule.id,
-    customerId: invoice.customerId,
-    after: { invoice_id: invoice.id, schedule_days: days, next_attempt_at: schedule.nextAttemptAt },
-  });
-  return { pastDue: true, startDunning: schedule, collected: false };
-}
-
-/**
- * Counts retry `attempt` as made (attempt_count, next_attempt_at); when its failure is known, it
- * also sends its notice, and the last one exhausts the schedule. Returns the notice.
- */
-async function progressDunning(tx: DbClient, invoiceId: string, attempt: number, failed: boolean, at: Date): Promise<DunningNotice | null> {
-  const schedule = await lockDunningByInvoice(tx, invoiceId);
-  if (!schedule || schedule.status !== 'Active') return null;
-  const progress = afterDunningAttempt(schedule.failedAt.getTime(), schedule.scheduleDays, attempt);
-  const advances = attempt > schedule.attemptCount;
-  const exhausted = failed && progress.exhausted;
-  if (!advances && !exhausted && !failed) return null;
-  await updateDunningSchedule(tx, schedule.id, {
-    ...(advances ? { attemptCount: attempt, nextAttemptAt: progress.nextAttemptAtMs === null ? null : new Date(progress.nextAttemptAtMs) } : {}),
-    ...(exhausted ? { status: 'Exhausted', closedReason: 'exhausted', closedAt: at, nextAttemptAt: null } : {}),
-  });
-  const notice = failed ? dunningNotice(attempt, schedule.scheduleDays.length) : null;
-  if (notice) {
-    await recordAudit(tx, {
-      action: 'dunning.notice',
-      actor: engineActor(),
-      entityType: 'dunning_schedule',
-      entityId: schedule.id,
-      customerId: schedule.customerId,
-      before: { status: schedule.status, attempt_count: schedule.attemptCount, next_attempt_at: schedule.nextAttemptAt },
-      after: { invoice_id: invoiceId, dunning_attempt: attempt, notice, status: exhausted ? 'Exhausted' : schedule.status, attempt_count: advances ? attempt : schedule.attemptCount },
-    });
-  }
-  if (exhausted) {
-    await recordAudit(tx, {
-      action: 'dunning.exhausted',
-      actor: engineActor(),
-      entityType: 'dunning_schedule',
-      entityId: schedule.id,
-      customerId: schedule.customerId,
-      before: { status: 'Active' },
-      after: { status: 'Exhausted', attempt_count: attempt },
-    });
-  }
-  return notice;
+  const schedule = await openDunningIfNone(tx, invoice, at, scheduleDays);
+  return schedule ? { pastDue: true, startDunning: schedule, collected: false } : NO_EFFECTS;
 }
 
 /** A dunning retry that could not even be attempted (no payment method left): it counts as failed. */
@@ -427,11 +348,11 @@ async function recordFailureWithoutPayment(tx: DbClient, invoice: Invoice, attem
  * A failure the processor reported for an invoice without naming a payment of ours (an
  * invoice.payment_failed notification): payment.failed, and dunning if none runs yet.
  */
-export async function recordInvoiceFailure(deps: PaymentDeps, invoiceId: string, failure: { code: string; message: string }, at: Date): Promise<boolean> {
+export async function recordInvoiceFailure(deps: ServiceDeps, invoiceId: string, failure: { code: string; message: string }, at: Date): Promise<boolean> {
   const effects = await deps.db.$transaction(async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
     if (invoice.status !== 'Open') return null;
-    const started = await startDunningIfNone(tx, invoice, at, deps.dunningScheduleDays);
+    const started = await startDunningIfNone(tx, invoice, at, dunningScheduleDaysOf(deps));
     await enqueueEvent(tx, 'payment.failed', invoiceId, { invoice_id: invoiceId, payment_id: null, failure_code: failure.code }, at);
     await recordAudit(tx, {
       action: 'payment.failed',
@@ -450,7 +371,7 @@ export async function recordInvoiceFailure(deps: PaymentDeps, invoiceId: string,
 }
 
 /** What follows a recorded answer, outside the transaction; every step is idempotent. */
-async function settleAfter(deps: PaymentDeps, payment: Payment, effects: Effects, at: Date): Promise<void> {
+async function settleAfter(deps: ServiceDeps, payment: Payment, effects: Effects, at: Date): Promise<void> {
   if (effects.collected) {
     const invoice = (await invoiceState(deps.db, payment.invoiceId))!;
     if (invoice.status === 'Open') {
@@ -475,96 +396,13 @@ async function settleAfter(deps: PaymentDeps, payment: Payment, effects: Effects
  * `paid` payment outcome, at the payment's time). Idempotent: a subscription that is no longer
  * Trialing is not told again.
  */
-export async function endTrialsPaidBy(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, at: Date): Promise<void> {
+export async function endTrialsPaidBy(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, at: Date): Promise<void> {
   for (const subscriptionId of await trialingSubscriptionIds(deps.db, invoiceId)) {
-    await signal(deps.client, subscriptionWorkflowId(subscriptionId), paymentOutcomeSignal, { invoiceId, outcome: 'paid', at: at.toISOString() });
+    await signalPaymentOutcome(deps.temporal, subscriptionId, { invoiceId, outcome: 'paid', at: at.toISOString() });
   }
 }
 
-async function applyEffects(deps: PaymentDeps, invoiceId: string, effects: Effects): Promise<void> {
-  if (effects.pastDue) await signalSubscriptions(deps, invoiceId, 'failed');
+async function applyEffects(deps: ServiceDeps, invoiceId: string, effects: Effects): Promise<void> {
+  if (effects.pastDue) await tellSubscriptions(deps, invoiceId, 'failed');
   if (effects.startDunning) await startDunningWorkflow(deps, effects.startDunning);
-}
-
-/**
- * Closes the invoice's dunning schedule when its invoice was collected, paid by hand or voided:
- * Resolved (Exhausted ones too: nothing is owed any more), its workflow told, and each subscription
- * with no other unresolved schedule back to Active. A billing_error the schedule held (a failed
- * retry waiting for an operator) is cleared with it: there is no retry left to make
- * (`dunning_schedule.billing_cleared` audit entry, log line); the workflow holding it ends on the signal.
- */
-export async function closeDunning(deps: Pick<PaymentDeps, 'db' | 'client' | 'logger'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
-  const closed = await deps.db.$transaction(async (tx) => {
-    const current = await lockDunningByInvoice(tx, invoiceId);
-    if (!current) return null;
-    const held = current.billingError;
-    if (current.status === 'Resolved' && held === null) return { schedule: current, cleared: null };
-    const resolved = await updateDunningSchedule(tx, current.id, {
-      ...(current.status === 'Resolved' ? {} : { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null }),
-      ...(held === null ? {} : { billingError: Prisma.DbNull }),
-    });
-    if (current.status !== 'Resolved') {
-      await recordAudit(tx, {
-        action: 'dunning.resolved',
-        actor: engineActor(),
-        entityType: 'dunning_schedule',
-        entityId: current.id,
-        customerId: current.customerId,
-        before: { status: current.status },
-        after: { status: 'Resolved', reason, attempt_count: current.attemptCount },
-      });
-    }
-    if (held !== null) {
-      await recordAudit(tx, {
-        action: 'dunning_schedule.billing_cleared',
-        actor: engineActor(),
-        entityType: 'dunning_schedule',
-        entityId: current.id,
-        customerId: current.customerId,
-        before: { billing_error: held },
-        after: { billing_error: null, reason },
-      });
-    }
-    return { schedule: resolved, cleared: held };
-  });
-  if (!closed) return;
-  if (closed.cleared !== null) {
-    deps.logger.info({ dunningScheduleId: closed.schedule.id, invoiceId, reason, billingError: closed.cleared }, 'dunning schedule closed; its billing_error cleared (no retry left to make)');
-  }
-  await signal(deps.client, dunningWorkflowId(invoiceId), dunningClosedSignal, { status: 'Resolved', attemptCount: closed.schedule.attemptCount });
-  await signalSubscriptions(deps, invoiceId, 'settled');
-}
-
-async function signalSubscriptions(deps: Pick<PaymentDeps, 'db' | 'client'>, invoiceId: string, outcome: PaymentOutcomeSignal['outcome']): Promise<void> {
-  for (const subscriptionId of await invoiceSubscriptionIds(deps.db, invoiceId)) {
-    if (outcome === 'settled' && (await hasOpenDunning(deps.db, subscriptionId, invoiceId))) continue;
-    await signal(deps.client, subscriptionWorkflowId(subscriptionId), paymentOutcomeSignal, { invoiceId, outcome });
-  }
-}
-
-/** Signals a workflow; one that has ended has nothing left to change. */
-async function signal<T>(client: Client, workflowId: string, definition: SignalDefinition<[T]>, arg: T): Promise<void> {
-  try {
-    await client.workflow.getHandle(workflowId).signal(definition, arg);
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
-}
-
-/** Starts (or, for a re-driven schedule, restarts) the dunning workflow of a schedule. */
-export async function startDunningWorkflow(deps: PaymentDeps, schedule: DunningSchedule, clockNow?: Date): Promise<void> {
-  const input: DunningWorkflowInput = {
-    invoiceId: schedule.invoiceId,
-    failedAt: schedule.failedAt.toISOString(),
-    scheduleDays: schedule.scheduleDays,
-    attemptCount: schedule.attemptCount,
-    testClock: schedule.testClockId ? { id: schedule.testClockId, now: (clockNow ?? schedule.failedAt).toISOString() } : null,
-  };
-  await deps.client.workflow.start('dunningWorkflow', {
-    workflowId: dunningWorkflowId(schedule.invoiceId),
-    taskQueue: deps.taskQueue,
-    args: [input],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    typedSearchAttributes: workflowSearchAttributes({ customerId: schedule.customerId, testClockId: schedule.testClockId }),
-  });
 }

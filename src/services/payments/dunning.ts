@@ -1,16 +1,21 @@
 /**
- * Dunning schedules (SPEC §2, §3): reading them, the retries the dunning workflow makes, and the
- * daily safety net (check_due_attempts) that re-drives Active schedules whose retry is overdue but
- * whose workflow is not running. The retries themselves charge through the invoice's workflow
- * (collection.ts records their outcome, the notices and the schedule's progress).
+ * Dunning (SPEC §2, §3), all of its timing in one place: a schedule opens at an invoice's first
+ * failed payment with its retry days (DUNNING_SCHEDULE_DAYS, fixed on the schedule; the due times
+ * are core/dunning.ts), each retry made counts (notices, Exhausted after the last), and the schedule
+ * is Resolved when the invoice is paid or voided. The dunning workflow makes the retries (each a
+ * charge through the invoice's workflow); the daily safety net (check_due_attempts) re-drives
+ * Active schedules whose retry is overdue but whose workflow is not running. collection.ts records
+ * the payments whose outcomes drive these.
  */
 import type { PageQuery } from '../../db/pages.js';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ensureSchedule } from '../../temporal/schedules.js';
+import { afterDunningAttempt, DEFAULT_DUNNING_SCHEDULE_DAYS, dunningAttemptDueMs, dunningNotice, type DunningNotice } from '../../core/index.js';
 import {
   activeDunningOnClock,
   findDunningByInvoice,
+  hasOpenDunning,
+  insertDunningSchedule,
   invoiceState,
+  invoiceSubscriptionIds,
   listDunningSchedules,
   lockDunningByInvoice,
   overdueDunningSchedules,
@@ -18,30 +23,27 @@ import {
   toDunningRecord,
   unprocessedProcessorEvents,
   updateDunningSchedule,
+  type DbClient,
   type DunningScheduleRecord,
   type DunningStatus,
 } from '../../db/payments.js';
 import type { Db } from '../../db/client.js';
-import type { DunningSchedule } from '../../generated/prisma/client.js';
+import { Prisma, type DunningSchedule, type Invoice } from '../../generated/prisma/client.js';
 import { DomainError, notFound } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import {
-  DUNNING_CHECK_SCHEDULE_ID,
-  dunningWorkflowId,
-  retryDunningUpdate,
-  type DunningCheckSummary,
-  type DunningState,
-  type FailedRunItem,
-  type SubscriptionCommand,
-} from '../../../workflows/messages.js';
+import type { DunningCheckSummary, DunningState, DunningWorkflowInput, FailedRunItem, PaymentOutcomeSignal, SubscriptionCommand } from '../../temporal/messages.js';
+import { dunningWorkflowRunning, retryDunningStep, signalDunningClosed, startDunningWorkflowRun } from '../../temporal/workflows/dunning.js';
+import { startProcessorEventWorkflow } from '../../temporal/workflows/processor-event.js';
+import { signalPaymentOutcome } from '../../temporal/workflows/subscription.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
+import type { ServiceDeps } from '../deps.js';
 import { toPage } from '../pagination.js';
-import { closeDunning, startDunningWorkflow } from './collection.js';
-import type { PaymentDeps } from './deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
-import { startEventWorkflow } from './notifications.js';
+
+/** The retry days of schedules opened now (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */
+export const dunningScheduleDaysOf = (deps: Pick<ServiceDeps, 'settings'>): readonly number[] => deps.settings.dunningScheduleDays ?? DEFAULT_DUNNING_SCHEDULE_DAYS;
 
 /** A schedule as the API shows it: with the billing_error its workflow holds for an operator. */
 export type DunningScheduleView = DunningScheduleRecord & { billing_error: BillingErrorView };
@@ -74,10 +76,10 @@ export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<Dunn
  * "Failures"): the workflow clears it and runs the retry again; answered once it ran (with a new
  * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
  */
-export async function retryDunning(deps: { db: Db; client: Client }, invoiceId: string, command: SubscriptionCommand): Promise<DunningScheduleView> {
+export async function retryDunning(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, command: SubscriptionCommand): Promise<DunningScheduleView> {
   const schedule = await findInvoiceDunning(deps.db, invoiceId);
   const held = { entity: 'dunning_schedule' as const, what: `the dunning schedule of invoice ${invoiceId}`, billingError: schedule.billingError };
-  await retryHeldStep(deps.client, held, dunningWorkflowId(invoiceId), retryDunningUpdate, command);
+  await retryHeldStep(held, () => retryDunningStep(deps.temporal, invoiceId, command));
   return getInvoiceDunning(deps.db, invoiceId);
 }
 
@@ -88,7 +90,7 @@ const stateOf = (schedule: { status: DunningStatus; attemptCount: number }): Dun
  * invoice's workflow. Idempotent: a retry already made, or a schedule already closed, is answered
  * with the schedule's state.
  */
-export async function runDunningAttempt(deps: PaymentDeps, input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> {
+export async function runDunningAttempt(deps: ServiceDeps, input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> {
   const schedule = await findDunningByInvoice(deps.db, input.invoiceId);
   if (!schedule) return { status: 'Resolved', attemptCount: 0 };
   if (schedule.status !== 'Active' || schedule.attemptCount >= input.attempt) return stateOf(schedule);
@@ -114,7 +116,7 @@ export async function runDunningAttempt(deps: PaymentDeps, input: { invoiceId: s
 }
 
 /** The last retry's outcome never came (it stayed pending at the processor): the schedule is Exhausted. */
-export async function concludeDunning(deps: PaymentDeps, input: { invoiceId: string; at: string }): Promise<DunningState> {
+export async function concludeDunning(deps: ServiceDeps, input: { invoiceId: string; at: string }): Promise<DunningState> {
   return deps.db.$transaction(async (tx) => {
     const schedule = await lockDunningByInvoice(tx, input.invoiceId);
     if (!schedule) return { status: 'Resolved', attemptCount: 0 };
@@ -133,18 +135,9 @@ export async function concludeDunning(deps: PaymentDeps, input: { invoiceId: str
   });
 }
 
-/** Workflow ids of the Active dunning schedules on a test clock: its advances drive them too. */
-export async function dunningWorkflowIdsOnClock(db: Db, testClockId: string): Promise<string[]> {
-  return (await activeDunningOnClock(db, testClockId)).map((row) => dunningWorkflowId(row.invoiceId));
-}
-
-async function isRunning(client: Client, workflowId: string): Promise<boolean> {
-  try {
-    return (await client.workflow.getHandle(workflowId).describe()).status.name === 'RUNNING';
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
+/** The invoices of the Active dunning schedules on a test clock: its advances drive their workflows too. */
+export async function dunningInvoiceIdsOnClock(db: Db, testClockId: string): Promise<string[]> {
+  return (await activeDunningOnClock(db, testClockId)).map((row) => row.invoiceId);
 }
 
 /** Notifications stored longer than this without being applied get their workflow started again. */
@@ -160,15 +153,14 @@ const CHECK_BATCH = 500;
  * listed in `failed`, and the others are re-driven; a transient failure fails the run (its activity
  * is retried).
  */
-export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<DunningCheckSummary> {
+export async function checkDueAttempts(deps: ServiceDeps, now: Date): Promise<DunningCheckSummary> {
   const run = 'daily dunning check';
   const overdue = await overdueDunningSchedules(deps.db, now, CHECK_BATCH);
   const redriven: string[] = [];
   const failed: FailedRunItem[] = [];
   for (const schedule of overdue) {
-    const workflowId = dunningWorkflowId(schedule.invoiceId);
     const started = await runItem(deps, failed, { kind: 'dunning_schedule', id: schedule.invoiceId, run }, async () => {
-      if (await isRunning(deps.client, workflowId)) return false;
+      if (await dunningWorkflowRunning(deps.temporal, schedule.invoiceId)) return false;
       const clockNow = (await testClockTime(deps.db, schedule.testClockId)) ?? undefined;
       await startDunningWorkflow(deps, schedule, clockNow);
       return true;
@@ -179,7 +171,7 @@ export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<Du
   let notificationsRedriven = 0;
   for (const event of stale) {
     const handed = await runItem(deps, failed, { kind: 'processor_event', id: event.id, run }, async () => {
-      await startEventWorkflow(deps, event.id);
+      await startProcessorEventWorkflow(deps.temporal, event.id);
       return true;
     });
     if (handed) notificationsRedriven += 1;
@@ -190,12 +182,148 @@ export async function checkDueAttempts(deps: PaymentDeps, now: Date): Promise<Du
   return { overdue: overdue.length, redriven, notificationsRedriven, failed };
 }
 
-/** Creates the daily Temporal Schedule of the dunning check once (visible in the Temporal UI). */
-export function ensureDunningCheckSchedule(client: Client, taskQueue: string): Promise<void> {
-  return ensureSchedule(client, taskQueue, {
-    scheduleId: DUNNING_CHECK_SCHEDULE_ID,
-    workflowType: 'dunningCheckWorkflow',
-    spec: { calendars: [{ hour: 3, minute: 0 }] },
-    description: 'check_due_attempts: re-drives overdue dunning retries whose workflow is not running',
+// ── The schedule: opened at the first failure, advanced by each retry, closed when the invoice is settled ──
+
+/**
+ * Opens the invoice's dunning schedule at its first failed payment (`at`): the retries fall
+ * `scheduleDays` after it (DUNNING_SCHEDULE_DAYS, fixed on the schedule). Null when the invoice is
+ * not Open or has a schedule already; the caller starts its workflow after the commit.
+ */
+export async function openDunningIfNone(tx: DbClient, invoice: Invoice, at: Date, scheduleDays: readonly number[]): Promise<DunningSchedule | null> {
+  if (invoice.status !== 'Open') return null;
+  const existing = await lockDunningByInvoice(tx, invoice.id);
+  if (existing) return null;
+  const days = [...scheduleDays];
+  const subscriptions = await invoiceSubscriptionIds(tx, invoice.id);
+  const schedule = await insertDunningSchedule(tx, {
+    invoiceId: invoice.id,
+    subscriptionId: invoice.subscriptionId ?? subscriptions[0] ?? null,
+    customerId: invoice.customerId,
+    scheduleDays: days,
+    failedAt: at,
+    nextAttemptAt: new Date(dunningAttemptDueMs(at.getTime(), days, 1)),
+    testClockId: invoice.testClockId,
   });
+  await recordAudit(tx, {
+    action: 'dunning.started',
+    actor: engineActor(),
+    entityType: 'dunning_schedule',
+    entityId: schedule.id,
+    customerId: invoice.customerId,
+    after: { invoice_id: invoice.id, schedule_days: days, next_attempt_at: schedule.nextAttemptAt },
+  });
+  return schedule;
+}
+
+/**
+ * Counts retry `attempt` as made (attempt_count, next_attempt_at); when its failure is known, it
+ * also sends its notice, and the last one exhausts the schedule. Returns the notice.
+ */
+export async function progressDunning(tx: DbClient, invoiceId: string, attempt: number, failed: boolean, at: Date): Promise<DunningNotice | null> {
+  const schedule = await lockDunningByInvoice(tx, invoiceId);
+  if (!schedule || schedule.status !== 'Active') return null;
+  const progress = afterDunningAttempt(schedule.failedAt.getTime(), schedule.scheduleDays, attempt);
+  const advances = attempt > schedule.attemptCount;
+  const exhausted = failed && progress.exhausted;
+  if (!advances && !exhausted && !failed) return null;
+  await updateDunningSchedule(tx, schedule.id, {
+    ...(advances ? { attemptCount: attempt, nextAttemptAt: progress.nextAttemptAtMs === null ? null : new Date(progress.nextAttemptAtMs) } : {}),
+    ...(exhausted ? { status: 'Exhausted', closedReason: 'exhausted', closedAt: at, nextAttemptAt: null } : {}),
+  });
+  const notice = failed ? dunningNotice(attempt, schedule.scheduleDays.length) : null;
+  if (notice) {
+    await recordAudit(tx, {
+      action: 'dunning.notice',
+      actor: engineActor(),
+      entityType: 'dunning_schedule',
+      entityId: schedule.id,
+      customerId: schedule.customerId,
+      before: { status: schedule.status, attempt_count: schedule.attemptCount, next_attempt_at: schedule.nextAttemptAt },
+      after: { invoice_id: invoiceId, dunning_attempt: attempt, notice, status: exhausted ? 'Exhausted' : schedule.status, attempt_count: advances ? attempt : schedule.attemptCount },
+    });
+  }
+  if (exhausted) {
+    await recordAudit(tx, {
+      action: 'dunning.exhausted',
+      actor: engineActor(),
+      entityType: 'dunning_schedule',
+      entityId: schedule.id,
+      customerId: schedule.customerId,
+      before: { status: 'Active' },
+      after: { status: 'Exhausted', attempt_count: attempt },
+    });
+  }
+  return notice;
+}
+
+/**
+ * Closes the invoice's dunning schedule when its invoice was collected, paid by hand or voided:
+ * Resolved (Exhausted ones too: nothing is owed any more), its workflow told, and each subscription
+ * with no other unresolved schedule back to Active. A billing_error the schedule held (a failed
+ * retry waiting for an operator) is cleared with it: there is no retry left to make
+ * (`dunning_schedule.billing_cleared` audit entry, log line); the workflow holding it ends on the signal.
+ */
+export async function closeDunning(deps: Pick<ServiceDeps, 'db' | 'temporal' | 'logger'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
+  const closed = await deps.db.$transaction(async (tx) => {
+    const current = await lockDunningByInvoice(tx, invoiceId);
+    if (!current) return null;
+    const held = current.billingError;
+    if (current.status === 'Resolved' && held === null) return { schedule: current, cleared: null };
+    const resolved = await updateDunningSchedule(tx, current.id, {
+      ...(current.status === 'Resolved' ? {} : { status: 'Resolved', closedReason: reason, closedAt: at, nextAttemptAt: null }),
+      ...(held === null ? {} : { billingError: Prisma.DbNull }),
+    });
+    if (current.status !== 'Resolved') {
+      await recordAudit(tx, {
+        action: 'dunning.resolved',
+        actor: engineActor(),
+        entityType: 'dunning_schedule',
+        entityId: current.id,
+        customerId: current.customerId,
+        before: { status: current.status },
+        after: { status: 'Resolved', reason, attempt_count: current.attemptCount },
+      });
+    }
+    if (held !== null) {
+      await recordAudit(tx, {
+        action: 'dunning_schedule.billing_cleared',
+        actor: engineActor(),
+        entityType: 'dunning_schedule',
+        entityId: current.id,
+        customerId: current.customerId,
+        before: { billing_error: held },
+        after: { billing_error: null, reason },
+      });
+    }
+    return { schedule: resolved, cleared: held };
+  });
+  if (!closed) return;
+  if (closed.cleared !== null) {
+    deps.logger.info({ dunningScheduleId: closed.schedule.id, invoiceId, reason, billingError: closed.cleared }, 'dunning schedule closed; its billing_error cleared (no retry left to make)');
+  }
+  await signalDunningClosed(deps.temporal, invoiceId, { status: 'Resolved', attemptCount: closed.schedule.attemptCount });
+  await tellSubscriptions(deps, invoiceId, 'settled');
+}
+
+/**
+ * Tells the invoice's subscriptions how its payment ended: `failed` makes them PastDue, `settled`
+ * Active again (those with another unresolved schedule stay PastDue).
+ */
+export async function tellSubscriptions(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, outcome: PaymentOutcomeSignal['outcome']): Promise<void> {
+  for (const subscriptionId of await invoiceSubscriptionIds(deps.db, invoiceId)) {
+    if (outcome === 'settled' && (await hasOpenDunning(deps.db, subscriptionId, invoiceId))) continue;
+    await signalPaymentOutcome(deps.temporal, subscriptionId, { invoiceId, outcome });
+  }
+}
+
+/** Starts (or, for a re-driven schedule, restarts) the dunning workflow of a schedule. */
+export async function startDunningWorkflow(deps: Pick<ServiceDeps, 'temporal'>, schedule: DunningSchedule, clockNow?: Date): Promise<void> {
+  const input: DunningWorkflowInput = {
+    invoiceId: schedule.invoiceId,
+    failedAt: schedule.failedAt.toISOString(),
+    scheduleDays: schedule.scheduleDays,
+    attemptCount: schedule.attemptCount,
+    testClock: schedule.testClockId ? { id: schedule.testClockId, now: (clockNow ?? schedule.failedAt).toISOString() } : null,
+  };
+  await startDunningWorkflowRun(deps.temporal, input, { customerId: schedule.customerId, testClockId: schedule.testClockId });
 }

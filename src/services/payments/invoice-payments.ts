@@ -3,15 +3,14 @@
  * is not running), which serialises them with finalize, pay and void.
  */
 import { invalidTransition } from '../../errors.js';
-import { invoiceTaskQueue } from '../../temporal/task-queues.js';
-import { runUpdate } from '../../temporal/updates.js';
-import { invoicePaymentUpdate, type InvoicePaymentCommand, type InvoicePaymentResult } from '../../../workflows/messages.js';
-import { invoiceStartOperation } from '../invoicing/invoice-workflows.js';
-import type { PaymentDeps } from './deps.js';
+import type { InvoicePaymentCommand, InvoicePaymentResult } from '../../temporal/messages.js';
+import { invoicePaymentThroughWorkflow } from '../../temporal/workflows/invoice.js';
+import type { ServiceDeps } from '../deps.js';
+import { invoiceWorkflowFacts } from '../invoicing/invoice-workflows.js';
 
-export async function runInvoicePayment(deps: PaymentDeps, invoiceId: string, command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
-  const { input, operation } = await invoiceStartOperation({ db: deps.db, client: deps.client, taskQueue: invoiceTaskQueue(deps.taskQueue) }, invoiceId);
+export async function runInvoicePayment(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
+  const facts = await invoiceWorkflowFacts(deps.db, invoiceId);
   // Paid and Void invoices have finished workflows: refused from the database state instead.
-  if (input.status === 'Paid' || input.status === 'Void') throw invalidTransition('invoice', input.status, 'collect');
-  return runUpdate('invoice', () => deps.client.workflow.executeUpdateWithStart(invoicePaymentUpdate, { args: [command], startWorkflowOperation: operation }));
+  if (facts.status === 'Paid' || facts.status === 'Void') throw invalidTransition('invoice', facts.status, 'collect');
+  return invoicePaymentThroughWorkflow(deps.temporal, facts, command);
 }

@@ -14,7 +14,6 @@
  * processor are recorded with their credit notes). A notification that changes nothing says why in
  * its outcome: a failure about an invoice already paid is `ignored_invoice_already_paid`.
  */
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { minorUnitsToRaw } from '../../core/index.js';
 import { DomainError } from '../../errors.js';
@@ -30,11 +29,11 @@ import {
 } from '../../db/payments.js';
 import { UUID_PATTERN } from '../../ids.js';
 import { InvalidSignatureError, MalformedNotificationError, type ProcessorNotification } from '../../processor/index.js';
-import { processorEventWorkflowId } from '../../../workflows/messages.js';
+import { startProcessorEventWorkflow } from '../../temporal/workflows/processor-event.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
 import { recordInvoiceFailure, recordPaymentUpdate, type PaymentUpdate } from './collection.js';
-import type { PaymentDeps } from './deps.js';
+import type { ServiceDeps } from '../deps.js';
 import { runInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
 import { applyTopUpNotification, releaseHeldRecharge, topUpOfNotification } from '../wallets/wallets.js';
@@ -75,7 +74,7 @@ const metadataInvoiceId = (object: Record<string, unknown>): string | null => {
 };
 
 /** The invoice (and payment) a notification is about, or null when the engine does not know it. */
-async function resolveTarget(db: DbClient | PaymentDeps['db'], type: string, object: Record<string, unknown>): Promise<Target | null> {
+async function resolveTarget(db: DbClient | ServiceDeps['db'], type: string, object: Record<string, unknown>): Promise<Target | null> {
   const intentId = type.startsWith('payment_intent.') ? idOf(object.id) : idOf(object.payment_intent);
   const payment = intentId ? await findPaymentByIntent(db, intentId) : null;
   if (payment) return { invoiceId: payment.invoiceId, paymentId: payment.id };
@@ -93,13 +92,13 @@ const metadataTopUpId = (object: Record<string, unknown>): string | null => {
 };
 
 /** The wallet top-up a PaymentIntent notification is about, if any. */
-async function resolveTopUp(deps: PaymentDeps, type: string, object: Record<string, unknown>) {
+async function resolveTopUp(deps: ServiceDeps, type: string, object: Record<string, unknown>) {
   if (!type.startsWith('payment_intent.')) return null;
   return topUpOfNotification(deps.db, idOf(object.id), metadataTopUpId(object));
 }
 
 /** Applies a notification about a wallet top-up and marks it processed; null when it is about none. */
-async function applyTopUpEvent(deps: PaymentDeps, eventId: string, type: string, object: Record<string, unknown>): Promise<string | null> {
+async function applyTopUpEvent(deps: ServiceDeps, eventId: string, type: string, object: Record<string, unknown>): Promise<string | null> {
   const topUp = await resolveTopUp(deps, type, object);
   if (!topUp) return null;
   const outcome = await applyTopUpNotification({ ...deps, clock: () => new Date() }, topUp, type, idOf(object.id), failureOf(object, 'payment_failed').message);
@@ -110,7 +109,7 @@ async function applyTopUpEvent(deps: PaymentDeps, eventId: string, type: string,
 }
 
 /** Verifies, stores once and hands the notification to its workflow. */
-export async function receiveNotification(deps: PaymentDeps, rawBody: string, signature: string | undefined, secret: string): Promise<NotificationReceipt> {
+export async function receiveNotification(deps: ServiceDeps, rawBody: string, signature: string | undefined, secret: string): Promise<NotificationReceipt> {
   let notification: ProcessorNotification;
   try {
     notification = deps.processor.verifyNotification(rawBody, signature, secret);
@@ -144,24 +143,14 @@ export async function receiveNotification(deps: PaymentDeps, rawBody: string, si
   return receipt('queued');
 }
 
-export async function startEventWorkflow(deps: PaymentDeps, eventId: string): Promise<void> {
-  try {
-    await deps.client.workflow.start('processorEventWorkflow', {
-      workflowId: processorEventWorkflowId(eventId),
-      taskQueue: deps.taskQueue,
-      args: [{ eventId }],
-      workflowIdReusePolicy: 'REJECT_DUPLICATE',
-    });
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
-}
+/** Hands the notification to its workflow (started once: one that ever ran is not started again). */
+export const startEventWorkflow = (deps: Pick<ServiceDeps, 'temporal'>, eventId: string): Promise<void> => startProcessorEventWorkflow(deps.temporal, eventId);
 
 /**
  * The processor-event workflow's activity: a notification about a Draft or Open invoice goes through
  * the invoice's workflow; one about a Paid or Void invoice (a refund, a late answer) is applied here.
  */
-export async function processNotification(deps: PaymentDeps, eventId: string): Promise<string> {
+export async function processNotification(deps: ServiceDeps, eventId: string): Promise<string> {
   const event = await findProcessorEvent(deps.db, eventId);
   if (!event) return 'unknown_event';
   if (event.processedAt) return event.outcome ?? 'processed';
@@ -200,7 +189,7 @@ function failureOf(object: Record<string, unknown>, fallback: string): { code: s
 }
 
 /** Applies a stored notification (idempotent: once applied it is marked processed). */
-export async function applyNotification(deps: PaymentDeps, eventId: string): Promise<void> {
+export async function applyNotification(deps: ServiceDeps, eventId: string): Promise<void> {
   const event = await findProcessorEvent(deps.db, eventId);
   if (!event || event.processedAt) return;
   const object = objectOf(event.payload);
@@ -276,7 +265,7 @@ const notTakenInvoiceOutcome = (status: string): string =>
  * a success after it was canceled) changed nothing; it is recorded as such, not as the payment's
  * unchanged status (a failure must not read `payment_succeeded`).
  */
-async function notTakenOutcome(deps: PaymentDeps, invoiceId: string, paymentStatus: string): Promise<string> {
+async function notTakenOutcome(deps: ServiceDeps, invoiceId: string, paymentStatus: string): Promise<string> {
   const invoice = (await invoiceState(deps.db, invoiceId))!;
   if (invoice.status === 'Paid' || invoice.status === 'Void') return notTakenInvoiceOutcome(invoice.status);
   return `ignored_payment_already_${paymentStatus.toLowerCase()}`;
@@ -286,7 +275,7 @@ async function notTakenOutcome(deps: PaymentDeps, invoiceId: string, paymentStat
  * A PaymentIntent made outside the engine (or whose answer was lost) for one of its invoices: recorded
  * as a payment of source `processor`, in the invoice's currency only.
  */
-async function adoptIntent(deps: PaymentDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
+async function adoptIntent(deps: ServiceDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
   const intentId = idOf(object.id);
   if (!intentId) return null;
   return adoptProcessorPayment(deps, invoiceId, { requestKey: `processor:${intentId}`, intentId, amount: object.amount, currency: object.currency, captureMethod: object.capture_method }, at);
@@ -297,7 +286,7 @@ async function adoptIntent(deps: PaymentDeps, invoiceId: string, object: Record<
  * payment of ours: recorded as a payment of source `processor` of its `amount_paid`, keyed by its
  * PaymentIntent when it names one, else by the processor invoice's id.
  */
-async function adoptProcessorInvoicePayment(deps: PaymentDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
+async function adoptProcessorInvoicePayment(deps: ServiceDeps, invoiceId: string, object: Record<string, unknown>, at: Date): Promise<string | null> {
   const intentId = idOf(object.payment_intent);
   const processorInvoiceId = idOf(object.id);
   const requestKey = intentId ? `processor:${intentId}` : processorInvoiceId ? `processor-invoice:${processorInvoiceId}` : null;
@@ -307,7 +296,7 @@ async function adoptProcessorInvoicePayment(deps: PaymentDeps, invoiceId: string
 
 /** Records a payment the processor made for one of our invoices (source `processor`), once per request key; null when its amount or currency does not fit. */
 async function adoptProcessorPayment(
-  deps: PaymentDeps,
+  deps: ServiceDeps,
   invoiceId: string,
   made: { requestKey: string; intentId: string | null; amount: unknown; currency: unknown; captureMethod: unknown },
   at: Date,

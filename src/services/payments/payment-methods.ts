@@ -25,7 +25,7 @@ import { DomainError, invalidTransition, notFound } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError } from '../../processor/index.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
-import type { PaymentDeps } from './deps.js';
+import type { ServiceDeps } from '../deps.js';
 
 export interface AttachInput {
   processor_payment_method_id: string;
@@ -50,7 +50,7 @@ async function processor<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function attachPaymentMethod(deps: PaymentDeps, customerId: string, input: AttachInput, context: Context): Promise<PaymentMethodRecord> {
+export async function attachPaymentMethod(deps: ServiceDeps, customerId: string, input: AttachInput, context: Context): Promise<PaymentMethodRecord> {
   const customer = await findCustomer(deps.db, customerId);
   if (!customer) throw notFound('customer', customerId);
   if (customer.status === 'Closed') throw invalidTransition('customer', customer.status, 'attach a payment method to');
@@ -93,18 +93,18 @@ export async function attachPaymentMethod(deps: PaymentDeps, customerId: string,
   return toPaymentMethodRecord(row);
 }
 
-export async function listPaymentMethods(deps: PaymentDeps, customerId: string, page: PageQuery) {
+export async function listPaymentMethods(deps: ServiceDeps, customerId: string, page: PageQuery) {
   if (!(await findCustomer(deps.db, customerId))) throw notFound('customer', customerId);
   return toPage(await listPaymentMethodRows(deps.db, customerId, page), page.limit, toPaymentMethodRecord);
 }
 
-export async function getPaymentMethod(deps: PaymentDeps, id: string): Promise<PaymentMethodRecord> {
+export async function getPaymentMethod(deps: ServiceDeps, id: string): Promise<PaymentMethodRecord> {
   const row = await findPaymentMethod(deps.db, id);
   if (!row) throw notFound('payment_method', id);
   return toPaymentMethodRecord(row);
 }
 
-export async function detachPaymentMethod(deps: PaymentDeps, id: string, context: Context, at: Date): Promise<PaymentMethodRecord> {
+export async function detachPaymentMethod(deps: ServiceDeps, id: string, context: Context, at: Date): Promise<PaymentMethodRecord> {
   const row = await findPaymentMethod(deps.db, id);
   if (!row) throw notFound('payment_method', id);
   if (row.detachedAt) return toPaymentMethodRecord(row);

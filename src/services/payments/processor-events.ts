@@ -3,7 +3,6 @@
  * applied and with what outcome, or the billing_error its workflow holds for an operator, whose
  * retry (POST /admin/v1/processor-events/:id/retry) applies it again (README, "Failures").
  */
-import type { Client } from '@temporalio/client';
 import type { Db } from '../../db/client.js';
 import {
   findProcessorEvent,
@@ -15,7 +14,9 @@ import {
 } from '../../db/payments.js';
 import { notFound, validation } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import { processorEventWorkflowId, retryProcessorEventUpdate, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../temporal/messages.js';
+import { retryProcessorEventStep } from '../../temporal/workflows/processor-event.js';
+import type { ServiceDeps } from '../deps.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { toPage, type Page } from '../pagination.js';
 
@@ -65,9 +66,9 @@ export async function getProcessorEvent(db: Db, id: string): Promise<ProcessorEv
  * it and applies the notification again; answered once it ran (with a new billing_error when it
  * failed again). 409 no_billing_error when there is nothing to retry.
  */
-export async function retryProcessorEvent(deps: { db: Db; client: Client }, id: string, command: SubscriptionCommand): Promise<ProcessorEventView> {
+export async function retryProcessorEvent(deps: Pick<ServiceDeps, 'db' | 'temporal'>, id: string, command: SubscriptionCommand): Promise<ProcessorEventView> {
   const event = await findEvent(deps.db, id);
   const held = { entity: 'processor_event' as const, what: `processor event ${id}`, billingError: event.billingError };
-  await retryHeldStep(deps.client, held, processorEventWorkflowId(id), retryProcessorEventUpdate, command);
+  await retryHeldStep(held, () => retryProcessorEventStep(deps.temporal, id, command));
   return getProcessorEvent(deps.db, id);
 }

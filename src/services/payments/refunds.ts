@@ -22,7 +22,7 @@ import type { CreditNoteReason, CreditNoteView } from '../../schemas/invoicing.j
 import { allocateOrRefuse, creditCapacityOf, creditInvoice, issueCreditNote } from '../invoicing/credit-notes.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
-import type { PaymentDeps } from './deps.js';
+import type { ServiceDeps } from '../deps.js';
 import { postRefund } from '../ledger/postings.js';
 
 export interface RefundInput {
@@ -64,20 +64,20 @@ const minorFloor = (raw: bigint, currency: string): bigint => (raw > 0n ? raw / 
  * A credit note (POST /admin/v1/invoices/:id/credit-notes): with a refund part it is issued with its
  * refund through the processor; otherwise in one transaction by the invoicing service.
  */
-export async function issueAllocatedCreditNote(deps: PaymentDeps, invoiceId: string, input: AllocatedCreditNoteInput, context: Context & { at: Date }): Promise<CreditNoteView> {
+export async function issueAllocatedCreditNote(deps: ServiceDeps, invoiceId: string, input: AllocatedCreditNoteInput, context: Context & { at: Date }): Promise<CreditNoteView> {
   if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
   if ((input.refundAmountNanos ?? 0n) === 0n) return issueCreditNote(deps.db, invoiceId, input, context);
   return (await refundWithCreditNote(deps, invoiceId, { kind: 'credit_note', note: input }, context)).note;
 }
 
 /** A refund (POST /admin/v1/invoices/:id/refunds): its credit note is the refund alone. */
-export async function refundInvoice(deps: PaymentDeps, invoiceId: string, input: RefundInput, context: Context): Promise<RefundRecord> {
+export async function refundInvoice(deps: ServiceDeps, invoiceId: string, input: RefundInput, context: Context): Promise<RefundRecord> {
   return (await refundWithCreditNote(deps, invoiceId, { kind: 'refund', refund: input }, context)).refund;
 }
 
 type RefundAsk = { kind: 'refund'; refund: RefundInput } | { kind: 'credit_note'; note: AllocatedCreditNoteInput };
 
-async function refundWithCreditNote(deps: PaymentDeps, invoiceId: string, ask: RefundAsk, context: Context): Promise<{ refund: RefundRecord; note: CreditNoteView }> {
+async function refundWithCreditNote(deps: ServiceDeps, invoiceId: string, ask: RefundAsk, context: Context): Promise<{ refund: RefundRecord; note: CreditNoteView }> {
   const reserved = await deps.db.$transaction(async (tx) => {
     const invoice = await lockInvoice(tx, invoiceId);
     const currency = invoice.currency;
@@ -158,7 +158,7 @@ async function refundWithCreditNote(deps: PaymentDeps, invoiceId: string, ask: R
   });
 
   const { refund, note, allocation } = reserved;
-  let answer: Awaited<ReturnType<PaymentDeps['processor']['refund']>>;
+  let answer: Awaited<ReturnType<ServiceDeps['processor']['refund']>>;
   try {
     answer = await deps.processor.refund({
       paymentIntentId: reserved.intentId,
@@ -211,7 +211,7 @@ async function refundWithCreditNote(deps: PaymentDeps, invoiceId: string, ask: R
   });
 }
 
-async function failRefund(deps: PaymentDeps, refundId: string, paymentId: string, message: string, actor: Actor, requestId?: string): Promise<void> {
+async function failRefund(deps: ServiceDeps, refundId: string, paymentId: string, message: string, actor: Actor, requestId?: string): Promise<void> {
   await deps.db.$transaction(async (tx) => {
     const refund = await findRefund(tx, refundId);
     if (!refund || refund.status !== 'Pending') return;
@@ -234,7 +234,7 @@ async function failRefund(deps: PaymentDeps, refundId: string, paymentId: string
  * recorded was refunded at the processor directly (its dashboard): it is recorded as a refund with
  * its credit note. A notification about refunds the engine made itself changes nothing.
  */
-export async function syncProcessorRefunds(deps: PaymentDeps, paymentId: string, charge: Record<string, unknown>, at: Date): Promise<string> {
+export async function syncProcessorRefunds(deps: ServiceDeps, paymentId: string, charge: Record<string, unknown>, at: Date): Promise<string> {
   const refunded = charge.amount_refunded;
   if (typeof refunded !== 'number' || !Number.isSafeInteger(refunded) || refunded < 0) return 'ignored_malformed';
   return deps.db.$transaction(async (tx: DbClient) => {

@@ -10,7 +10,7 @@ import { planArchived, productArchived } from '../catalog/archiving.js';
 import type { Db } from '../../db/client.js';
 import { closeOpenPhase, findSubscription, hasPlanChangeAt, insertPhase, lockSubscription, updateSubscription } from '../../db/subscriptions.js';
 import { newId } from '../../ids.js';
-import type { ChangePlanCommand } from '../../../workflows/messages.js';
+import type { ChangePlanCommand } from '../../temporal/messages.js';
 import { recordAudit } from '../audit.js';
 import { DomainError, invalidTransition, notFound } from '../../errors.js';
 

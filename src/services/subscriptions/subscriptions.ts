@@ -20,24 +20,25 @@ import {
 import { lockClockShared } from '../../db/test-clocks.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId, UUID_PATTERN } from '../../ids.js';
-import { checkTemporalReachable } from '../../temporal/client.js';
-import { runUpdate } from '../../temporal/updates.js';
+import { checkTemporalReachable } from '../../temporal/gateway.js';
 import { startSubscriptionWorkflow } from './workflow-starts.js';
 import { atClockTime } from './test-clocks.js';
+import type { SubscriptionCommand } from '../../temporal/messages.js';
 import {
-  cancelSubscriptionUpdate,
-  pauseSubscriptionUpdate,
-  resumeSubscriptionUpdate,
-  retrySubscriptionBillingUpdate,
-  subscriptionWorkflowId,
-  type SubscriptionCommand,
-} from '../../../workflows/messages.js';
+  billSubscriptionNow,
+  changeSubscriptionPlanNow,
+  moveSubscriptionWorkflow,
+  retrySubscriptionStep,
+  type SubscriptionMove,
+} from '../../temporal/workflows/subscription.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { DomainError, notFound } from '../../errors.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage, type Page } from '../pagination.js';
-import type { SubscriptionView } from '../../schemas/subscriptions.js';
+import type { PlanChangeView, SubscriptionView } from '../../schemas/subscriptions.js';
+import type { InvoiceView } from '../../schemas/invoicing.js';
+import { loadInvoiceView } from '../invoicing/invoices.js';
 import { mergeMetadata, metadataOf, type MetadataChanges } from '../metadata.js';
 
 export interface CreateSubscriptionInput {
@@ -239,15 +240,11 @@ export async function listSubscriptions(deps: ServiceDeps, query: SubscriptionLi
   return toPage(rows, query.limit, toSubscriptionView);
 }
 
-type Move = 'pause' | 'resume' | 'cancel';
-const UPDATES = { pause: pauseSubscriptionUpdate, resume: resumeSubscriptionUpdate, cancel: cancelSubscriptionUpdate } as const;
 
 /** Pause, resume or cancel through the subscription's workflow; invalid moves are 409s. */
-export async function moveSubscription(deps: ServiceDeps, id: string, move: Move, command: SubscriptionCommand): Promise<SubscriptionView> {
+export async function moveSubscription(deps: ServiceDeps, id: string, move: SubscriptionMove, command: SubscriptionCommand): Promise<SubscriptionView> {
   await getSubscription(deps, id);
-  const handle = deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(id));
-  const timed = await atClockTime(deps.db, id, command);
-  await runUpdate('subscription', () => handle.executeUpdate(UPDATES[move], { args: [timed] }));
+  await moveSubscriptionWorkflow(deps.temporal, id, move, await atClockTime(deps.db, id, command));
   return getSubscription(deps, id);
 }
 
@@ -260,6 +257,32 @@ export async function retrySubscriptionBilling(deps: ServiceDeps, id: string, co
   const row = await findSubscription(deps.db, id);
   if (!row) throw notFound('subscription', id);
   const held = { entity: 'subscription' as const, what: `subscription ${id}`, billingError: row.billingError };
-  await retryHeldStep(deps.temporal.client, held, subscriptionWorkflowId(id), retrySubscriptionBillingUpdate, command);
+  await retryHeldStep(held, () => retrySubscriptionStep(deps.temporal, id, command));
   return getSubscription(deps, id);
+}
+
+/** Bills the subscription's current period to now into its Draft (created or refreshed). */
+export async function billNow(deps: ServiceDeps, subscriptionId: string, command: SubscriptionCommand): Promise<{ invoice: InvoiceView; created: boolean }> {
+  await getSubscription(deps, subscriptionId);
+  const { invoiceId, created } = await billSubscriptionNow(deps.temporal, subscriptionId, await atClockTime(deps.db, subscriptionId, command));
+  if (!invoiceId) {
+    throw new DomainError('unprocessable', 'nothing_to_bill', 'the current period has no charges beyond those already invoiced');
+  }
+  return { invoice: await loadInvoiceView(deps.db, invoiceId), created };
+}
+
+export async function changePlan(
+  deps: ServiceDeps,
+  subscriptionId: string,
+  planId: string,
+  command: SubscriptionCommand,
+  planVersion?: number,
+): Promise<PlanChangeView> {
+  await getSubscription(deps, subscriptionId);
+  const change = await atClockTime(deps.db, subscriptionId, { ...command, planId, ...(planVersion === undefined ? {} : { planVersion }) });
+  const { invoiceId } = await changeSubscriptionPlanNow(deps.temporal, subscriptionId, change);
+  return {
+    subscription: await getSubscription(deps, subscriptionId),
+    invoice: invoiceId ? await loadInvoiceView(deps.db, invoiceId) : null,
+  };
 }

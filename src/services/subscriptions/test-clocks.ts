@@ -25,7 +25,6 @@
  * the deferred revenue of the clock's customers is recognized up to the new time
  * (src/services/ledger/recognition.ts).
  */
-import { WorkflowNotFoundError, WorkflowUpdateRPCTimeoutOrCancelledError, type WorkflowHandle } from '@temporalio/client';
 import { subscriptionIdsOnClock } from '../../db/subscriptions.js';
 import {
   beginAdvance,
@@ -43,18 +42,8 @@ import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../deps.js';
 import { toPage, type Page } from '../pagination.js';
 import { newId } from '../../ids.js';
-import {
-  advanceClockUpdate,
-  contractWorkflowId,
-  nextWakeQuery,
-  spendAlertWorkflowId,
-  subscriptionWorkflowId,
-  testClockAdvanceWorkflowId,
-  type TestClockAdvanceInput,
-  type BillingErrorState,
-  type SubscriptionCommand,
-  type TestClockAdvanceResult,
-} from '../../../workflows/messages.js';
+import type { BillingErrorState, SubscriptionCommand, TestClockAdvanceInput, TestClockAdvanceResult } from '../../temporal/messages.js';
+import { advanceWorkflowRunning as advanceRunning, clockDrivenWorkflow, startAdvanceWorkflow, type ClockDrivenWorkflow } from '../../temporal/workflows/test-clock-advance.js';
 import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
 import { activeContractIdsOnClock } from '../../db/contracts.js';
 import { recordAudit, type Actor } from '../audit.js';
@@ -62,10 +51,8 @@ import { billingErrorView, toBillingErrorView } from '../failures/billing-errors
 import type { Logger } from '../../logger.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { TestClockView } from '../../schemas/subscriptions.js';
-import { dunningWorkflowIdsOnClock } from '../payments/dunning.js';
+import { dunningInvoiceIdsOnClock } from '../payments/dunning.js';
 import { enqueueEvent } from '../outbox.js';
-import { withTemporalDeadline } from '../../temporal/client.js';
-import { testClockTaskQueue } from '../../temporal/task-queues.js';
 import { reconcileSubscriptionWorkflows, type WorkflowStartDeps } from './workflow-starts.js';
 import { recognizeRevenueDue } from '../ledger/recognition.js';
 
@@ -110,10 +97,8 @@ export async function getTestClock(deps: ServiceDeps, id: string): Promise<TestC
 /** Whether the clock's advance workflow is running (Temporal reached within the API's deadline, else 503). */
 async function advanceWorkflowRunning(deps: ServiceDeps, id: string): Promise<boolean> {
   try {
-    const description = await withTemporalDeadline(deps.temporal, () => deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(id)).describe());
-    return description.status.name === 'RUNNING';
+    return await advanceRunning(deps.temporal, id);
   } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
     throw new DomainError('unavailable', 'service_unavailable', `Temporal could not be reached: ${(err as Error).message}`);
   }
 }
@@ -151,17 +136,7 @@ export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime
   });
   const input: TestClockAdvanceInput = { clockId: id, from: from.toISOString(), to: target.toISOString(), startedAt: startedAt.toISOString() };
   try {
-    await withTemporalDeadline(deps.temporal, () =>
-      deps.temporal.client.workflow.start('testClockAdvanceWorkflow', {
-        workflowId: testClockAdvanceWorkflowId(id),
-        taskQueue: testClockTaskQueue(deps.settings.temporalTaskQueue),
-        args: [input],
-        memo: { test_clock_id: id },
-        // The clock row decides (it is ready, or its advance was found stale): a run still open is the
-        // previous advance completing after it set the clock ready, or a stale one; this advance replaces it.
-        workflowIdConflictPolicy: 'TERMINATE_EXISTING',
-      }),
-    );
+    await startAdvanceWorkflow(deps.temporal, input);
   } catch (err) {
     await finishAdvance(deps.db, id, startedAt, { status: 'internal_failure', finishedAt: deps.clock() }).catch(() => null);
     throw new DomainError('unavailable', 'service_unavailable', `Temporal could not be reached: ${(err as Error).message}`);
@@ -170,9 +145,7 @@ export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime
 }
 
 /** What the advance workflow's activities need: the subscription workflow starts' deps and the grace period. */
-export interface TestClockDriveDeps extends WorkflowStartDeps {
-  settings: { temporalTaskQueue: string; invoiceGraceMs: number };
-}
+export type TestClockDriveDeps = WorkflowStartDeps & { settings: Pick<ServiceDeps['settings'], 'invoiceGraceMs'> };
 
 export interface DriveProgress {
   simulatedTime: Date;
@@ -197,7 +170,7 @@ export async function driveTestClock(
   await reconcileSubscriptionWorkflows(deps, { createdBefore: new Date(), testClockId: clockId });
   // Every subscription on the clock that has not expired, and those that expired recently enough that their last invoice's grace may still run.
   const graceHorizon = new Date(Date.parse(input.from) - deps.settings.invoiceGraceMs);
-  const subscriptionIds = (await subscriptionIdsOnClock(deps.db, clockId, graceHorizon)).map(subscriptionWorkflowId);
+  const subscriptions = (await subscriptionIdsOnClock(deps.db, clockId, graceHorizon)).map((id) => clockDrivenWorkflow(deps.temporal, { kind: 'subscription', id }));
   // Contract workflows of the clock's customers answer the same advance update and next-wake query.
   const contractIds = await activeContractIdsOnClock(deps.db, clockId);
   // So do the spend alert evaluators of its customers (their period-start resets, their evaluations).
@@ -209,7 +182,13 @@ export async function driveTestClock(
   const steps = await driveInLockstep(
     deps,
     clockId,
-    { subscriptions: subscriptionIds, others: [...contractIds.map(contractWorkflowId), ...alertCustomerIds.map(spendAlertWorkflowId)] },
+    {
+      subscriptions,
+      others: [
+        ...contractIds.map((id) => clockDrivenWorkflow(deps.temporal, { kind: 'contract', id })),
+        ...alertCustomerIds.map((id) => clockDrivenWorkflow(deps.temporal, { kind: 'spend-alerts', id })),
+      ],
+    },
     { from: new Date(input.from), target: new Date(input.to), advanceKey: `clock-advance:${input.startedAt}` },
     report,
     options.signal,
@@ -217,8 +196,8 @@ export async function driveTestClock(
   // Deferred revenue of the clock's customers recognized up to its new time (each step dated at
   // the step), as the daily run does for customers on no clock: not only when a period closes.
   await recognizeRevenueDue(deps, clockId, new Date(input.to));
-  deps.logger.info({ testClockId: clockId, frozenTime: input.to, subscriptions: subscriptionIds.length, steps }, 'test clock driven');
-  return { subscriptions: subscriptionIds.length, steps };
+  deps.logger.info({ testClockId: clockId, frozenTime: input.to, subscriptions: subscriptions.length, steps }, 'test clock driven');
+  return { subscriptions: subscriptions.length, steps };
 }
 
 /** How an advance ended: `ready`, or `internal_failure` with the failure of its drive when there was one. */
@@ -269,31 +248,30 @@ export async function finishTestClockAdvance(
 async function driveInLockstep(
   deps: TestClockDriveDeps,
   clockId: string,
-  workflows: { subscriptions: string[]; others: string[] },
+  workflows: { subscriptions: ClockDrivenWorkflow[]; others: ClockDrivenWorkflow[] },
   span: { from: Date; target: Date; advanceKey: string },
   report: (progress: DriveProgress) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<number> {
-  const subscriptionIds = new Set(workflows.subscriptions);
-  const workflowIds = [...workflows.subscriptions, ...workflows.others];
-  let running = workflowIds.map((workflowId) => deps.temporal.client.workflow.getHandle(workflowId));
-  const known = new Set(workflowIds);
+  const subscriptionIds = new Set(workflows.subscriptions.map((workflow) => workflow.key));
+  let running = [...workflows.subscriptions, ...workflows.others];
+  const known = new Set(running.map((workflow) => workflow.key));
   /** Next wakes (ms, or null for nothing left) from the workflows' last advance answers. */
   const answered = new Map<string, number | null>();
   /** Adds the clock's dunning workflows not driven yet; true when the clock has any. */
   const withDunning = async (): Promise<boolean> => {
-    const ids = await dunningWorkflowIdsOnClock(deps.db, clockId);
-    for (const id of ids.filter((workflowId) => !known.has(workflowId))) {
-      known.add(id);
-      running.push(deps.temporal.client.workflow.getHandle(id));
+    const dunning = (await dunningInvoiceIdsOnClock(deps.db, clockId)).map((id) => clockDrivenWorkflow(deps.temporal, { kind: 'dunning', id }));
+    for (const workflow of dunning.filter((found) => !known.has(found.key))) {
+      known.add(workflow.key);
+      running.push(workflow);
     }
-    return ids.length > 0;
+    return dunning.length > 0;
   };
   const targetMs = span.target.getTime();
   const total = subscriptionIds.size;
   /** Subscriptions that ended, or whose next wake is after the target. */
   const doneOf = (wakes: (number | null)[]) =>
-    total - running.filter((handle, i) => subscriptionIds.has(handle.workflowId) && wakes[i] !== null && wakes[i]! <= targetMs).length;
+    total - running.filter((handle, i) => subscriptionIds.has(handle.key) && wakes[i] !== null && wakes[i]! <= targetMs).length;
   let reachedMs = Number.NEGATIVE_INFINITY;
   let steps = 0;
   // Only subscriptions on their own (no contract, spend alert or dunning workflow that could act on
@@ -302,7 +280,7 @@ async function driveInLockstep(
   await report({ simulatedTime: span.from, subscriptionsTotal: total, subscriptionsDone: 0 });
   while (running.length > 0) {
     signal?.throwIfAborted();
-    const wakes = await Promise.all(running.map((handle) => (answered.has(handle.workflowId) ? answered.get(handle.workflowId)! : nextWake(handle))));
+    const wakes = await Promise.all(running.map((handle) => (answered.has(handle.key) ? answered.get(handle.key)! : handle.nextWake())));
     if (steps > 0) await report({ simulatedTime: new Date(reachedMs), subscriptionsTotal: total, subscriptionsDone: doneOf(wakes) });
     const due = wakes.filter((ms): ms is number => ms !== null && ms > reachedMs && ms < targetMs);
     const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
@@ -312,22 +290,22 @@ async function driveInLockstep(
      * advance): the commands sent to it later carry the clock's time (`atClockTime`), and the next
      * advance moves it on. A run holding a billing error or ended answers null and is driven as before.
      */
-    const idle = (handle: WorkflowHandle, pass: number): boolean => {
-      const wake = answered.get(handle.workflowId);
-      return alone && pass === 1 && stepMs === targetMs && subscriptionIds.has(handle.workflowId) && typeof wake === 'number' && wake > targetMs;
+    const idle = (handle: ClockDrivenWorkflow, pass: number): boolean => {
+      const wake = answered.get(handle.key);
+      return alone && pass === 1 && stepMs === targetMs && subscriptionIds.has(handle.key) && typeof wake === 'number' && wake > targetMs;
     };
     const driveAll = async (pass: number) => {
       const at = new Date(stepMs).toISOString();
       const outcomes = await Promise.all(
         running.map((handle) => {
-          if (!idle(handle, pass)) return driveTo(handle, at, span.target.toISOString(), `${span.advanceKey}:${at}:${pass}`);
-          return { running: true, nextWakeAt: new Date(answered.get(handle.workflowId)!).toISOString() };
+          if (!idle(handle, pass)) return handle.driveTo(at, span.target.toISOString(), `${span.advanceKey}:${at}:${pass}`);
+          return { running: true, nextWakeAt: new Date(answered.get(handle.key)!).toISOString() };
         }),
       );
       running.forEach((handle, i) => {
         const wake = outcomes[i]!.nextWakeAt;
-        if (wake === undefined) answered.delete(handle.workflowId);
-        else answered.set(handle.workflowId, wake === null ? null : Date.parse(wake));
+        if (wake === undefined) answered.delete(handle.key);
+        else answered.set(handle.key, wake === null ? null : Date.parse(wake));
       });
       running = running.filter((_handle, i) => outcomes[i]!.running);
     };
@@ -345,46 +323,6 @@ async function driveInLockstep(
   }
   await report({ simulatedTime: span.target, subscriptionsTotal: total, subscriptionsDone: total });
   return steps;
-}
-
-async function nextWake(handle: WorkflowHandle): Promise<number | null> {
-  try {
-    const wake = await handle.query(nextWakeQuery);
-    return wake === null ? null : Date.parse(wake);
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return null;
-    throw err;
-  }
-}
-
-/**
- * Update calls that may time out in a row, per workflow and step, before the advance fails: a busy
- * worker (hundreds of subscriptions stepping at once) answers an update later than the server's
- * RPC deadline, while the update itself goes on; sending it again waits for it anew.
- */
-const UPDATE_TIMEOUTS_TOLERATED = 20;
-
-/**
- * Advances one workflow to `at` and waits until it caught up: `running` false once the workflow has
- * ended, with the next wake when its answer carries one. The update's id (`updateId`, one per
- * advance, step and pass, plus the run's turn) makes a call sent again after a timeout wait for the
- * same update instead of adding another to the workflow's history, and a retried drive activity
- * finds the steps it completed already answered.
- */
-async function driveTo(handle: WorkflowHandle, at: string, through: string, updateId: string): Promise<{ running: boolean; nextWakeAt?: string | null }> {
-  let timeouts = 0;
-  // A run that continued as new answers caughtUp=false: the next run takes the same time, each run its own update.
-  for (let run = 1; ; ) {
-    try {
-      const answer = await handle.executeUpdate(advanceClockUpdate, { args: [at, through], updateId: `${updateId}:${run}` });
-      if (answer.caughtUp) return { running: true, ...(answer.nextWakeAt === undefined ? {} : { nextWakeAt: answer.nextWakeAt }) };
-      run += 1;
-    } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return { running: false };
-      // The advance to `at` is idempotent: a repeat of a timed-out update waits for the same state.
-      if (!(err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) || (timeouts += 1) > UPDATE_TIMEOUTS_TOLERATED) throw err;
-    }
-  }
 }
 
 /**

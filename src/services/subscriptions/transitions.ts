@@ -15,7 +15,7 @@ import {
   type SubscriptionRow,
 } from '../../db/subscriptions.js';
 import { DomainError, notFound } from '../../errors.js';
-import type { ActorRef, SubscriptionSnapshot, SubscriptionStatus } from '../../../workflows/messages.js';
+import type { ActorRef, SubscriptionSnapshot, SubscriptionStatus } from '../../temporal/messages.js';
 import { recordAudit } from '../audit.js';
 import { enqueueEvent } from '../outbox.js';
 

@@ -6,24 +6,16 @@
  * workflows of rows that have none. A start is idempotent: the workflow id is the subscription's,
  * an already running workflow counts as started, and a finished one is never started again.
  */
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { findTestClock } from '../../db/test-clocks.js';
 import { markWorkflowStarted, subscriptionsWithoutWorkflow, type SubscriptionRow } from '../../db/subscriptions.js';
-import type { Db } from '../../db/client.js';
-import type { Logger } from '../../logger.js';
-import { withTemporalDeadline, type TemporalHandle } from '../../temporal/client.js';
-import { subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../../workflows/messages.js';
-import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
+import type { ServiceDeps } from '../deps.js';
+import type { SubscriptionWorkflowInput } from '../../temporal/messages.js';
+import { startSubscriptionWorkflow as startWorkflow } from '../../temporal/workflows/subscription.js';
 
 /** How often (subscription time) a progressive billing threshold is checked. */
 export const PROGRESSIVE_CHECK_EVERY_MS = 86_400_000;
 
-export interface WorkflowStartDeps {
-  db: Db;
-  temporal: TemporalHandle;
-  logger: Logger;
-  settings: { temporalTaskQueue: string };
-}
+export type WorkflowStartDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'logger'>;
 
 /** The workflow input of a subscription row; `clockNow` is its test clock's time (when on one). */
 export function subscriptionWorkflowInput(row: SubscriptionRow, clockNow: Date | null): SubscriptionWorkflowInput {
@@ -41,21 +33,7 @@ export function subscriptionWorkflowInput(row: SubscriptionRow, clockNow: Date |
 
 /** Starts the subscription's workflow (within the Temporal deadline) and records that it runs. */
 export async function startSubscriptionWorkflow(deps: WorkflowStartDeps, row: SubscriptionRow, clockNow: Date | null): Promise<void> {
-  try {
-    await withTemporalDeadline(deps.temporal, () =>
-      deps.temporal.client.workflow.start('subscriptionWorkflow', {
-        workflowId: subscriptionWorkflowId(row.id),
-        taskQueue: deps.settings.temporalTaskQueue,
-        args: [subscriptionWorkflowInput(row, clockNow)],
-        memo: { customer_id: row.customerId, plan_id: row.planId },
-        typedSearchAttributes: workflowSearchAttributes({ customerId: row.customerId, subscriptionId: row.id, status: row.status, testClockId: row.testClockId }),
-        // Never a second run of a subscription whose workflow ran already (an Expired one has ended).
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-      }),
-    );
-  } catch (err) {
-    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-  }
+  await startWorkflow(deps.temporal, subscriptionWorkflowInput(row, clockNow), { customerId: row.customerId, planId: row.planId, status: row.status, testClockId: row.testClockId });
   await markWorkflowStarted(deps.db, row.id, new Date());
 }
 

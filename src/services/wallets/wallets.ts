@@ -14,7 +14,6 @@
  * Concurrent drawdowns are serialised by the wallet lock, so only one of them crosses.
  */
 import type { PageQuery } from '../../db/pages.js';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   minorUnitsToRaw,
   MONEY_LIMIT,
@@ -61,22 +60,17 @@ import {
   type WalletTransactionRow,
 } from '../../db/wallets.js';
 import { DomainError, notFound, validation } from '../../errors.js';
-import type { Logger } from '../../logger.js';
-import { ProcessorRejectedError, ProcessorUnavailableError, type PaymentProcessor } from '../../processor/index.js';
+import { ProcessorRejectedError, ProcessorUnavailableError } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
-import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../temporal/messages.js';
+import { retryWalletRechargeStep, signalTopUpSettled, startWalletRechargeWorkflow } from '../../temporal/workflows/wallet-recharge.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { engineActor, PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
 import { post } from '../ledger/postings.js';
-import { workflowSearchAttributes } from '../../temporal/search-attributes.js';
+import type { ServiceDeps } from '../deps.js';
 
-export interface WalletDeps {
-  db: Db;
-  processor: PaymentProcessor;
-  logger: Logger;
-  clock: () => Date;
-}
+export type WalletDeps = Pick<ServiceDeps, 'db' | 'processor' | 'logger' | 'clock'>;
 
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
@@ -574,15 +568,11 @@ async function clearHeldBillingError(tx: DbClient, topUp: WalletTopUpRow, status
  * Tells the auto-recharge workflow of a top-up that held a billing_error that the top-up was settled
  * meanwhile: it ends with the settled status instead of waiting for an operator's retry.
  */
-export async function releaseHeldRecharge(deps: { db: Db; client: Client; logger: Logger }, topUpId: string): Promise<void> {
+export async function releaseHeldRecharge(deps: Pick<ServiceDeps, 'db' | 'temporal' | 'logger'>, topUpId: string): Promise<void> {
   const topUp = await findTopUp(deps.db, topUpId);
   if (!topUp || topUp.status === 'Pending') return;
   deps.logger.info({ topUpId, status: topUp.status }, 'held wallet top-up settled by the processor; its billing_error cleared');
-  try {
-    await deps.client.workflow.getHandle(walletRechargeWorkflowId(topUpId)).signal(walletTopUpSettledSignal, { status: topUp.status as 'Succeeded' | 'Failed' });
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
+  await signalTopUpSettled(deps.temporal, topUpId, topUp.status as 'Succeeded' | 'Failed');
 }
 
 /**
@@ -660,12 +650,12 @@ export async function applyTopUpNotification(deps: WalletDeps, topUp: WalletTopU
  * "Failures"): its workflow clears it and runs the step again; answered once it ran (with a new
  * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
  */
-export async function retryTopUp(deps: { db: Db; client: Client }, customerId: string, currency: string, topUpId: string, command: SubscriptionCommand): Promise<WalletTopUpView> {
+export async function retryTopUp(deps: Pick<ServiceDeps, 'db' | 'temporal'>, customerId: string, currency: string, topUpId: string, command: SubscriptionCommand): Promise<WalletTopUpView> {
   await requireCustomer(deps.db, customerId);
   const topUp = await findTopUp(deps.db, topUpId);
   if (!topUp || topUp.customerId !== customerId || topUp.currency !== currency) throw notFound('wallet_top_up', topUpId);
   const held = { entity: 'wallet_top_up' as const, what: `wallet top-up ${topUpId}`, billingError: topUp.billingError };
-  await retryHeldStep(deps.client, held, walletRechargeWorkflowId(topUpId), retryWalletTopUpUpdate, command);
+  await retryHeldStep(held, () => retryWalletRechargeStep(deps.temporal, topUpId, command));
   return toTopUpView((await findTopUp(deps.db, topUpId))!);
 }
 
@@ -676,21 +666,10 @@ export async function retryTopUp(deps: { db: Db; client: Client }, customerId: s
  * that recorded them; a workflow already started for one is left alone, so calling this again,
  * e.g. from a retried activity, starts nothing twice).
  */
-export async function startPendingRecharges(deps: { db: Db; client: Client; taskQueue: string }, customerId: string): Promise<string[]> {
+export async function startPendingRecharges(deps: Pick<ServiceDeps, 'db' | 'temporal'>, customerId: string): Promise<string[]> {
   const started: string[] = [];
   for (const topUp of await pendingRechargesOfCustomer(deps.db, customerId)) {
-    try {
-      await deps.client.workflow.start('walletRechargeWorkflow', {
-        workflowId: walletRechargeWorkflowId(topUp.id),
-        taskQueue: deps.taskQueue,
-        args: [{ topUpId: topUp.id }],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        typedSearchAttributes: workflowSearchAttributes({ customerId }),
-      });
-      started.push(topUp.id);
-    } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    }
+    if (await startWalletRechargeWorkflow(deps.temporal, topUp.id, customerId)) started.push(topUp.id);
   }
   return started;
 }

@@ -2,11 +2,11 @@
  * The delivery log of an endpoint (each delivery with its attempts) and the manual resend, plus
  * the start of delivery workflows shared by the relay and the resend.
  */
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
 import { findDelivery, findEndpoint, listDeliveries, reopenDelivery, type DeliveryFilter, type DeliveryToStart, type WebhookDeliveryRecord } from '../../db/webhooks.js';
 import { conflict, notFound } from '../../errors.js';
-import { webhookTaskQueue } from '../../temporal/task-queues.js';
-import { webhookDeliveryWorkflowId, type WebhookDeliveryInput, type WebhookDeliveryPolicy } from '../../../workflows/messages.js';
+import type { WebhookDeliveryInput, WebhookDeliveryPolicy } from '../../temporal/messages.js';
+import { deliveryWorkflowId, deliveryWorkflowRunning, startDeliveryWorkflowRun } from '../../temporal/workflows/webhook-delivery.js';
+import type { TemporalGateway } from '../../temporal/gateway.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 import { toPage, type Page } from '../pagination.js';
@@ -58,7 +58,7 @@ export function toDeliveryView(delivery: WebhookDeliveryRecord): WebhookDelivery
     last_error: delivery.lastError,
     delivered_at: iso(delivery.deliveredAt),
     failed_at: iso(delivery.failedAt),
-    workflow_id: webhookDeliveryWorkflowId(delivery.eventId, delivery.endpointId),
+    workflow_id: deliveryWorkflowId(delivery),
     payload: JSON.parse(delivery.body) as Record<string, unknown>,
     attempts: delivery.attempts.map((a) => ({
       number: a.number,
@@ -74,9 +74,7 @@ export function toDeliveryView(delivery: WebhookDeliveryRecord): WebhookDelivery
 }
 
 export interface DeliveryWorkflowStarter {
-  client: Client;
-  /** The subscription task queue; deliveries run on its webhooks queue. */
-  taskQueue: string;
+  temporal: TemporalGateway;
   policy: WebhookDeliveryPolicy;
 }
 
@@ -87,20 +85,7 @@ export interface DeliveryWorkflowStarter {
  */
 export async function startDeliveryWorkflow(starter: DeliveryWorkflowStarter, delivery: DeliveryToStart, again = false): Promise<boolean> {
   const input: WebhookDeliveryInput = { ...delivery, policy: starter.policy };
-  try {
-    await starter.client.workflow.start('webhookDeliveryWorkflow', {
-      workflowId: webhookDeliveryWorkflowId(delivery.eventId, delivery.endpointId),
-      taskQueue: webhookTaskQueue(starter.taskQueue),
-      args: [input],
-      workflowIdReusePolicy: again ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-      workflowIdConflictPolicy: 'FAIL',
-      memo: { event_type: delivery.eventType, delivery_id: delivery.deliveryId },
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-    throw err;
-  }
+  return startDeliveryWorkflowRun(starter.temporal, input, again);
 }
 
 export async function listWebhookDeliveries(deps: ServiceDeps, endpointId: string, filter: DeliveryFilter): Promise<Page<WebhookDeliveryView>> {
@@ -129,18 +114,9 @@ const inProgress = (deliveryId: string) =>
  */
 export async function resendWebhookDelivery(deps: ServiceDeps, endpointId: string, deliveryId: string, context: RequestContext): Promise<WebhookDeliveryView> {
   const current = await deliveryOf(deps, endpointId, deliveryId);
-  const workflowId = webhookDeliveryWorkflowId(current.eventId, current.endpointId);
   // The workflow, not the row, says whether the delivery is under way: a Pending row whose
   // workflow never started (Temporal was down when it was resent) may be resent again.
-  const running = await deps.temporal.client.workflow
-    .getHandle(workflowId)
-    .describe()
-    .then((d) => d.status.name === 'RUNNING')
-    .catch((err: unknown) => {
-      if ((err as { name?: string }).name === 'WorkflowNotFoundError') return false;
-      throw err;
-    });
-  if (running) throw inProgress(deliveryId);
+  if (await deliveryWorkflowRunning(deps.temporal, current)) throw inProgress(deliveryId);
   const reopened = await deps.db.$transaction(async (tx) => {
     const row = (await reopenDelivery(tx, deliveryId, deps.clock())) ?? current;
     await recordAudit(tx, {
@@ -155,7 +131,7 @@ export async function resendWebhookDelivery(deps: ServiceDeps, endpointId: strin
     return row;
   });
   const started = await startDeliveryWorkflow(
-    { client: deps.temporal.client, taskQueue: deps.settings.temporalTaskQueue, policy: deliveryPolicyOf(deps.settings.webhooks) },
+    { temporal: deps.temporal, policy: deliveryPolicyOf(deps.settings.webhooks) },
     { deliveryId, eventId: current.eventId, endpointId, eventType: current.eventType },
     true,
   );

@@ -12,13 +12,13 @@
  *
  * It wakes on NOTIFY from the outbox trigger (sent at commit) and polls as a fallback.
  */
-import type { Client } from '@temporalio/client';
 import type pg from 'pg';
 import { subscribes } from '../../core/webhooks.js';
 import type { Db } from '../../db/client.js';
 import { claimOutboxEvents, listenForOutbox, markOutboxDispatched, type DeliveryToStart, type OutboxListener } from '../../db/webhooks.js';
 import type { Logger } from '../../logger.js';
-import type { WebhookDeliveryPolicy } from '../../../workflows/messages.js';
+import type { TemporalGateway } from '../../temporal/gateway.js';
+import type { WebhookDeliveryPolicy } from '../../temporal/messages.js';
 import { startDeliveryWorkflow } from './deliveries.js';
 
 
@@ -26,9 +26,8 @@ export interface OutboxRelayDeps {
   db: Db;
   /** For the LISTEN connection. */
   pool: pg.Pool;
-  client: Client;
-  /** The subscription task queue; deliveries run on its webhooks queue. */
-  taskQueue: string;
+  /** Deliveries run on the webhooks queue of its task queue. */
+  temporal: TemporalGateway;
   policy: WebhookDeliveryPolicy;
   logger: Logger;
 }
@@ -98,7 +97,7 @@ export function startOutboxRelay(deps: OutboxRelayDeps, options: OutboxRelayOpti
     listener = opened;
   };
 
-  const starter = { client: deps.client, taskQueue: deps.taskQueue, policy: deps.policy };
+  const starter = { temporal: deps.temporal, policy: deps.policy };
   const loop = async () => {
     let backoffMs = settings.pollIntervalMs;
     while (running) {

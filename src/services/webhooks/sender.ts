@@ -12,7 +12,7 @@ import type { Db } from '../../db/client.js';
 import { findDeliveryTarget, lockEndpoint, markDeliveryFailed, recordAttempt, recordDelivered, saveBreaker, type DeliveryTarget } from '../../db/webhooks.js';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
-import type { WebhookAttemptResult, WebhookDeliveryPolicy } from '../../../workflows/messages.js';
+import type { WebhookAttemptResult, WebhookDeliveryPolicy } from '../../temporal/messages.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhookBody } from './signature.js';
 import { guardedLookup, isPrivateAddress } from './url-policy.js';
 

@@ -3,7 +3,7 @@
  * environment, so whoever starts a delivery workflow passes the policy part in its input.
  */
 import type { WorkerConfig } from '../../config.js';
-import type { WebhookDeliveryPolicy } from '../../../workflows/messages.js';
+import type { WebhookDeliveryPolicy } from '../../temporal/messages.js';
 
 export interface WebhookSettings extends WebhookDeliveryPolicy {
   /** Whether endpoint URLs may point at loopback, link-local and private addresses (local mode, or explicitly allowed). */

@@ -7,10 +7,10 @@ import { findPlan, getPlanPricing, planVersionExists } from '../../db/catalog.js
 import { subscriptionsOnPlan, type SubscriptionOnPlan } from '../../db/subscriptions.js';
 import { prorateOverlapCredit } from '../../core/index.js';
 import { DomainError, notFound } from '../../errors.js';
-import type { RequestContext } from '../accounts/customers.js';
+import type { RequestContext } from '../audit.js';
 import { recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
-import { changePlan } from '../invoicing/invoice-lifecycle.js';
+import { changePlan } from './subscriptions.js';
 
 /** Subscriptions in these states can change plans (the workflow's PLAN_CHANGEABLE). */
 const MOVABLE = ['Trialing', 'Active', 'PastDue'] as const;
