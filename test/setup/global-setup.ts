@@ -8,8 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { bundleWorkflowCode, Runtime, DefaultLogger } from '@temporalio/worker';
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
+import { installTestRuntime } from './runtime.js';
 import { createDb } from '../../src/db/client.js';
 import { dropDatabase, EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
@@ -134,7 +135,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     ]);
     teardown.push(temporal.stop, stripeMock.stop);
 
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    installTestRuntime();
     const logger = createLogger(process.env.LOG_LEVEL ?? 'silent', 'test-worker');
     const { db, pool } = createDb(databaseUrl, 10);
     teardown.push(async () => {

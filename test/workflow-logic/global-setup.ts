@@ -13,6 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
+import { installTestRuntime } from '../setup/runtime.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/messages.js';
 
 /** The worker's bundle entry: every workflow type, as production runs them. */
@@ -40,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const binary = await ensureTool(TEMPORAL_CLI, log);
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'workflow-logic-'));
     teardown.push(() => rm(scratch, { recursive: true, force: true }));
+    installTestRuntime();
     const [env, bundle] = await Promise.all([
       TestWorkflowEnvironment.createLocal({
         server: { executable: { type: 'existing-path', path: binary }, namespace: NAMESPACE, searchAttributes: [...SEARCH_ATTRIBUTE_KEYS] },
