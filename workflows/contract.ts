@@ -11,10 +11,10 @@
  * only to fail the same way: it is recorded as the contract's billing_error (row, audit entry, log
  * line) and the workflow holds until an operator's `retryContract` update runs the step again.
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, log, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { WorkflowClock } from './clock.js';
-import { billingErrorOf } from './failures.js';
+import { OperatorHold } from './hold.js';
 import {
   ACTIVITY_RETRY,
   contractAdvanceClockUpdate,
@@ -22,14 +22,11 @@ import {
   contractStateQuery,
   INVALID_TRANSITION,
   nextWakeQuery,
-  NO_BILLING_ERROR,
   NOT_FOUND,
   retryContractUpdate,
   UNPROCESSABLE,
-  type BillingErrorState,
   type ContractSnapshot,
   type ContractWorkflowInput,
-  type SubscriptionCommand,
 } from './messages.js';
 
 /**
@@ -57,9 +54,7 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
   let continuing = false;
   let finished = false;
   /** The failed step held for an operator (only under CONTRACT_BILLING_ERRORS). */
-  let billingError: BillingErrorState | null = null;
-  /** Steps attempted (done or failed): an operator's retry answers once the next one ran. */
-  let steps = 0;
+  const hold = new OperatorHold({ entity: 'contract', id: contractId, what: `contract ${contractId}`, activities: { recordBillingError, clearBillingError } });
   const nowIso = () => new Date(clock.nowMs()).toISOString();
 
   setHandler(contractChangedSignal, () => {
@@ -73,7 +68,7 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     async (to) => {
       clock.advanceTo(to);
       // A contract held for an operator has nothing more to do at any time: the clock goes on.
-      await condition(() => finished || continuing || billingError !== null || (clock.caughtUp() && !working));
+      await condition(() => finished || continuing || hold.error !== null || (clock.caughtUp() && !working));
       return { caughtUp: !continuing, status: state.status };
     },
     {
@@ -83,41 +78,28 @@ export async function contractWorkflow(input: ContractWorkflowInput): Promise<Co
     },
   );
 
-  setHandler(
-    retryContractUpdate,
-    async (command) => {
-      const seen = steps;
-      await clearBillingError({ entity: 'contract', id: contractId, command });
-      billingError = null;
-      await condition(() => steps > seen);
-      return state;
-    },
-    {
-      validator: (_command: SubscriptionCommand) => {
-        if (billingError === null) throw ApplicationFailure.nonRetryable(`contract ${contractId} has no billing error to retry`, NO_BILLING_ERROR);
-      },
-    },
-  );
+  hold.registerRetry(retryContractUpdate, () => state);
 
+  const failures = {
+    holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(CONTRACT_BILLING_ERRORS),
+    at: nowIso,
+    message: 'contract step failed; holding for an operator retry',
+    fields: { contractId },
+  };
   /** Does what is due by now; a failure held for an operator is run again on the retry. */
   const tick = async () => {
     for (;;) {
       working = true;
       changed = false;
       try {
-        state = await advanceContract({ contractId, at: nowIso() });
-        return;
-      } catch (err) {
-        if (!(err instanceof ActivityFailure) || !patched(CONTRACT_BILLING_ERRORS)) throw err;
-        const error = billingErrorOf(err, nowIso());
-        log.warn('contract step failed; holding for an operator retry', { contractId, ...error });
-        await recordBillingError({ entity: 'contract', id: contractId, error });
-        billingError = error;
+        await hold.attempt(async () => {
+          state = await advanceContract({ contractId, at: nowIso() });
+        }, failures);
       } finally {
         working = false;
-        steps += 1;
       }
-      await condition(() => billingError === null);
+      if (hold.error === null) return;
+      await hold.released();
     }
   };
 

@@ -14,11 +14,11 @@
  * or until the schedule is closed (patch DUNNING_CLOSE_ENDS_HOLD): the closing cleared the
  * billing_error, and the workflow ends Resolved.
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { dunningAttemptDueMs } from '../src/core/dunning.js';
 import { WorkflowClock } from './clock.js';
-import { billingErrorOf } from './failures.js';
+import { OperatorHold } from './hold.js';
 import {
   ACTIVITY_RETRY,
   advanceDunningClockUpdate,
@@ -26,14 +26,11 @@ import {
   dunningStateQuery,
   INVALID_TRANSITION,
   nextWakeQuery,
-  NO_BILLING_ERROR,
   NOT_FOUND,
   retryDunningUpdate,
   UNPROCESSABLE,
-  type BillingErrorState,
   type DunningState,
   type DunningWorkflowInput,
-  type SubscriptionCommand,
 } from './messages.js';
 import { Mutex } from './mutex.js';
 
@@ -64,10 +61,13 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
   const days = input.scheduleDays;
   let state: DunningState = { status: 'Active', attemptCount: input.attemptCount };
   let finished = false;
-  /** The failed retry held for an operator (only under DUNNING_BILLING_ERRORS). */
-  let billingError: BillingErrorState | null = null;
-  /** Retries attempted (done or failed): an operator's retry answers once the next one ran. */
-  let steps = 0;
+  /** The failed retry held for an operator (only under DUNNING_BILLING_ERRORS); its steps: the retries attempted. */
+  const hold = new OperatorHold({
+    entity: 'dunning_schedule',
+    id: input.invoiceId,
+    what: `the dunning schedule of invoice ${input.invoiceId}`,
+    activities: { recordBillingError, clearBillingError },
+  });
   const mutex = new Mutex();
   const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -80,7 +80,7 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
 
   setHandler(dunningClosedSignal, (closed) => {
     if (state.status === 'Active') state = { status: closed.status, attemptCount: Math.max(state.attemptCount, closed.attemptCount) };
-    if (billingError !== null && state.status !== 'Active' && patched(DUNNING_CLOSE_ENDS_HOLD)) billingError = null;
+    if (hold.error !== null && state.status !== 'Active' && patched(DUNNING_CLOSE_ENDS_HOLD)) hold.release();
     clock.touch();
   });
   setHandler(dunningStateQuery, () => state);
@@ -93,7 +93,7 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
     async (to) => {
       clock.advanceTo(to);
       // A schedule held for an operator has nothing more to do at any time: the clock goes on.
-      await condition(() => finished || billingError !== null || (clock.caughtUp() && mutex.idle));
+      await condition(() => finished || hold.error !== null || (clock.caughtUp() && mutex.idle));
       return { caughtUp: true };
     },
     {
@@ -103,41 +103,25 @@ export async function dunningWorkflow(input: DunningWorkflowInput): Promise<Dunn
     },
   );
 
-  setHandler(
-    retryDunningUpdate,
-    async (command) => {
-      const seen = steps;
-      await clearBillingError({ entity: 'dunning_schedule', id: input.invoiceId, command });
-      billingError = null;
-      await condition(() => steps > seen);
-      return state;
-    },
-    {
-      validator: (_command: SubscriptionCommand) => {
-        if (billingError === null) throw ApplicationFailure.nonRetryable(`the dunning schedule of invoice ${input.invoiceId} has no billing error to retry`, NO_BILLING_ERROR);
-      },
-    },
-  );
+  hold.registerRetry(retryDunningUpdate, () => state);
 
+  const failures = (at: string) => ({
+    holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(DUNNING_BILLING_ERRORS),
+    at: () => at,
+    message: 'dunning retry failed; holding for an operator retry',
+    fields: { invoiceId: input.invoiceId },
+  });
   for (let due = nextDueMs(); due !== null; due = nextDueMs()) {
     const dueAt = due;
     if (!(await clock.until(dueAt))) continue;
     const at = iso(clock.nowMs());
-    try {
+    await hold.attempt(async () => {
       state = await mutex.run(() =>
         state.attemptCount < days.length ? runDunningAttempt({ invoiceId: input.invoiceId, attempt: state.attemptCount + 1, at }) : concludeDunning({ invoiceId: input.invoiceId, at }),
       );
-    } catch (err) {
-      if (!(err instanceof ActivityFailure) || !patched(DUNNING_BILLING_ERRORS)) throw err;
-      const error = billingErrorOf(err, at);
-      log.warn('dunning retry failed; holding for an operator retry', { invoiceId: input.invoiceId, ...error });
-      await recordBillingError({ entity: 'dunning_schedule', id: input.invoiceId, error });
-      billingError = error;
-    } finally {
-      steps += 1;
-    }
+    }, failures(at));
     // Held until an operator retries; the loop then finds the same retry due and runs it again.
-    await condition(() => billingError === null);
+    await hold.released();
   }
   finished = true;
   await condition(allHandlersFinished);

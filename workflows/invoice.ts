@@ -31,7 +31,6 @@ import {
   retryInvoiceBillingUpdate,
   UNPROCESSABLE,
   voidInvoiceUpdate,
-  type BillingErrorState,
   type FinalizedInvoice,
   type FinalizeInvoiceCommand,
   type InvoiceOutcome,
@@ -43,6 +42,7 @@ import {
   type SubscriptionCommand,
 } from './messages.js';
 import { billingErrorOf, isBillingFailure } from './failures.js';
+import { OperatorHold } from './hold.js';
 import { Mutex } from './mutex.js';
 
 const {
@@ -134,7 +134,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       return state;
     });
 
-  let billingError: BillingErrorState | null = null;
+  /** The move that failed with a billing error, held for an operator (only under INVOICE_BILLING_ERRORS_PATCH). */
+  const hold = new OperatorHold({ entity: 'invoice', id: input.invoiceId, what: 'the invoice', activities: { recordBillingError, clearBillingError } });
   /** Runs the move that failed with the billing error again. */
   let retryFailed: (() => Promise<InvoiceOutcome>) | null = null;
   /** Runs a move; a billing failure of it is recorded (under the patch) before the update fails. */
@@ -143,11 +144,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
       return await move();
     } catch (err) {
       if (!isBillingFailure(err) || !patched(INVOICE_BILLING_ERRORS_PATCH)) throw err;
-      const error = billingErrorOf(err, at ?? new Date().toISOString());
-      log.warn('invoice move failed; waiting for an operator retry', { invoiceId: input.invoiceId, ...error });
-      await recordBillingError({ entity: 'invoice', id: input.invoiceId, error });
-      billingError = error;
       retryFailed = again;
+      await hold.record(billingErrorOf(err, at ?? new Date().toISOString()), 'invoice move failed; waiting for an operator retry', { invoiceId: input.invoiceId });
       throw err;
     }
   };
@@ -212,18 +210,16 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   setHandler(
     retryInvoiceBillingUpdate,
     async (command: SubscriptionCommand) => {
+      // A retry accepted while the billing_error is being recorded clears it once it is on the row.
+      if (hold.isRecording) await condition(() => !hold.isRecording);
       const again = retryFailed;
-      if (billingError === null || again === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
-      await mutex.run(() => clearBillingError({ entity: 'invoice', id: input.invoiceId, command }));
-      billingError = null;
+      hold.validate(command);
+      if (again === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
+      await mutex.run(() => hold.clear(command));
       retryFailed = null;
       return again();
     },
-    {
-      validator: (_command: SubscriptionCommand) => {
-        if (billingError === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
-      },
-    },
+    { validator: hold.validate },
   );
 
   const renderDocument = async () => {
