@@ -27,18 +27,10 @@ import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/ser
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import { invoiceTaskQueue } from '../src/temporal/task-queues.js';
-import {
-  type BillNowResult,
-  type ChangePlanCommand,
-  type FinalizedInvoice,
-  type FinalizeInvoiceCommand,
-  type InvoiceOutcome,
-  type InvoiceStatus,
-  type LateUsageCorrectionsSummary,
-  type PayInvoiceCommand,
-  type SubscriptionCommand,
-  type SubscriptionSnapshot,
-} from '../workflows/messages.js';
+import type { SubscriptionCommand } from '../workflows/shared/messages.js';
+import type { FinalizedInvoice, FinalizeInvoiceCommand, InvoiceOutcome, InvoiceStatus, PayInvoiceCommand } from '../workflows/invoice/messages.js';
+import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
+import type { BillNowResult, ChangePlanCommand, SubscriptionSnapshot } from '../workflows/subscription/messages.js';
 
 export interface InvoiceActivityDeps {
   db: ServiceDeps['db'];

@@ -11,12 +11,8 @@ import { captureInvoicePayment, chargeInvoice, invoiceOutcome } from '../src/ser
 import type { PaymentDeps } from '../src/services/payments/deps.js';
 import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
 import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
-import type {
-  CaptureInvoicePaymentCommand,
-  ChargeInvoiceCommand,
-  DunningState,
-  InvoicePaymentResult,
-} from '../workflows/messages.js';
+import type { DunningState } from '../workflows/dunning/messages.js';
+import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult } from '../workflows/invoice/messages.js';
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
 

@@ -8,7 +8,8 @@ import type { Client } from '@temporalio/client';
 import type { ServiceDeps } from '../src/services/deps.js';
 import type { Logger } from '../src/logger.js';
 import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
-import type { LateUsageCorrectionsSummary, TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
+import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
+import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/test-clock-advance/messages.js';
 import { classified, workflowActor } from './failures.js';
 
 export interface TestClockActivityDeps {

@@ -5,7 +5,7 @@
 import type { Logger } from '../src/logger.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { abandonWebhookDelivery, attemptWebhookDelivery, createWebhookAgents, type AttemptInput } from '../src/services/webhooks/sender.js';
-import type { WebhookAttemptResult } from '../workflows/messages.js';
+import type { WebhookAttemptResult } from '../workflows/webhook-delivery/messages.js';
 import { classified } from './failures.js';
 
 export interface WebhookActivityDeps {

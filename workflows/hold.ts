@@ -15,7 +15,7 @@
 import type { UpdateDefinition } from '@temporalio/common';
 import { ActivityFailure, ApplicationFailure, condition, log, patched, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import { NO_BILLING_ERROR, type BillingErrorState, type SubscriptionCommand } from './messages.js';
+import { NO_BILLING_ERROR, type BillingErrorState, type SubscriptionCommand } from './shared/messages.js';
 import { billingErrorOf } from './failures.js';
 import type { Mutex } from './mutex.js';
 

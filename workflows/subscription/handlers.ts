@@ -5,24 +5,22 @@
  */
 import type { UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { CONTINUING_AS_NEW, nextWakeQuery, type SubscriptionCommand } from '../shared/messages.js';
 import {
   advanceClockUpdate,
   alignToContractUpdate,
   billSubscriptionUpdate,
   cancelSubscriptionUpdate,
   changePlanUpdate,
-  CONTINUING_AS_NEW,
-  nextWakeQuery,
   pauseSubscriptionUpdate,
   paymentOutcomeSignal,
   resumeSubscriptionUpdate,
   retrySubscriptionBillingUpdate,
   subscriptionStateQuery,
   type ChangePlanCommand,
-  type SubscriptionCommand,
   type SubscriptionSnapshot,
   type SubscriptionStatus,
-} from '../messages.js';
+} from './messages.js';
 import { COMMANDS_AT_CLOCK_TIME, CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT, TRIAL_ENDS_ON_PAYMENT } from './patches.js';
 import { activities, type SubscriptionRun } from './run.js';
 import { ALLOWED, assertAllowed, BILLABLE, COTERM_ALIGNABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';

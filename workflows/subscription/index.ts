@@ -29,7 +29,8 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { NOT_FOUND, type SubscriptionSnapshot, type SubscriptionWorkflowInput } from '../messages.js';
+import { NOT_FOUND } from '../shared/messages.js';
+import type { SubscriptionSnapshot, SubscriptionWorkflowInput } from './messages.js';
 import { registerHandlers } from './handlers.js';
 import { CONTINUE_AS_NEW_ON_EVERY_WAKE } from './patches.js';
 import { SubscriptionRun } from './run.js';

@@ -11,12 +11,9 @@ import {
   INVALID_TRANSITION,
   NOT_FOUND,
   UNPROCESSABLE,
-  type PendingClose,
   type SubscriptionCommand,
-  type SubscriptionSnapshot,
-  type SubscriptionStatus,
-  type SubscriptionWorkflowInput,
-} from '../messages.js';
+} from '../shared/messages.js';
+import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
 import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE } from './patches.js';

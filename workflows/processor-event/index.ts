@@ -12,10 +12,11 @@
  * holds that one as its own billing_error, and the invoice's retry applies the notification.
  */
 import { ActivityFailure, allHandlersFinished, condition, patched, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { isBillingFailure } from './failures.js';
-import { OperatorHold } from './hold.js';
-import { ACTIVITY_RETRY, retryProcessorEventUpdate } from './messages.js';
+import type { Activities } from '../../activities/index.js';
+import { isBillingFailure } from '../failures.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY } from '../shared/messages.js';
+import { retryProcessorEventUpdate } from './messages.js';
 
 const { processProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',

@@ -12,19 +12,15 @@
  * line) and the workflow holds until an operator's `retryContract` update runs the step again.
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { WorkflowClock } from './clock.js';
-import { OperatorHold } from './hold.js';
+import type { Activities } from '../../activities/index.js';
+import { WorkflowClock } from '../clock.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY, INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
 import {
-  ACTIVITY_RETRY,
   contractAdvanceClockUpdate,
   contractChangedSignal,
   contractStateQuery,
-  INVALID_TRANSITION,
-  nextWakeQuery,
-  NOT_FOUND,
   retryContractUpdate,
-  UNPROCESSABLE,
   type ContractSnapshot,
   type ContractWorkflowInput,
 } from './messages.js';

@@ -21,19 +21,11 @@
  *   evaluation clears it.
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { WorkflowClock } from './clock.js';
-import { billingErrorOf } from './failures.js';
-import {
-  INVALID_TRANSITION,
-  nextWakeQuery,
-  NOT_FOUND,
-  spendAlertAdvanceClockUpdate,
-  spendChangedSignal,
-  UNPROCESSABLE,
-  type SpendAlertWorkflowInput,
-  type SpendEvaluation,
-} from './messages.js';
+import type { Activities } from '../../activities/index.js';
+import { WorkflowClock } from '../clock.js';
+import { billingErrorOf } from '../failures.js';
+import { INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
+import { spendAlertAdvanceClockUpdate, spendChangedSignal, type SpendAlertWorkflowInput, type SpendEvaluation } from './messages.js';
 
 const { evaluateSpendAlerts, resetSpendAlertsForPeriod, recordSpendEvaluationError } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

@@ -16,20 +16,23 @@
  * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
  */
 import { ApplicationFailure, allHandlersFinished, condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import {
   ACTIVITY_RETRY,
   BILLING_STATUS_ATTRIBUTE,
-  finalizeInvoiceUpdate,
-  INVOICE_NUMBER_ATTRIBUTE,
   INVALID_TRANSITION,
-  invoicePaymentUpdate,
-  invoiceStateQuery,
+  INVOICE_NUMBER_ATTRIBUTE,
   NO_BILLING_ERROR,
   NOT_FOUND,
+  UNPROCESSABLE,
+  type SubscriptionCommand,
+} from '../shared/messages.js';
+import {
+  finalizeInvoiceUpdate,
+  invoicePaymentUpdate,
+  invoiceStateQuery,
   payInvoiceUpdate,
   retryInvoiceBillingUpdate,
-  UNPROCESSABLE,
   voidInvoiceUpdate,
   type FinalizedInvoice,
   type FinalizeInvoiceCommand,
@@ -39,11 +42,10 @@ import {
   type InvoiceStatus,
   type InvoiceWorkflowInput,
   type PayInvoiceCommand,
-  type SubscriptionCommand,
 } from './messages.js';
-import { billingErrorOf, isBillingFailure } from './failures.js';
-import { OperatorHold } from './hold.js';
-import { Mutex } from './mutex.js';
+import { billingErrorOf, isBillingFailure } from '../failures.js';
+import { OperatorHold } from '../hold.js';
+import { Mutex } from '../mutex.js';
 
 const {
   finalizeInvoiceRecord,
@@ -84,7 +86,7 @@ export const INVOICE_BILLING_ERRORS_PATCH = 'invoice-billing-errors';
  */
 export const CHARGE_AFTER_FINALIZE_ANSWER_PATCH = 'invoice-charge-after-finalize-answer';
 /**
- * The `BillingStatus` and `InvoiceNumber` search attributes (workflows/messages.ts) follow the
+ * The `BillingStatus` and `InvoiceNumber` search attributes (workflows/shared/messages.ts) follow the
  * invoice: upserted when a move changes its status. Runs without the marker kept those they started with.
  */
 export const INVOICE_SEARCH_ATTRIBUTES_PATCH = 'invoice-search-attributes';

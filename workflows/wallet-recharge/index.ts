@@ -13,18 +13,10 @@
  * WALLET_RECHARGE_SETTLED_ENDS_HOLD: `walletTopUpSettled` signal).
  */
 import { ActivityFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { OperatorHold } from './hold.js';
-import {
-  ACTIVITY_RETRY,
-  INVALID_TRANSITION,
-  NOT_FOUND,
-  retryWalletTopUpUpdate,
-  UNPROCESSABLE,
-  walletTopUpSettledSignal,
-  type WalletRechargeInput,
-  type WalletRechargeResult,
-} from './messages.js';
+import type { Activities } from '../../activities/index.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY, INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
+import { retryWalletTopUpUpdate, walletTopUpSettledSignal, type WalletRechargeInput, type WalletRechargeResult } from './messages.js';
 
 const { abandonWalletTopUp } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',

@@ -15,24 +15,20 @@
  * billing_error, and the workflow ends Resolved.
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { dunningAttemptDueMs } from '../src/core/dunning.js';
-import { WorkflowClock } from './clock.js';
-import { OperatorHold } from './hold.js';
+import type { Activities } from '../../activities/index.js';
+import { dunningAttemptDueMs } from '../../src/core/dunning.js';
+import { WorkflowClock } from '../clock.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY, INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
 import {
-  ACTIVITY_RETRY,
   advanceDunningClockUpdate,
   dunningClosedSignal,
   dunningStateQuery,
-  INVALID_TRANSITION,
-  nextWakeQuery,
-  NOT_FOUND,
   retryDunningUpdate,
-  UNPROCESSABLE,
   type DunningState,
   type DunningWorkflowInput,
 } from './messages.js';
-import { Mutex } from './mutex.js';
+import { Mutex } from '../mutex.js';
 
 const { runDunningAttempt, concludeDunning, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   // A retry waits for the invoice workflow's charge, which waits for the processor.
