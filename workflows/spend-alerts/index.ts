@@ -55,87 +55,127 @@ const IDLE_RECHECK_MS = 86_400_000;
 const MAX_ROLL_WAITS = 30;
 
 export async function spendAlertWorkflow(input: SpendAlertWorkflowInput): Promise<void> {
-  const { customerId } = input;
-  const clock = new WorkflowClock(input.testClock?.now ?? null);
-  let pending = input.pending;
-  let working = false;
-  let continuing = false;
-  let finished = false;
-  let nextPeriodStart: string | null = input.nextPeriodStart ?? null;
-  /** The period start whose reset ran last: each is reset once. */
-  let resetFor: string | null = null;
-  const nowIso = () => new Date(clock.nowMs()).toISOString();
-
-  setHandler(spendChangedSignal, () => {
-    pending = true;
-    clock.touch();
-  });
-  setHandler(nextWakeQuery, () => nextPeriodStart);
-  setHandler(
-    spendAlertAdvanceClockUpdate,
-    async (to) => {
-      clock.advanceTo(to);
-      await condition(() => finished || continuing || (clock.caughtUp() && !working && !pending));
-      return { caughtUp: !continuing };
-    },
-    {
-      validator: (_to: string) => {
-        if (!clock.isTestClock) throw ApplicationFailure.nonRetryable('the customer is not on a test clock', 'NotOnTestClock');
-      },
-    },
-  );
-
-  let enabled = true;
-  let rollWaits = 0;
-  while (enabled || pending) {
-    if (!pending) {
-      const deadline = nextPeriodStart !== null ? Date.parse(nextPeriodStart) : clock.nowMs() + IDLE_RECHECK_MS;
-      const reached = await clock.until(deadline);
-      if (reached && nextPeriodStart !== null) {
-        working = true;
-        await resetSpendAlertsForPeriod({ customerId, periodStart: nextPeriodStart });
-        resetFor = nextPeriodStart;
-        working = false;
-      }
-    }
-    if (pending) await sleep(SPEND_DEBOUNCE_MS);
-    working = true;
-    pending = false;
+  const run = new SpendAlertRun(input);
+  run.registerHandlers();
+  while (run.enabled || run.pending) {
+    if (!run.pending) await run.waitForPeriodStart();
+    if (run.pending) await sleep(SPEND_DEBOUNCE_MS);
+    run.working = true;
+    run.pending = false;
     // A signal woke the wait above, or came just before the period start and the clock passed it
     // during the debounce: the evaluation below at the new time answers the next period start only.
-    if (nextPeriodStart !== null && nextPeriodStart !== resetFor && clock.nowMs() >= Date.parse(nextPeriodStart) && patched(SPEND_RESET_PASSED_PERIOD_START)) {
-      await resetSpendAlertsForPeriod({ customerId, periodStart: nextPeriodStart });
-      resetFor = nextPeriodStart;
-    }
-    let evaluation: SpendEvaluation;
-    try {
-      evaluation = await evaluateSpendAlerts({ customerId, at: nowIso() });
-    } catch (err) {
-      if (!(err instanceof ActivityFailure) || !patched(SPEND_EVALUATION_ERRORS)) throw err;
-      // Shown on the alerts; the next signal (new usage, an alert change or reset) or period start evaluates again.
-      await recordSpendEvaluationError({ customerId, error: billingErrorOf(err, nowIso()) });
-      working = false;
-      rollWaits = 0;
-      continue;
-    }
-    working = false;
-    enabled = evaluation.enabledAlerts > 0;
-    nextPeriodStart = evaluation.nextPeriodStart;
-    // At a period start the subscription may roll just after this evaluation: look again shortly,
-    // so the new period's fees are evaluated without waiting for its first usage.
-    rollWaits = evaluation.awaitingRoll ? rollWaits + 1 : 0;
-    if (enabled && evaluation.awaitingRoll && rollWaits <= MAX_ROLL_WAITS) pending = true;
-    if (enabled && workflowInfo().continueAsNewSuggested) {
-      continuing = true;
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof spendAlertWorkflow>({
-        customerId,
-        testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null,
-        pending: true,
-        nextPeriodStart,
-      });
+    if (run.passedPeriodStart() && patched(SPEND_RESET_PASSED_PERIOD_START)) await run.resetPeriodStart();
+    if (!(await run.evaluate())) continue;
+    if (run.enabled && workflowInfo().continueAsNewSuggested) await run.continueAsNew();
+  }
+  run.finished = true;
+  await condition(allHandlersFinished);
+}
+
+/** The state of one run: the pending change, the period start ahead and the last one reset. */
+class SpendAlertRun {
+  readonly clock: WorkflowClock;
+  /** A change was signalled and is not evaluated yet. */
+  pending: boolean;
+  working = false;
+  continuing = false;
+  finished = false;
+  /** Whether the customer has enabled alerts (the run ends once none are left). */
+  enabled = true;
+  private nextPeriodStart: string | null;
+  /** The period start whose reset ran last: each is reset once. */
+  private resetFor: string | null = null;
+  /** Evaluations in a row that waited for a subscription's period roll. */
+  private rollWaits = 0;
+
+  constructor(private readonly input: SpendAlertWorkflowInput) {
+    this.clock = new WorkflowClock(input.testClock?.now ?? null);
+    this.pending = input.pending;
+    this.nextPeriodStart = input.nextPeriodStart ?? null;
+  }
+
+  nowIso(): string {
+    return new Date(this.clock.nowMs()).toISOString();
+  }
+
+  registerHandlers(): void {
+    setHandler(spendChangedSignal, () => {
+      this.pending = true;
+      this.clock.touch();
+    });
+    setHandler(nextWakeQuery, () => this.nextPeriodStart);
+    setHandler(
+      spendAlertAdvanceClockUpdate,
+      async (to) => {
+        this.clock.advanceTo(to);
+        await condition(() => this.finished || this.continuing || (this.clock.caughtUp() && !this.working && !this.pending));
+        return { caughtUp: !this.continuing };
+      },
+      {
+        validator: (_to: string) => {
+          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('the customer is not on a test clock', 'NotOnTestClock');
+        },
+      },
+    );
+  }
+
+  /** Waits for a signal or the period start ahead (or a while, without one); a period start reached undisturbed is reset. */
+  async waitForPeriodStart(): Promise<void> {
+    const deadline = this.nextPeriodStart !== null ? Date.parse(this.nextPeriodStart) : this.clock.nowMs() + IDLE_RECHECK_MS;
+    const reached = await this.clock.until(deadline);
+    if (reached && this.nextPeriodStart !== null) {
+      this.working = true;
+      await resetSpendAlertsForPeriod({ customerId: this.input.customerId, periodStart: this.nextPeriodStart });
+      this.resetFor = this.nextPeriodStart;
+      this.working = false;
     }
   }
-  finished = true;
-  await condition(allHandlersFinished);
+
+  /** The customer's time passed the period start ahead, which is not reset yet. */
+  passedPeriodStart(): boolean {
+    return this.nextPeriodStart !== null && this.nextPeriodStart !== this.resetFor && this.clock.nowMs() >= Date.parse(this.nextPeriodStart);
+  }
+
+  async resetPeriodStart(): Promise<void> {
+    const periodStart = this.nextPeriodStart!;
+    await resetSpendAlertsForPeriod({ customerId: this.input.customerId, periodStart });
+    this.resetFor = periodStart;
+  }
+
+  /**
+   * Evaluates the alerts at the customer's time; false when it failed for good and the failure was
+   * recorded on the alerts (the next signal or period start evaluates again).
+   */
+  async evaluate(): Promise<boolean> {
+    let evaluation: SpendEvaluation;
+    try {
+      evaluation = await evaluateSpendAlerts({ customerId: this.input.customerId, at: this.nowIso() });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure) || !patched(SPEND_EVALUATION_ERRORS)) throw err;
+      await recordSpendEvaluationError({ customerId: this.input.customerId, error: billingErrorOf(err, this.nowIso()) });
+      this.working = false;
+      this.rollWaits = 0;
+      return false;
+    }
+    this.working = false;
+    this.enabled = evaluation.enabledAlerts > 0;
+    this.nextPeriodStart = evaluation.nextPeriodStart;
+    // At a period start the subscription may roll just after this evaluation: look again shortly,
+    // so the new period's fees are evaluated without waiting for its first usage.
+    this.rollWaits = evaluation.awaitingRoll ? this.rollWaits + 1 : 0;
+    if (this.enabled && evaluation.awaitingRoll && this.rollWaits <= MAX_ROLL_WAITS) this.pending = true;
+    return true;
+  }
+
+  /** Continues as new with a change pending (evaluated first by the next run) and the period start ahead. */
+  async continueAsNew(): Promise<void> {
+    this.continuing = true;
+    await condition(allHandlersFinished);
+    await continueAsNew<typeof spendAlertWorkflow>({
+      customerId: this.input.customerId,
+      testClock: this.input.testClock ? { id: this.input.testClock.id, now: this.nowIso() } : null,
+      pending: true,
+      nextPeriodStart: this.nextPeriodStart,
+    });
+  }
 }
