@@ -41,78 +41,98 @@ const { advanceContract, recordBillingError, clearBillingError } = proxyActiviti
 });
 
 export async function contractWorkflow(input: ContractWorkflowInput): Promise<ContractSnapshot> {
-  const { contractId } = input;
-  const clock = new WorkflowClock(input.testClock?.now ?? null);
-  let state: ContractSnapshot = { status: 'Active', nextWakeAt: null };
-  let working = true;
-  // Set by a signal: a change that arrives while the activity runs must not be waited past.
-  let changed = false;
-  let continuing = false;
-  let finished = false;
+  const run = new ContractRun(input);
+  run.registerHandlers();
+  await run.tick();
+  for (let next = run.wakeAt(); next !== null; next = run.wakeAt()) {
+    // Woken early by a signal or at the deadline: either way the activity does what is due by now.
+    if (!run.changed) await run.clock.until(Date.parse(next));
+    await run.tick();
+    if (run.state.status === 'Active' && workflowInfo().continueAsNewSuggested) await run.continueAsNew();
+  }
+  run.finished = true;
+  await condition(allHandlersFinished);
+  return run.state;
+}
+
+/** The state of one contract run: what the last step answered, its clock and the failed step held for an operator. */
+class ContractRun {
+  readonly clock: WorkflowClock;
+  state: ContractSnapshot = { status: 'Active', nextWakeAt: null };
+  /** Set by a signal: a change that arrives while the activity runs must not be waited past. */
+  changed = false;
+  finished = false;
+  private working = true;
+  private continuing = false;
   /** The failed step held for an operator (only under CONTRACT_BILLING_ERRORS). */
-  const hold = new OperatorHold({ entity: 'contract', id: contractId, what: `contract ${contractId}`, activities: { recordBillingError, clearBillingError } });
-  const nowIso = () => new Date(clock.nowMs()).toISOString();
+  private readonly hold: OperatorHold;
 
-  setHandler(contractChangedSignal, () => {
-    changed = true;
-    clock.touch();
-  });
-  setHandler(contractStateQuery, () => state);
-  setHandler(nextWakeQuery, () => (finished ? null : state.nextWakeAt));
-  setHandler(
-    contractAdvanceClockUpdate,
-    async (to) => {
-      clock.advanceTo(to);
-      // A contract held for an operator has nothing more to do at any time: the clock goes on.
-      await condition(() => finished || continuing || hold.error !== null || (clock.caughtUp() && !working));
-      return { caughtUp: !continuing, status: state.status };
-    },
-    {
-      validator: (_to: string) => {
-        if (!clock.isTestClock) throw ApplicationFailure.nonRetryable('contract is not on a test clock', 'NotOnTestClock');
-      },
-    },
-  );
+  constructor(private readonly input: ContractWorkflowInput) {
+    this.clock = new WorkflowClock(input.testClock?.now ?? null);
+    this.hold = new OperatorHold({ entity: 'contract', id: input.contractId, what: `contract ${input.contractId}`, activities: { recordBillingError, clearBillingError } });
+  }
 
-  hold.registerRetry(retryContractUpdate, () => state);
+  nowIso(): string {
+    return new Date(this.clock.nowMs()).toISOString();
+  }
 
-  const failures = {
-    holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(CONTRACT_BILLING_ERRORS),
-    at: nowIso,
-    message: 'contract step failed; holding for an operator retry',
-    fields: { contractId },
-  };
+  /** When something is next due; null once done. Runs recorded before TRUE_UPS_AFTER_END ended as soon as the contract left Active. */
+  wakeAt(): string | null {
+    return this.state.nextWakeAt !== null && (this.state.status === 'Active' || patched(TRUE_UPS_AFTER_END)) ? this.state.nextWakeAt : null;
+  }
+
   /** Does what is due by now; a failure held for an operator is run again on the retry. */
-  const tick = async () => {
+  async tick(): Promise<void> {
+    const failures = {
+      holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(CONTRACT_BILLING_ERRORS),
+      at: () => this.nowIso(),
+      message: 'contract step failed; holding for an operator retry',
+      fields: { contractId: this.input.contractId },
+    };
     for (;;) {
-      working = true;
-      changed = false;
+      this.working = true;
+      this.changed = false;
       try {
-        await hold.attempt(async () => {
-          state = await advanceContract({ contractId, at: nowIso() });
+        await this.hold.attempt(async () => {
+          this.state = await advanceContract({ contractId: this.input.contractId, at: this.nowIso() });
         }, failures);
       } finally {
-        working = false;
+        this.working = false;
       }
-      if (hold.error === null) return;
-      await hold.released();
-    }
-  };
-
-  // Runs recorded before TRUE_UPS_AFTER_END ended as soon as the contract left Active.
-  const wakeAt = (): string | null => (state.nextWakeAt !== null && (state.status === 'Active' || patched(TRUE_UPS_AFTER_END)) ? state.nextWakeAt : null);
-  await tick();
-  for (let next = wakeAt(); next !== null; next = wakeAt()) {
-    // Woken early by a signal or at the deadline: either way the activity does what is due by now.
-    if (!changed) await clock.until(Date.parse(next));
-    await tick();
-    if (state.status === 'Active' && workflowInfo().continueAsNewSuggested) {
-      continuing = true;
-      await condition(allHandlersFinished);
-      await continueAsNew<typeof contractWorkflow>({ contractId, testClock: input.testClock ? { id: input.testClock.id, now: nowIso() } : null });
+      if (this.hold.error === null) return;
+      await this.hold.released();
     }
   }
-  finished = true;
-  await condition(allHandlersFinished);
-  return state;
+
+  async continueAsNew(): Promise<void> {
+    this.continuing = true;
+    await condition(allHandlersFinished);
+    const { contractId, testClock } = this.input;
+    await continueAsNew<typeof contractWorkflow>({ contractId, testClock: testClock ? { id: testClock.id, now: this.nowIso() } : null });
+  }
+
+  /** The change signal, the state and next-wake queries, the test-clock advance and the operator's retry. */
+  registerHandlers(): void {
+    setHandler(contractChangedSignal, () => {
+      this.changed = true;
+      this.clock.touch();
+    });
+    setHandler(contractStateQuery, () => this.state);
+    setHandler(nextWakeQuery, () => (this.finished ? null : this.state.nextWakeAt));
+    setHandler(
+      contractAdvanceClockUpdate,
+      async (to) => {
+        this.clock.advanceTo(to);
+        // A contract held for an operator has nothing more to do at any time: the clock goes on.
+        await condition(() => this.finished || this.continuing || this.hold.error !== null || (this.clock.caughtUp() && !this.working));
+        return { caughtUp: !this.continuing, status: this.state.status };
+      },
+      {
+        validator: (_to: string) => {
+          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('contract is not on a test clock', 'NotOnTestClock');
+        },
+      },
+    );
+    this.hold.registerRetry(retryContractUpdate, () => this.state);
+  }
 }

@@ -52,74 +52,93 @@ export const DUNNING_CLOSE_ENDS_HOLD = 'dunning-close-ends-hold';
 const PENDING_OUTCOME_GRACE_MS = 7 * 86_400_000;
 
 export async function dunningWorkflow(input: DunningWorkflowInput): Promise<DunningState> {
-  const clock = new WorkflowClock(input.testClock?.now ?? null);
-  const failedAtMs = Date.parse(input.failedAt);
-  const days = input.scheduleDays;
-  let state: DunningState = { status: 'Active', attemptCount: input.attemptCount };
-  let finished = false;
+  const run = new DunningRun(input);
+  run.registerHandlers();
+  for (let due = run.nextDueMs(); due !== null; due = run.nextDueMs()) {
+    if (!(await run.clock.until(due))) continue;
+    await run.attemptDue(new Date(run.clock.nowMs()).toISOString());
+    // Held until an operator retries; the loop then finds the same retry due and runs it again.
+    await run.hold.released();
+  }
+  run.finished = true;
+  await condition(allHandlersFinished);
+  return run.state;
+}
+
+/** The state of one dunning run: the schedule's progress, its clock and the failed retry held for an operator. */
+class DunningRun {
+  readonly clock: WorkflowClock;
+  state: DunningState;
+  finished = false;
   /** The failed retry held for an operator (only under DUNNING_BILLING_ERRORS); its steps: the retries attempted. */
-  const hold = new OperatorHold({
-    entity: 'dunning_schedule',
-    id: input.invoiceId,
-    what: `the dunning schedule of invoice ${input.invoiceId}`,
-    activities: { recordBillingError, clearBillingError },
-  });
-  const mutex = new Mutex();
-  const iso = (ms: number) => new Date(ms).toISOString();
+  readonly hold: OperatorHold;
+  private readonly mutex = new Mutex();
+  private readonly failedAtMs: number;
+
+  constructor(private readonly input: DunningWorkflowInput) {
+    this.clock = new WorkflowClock(input.testClock?.now ?? null);
+    this.failedAtMs = Date.parse(input.failedAt);
+    this.state = { status: 'Active', attemptCount: input.attemptCount };
+    this.hold = new OperatorHold({
+      entity: 'dunning_schedule',
+      id: input.invoiceId,
+      what: `the dunning schedule of invoice ${input.invoiceId}`,
+      activities: { recordBillingError, clearBillingError },
+    });
+  }
 
   /** The next thing due: a retry, then (once all are made) the end of the wait for the last outcome. */
-  const nextDueMs = (): number | null => {
-    if (state.status !== 'Active') return null;
-    if (state.attemptCount < days.length) return dunningAttemptDueMs(failedAtMs, days, state.attemptCount + 1);
-    return dunningAttemptDueMs(failedAtMs, days, days.length) + PENDING_OUTCOME_GRACE_MS;
-  };
-
-  setHandler(dunningClosedSignal, (closed) => {
-    if (state.status === 'Active') state = { status: closed.status, attemptCount: Math.max(state.attemptCount, closed.attemptCount) };
-    if (hold.error !== null && state.status !== 'Active' && patched(DUNNING_CLOSE_ENDS_HOLD)) hold.release();
-    clock.touch();
-  });
-  setHandler(dunningStateQuery, () => state);
-  setHandler(nextWakeQuery, () => {
-    const due = nextDueMs();
-    return due === null ? null : iso(due);
-  });
-  setHandler(
-    advanceDunningClockUpdate,
-    async (to) => {
-      clock.advanceTo(to);
-      // A schedule held for an operator has nothing more to do at any time: the clock goes on.
-      await condition(() => finished || hold.error !== null || (clock.caughtUp() && mutex.idle));
-      return { caughtUp: true };
-    },
-    {
-      validator: (_to: string) => {
-        if (!clock.isTestClock) throw ApplicationFailure.nonRetryable('dunning schedule is not on a test clock', 'NotOnTestClock');
-      },
-    },
-  );
-
-  hold.registerRetry(retryDunningUpdate, () => state);
-
-  const failures = (at: string) => ({
-    holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(DUNNING_BILLING_ERRORS),
-    at: () => at,
-    message: 'dunning retry failed; holding for an operator retry',
-    fields: { invoiceId: input.invoiceId },
-  });
-  for (let due = nextDueMs(); due !== null; due = nextDueMs()) {
-    const dueAt = due;
-    if (!(await clock.until(dueAt))) continue;
-    const at = iso(clock.nowMs());
-    await hold.attempt(async () => {
-      state = await mutex.run(() =>
-        state.attemptCount < days.length ? runDunningAttempt({ invoiceId: input.invoiceId, attempt: state.attemptCount + 1, at }) : concludeDunning({ invoiceId: input.invoiceId, at }),
-      );
-    }, failures(at));
-    // Held until an operator retries; the loop then finds the same retry due and runs it again.
-    await hold.released();
+  nextDueMs(): number | null {
+    const days = this.input.scheduleDays;
+    if (this.state.status !== 'Active') return null;
+    if (this.state.attemptCount < days.length) return dunningAttemptDueMs(this.failedAtMs, days, this.state.attemptCount + 1);
+    return dunningAttemptDueMs(this.failedAtMs, days, days.length) + PENDING_OUTCOME_GRACE_MS;
   }
-  finished = true;
-  await condition(allHandlersFinished);
-  return state;
+
+  /** The retry due (or, once all are made, the schedule's conclusion), dated `at`; a failure is held for an operator. */
+  attemptDue(at: string): Promise<void> {
+    const { invoiceId } = this.input;
+    return this.hold.attempt(
+      async () => {
+        this.state = await this.mutex.run(() =>
+          this.state.attemptCount < this.input.scheduleDays.length ? runDunningAttempt({ invoiceId, attempt: this.state.attemptCount + 1, at }) : concludeDunning({ invoiceId, at }),
+        );
+      },
+      {
+        holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(DUNNING_BILLING_ERRORS),
+        at: () => at,
+        message: 'dunning retry failed; holding for an operator retry',
+        fields: { invoiceId },
+      },
+    );
+  }
+
+  /** The closing signal, the state and next-wake queries, the test-clock advance and the operator's retry. */
+  registerHandlers(): void {
+    setHandler(dunningClosedSignal, (closed) => {
+      if (this.state.status === 'Active') this.state = { status: closed.status, attemptCount: Math.max(this.state.attemptCount, closed.attemptCount) };
+      if (this.hold.error !== null && this.state.status !== 'Active' && patched(DUNNING_CLOSE_ENDS_HOLD)) this.hold.release();
+      this.clock.touch();
+    });
+    setHandler(dunningStateQuery, () => this.state);
+    setHandler(nextWakeQuery, () => {
+      const due = this.nextDueMs();
+      return due === null ? null : new Date(due).toISOString();
+    });
+    setHandler(
+      advanceDunningClockUpdate,
+      async (to) => {
+        this.clock.advanceTo(to);
+        // A schedule held for an operator has nothing more to do at any time: the clock goes on.
+        await condition(() => this.finished || this.hold.error !== null || (this.clock.caughtUp() && this.mutex.idle));
+        return { caughtUp: true };
+      },
+      {
+        validator: (_to: string) => {
+          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('dunning schedule is not on a test clock', 'NotOnTestClock');
+        },
+      },
+    );
+    this.hold.registerRetry(retryDunningUpdate, () => this.state);
+  }
 }
