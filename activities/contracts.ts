@@ -9,7 +9,8 @@ import { runContractLifecycle } from '../src/services/contracts/lifecycle.js';
 import { reconcileContractWorkflows } from '../src/services/contracts/reconcile.js';
 import { alignSubscriptionToContract, type AlignInput, type AlignResult } from '../src/services/contracts/coterm-alignment.js';
 import type { Logger } from '../src/logger.js';
-import type { ContractReconcileSummary, ContractSnapshot } from '../workflows/messages.js';
+import type { ContractSnapshot } from '../workflows/contract/messages.js';
+import type { ContractReconcileSummary } from '../workflows/contract-reconcile/messages.js';
 import { classified } from './failures.js';
 
 export function createContractActivities(deps: ContractDeps & { logger: Logger }) {

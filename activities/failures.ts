@@ -25,7 +25,7 @@ import {
   type BillingErrorState,
   type FailureDetails,
   type SubscriptionCommand,
-} from '../workflows/messages.js';
+} from '../workflows/shared/messages.js';
 
 const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   invalid_transition: INVALID_TRANSITION,

@@ -25,18 +25,10 @@ import { closeSubscriptionPeriod } from '../src/services/subscriptions/period-cl
 import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
-import {
-  type BillNowResult,
-  type ChangePlanCommand,
-  type FinalizedInvoice,
-  type FinalizeInvoiceCommand,
-  type InvoiceOutcome,
-  type InvoiceStatus,
-  type LateUsageCorrectionsSummary,
-  type PayInvoiceCommand,
-  type SubscriptionCommand,
-  type SubscriptionSnapshot,
-} from '../workflows/messages.js';
+import type { SubscriptionCommand } from '../workflows/shared/messages.js';
+import type { FinalizedInvoice, FinalizeInvoiceCommand, InvoiceOutcome, InvoiceStatus, PayInvoiceCommand } from '../workflows/invoice/messages.js';
+import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
+import type { BillNowResult, ChangePlanCommand, SubscriptionSnapshot } from '../workflows/subscription/messages.js';
 
 /** The database, logger, tax adapter, Temporal gateway (activities drive invoice workflows) and settings (grace period, documents). */
 export type InvoiceActivityDeps = Pick<ServiceDeps, 'db' | 'logger' | 'tax' | 'temporal' | 'settings'>;

@@ -4,7 +4,7 @@
  */
 import type { ServiceDeps } from '../src/services/deps.js';
 import { recognizeRevenueDue } from '../src/services/ledger/recognition.js';
-import type { RevenueRecognitionSummary } from '../workflows/messages.js';
+import type { RevenueRecognitionSummary } from '../workflows/revenue-recognition/messages.js';
 import { classified } from './failures.js';
 
 export function createLedgerActivities(deps: Pick<ServiceDeps, 'db' | 'logger'>) {

@@ -7,12 +7,8 @@ import type { ServiceDeps } from '../src/services/deps.js';
 import { captureInvoicePayment, chargeInvoice, invoiceOutcome } from '../src/services/payments/collection.js';
 import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
 import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
-import type {
-  CaptureInvoicePaymentCommand,
-  ChargeInvoiceCommand,
-  DunningState,
-  InvoicePaymentResult,
-} from '../workflows/messages.js';
+import type { DunningState } from '../workflows/dunning/messages.js';
+import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult } from '../workflows/invoice/messages.js';
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
 

@@ -5,7 +5,8 @@
  */
 import type { ServiceDeps } from '../src/services/deps.js';
 import { evaluateSpendAlerts, recordSpendEvaluationError, resetSpendAlertsForPeriod } from '../src/services/alerts/spend-alerts.js';
-import type { BillingErrorState, SpendEvaluation } from '../workflows/messages.js';
+import type { BillingErrorState } from '../workflows/shared/messages.js';
+import type { SpendEvaluation } from '../workflows/spend-alerts/messages.js';
 import { classified } from './failures.js';
 
 export function createSpendAlertActivities(deps: Pick<ServiceDeps, 'db' | 'logger'>) {

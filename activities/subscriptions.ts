@@ -6,7 +6,7 @@
  */
 import type { ServiceDeps } from '../src/services/deps.js';
 import { rollSubscriptionPeriod, transitionSubscription, type TransitionInput } from '../src/services/subscriptions/transitions.js';
-import type { SubscriptionSnapshot } from '../workflows/messages.js';
+import type { SubscriptionSnapshot } from '../workflows/subscription/messages.js';
 import { classified } from './failures.js';
 
 export function createSubscriptionActivities(db: ServiceDeps['db']) {

@@ -6,7 +6,8 @@
 import { Context } from '@temporalio/activity';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
-import type { LateUsageCorrectionsSummary, TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/messages.js';
+import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
+import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/test-clock-advance/messages.js';
 import { classified, workflowActor } from './failures.js';
 
 export interface TestClockActivityDeps extends Pick<ServiceDeps, 'db' | 'temporal' | 'logger' | 'settings'> {

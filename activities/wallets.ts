@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../src/services/deps.js';
 import type { Logger } from '../src/logger.js';
 import type { PaymentProcessor } from '../src/processor/index.js';
 import { abandonTopUp, chargeTopUp } from '../src/services/wallets/wallets.js';
-import type { WalletRechargeResult } from '../workflows/messages.js';
+import type { WalletRechargeResult } from '../workflows/wallet-recharge/messages.js';
 import { classified } from './failures.js';
 
 export interface WalletActivityDeps {

@@ -4,7 +4,7 @@
  */
 import type { ServiceDeps } from '../src/services/deps.js';
 import { abandonWebhookDelivery, attemptWebhookDelivery, createWebhookAgents, type AttemptInput } from '../src/services/webhooks/sender.js';
-import type { WebhookAttemptResult } from '../workflows/messages.js';
+import type { WebhookAttemptResult } from '../workflows/webhook-delivery/messages.js';
 import { classified } from './failures.js';
 
 /** The database, logger and webhook settings (whether receivers may be on loopback, link-local and private addresses). */

@@ -3,7 +3,7 @@
  * billing_error that holds the failed step for an operator, and how it reads.
  */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import { DETERMINISTIC_FAILURE, type BillingErrorState } from './messages.js';
+import { DETERMINISTIC_FAILURE, type BillingErrorState } from './shared/messages.js';
 
 /** The retry schedule ran out on a transient failure (ACTIVITY_RETRY.maximumAttempts). */
 export const RETRIES_EXHAUSTED = 'RetriesExhausted';

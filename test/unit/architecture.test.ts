@@ -42,7 +42,8 @@ function layerOf(path: string): Layer | undefined {
   if (path.startsWith('src/processor/')) return 'processor';
   if (path.startsWith('src/services/')) return 'services';
   if (path.startsWith('src/http/')) return 'http';
-  if (path === 'workflows/messages.ts') return 'messages';
+  // The messages beside each workflow (workflows/<name>/messages.ts), the shared ones and their barrel.
+  if (path === 'workflows/messages.ts' || /^workflows\/[^/]+\/messages\.ts$/.test(path)) return 'messages';
   if (path.startsWith('workflows/')) return 'workflows';
   if (path.startsWith('activities/')) return 'activities';
   if (COMPOSITION_ROOTS.has(path) || path.startsWith('src/dev/')) return 'root';
@@ -109,7 +110,7 @@ const RULES: Record<Layer, Rule> = {
     layers: ['messages', 'core'],
     // @temporalio/common: the search attribute keys (the workflow package itself runs on it in the bundle).
     packages: ['@temporalio/workflow', '@temporalio/common'],
-    says: 'workflows/messages imports only @temporalio/workflow, @temporalio/common and src/core',
+    says: 'workflows/messages and workflows/<name>/messages import only @temporalio/workflow, @temporalio/common, other messages and src/core',
   },
   workflows: {
     layers: ['workflows', 'messages', 'core'],
@@ -365,5 +366,18 @@ describe('the import reader', () => {
       'src/services/billing/billing.ts': "import { quantitiesForPeriod } from '../metering/usage.js';",
     };
     expect(domainCycles(Object.keys(sources), (file) => sources[file] as string)).toEqual([['alerts', 'billing', 'metering']]);
+  });
+
+  it("reads a workflow's messages as the messages layer, which imports no workflow code", () => {
+    expect(['workflows/messages.ts', 'workflows/invoice/messages.ts', 'workflows/shared/messages.ts', 'workflows/invoice/index.ts'].map(layerOf)).toEqual([
+      'messages',
+      'messages',
+      'messages',
+      'workflows',
+    ]);
+    expect(violationsOf('workflows/invoice/messages.ts', importsOf('messages.ts', "import type { SubscriptionCommand } from '../shared/messages.js';"))).toEqual([]);
+    expect(violationsOf('workflows/invoice/messages.ts', importsOf('messages.ts', "import { Mutex } from '../mutex.js';"))).toEqual([
+      `workflows/invoice/messages.ts → workflows/mutex.ts (${RULES.messages.says})`,
+    ]);
   });
 });

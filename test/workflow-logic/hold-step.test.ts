@@ -3,8 +3,8 @@
  * dunning, contract, processor event, wallet recharge): a step failing for good is recorded as the
  * resource's billing_error, the workflow holds, and the operator's retry update clears it (with the
  * operator's command) and runs the step again. Also the retry sent while the billing_error is still
- * being recorded, which an operator who sees the row may do: it must be accepted. Two of the six do
- * so today; the other four refuse it (issue 29.3), pinned below until they get the fix.
+ * being recorded, which an operator who sees the row may do: it is accepted by all six (the one hold
+ * step, workflows/hold.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -69,8 +69,6 @@ interface HoldCase {
   retried(id: string): unknown;
   /** The step ran again ends the workflow (no further retry can reach it). */
   endsAfterRetry: boolean;
-  /** The hold counts from the moment the billing_error is being recorded (the fix of issue 29.3 not yet everywhere). */
-  heldWhileRecording: boolean;
 }
 
 const clockAdvance = (update: UpdateDefinition<unknown, [string]>, to: string) => (handle: WorkflowHandle) => handle.executeUpdate(update, { args: [to] });
@@ -92,7 +90,6 @@ const CASES: HoldCase[] = [
     retry: retrySubscriptionBillingUpdate,
     retried: () => ({ status: 'Active', periodStart: PERIOD_END, periodEnd: '2026-09-07T00:00:00.000Z', trialEnd: null }),
     endsAfterRetry: false,
-    heldWhileRecording: false,
   },
   {
     workflowType: 'invoiceWorkflow',
@@ -114,7 +111,6 @@ const CASES: HoldCase[] = [
     retry: retryInvoiceBillingUpdate,
     retried: () => ({ status: 'Paid', invoiceNumber: 'INV-0042' }),
     endsAfterRetry: true,
-    heldWhileRecording: false,
   },
   {
     workflowType: 'dunningWorkflow',
@@ -132,7 +128,6 @@ const CASES: HoldCase[] = [
     retry: retryDunningUpdate,
     retried: () => ({ status: 'Active', attemptCount: 1 }),
     endsAfterRetry: false,
-    heldWhileRecording: false,
   },
   {
     workflowType: 'contractWorkflow',
@@ -151,7 +146,6 @@ const CASES: HoldCase[] = [
     retry: retryContractUpdate,
     retried: () => ({ status: 'Active', nextWakeAt: '2026-12-01T00:00:00.000Z' }),
     endsAfterRetry: false,
-    heldWhileRecording: false,
   },
   {
     workflowType: 'processorEventWorkflow',
@@ -169,7 +163,6 @@ const CASES: HoldCase[] = [
     retry: retryProcessorEventUpdate as UpdateDefinition<unknown, [SubscriptionCommand]>,
     retried: () => 'payment_succeeded',
     endsAfterRetry: true,
-    heldWhileRecording: true,
   },
   {
     workflowType: 'walletRechargeWorkflow',
@@ -191,7 +184,6 @@ const CASES: HoldCase[] = [
     retry: retryWalletTopUpUpdate as UpdateDefinition<unknown, [SubscriptionCommand]>,
     retried: (id) => ({ topUpId: id, status: 'Failed' }),
     endsAfterRetry: true,
-    heldWhileRecording: true,
   },
 ];
 
@@ -238,37 +230,22 @@ describe.concurrent.each(CASES)('$workflowType hold step', (holdCase) => {
     else expect(await updateFailureType(handle.executeUpdate(holdCase.retry, { args: [OPERATOR] }))).toBe(NO_BILLING_ERROR);
   });
 
-  if (holdCase.heldWhileRecording) {
-    it('accepts the operator retry sent while the billing_error is being recorded', async () => {
-      const record = deferred();
-      const { id, run, handle } = await startHeld(holdCase, record.promise);
-      const triggered = holdCase.trigger(handle);
-      await run.called('recordBillingError');
+  it('accepts the operator retry sent while the billing_error is being recorded', async () => {
+    const record = deferred();
+    const { id, run, handle } = await startHeld(holdCase, record.promise);
+    const triggered = holdCase.trigger(handle);
+    await run.called('recordBillingError');
 
-      // Inside the window: the row may already show the error, the activity has not answered yet.
-      const retry = await handle.startUpdate(holdCase.retry, { args: [OPERATOR], waitForStage: WorkflowUpdateStage.ACCEPTED });
-      record.resolve();
-      await triggered;
-      expect(await retry.result()).toEqual(holdCase.retried(id));
-      expect(run.calls.slice(-2)).toEqual([
-        { activity: 'clearBillingError', args: [{ entity: holdCase.entity, id, command: OPERATOR }] },
-        { activity: holdCase.step, args: expect.any(Array) },
-      ]);
-    });
-  } else {
-    // Issue 29.3: the held-before-recording fix is in two of the six workflows so far. This pins the
-    // known race in the other four; once a workflow gets the fix this test fails, and its case flips
-    // to heldWhileRecording: true (the test above then covers it).
-    it('refuses the operator retry sent while the billing_error is being recorded (known race, issue 29.3)', async () => {
-      const record = deferred();
-      const { run, handle } = await startHeld(holdCase, record.promise);
-      const triggered = holdCase.trigger(handle);
-      await run.called('recordBillingError');
-
-      expect(await updateFailureType(handle.executeUpdate(holdCase.retry, { args: [OPERATOR] }))).toBe(NO_BILLING_ERROR);
-      record.resolve();
-      await triggered;
-      expect(run.argsOf('clearBillingError')).toEqual([]);
-    });
-  }
+    // Inside the window: the row may already show the error, the activity has not answered yet.
+    const retry = await handle.startUpdate(holdCase.retry, { args: [OPERATOR], waitForStage: WorkflowUpdateStage.ACCEPTED });
+    record.resolve();
+    await triggered;
+    expect(await retry.result()).toEqual(holdCase.retried(id));
+    // After the recording: the retry cleared the error and the step ran again (an invoice then goes on, e.g. to charge).
+    const recordedAt = run.calls.findIndex((call) => call.activity === 'recordBillingError');
+    expect(run.calls.slice(recordedAt + 1, recordedAt + 3)).toEqual([
+      { activity: 'clearBillingError', args: [{ entity: holdCase.entity, id, command: OPERATOR }] },
+      { activity: holdCase.step, args: expect.any(Array) },
+    ]);
+  });
 });

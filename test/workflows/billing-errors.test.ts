@@ -9,10 +9,13 @@
  * - a TRANSIENT failure (a serialization failure injected by a trigger) is retried with backoff and
  *   the period is billed with no billing_error;
  * - an invoice move failing deterministically shows billing_error on the invoice and is retried by
- *   POST /admin/v1/invoices/:id/retry.
+ *   POST /admin/v1/invoices/:id/retry;
+ * - an operator's retry sent while the billing_error is being recorded (the row may show it before
+ *   the workflow hears the recording finished) is accepted, for a subscription and an invoice.
  */
+import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId, retryInvoiceBillingUpdate, retrySubscriptionBillingUpdate, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
@@ -21,6 +24,7 @@ import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
+import { billingErrorTrail, firstTimes, holdBillingErrorRecording, retryAccepted } from './hold-window.js';
 
 const h = useHarness();
 
@@ -205,5 +209,77 @@ describe('billing errors', () => {
     expect(nothing.status).toBe(409);
     await expectJson(await h.request('POST', `/admin/v1/invoices/${draft.id}/pay`, { body: { actor_id: 'ops', actor_name: 'Ops' } }));
     await captureHistory(h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(draft.id)), 'billing-error-then-operator-retry');
+  });
+
+  it('accepts an operator retry of a subscription sent while its billing_error is being recorded, and bills the period', async () => {
+    const eventType = `window_${process.pid}`;
+    const clockId = await makeTestClock(h.deps.db, START);
+    const { customerId, subscriptionId } = await subscribe(clockId, eventType);
+    await storeRawEvent(customerId, subscriptionId, eventType, '2');
+    const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId));
+    // The period close fails once (an overflowing invoice line); its billing_error's write waits for the test.
+    const once = await firstTimes(h.deps.db);
+    const removeFault = await injectOverflow(h.deps.db, { table: 'invoice_line_items', when: `NEW.subscription_id = '${subscriptionId}'::uuid AND ${once.sql}`, on: 'INSERT' });
+    const window = await holdBillingErrorRecording(h.deps.db, 'subscriptions', `NEW.id = '${subscriptionId}'::uuid`);
+    let advancing: Promise<unknown> | undefined;
+    let retry: WorkflowUpdateHandle<unknown> | undefined;
+    try {
+      advancing = advance(clockId, AFTER_FIRST_PERIOD);
+      await window.reached();
+      // The error is being recorded: the retry is accepted (not 409 no_billing_error) and waits for it.
+      retry = await retryAccepted(handle, retrySubscriptionBillingUpdate);
+    } finally {
+      await window.release();
+      await removeFault();
+      await once.drop();
+    }
+    // The retry ran the close again, which billed the period and rolled the subscription.
+    expect(await retry!.result()).toMatchObject({ status: 'Active', periodStart: '2026-02-01T00:00:00.000Z' });
+    await advancing;
+    await advance(clockId, AFTER_FIRST_PERIOD);
+    expect(await subscriptionOf(subscriptionId)).toMatchObject({ period_start: '2026-02-01T00:00:00.000Z', billing_error: null });
+    const invoices = await invoicesOf(subscriptionId);
+    expect(invoices.map((invoice) => [invoice.status, invoice.total_nanos])).toEqual([['Open', (49n * UNIT + 2n * (UNIT / 100n)).toString()]]);
+    expect((await activityAttempts(h, handle.workflowId)).closeAndRollSubscriptionPeriod).toEqual([1, 1]);
+    expect(await billingErrorTrail(h.deps.db, 'subscription', subscriptionId)).toEqual([
+      ['subscription.billing_error', 'workflow'],
+      ['subscription.billing_retried', 'admin'],
+    ]);
+    await captureHistory(handle, 'retry-accepted-while-billing-error-recorded');
+  });
+
+  it('accepts an operator retry of an invoice sent while its billing_error is being recorded, and finalizes it', async () => {
+    const clockId = await makeTestClock(h.deps.db, START);
+    const { subscriptionId } = await subscribe(clockId, `inv_window_${process.pid}`);
+    const draft = await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/bill`), 201);
+    const handle = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(draft.id));
+    // Finalizing fails once (an overflow); the write of the invoice's billing_error waits for the test.
+    const once = await firstTimes(h.deps.db);
+    const removeFault = await injectOverflow(h.deps.db, { table: 'invoices', when: `NEW.id = '${draft.id}'::uuid AND NEW.status = 'Open' AND ${once.sql}`, on: 'UPDATE' });
+    const window = await holdBillingErrorRecording(h.deps.db, 'invoices', `NEW.id = '${draft.id}'::uuid`);
+    let finalizing: Promise<Response> | undefined;
+    let retry: WorkflowUpdateHandle<unknown> | undefined;
+    try {
+      finalizing = h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`);
+      await window.reached();
+      retry = await retryAccepted(handle, retryInvoiceBillingUpdate);
+    } finally {
+      await window.release();
+      await removeFault();
+      await once.drop();
+    }
+    // The finalize failed (answered once its billing_error was recorded); the accepted retry finalized it.
+    const refused = await finalizing;
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('billing_failed');
+    expect(await retry!.result()).toMatchObject({ status: 'Open' });
+    expect(await expectJson<Invoice>(await h.request('GET', `/admin/v1/invoices/${draft.id}`))).toMatchObject({ status: 'Open', billing_error: null });
+    expect((await activityAttempts(h, handle.workflowId)).finalizeInvoiceRecord).toEqual([1, 1]);
+    expect(await billingErrorTrail(h.deps.db, 'invoice', draft.id)).toEqual([
+      ['invoice.billing_error', 'workflow'],
+      ['invoice.billing_retried', 'admin'],
+    ]);
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${draft.id}/pay`, { body: { actor_id: 'ops', actor_name: 'Ops' } }));
+    await captureHistory(handle, 'retry-accepted-while-billing-error-recorded');
   });
 });

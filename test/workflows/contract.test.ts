@@ -19,17 +19,25 @@ import {
 } from '../../src/core/index.js';
 import { toDecimal } from '../../src/db/money.js';
 import { newId } from '../../src/ids.js';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowUpdateHandle } from '@temporalio/client';
 import { insertContract, insertLink } from '../../src/db/contracts.js';
 import { alignSubscriptionToContract } from '../../src/services/contracts/coterm-alignment.js';
-import { CONTRACT_RECONCILE_SCHEDULE_ID, contractWorkflowId, subscriptionWorkflowId, type ContractReconcileSummary } from '../../workflows/messages.js';
+import {
+  CONTRACT_RECONCILE_SCHEDULE_ID,
+  contractWorkflowId,
+  retryContractUpdate,
+  subscriptionWorkflowId,
+  type ContractReconcileSummary,
+  type ContractSnapshot,
+} from '../../workflows/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
-import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
+import { billingErrorTrail, firstTimes, holdBillingErrorRecording, retryAccepted } from './hold-window.js';
 
 const h = useHarness();
 
@@ -308,6 +316,55 @@ describe('contract billing errors', () => {
     expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
     await captureHistory(workflow, 'billing-error-then-operator-retry');
     for (const { id } of [held, other]) await h.deps.temporal.client.workflow.getHandle(contractWorkflowId(id)).terminate('test done');
+  }, 120_000);
+
+  it("accepts an operator retry sent while the contract's billing_error is being recorded, and trues the phase up", async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00.000Z');
+    const body = {
+      customer_id: await makeCustomer(h.deps.db, { testClockId: clockId }),
+      name: 'Two phases',
+      start_date: '2026-01-01',
+      end_date: '2027-01-01',
+      terms: [
+        { phase: 1, start_date: '2026-01-01', end_date: '2026-04-01', committed_amount_nanos: units(10n).toString(), description: 'first' },
+        { phase: 2, start_date: '2026-04-01', end_date: '2027-01-01', committed_amount_nanos: units(20n).toString(), description: 'second' },
+      ],
+    };
+    const held = await expectJson<Contract>(await h.request('POST', '/admin/v1/contracts', { body }), 201);
+    const workflow = h.deps.temporal.client.workflow.getHandle(contractWorkflowId(held.id));
+    // Phase 1's true-up fails once (an overflow); the write of the contract's billing_error waits for the test.
+    const once = await firstTimes(h.deps.db);
+    const removeFault = await injectOverflow(h.deps.db, {
+      table: 'contract_terms',
+      when: `NEW.contract_id = '${held.id}'::uuid AND NEW.trued_up_at IS NOT NULL AND ${once.sql}`,
+      on: 'UPDATE',
+    });
+    const window = await holdBillingErrorRecording(h.deps.db, 'contracts', `NEW.id = '${held.id}'::uuid`);
+    let advancing: Promise<unknown> | undefined;
+    let retry: WorkflowUpdateHandle<ContractSnapshot> | undefined;
+    try {
+      advancing = advance(clockId, '2026-04-01T01:00:00.000Z');
+      await window.reached();
+      // The error is being recorded: the retry is accepted (not 409 no_billing_error) and waits for it.
+      retry = await retryAccepted(workflow, retryContractUpdate);
+    } finally {
+      await window.release();
+      await removeFault();
+      await once.drop();
+    }
+    expect(await retry!.result()).toMatchObject({ status: 'Active' });
+    await advancing;
+    expect(await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${held.id}`))).toMatchObject({
+      status: 'Active',
+      billing_error: null,
+      terms: [{ true_up_nanos: units(10n).toString() }, { true_up_nanos: null }],
+    });
+    expect(await billingErrorTrail(h.deps.db, 'contract', held.id)).toEqual([
+      ['contract.billing_error', 'workflow'],
+      ['contract.billing_retried', 'admin'],
+    ]);
+    await captureHistory(workflow, 'retry-accepted-while-billing-error-recorded');
+    await workflow.terminate('test done');
   }, 120_000);
 });
 

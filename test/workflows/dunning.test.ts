@@ -4,17 +4,28 @@
  * `requires_payment_method` (a refused payment method), so every charge the engine makes fails;
  * successes come as signed processor notifications about the PaymentIntents the engine created.
  */
+import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { DUNNING_CHECK_SCHEDULE_ID, dunningWorkflowId, invoiceWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, type DunningCheckSummary } from '../../workflows/messages.js';
+import {
+  DUNNING_CHECK_SCHEDULE_ID,
+  dunningWorkflowId,
+  invoiceWorkflowId,
+  processorEventWorkflowId,
+  retryDunningUpdate,
+  subscriptionWorkflowId,
+  type DunningCheckSummary,
+  type DunningState,
+} from '../../workflows/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
-import { activityAttempts, withCorruptClockTime, withOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, dunningOf, eventually, intentEvent, notify, outboxOf, paymentsOf, type DunningView } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
+import { billingErrorTrail, firstTimes, holdBillingErrorRecording, retryAccepted } from './hold-window.js';
 
 const h = useHarness();
 
@@ -222,6 +233,46 @@ describe('auto-charge and dunning on a test clock', () => {
     expect(((await nothing.json()) as { error: { code: string } }).error.code).toBe('no_billing_error');
     await captureHistory(workflow, 'billing-error-then-operator-retry');
     for (const { subscriptionId } of [held, other]) await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
+  });
+
+  it("accepts an operator retry sent while the schedule's billing_error is being recorded, and makes the held retry", async () => {
+    const { clockId, subscriptionId } = await subscribedWithCard();
+    const open = await failFirstCharge(clockId, subscriptionId);
+    const schedule = await dunningOf(h, open.id);
+    const workflow = h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id));
+    // The first retry fails once (an overflow); the write of the schedule's billing_error waits for the test.
+    const once = await firstTimes(h.deps.db);
+    const removeFault = await injectOverflow(h.deps.db, {
+      table: 'dunning_schedules',
+      when: `NEW.id = '${schedule.id}'::uuid AND NEW.attempt_count > OLD.attempt_count AND ${once.sql}`,
+      on: 'UPDATE',
+    });
+    const window = await holdBillingErrorRecording(h.deps.db, 'dunning_schedules', `NEW.id = '${schedule.id}'::uuid`);
+    let advancing: Promise<unknown> | undefined;
+    let retry: WorkflowUpdateHandle<DunningState> | undefined;
+    try {
+      advancing = advance(clockId, '2026-02-04T01:00:00.000Z');
+      await window.reached();
+      // The error is being recorded: the retry is accepted (not 409 no_billing_error) and waits for it.
+      retry = await retryAccepted(workflow, retryDunningUpdate);
+    } finally {
+      await window.release();
+      await removeFault();
+      await once.drop();
+    }
+    expect(await retry!.result()).toEqual({ status: 'Active', attemptCount: 1 });
+    await advancing;
+    expect(await dunningOf(h, open.id)).toMatchObject({ status: 'Active', retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z', billing_error: null });
+    expect((await paymentsOf(h, open.id)).map((p) => [p.source, p.dunning_attempt])).toEqual([
+      ['auto_charge', null],
+      ['dunning', 1],
+    ]);
+    expect(await billingErrorTrail(h.deps.db, 'dunning_schedule', schedule.id)).toEqual([
+      ['dunning_schedule.billing_error', 'workflow'],
+      ['dunning_schedule.billing_retried', 'admin'],
+    ]);
+    await captureHistory(workflow, 'retry-accepted-while-billing-error-recorded');
+    await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
 
   it('clears the billing_error of a held schedule when its invoice is paid or voided, and its workflow ends Resolved', async () => {

@@ -6,17 +6,19 @@
  * applied, the daily dunning check leaves it alone, and an operator's retry after the cause is fixed
  * applies it. Also the list's filters and pagination.
  */
+import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { unprocessedProcessorEvents } from '../../src/db/payments.js';
 import type { AuditEntryView } from '../../src/schemas/audit.js';
 import type { ProcessorEventView } from '../../src/services/payments/processor-events.js';
-import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { dunningWorkflowId, processorEventWorkflowId, retryProcessorEventUpdate, subscriptionWorkflowId } from '../../workflows/messages.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, autoChargeOf, eventId, eventually, intentEvent, notify, paymentsOf } from '../support/payments.js';
+import { billingErrorTrail, firstTimes, holdBillingErrorRecording, retryAccepted } from './hold-window.js';
 
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
@@ -124,6 +126,35 @@ describe('a processor notification that fails deterministically', () => {
     expect([first.data.map((e) => e.id), first.has_more, first.next_cursor]).toEqual([[otherEvent.id], true, otherEvent.id]);
     const second = await eventsWhere(`${mine}&type=charge.refunded&limit=1&starting_after=${first.next_cursor}`);
     expect([second.data.map((e) => e.id), second.has_more]).toEqual([[heldEvent.id], false]);
+  });
+
+  it('accepts an operator retry sent while its billing_error is being recorded, and applies it', async () => {
+    const held = await paidInvoice();
+    const event = refundedAtProcessor(held.payment, `ch_window_${Date.now().toString(36)}`);
+    const workflow = h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(event.id));
+    // Recording the refund fails once (an overflow); the write of the event's billing_error waits for the test.
+    const once = await firstTimes(h.deps.db);
+    const removeFault = await injectOverflow(h.deps.db, { table: 'refunds', when: `NEW.payment_id = '${held.payment.id}'::uuid AND ${once.sql}`, on: 'INSERT' });
+    const window = await holdBillingErrorRecording(h.deps.db, 'processor_events', `NEW.id = '${event.id}'`);
+    let retry: WorkflowUpdateHandle<string | null> | undefined;
+    try {
+      expect(await expectJson(await notify(h, event))).toMatchObject({ action: 'queued' });
+      await window.reached();
+      // The error is being recorded: the retry is accepted (not 409 no_billing_error) and waits for it.
+      retry = await retryAccepted(workflow, retryProcessorEventUpdate);
+    } finally {
+      await window.release();
+      await removeFault();
+      await once.drop();
+    }
+    expect(await retry!.result()).toBe('refund_recorded');
+    expect(await workflow.result()).toBe('refund_recorded');
+    expect(await eventOf(event.id)).toMatchObject({ status: 'processed', outcome: 'refund_recorded', billing_error: null });
+    expect((await activityAttempts(h, workflow.workflowId)).processProcessorEvent).toEqual([1, 1]);
+    expect(await billingErrorTrail(h.deps.db, 'processor_event', event.id)).toEqual([
+      ['processor_event.billing_error', 'workflow'],
+      ['processor_event.billing_retried', 'admin'],
+    ]);
   });
 });
 

@@ -5,16 +5,18 @@
  * stripe-mock refuses the charge; the processor's signed notification then collects it and the
  * balance is back at the target. The workflow's history is committed for the replay test.
  */
+import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
-import { walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
-import { activityAttempts, withOverflow } from '../support/faults.js';
+import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { attachCard, collectTopUp, eventually } from '../support/payments.js';
+import { billingErrorTrail, firstTimes, holdBillingErrorRecording, retryAccepted } from './hold-window.js';
 
 const h = useHarness();
 
@@ -161,4 +163,49 @@ it('ends the hold of a recharge when the processor collects its top-up meanwhile
   const nothing = await h.request('POST', `${wallet}/top-ups/${held.id}/retry`);
   expect(nothing.status).toBe(409);
   await captureHistory(handle, 'record-failed-failed-then-collected-by-notification');
+}, 180_000);
+
+it("accepts an operator retry sent while the top-up's billing_error is being recorded, and records the top-up Failed", async () => {
+  const customerId = await makeCustomer(h.deps.db);
+  await attachCard(h, customerId);
+  const wallet = `/admin/v1/customers/${customerId}/wallets/USD`;
+  await expectJson(await h.request('POST', `${wallet}/grants`, { body: { amount_nanos: (1000n * UNIT).toString() } }), 201);
+  await expectJson(await h.request('PUT', `${wallet}/auto-recharge`, { body: { threshold_nanos: (600n * UNIT).toString(), target_nanos: (1000n * UNIT).toString() } }));
+  const invoiceId = newId();
+  await h.deps.db.$transaction(async (tx) => {
+    await tx.invoice.create({ data: { id: invoiceId, customerId, currency: 'USD', billingReason: 'manual' } });
+    await insertLines(tx, invoiceId, [{ kind: 'fee', description: 'Seat', amountNanos: 500n * UNIT }]);
+    await recomputeTotals(tx, invoiceId);
+  });
+  // Recording the top-up Failed overflows twice (the refused charge's, then the workflow giving it
+  // up); the write of the top-up's billing_error waits for the test.
+  const twice = await firstTimes(h.deps.db, 2);
+  const removeFault = await injectOverflow(h.deps.db, {
+    table: 'wallet_top_ups',
+    when: `NEW.customer_id = '${customerId}'::uuid AND NEW.status = 'Failed' AND ${twice.sql}`,
+    on: 'UPDATE',
+  });
+  const window = await holdBillingErrorRecording(h.deps.db, 'wallet_top_ups', `NEW.customer_id = '${customerId}'::uuid`);
+  let topUpId: string | undefined;
+  let retry: WorkflowUpdateHandle<WalletRechargeResult | null> | undefined;
+  try {
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${invoiceId}/finalize`));
+    await window.reached();
+    topUpId = (await h.deps.db.walletTopUp.findFirstOrThrow({ where: { customerId } })).id;
+    // The error is being recorded: the retry is accepted (not 409 no_billing_error) and waits for it.
+    retry = await retryAccepted(h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(topUpId)), retryWalletTopUpUpdate);
+  } finally {
+    await window.release();
+    await removeFault();
+    await twice.drop();
+  }
+  expect(await retry!.result()).toEqual<WalletRechargeResult>({ topUpId: topUpId!, status: 'Failed' });
+  const handle = h.deps.temporal.client.workflow.getHandle(walletRechargeWorkflowId(topUpId!));
+  expect(await handle.result()).toEqual<WalletRechargeResult>({ topUpId: topUpId!, status: 'Failed' });
+  expect((await expectPage<HeldTopUp>(await h.request('GET', `${wallet}/top-ups`))).data).toMatchObject([{ id: topUpId, status: 'Failed', billing_error: null }]);
+  expect((await activityAttempts(h, handle.workflowId)).abandonWalletTopUp).toEqual([1, 1]);
+  expect(await billingErrorTrail(h.deps.db, 'wallet_top_up', topUpId!)).toEqual([
+    ['wallet_top_up.billing_error', 'workflow'],
+    ['wallet_top_up.billing_retried', 'admin'],
+  ]);
 }, 180_000);

@@ -5,25 +5,22 @@
  */
 import type { UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { CONTINUING_AS_NEW, nextWakeQuery, type SubscriptionCommand } from '../shared/messages.js';
 import {
   advanceClockUpdate,
   alignToContractUpdate,
   billSubscriptionUpdate,
   cancelSubscriptionUpdate,
   changePlanUpdate,
-  CONTINUING_AS_NEW,
-  NO_BILLING_ERROR,
-  nextWakeQuery,
   pauseSubscriptionUpdate,
   paymentOutcomeSignal,
   resumeSubscriptionUpdate,
   retrySubscriptionBillingUpdate,
   subscriptionStateQuery,
   type ChangePlanCommand,
-  type SubscriptionCommand,
   type SubscriptionSnapshot,
   type SubscriptionStatus,
-} from '../messages.js';
+} from './messages.js';
 import { COMMANDS_AT_CLOCK_TIME, CONTINUE_AS_NEW_ON_EVERY_WAKE, COTERM_ALIGNMENT, TRIAL_ENDS_ON_PAYMENT } from './patches.js';
 import { activities, type SubscriptionRun } from './run.js';
 import { ALLOWED, assertAllowed, BILLABLE, COTERM_ALIGNABLE, PLAN_CHANGEABLE, type Move } from './state-machine.js';
@@ -98,7 +95,7 @@ export function registerHandlers(run: SubscriptionRun): void {
       if (through !== undefined) run.advanceReaches(through);
       // A run holding a billing error answers at once: the advance must not wait for an operator.
       await condition(
-        () => run.finished || run.continuing || run.billingError !== null || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
+        () => run.finished || run.continuing || run.hold.recorded || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
       );
       // The next wake rides along (an answer, no command): the drive skips a query per workflow and step.
       return { caughtUp: !run.continuing, status: run.state.status, nextWakeAt: nextWakeAt(run) };
@@ -114,7 +111,7 @@ export function registerHandlers(run: SubscriptionRun): void {
 /** When the run next has something to do on its own (ISO), or null: what test clocks step by. */
 function nextWakeAt(run: SubscriptionRun): string | null {
   // A run holding a billing error does nothing on its own until an operator retries it.
-  if (run.billingError !== null) return null;
+  if (run.hold.error !== null) return null;
   const wake = run.nextWake();
   return wake === null ? null : new Date(wake.atMs).toISOString();
 }
@@ -124,24 +121,7 @@ function nextWakeAt(run: SubscriptionRun): string | null {
  * answers once the main loop ran the step again, done or failed anew (then with a new billing_error).
  */
 function registerRetry(run: SubscriptionRun): void {
-  setHandler(
-    retrySubscriptionBillingUpdate,
-    async (command: SubscriptionCommand) => {
-      const seen = run.attempts;
-      await run.mutex.run(async () => {
-        if (run.billingError === null) return;
-        await activities.clearBillingError({ entity: 'subscription', id: run.subscriptionId, command });
-        run.billingError = null;
-      });
-      await condition(() => run.attempts > seen || run.finished || run.continuing);
-      return run.state;
-    },
-    {
-      validator: (_command: SubscriptionCommand) => {
-        if (run.billingError === null) throw ApplicationFailure.nonRetryable('the subscription has no billing error to retry', NO_BILLING_ERROR);
-      },
-    },
-  );
+  run.hold.registerRetry(retrySubscriptionBillingUpdate, () => run.state, { lock: run.mutex, ended: () => run.finished || run.continuing });
 }
 
 /**

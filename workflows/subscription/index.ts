@@ -29,7 +29,8 @@ import {
   patched,
   workflowInfo,
 } from '@temporalio/workflow';
-import { NOT_FOUND, type SubscriptionSnapshot, type SubscriptionWorkflowInput } from '../messages.js';
+import { NOT_FOUND } from '../shared/messages.js';
+import type { SubscriptionSnapshot, SubscriptionWorkflowInput } from './messages.js';
 import { registerHandlers } from './handlers.js';
 import { CONTINUE_AS_NEW_ON_EVERY_WAKE } from './patches.js';
 import { SubscriptionRun } from './run.js';
@@ -44,10 +45,10 @@ export async function subscriptionWorkflow(input: SubscriptionWorkflowInput): Pr
       if (await run.clock.until(atMs)) await run.mutex.run(() => run.attempt(what));
       // A handler woke the loop. Runs recorded before the patch went straight back to waiting.
       else if (!patched(CONTINUE_AS_NEW_ON_EVERY_WAKE)) continue;
-      if (run.billingError !== null) {
+      if (run.hold.error !== null) {
         // The step failed (see run.attempt): held, with every update still served, until an
         // operator's retry clears it; then the loop runs what is due again.
-        await condition(() => run.billingError === null);
+        await run.hold.released();
         continue;
       }
       if (workflowInfo().continueAsNewSuggested) {

@@ -27,7 +27,7 @@ export const COTERM_ALIGNMENT = 'subscription-coterm-alignment';
 export const BILLING_ERRORS = 'subscription-billing-errors';
 
 /**
- * The workflow keeps its `BillingStatus` search attribute (workflows/messages.ts) current: each
+ * The workflow keeps its `BillingStatus` search attribute (workflows/shared/messages.ts) current: each
  * status move upserts it (the start sets the first). Runs without the marker upserted nothing.
  */
 export const STATUS_SEARCH_ATTRIBUTE = 'subscription-status-search-attribute';

@@ -2,7 +2,7 @@
  * The state of one subscription workflow run, and the steps that persist its moves. Handlers and the
  * main loop share it; every step runs under `mutex`, so they never persist concurrently.
  */
-import { ActivityFailure, log, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { WorkflowClock } from '../clock.js';
 import {
@@ -11,14 +11,10 @@ import {
   INVALID_TRANSITION,
   NOT_FOUND,
   UNPROCESSABLE,
-  type BillingErrorState,
-  type PendingClose,
   type SubscriptionCommand,
-  type SubscriptionSnapshot,
-  type SubscriptionStatus,
-  type SubscriptionWorkflowInput,
-} from '../messages.js';
-import { billingErrorOf } from '../failures.js';
+} from '../shared/messages.js';
+import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
+import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
 import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE } from './patches.js';
 import { deadlineStep } from './state-machine.js';
@@ -44,10 +40,12 @@ export class SubscriptionRun {
   finished = false;
   /** The run is about to continue as new: clock advances answer caughtUp=false and go to the next run. */
   continuing = false;
-  /** A step that failed and holds the main loop until an operator retries it; null when none. */
-  billingError: BillingErrorState | null = null;
-  /** Main-loop steps attempted so far (done or failed): an operator's retry waits for the next. */
-  attempts = 0;
+  /**
+   * A step that failed and holds the main loop until an operator retries it (its `error`; null when
+   * none); its steps: the main-loop steps attempted so far, done or failed.
+   */
+  readonly hold: OperatorHold;
+  private readonly failures: HeldFailures;
   /** The time the test-clock advance in progress reaches (its drive says so with each step); null when unknown. */
   private advanceThroughMs: number | null = null;
 
@@ -57,6 +55,13 @@ export class SubscriptionRun {
     this.state = { status: input.status, periodStart: input.periodStart, periodEnd: input.periodEnd, trialEnd: input.trialEnd };
     this.pending = [...input.pendingCloses];
     this.nextCheckMs = input.progressiveCheckEveryMs === null ? null : this.clock.nowMs() + input.progressiveCheckEveryMs;
+    this.hold = new OperatorHold({ entity: 'subscription', id: this.subscriptionId, what: 'the subscription', activities });
+    this.failures = {
+      holds: (err: unknown): err is ActivityFailure => err instanceof ActivityFailure && patched(BILLING_ERRORS),
+      at: () => this.nowIso(),
+      message: 'subscription billing failed; holding for an operator retry',
+      fields: { subscriptionId: this.subscriptionId },
+    };
   }
 
   nowIso(): string {
@@ -95,17 +100,7 @@ export class SubscriptionRun {
    * workflow; the main loop then holds until an operator retries.
    */
   async attempt(what: WakeReason): Promise<void> {
-    try {
-      await this.step(what);
-    } catch (err) {
-      if (!(err instanceof ActivityFailure) || !patched(BILLING_ERRORS)) throw err;
-      const error = billingErrorOf(err, this.nowIso());
-      log.warn('subscription billing failed; holding for an operator retry', { subscriptionId: this.subscriptionId, ...error });
-      await activities.recordBillingError({ entity: 'subscription', id: this.subscriptionId, error });
-      this.billingError = error;
-    } finally {
-      this.attempts += 1;
-    }
+    await this.hold.attempt(() => this.step(what), this.failures);
   }
 
   /** What became due at a wake: finalize closed periods past their grace, check the progressive threshold, or act on the state deadline. */

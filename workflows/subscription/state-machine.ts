@@ -10,7 +10,8 @@
  *   Active ─payment failed─▶ PastDue ─arrears settled─▶ Active  (signal paymentOutcome)
  */
 import { ApplicationFailure } from '@temporalio/workflow';
-import { INVALID_TRANSITION, type SubscriptionSnapshot, type SubscriptionStatus } from '../messages.js';
+import { INVALID_TRANSITION } from '../shared/messages.js';
+import type { SubscriptionSnapshot, SubscriptionStatus } from './messages.js';
 
 export type Move = 'pause' | 'resume' | 'cancel';
 

@@ -2,7 +2,7 @@
  * Wake scheduling: what the main loop waits for next. Pure, so the `nextWakeAt` query (which test
  * clocks step by) and the loop always agree.
  */
-import type { PendingClose, SubscriptionSnapshot } from '../messages.js';
+import type { PendingClose, SubscriptionSnapshot } from './messages.js';
 import { BILLABLE, stateDeadlineMs } from './state-machine.js';
 
 /** `state`: the trial or period end; `finalize`: a closed period's grace is over; `check`: a progressive-billing check. */

@@ -6,7 +6,7 @@
  * listed in the summary's `failed` while the others are handled.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import type { ContractReconcileSummary } from './messages.js';
 
 const { reconcileContractWorkflows } = proxyActivities<Activities>({

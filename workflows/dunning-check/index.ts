@@ -7,7 +7,7 @@
  * activity, which is retried.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import type { DunningCheckSummary } from './messages.js';
 
 const { checkDueDunningAttempts } = proxyActivities<Activities>({

@@ -10,9 +10,9 @@
  * ordinary durable timers.
  */
 import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { delayBeforeAttempt } from '../src/core/webhooks.js';
-import { deterministicFailureOf } from './failures.js';
+import type { Activities } from '../../activities/index.js';
+import { delayBeforeAttempt } from '../../src/core/webhooks.js';
+import { deterministicFailureOf } from '../failures.js';
 import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryOutcome } from './messages.js';
 
 /**

@@ -5,7 +5,7 @@
  * recognized by each advance of their clock instead.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import type { RevenueRecognitionSummary } from './messages.js';
 
 const { recognizeRevenueDue } = proxyActivities<Activities>({

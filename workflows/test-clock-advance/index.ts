@@ -7,8 +7,8 @@
  * workflow's, logged) and the run completes with it instead of failing: the clock holds the failure.
  */
 import { ActivityFailure, CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { billingErrorOf } from './failures.js';
+import type { Activities } from '../../activities/index.js';
+import { billingErrorOf } from '../failures.js';
 import type { TestClockAdvanceInput, TestClockAdvanceResult } from './messages.js';
 
 /** Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"). */

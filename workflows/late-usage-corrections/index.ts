@@ -5,7 +5,7 @@
  * corrected by each advance of their clock instead.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import type { Activities } from '../../activities/index.js';
 import type { LateUsageCorrectionsSummary } from './messages.js';
 
 const { billLateUsageCorrections } = proxyActivities<Activities>({

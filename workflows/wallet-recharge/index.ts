@@ -12,22 +12,11 @@
  * and runs the step again, or until the processor settles the top-up meanwhile (patch
  * WALLET_RECHARGE_SETTLED_ENDS_HOLD: `walletTopUpSettled` signal).
  */
-import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, log, patched, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
-import { billingErrorOf } from './failures.js';
-import {
-  ACTIVITY_RETRY,
-  INVALID_TRANSITION,
-  NO_BILLING_ERROR,
-  NOT_FOUND,
-  retryWalletTopUpUpdate,
-  UNPROCESSABLE,
-  walletTopUpSettledSignal,
-  type BillingErrorState,
-  type SubscriptionCommand,
-  type WalletRechargeInput,
-  type WalletRechargeResult,
-} from './messages.js';
+import { ActivityFailure, allHandlersFinished, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY, INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
+import { retryWalletTopUpUpdate, walletTopUpSettledSignal, type WalletRechargeInput, type WalletRechargeResult } from './messages.js';
 
 const { abandonWalletTopUp } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -60,35 +49,16 @@ export const WALLET_RECHARGE_BILLING_ERRORS = 'wallet-recharge-billing-errors';
 export const WALLET_RECHARGE_SETTLED_ENDS_HOLD = 'wallet-recharge-settled-ends-hold';
 
 export async function walletRechargeWorkflow(input: WalletRechargeInput): Promise<WalletRechargeResult> {
-  /** The failed step held for an operator (only under WALLET_RECHARGE_BILLING_ERRORS). */
-  let billingError: BillingErrorState | null = null;
-  /** Steps attempted (done or failed) after the charge: an operator's retry answers once the next one ran. */
-  let steps = 0;
+  // The failed step held for an operator (only under WALLET_RECHARGE_BILLING_ERRORS); released with
+  // the billing_error held while it is being recorded. Its steps: those attempted after the charge.
+  const hold = new OperatorHold({ entity: 'wallet_top_up', id: input.topUpId, what: `wallet top-up ${input.topUpId}`, activities: bounded, heldWhileRecording: true });
   let result: WalletRechargeResult | null = null;
-  /** The billing_error is being written to the row: a retry arriving meanwhile clears it only once it is there. */
-  let recording = false;
-
-  setHandler(
-    retryWalletTopUpUpdate,
-    async (command) => {
-      await condition(() => !recording);
-      const seen = steps;
-      await bounded.clearBillingError({ entity: 'wallet_top_up', id: input.topUpId, command });
-      billingError = null;
-      await condition(() => steps > seen);
-      return result;
-    },
-    {
-      validator: (_command: SubscriptionCommand) => {
-        if (billingError === null) throw ApplicationFailure.nonRetryable(`wallet top-up ${input.topUpId} has no billing error to retry`, NO_BILLING_ERROR);
-      },
-    },
-  );
+  hold.registerRetry(retryWalletTopUpUpdate, () => result);
 
   setHandler(walletTopUpSettledSignal, ({ status }) => {
-    if (billingError !== null && result === null && patched(WALLET_RECHARGE_SETTLED_ENDS_HOLD)) {
+    if (hold.error !== null && result === null && patched(WALLET_RECHARGE_SETTLED_ENDS_HOLD)) {
       result = { topUpId: input.topUpId, status };
-      billingError = null;
+      hold.release();
     }
   });
 
@@ -99,24 +69,18 @@ export async function walletRechargeWorkflow(input: WalletRechargeInput): Promis
     // recorded Failed with the reason (audited and logged), which lets the next crossing recharge.
     const reason = err instanceof ActivityFailure && err.cause instanceof Error ? err.cause.message : String(err);
     if (!patched(WALLET_RECHARGE_BILLING_ERRORS)) return abandonWalletTopUp(input.topUpId, reason);
+    const failures = {
+      holds: (abandonErr: unknown): abandonErr is ActivityFailure => abandonErr instanceof ActivityFailure,
+      at: () => new Date().toISOString(),
+      message: 'wallet top-up could not be recorded Failed; holding for an operator retry',
+      fields: { topUpId: input.topUpId },
+    };
     while (result === null) {
-      try {
+      await hold.attempt(async () => {
         result = await bounded.abandonWalletTopUp(input.topUpId, reason);
-      } catch (abandonErr) {
-        if (!(abandonErr instanceof ActivityFailure)) throw abandonErr;
-        const error = billingErrorOf(abandonErr, new Date().toISOString());
-        log.warn('wallet top-up could not be recorded Failed; holding for an operator retry', { topUpId: input.topUpId, ...error });
-        // Held from now on: the row shows the error as soon as the activity wrote it, and a retry sent
-        // on seeing it must be accepted.
-        billingError = error;
-        recording = true;
-        await bounded.recordBillingError({ entity: 'wallet_top_up', id: input.topUpId, error });
-      } finally {
-        steps += 1;
-        recording = false;
-      }
+      }, failures);
       // Held until an operator retries; the loop then records the top-up Failed again.
-      await condition(() => billingError === null);
+      await hold.released();
     }
     await condition(allHandlersFinished);
     return result;

@@ -1,0 +1,87 @@
+/**
+ * Messages of the invoice workflow (./index.ts): its input and state, the moves (finalize, pay, void),
+ * the payment commands (charge, capture, processor notification), the operator's retry, its id.
+ */
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import type { SubscriptionCommand } from '../shared/messages.js';
+
+export type InvoiceStatus = 'Draft' | 'Open' | 'Paid' | 'Void';
+
+export interface InvoiceWorkflowInput {
+  invoiceId: string;
+  status: InvoiceStatus;
+  /**
+   * Started for an invoice the period close finalized itself (activities/invoices.ts
+   * finalizePeriodInvoice): the workflow renders no document (the API renders it when first
+   * requested) and upserts its search attributes without a patch marker. Absent in every run
+   * started otherwise, and in runs recorded before it existed, which keep their commands.
+   */
+  lean?: true;
+}
+
+export interface InvoiceOutcome {
+  status: InvoiceStatus;
+  invoiceNumber: string | null;
+}
+
+export interface PayInvoiceCommand extends SubscriptionCommand {
+  /** Who paid, as the caller reports it (SPEC: actor_id, actor_name); the audit actor is the caller. */
+  paidBy: { actorId: string; actorName: string | null };
+}
+
+/** Finalize an invoice (Draft → Open). */
+export interface FinalizeInvoiceCommand extends SubscriptionCommand {
+  /**
+   * The API's finalize: answer with the invoice as it stands finalized (`view`) and run the
+   * auto-charge after the answer, instead of within the update (a period close's finalization).
+   */
+  chargeAfterAnswer?: boolean;
+}
+
+export interface FinalizedInvoice extends InvoiceOutcome {
+  /** The invoice's API view (JSON) as it stood finalized; given when the command had chargeAfterAnswer. */
+  view?: Record<string, unknown>;
+}
+
+export const finalizeInvoiceUpdate = defineUpdate<FinalizedInvoice, [FinalizeInvoiceCommand]>('finalizeInvoice');
+export const payInvoiceUpdate = defineUpdate<InvoiceOutcome, [PayInvoiceCommand]>('payInvoice');
+export const voidInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('voidInvoice');
+export const invoiceStateQuery = defineQuery<InvoiceOutcome>('invoiceState');
+
+/** An operator's retry of the move that failed with a billing_error: clears it and runs the move again. */
+export const retryInvoiceBillingUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('retryInvoiceBilling');
+
+export const invoiceWorkflowId = (invoiceId: string): string => `invoice:${invoiceId}`;
+export type PaymentStatus = 'Pending' | 'RequiresCapture' | 'Succeeded' | 'Failed' | 'Canceled';
+
+/** Charge an Open invoice through the processor (auto-charge, dunning retry or on demand). */
+export interface ChargeInvoiceCommand extends SubscriptionCommand {
+  kind: 'charge';
+  /** What asks for the charge, once per invoice: a retried request finds its first payment. */
+  requestKey: string;
+  source: 'auto_charge' | 'dunning' | 'on_demand';
+  dunningAttempt?: number;
+  /** A payment method of the payer (its id); the payer's default when absent. */
+  paymentMethodId?: string;
+  captureMethod?: 'automatic' | 'manual';
+}
+
+export interface CaptureInvoicePaymentCommand extends SubscriptionCommand {
+  kind: 'capture';
+}
+
+/** Apply a stored processor notification about one of the invoice's payments. */
+export interface PaymentNotificationCommand {
+  kind: 'notification';
+  eventId: string;
+}
+
+export type InvoicePaymentCommand = ChargeInvoiceCommand | CaptureInvoicePaymentCommand | PaymentNotificationCommand;
+
+export interface InvoicePaymentResult {
+  invoice: InvoiceOutcome;
+  paymentId: string | null;
+  paymentStatus: PaymentStatus | null;
+}
+
+export const invoicePaymentUpdate = defineUpdate<InvoicePaymentResult, [InvoicePaymentCommand]>('invoicePayment');

@@ -1,0 +1,27 @@
+/**
+ * Changes to the released invoice workflow, each behind `patched(id)` (README, "Workflow versioning").
+ * A run without an id's marker keeps the old commands, so histories recorded before the change still
+ * replay.
+ */
+
+/** Auto-charge after finalization: invoices finalized before it existed replay without it. */
+export const AUTO_CHARGE_PATCH = 'invoice-auto-charge';
+/** The PDF rendered after finalization and at the end: invoices finalized before it existed replay without it. */
+export const DOCUMENT_PATCH = 'invoice-document';
+/**
+ * A move whose activity fails deterministically (or past its retry schedule) is recorded as the
+ * invoice's billing_error (row, audit entry, log line) before the update fails, and an operator's
+ * `retryInvoiceBilling` update runs it again. Runs without the marker only failed the update.
+ */
+export const INVOICE_BILLING_ERRORS_PATCH = 'invoice-billing-errors';
+/**
+ * The API's finalize (`chargeAfterAnswer`) answers once the invoice is Open, with its view as it stood
+ * finalized, and the auto-charge runs after the update, in the workflow's main flow. Runs without the
+ * marker charged within the update (and the API answered Paid when the charge collected the invoice).
+ */
+export const CHARGE_AFTER_FINALIZE_ANSWER_PATCH = 'invoice-charge-after-finalize-answer';
+/**
+ * The `BillingStatus` and `InvoiceNumber` search attributes (workflows/shared/messages.ts) follow the
+ * invoice: upserted when a move changes its status. Runs without the marker kept those they started with.
+ */
+export const INVOICE_SEARCH_ATTRIBUTES_PATCH = 'invoice-search-attributes';

@@ -1,0 +1,240 @@
+/**
+ * The state of one invoice workflow run and its moves. Handlers and the main flow share it; every
+ * move runs under `mutex`, so moves never persist concurrently, and each is re-checked when its turn
+ * comes. A move's billing failure is held for an operator (../hold.ts) before its update fails.
+ */
+import { ApplicationFailure, condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { billingErrorOf, isBillingFailure } from '../failures.js';
+import { OperatorHold } from '../hold.js';
+import { Mutex } from '../mutex.js';
+import {
+  ACTIVITY_RETRY,
+  BILLING_STATUS_ATTRIBUTE,
+  INVALID_TRANSITION,
+  INVOICE_NUMBER_ATTRIBUTE,
+  NO_BILLING_ERROR,
+  NOT_FOUND,
+  UNPROCESSABLE,
+  type SubscriptionCommand,
+} from '../shared/messages.js';
+import {
+  finalizeInvoiceUpdate,
+  invoicePaymentUpdate,
+  invoiceStateQuery,
+  payInvoiceUpdate,
+  retryInvoiceBillingUpdate,
+  voidInvoiceUpdate,
+  type FinalizedInvoice,
+  type FinalizeInvoiceCommand,
+  type InvoiceOutcome,
+  type InvoicePaymentCommand,
+  type InvoicePaymentResult,
+  type InvoiceStatus,
+  type InvoiceWorkflowInput,
+  type PayInvoiceCommand,
+} from './messages.js';
+import { AUTO_CHARGE_PATCH, CHARGE_AFTER_FINALIZE_ANSWER_PATCH, INVOICE_BILLING_ERRORS_PATCH, INVOICE_SEARCH_ATTRIBUTES_PATCH } from './patches.js';
+
+const {
+  finalizeInvoiceRecord,
+  payInvoiceRecord,
+  voidInvoiceRecord,
+  chargeInvoice,
+  captureInvoicePayment,
+  applyPaymentNotification,
+  recordBillingError,
+  clearBillingError,
+} = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: ACTIVITY_RETRY,
+});
+
+/** Rendering is bounded: a document that cannot be rendered must not hold the invoice's lifecycle (a GET renders it on demand). */
+const { renderInvoiceDocument } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute', maximumAttempts: 10, nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE] },
+});
+
+type Move = 'finalize' | 'pay' | 'void' | 'collect';
+const ALLOWED: Record<Move, InvoiceStatus> = { finalize: 'Draft', pay: 'Open', void: 'Open', collect: 'Open' };
+
+export class InvoiceRun {
+  state: InvoiceOutcome;
+  /** The auto-charge the API's finalize left for after its answer (see CHARGE_AFTER_FINALIZE_ANSWER_PATCH). */
+  chargeAfterFinalize: SubscriptionCommand | null = null;
+  private readonly mutex = new Mutex();
+  /** The move that failed with a billing error, held for an operator (only under INVOICE_BILLING_ERRORS_PATCH). */
+  private readonly hold: OperatorHold;
+  /** Runs the move that failed with the billing error again. */
+  private retryFailed: (() => Promise<InvoiceOutcome>) | null = null;
+
+  constructor(private readonly input: InvoiceWorkflowInput) {
+    this.state = { status: input.status, invoiceNumber: null };
+    this.hold = new OperatorHold({ entity: 'invoice', id: input.invoiceId, what: 'the invoice', activities: { recordBillingError, clearBillingError } });
+  }
+
+  /** The moves as updates, each validated against the state before anything is recorded; the state query; the operator's retry. */
+  registerHandlers(): void {
+    const guard = (move: Move) => (_command: SubscriptionCommand) => this.assertAllowed(move);
+    setHandler(finalizeInvoiceUpdate, (command) => this.finalize(command), { validator: guard('finalize') });
+    setHandler(invoicePaymentUpdate, (command) => this.payment(command), { validator: (command: InvoicePaymentCommand) => this.collectable(command) });
+    setHandler(payInvoiceUpdate, (command) => this.pay(command), { validator: guard('pay') });
+    setHandler(voidInvoiceUpdate, (command) => this.voidIt(command), { validator: guard('void') });
+    setHandler(invoiceStateQuery, () => this.state);
+    setHandler(retryInvoiceBillingUpdate, (command: SubscriptionCommand) => this.retry(command), { validator: this.hold.validate });
+  }
+
+  /** Draft → Open, then the auto-charge (within the update, or after the API's answer: see CHARGE_AFTER_FINALIZE_ANSWER_PATCH). */
+  finalize(command: FinalizeInvoiceCommand): Promise<FinalizedInvoice> {
+    return this.recorded(
+      async () => {
+        let view: FinalizedInvoice['view'];
+        const finalizedState = await this.locked('finalize', async () => {
+          const { view: asFinalized, ...finalized } = await finalizeInvoiceRecord(this.input.invoiceId, command);
+          view = asFinalized;
+          if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
+          if (command.chargeAfterAnswer === true && patched(CHARGE_AFTER_FINALIZE_ANSWER_PATCH)) {
+            this.chargeAfterFinalize = { actor: command.actor };
+            return finalized;
+          }
+          return (await this.autoCharge(command)).invoice;
+        });
+        return view === undefined ? finalizedState : { ...finalizedState, view };
+      },
+      () => this.finalize(command),
+      command.at,
+    );
+  }
+
+  /**
+   * The auto-charge after the API's finalize answered, in the main flow: held as the invoice's
+   * billing_error (for an operator's retry) when it is a billing failure; either way the invoice
+   * stays Open for a charge on demand, a manual pay or a void.
+   */
+  async chargeAfterAnswer(command: SubscriptionCommand): Promise<void> {
+    try {
+      await this.chargeFinalized(command);
+    } catch (err) {
+      log.warn('auto-charge after finalization failed', { invoiceId: this.input.invoiceId, error: String(err) });
+    }
+  }
+
+  /** Renders and stores the PDF of the invoice as it stands; a failure leaves it to the first request for it. */
+  async renderDocument(): Promise<void> {
+    try {
+      await renderInvoiceDocument(this.input.invoiceId);
+    } catch (err) {
+      log.warn('invoice document not rendered; it will be rendered when first requested', { invoiceId: this.input.invoiceId, error: String(err) });
+    }
+  }
+
+  /** Under the lock, and only while the invoice is Open. */
+  private chargeFinalized(command: SubscriptionCommand): Promise<InvoiceOutcome> {
+    return this.recorded(
+      () =>
+        this.mutex.run(async () => {
+          if (this.state.status === 'Open') this.moved((await this.autoCharge(command)).invoice);
+          return this.state;
+        }),
+      () => this.chargeFinalized(command),
+      undefined,
+    );
+  }
+
+  /** A charge, a capture or a processor notification, under the lock. */
+  private payment(command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
+    return this.recorded(
+      () =>
+        this.mutex.run(async () => {
+          // Re-checked: the invoice may have been paid or voided while this waited its turn.
+          this.collectable(command);
+          const result = await this.collect(command);
+          this.moved(result.invoice);
+          return result;
+        }),
+      async () => (await this.payment(command)).invoice,
+      undefined,
+    );
+  }
+
+  private pay(command: PayInvoiceCommand): Promise<InvoiceOutcome> {
+    return this.recorded(() => this.locked('pay', () => payInvoiceRecord(this.input.invoiceId, command)), () => this.pay(command), command.at);
+  }
+
+  private voidIt(command: SubscriptionCommand): Promise<InvoiceOutcome> {
+    return this.recorded(() => this.locked('void', () => voidInvoiceRecord(this.input.invoiceId, command)), () => this.voidIt(command), command.at);
+  }
+
+  /** An operator's retry: clears the billing_error (once it is recorded) and runs the move that failed again. */
+  private async retry(command: SubscriptionCommand): Promise<InvoiceOutcome> {
+    if (this.hold.isRecording) await condition(() => !this.hold.isRecording);
+    const again = this.retryFailed;
+    this.hold.validate(command);
+    if (again === null) throw ApplicationFailure.nonRetryable('the invoice has no billing error to retry', NO_BILLING_ERROR);
+    await this.mutex.run(() => this.hold.clear(command));
+    this.retryFailed = null;
+    return again();
+  }
+
+  /** Runs a move; a billing failure of it is recorded (under the patch) before the update fails. */
+  private async recorded<T>(move: () => Promise<T>, again: () => Promise<InvoiceOutcome>, at: string | undefined): Promise<T> {
+    try {
+      return await move();
+    } catch (err) {
+      if (!isBillingFailure(err) || !patched(INVOICE_BILLING_ERRORS_PATCH)) throw err;
+      this.retryFailed = again;
+      await this.hold.record(billingErrorOf(err, at ?? new Date().toISOString()), 'invoice move failed; waiting for an operator retry', { invoiceId: this.input.invoiceId });
+      throw err;
+    }
+  }
+
+  /** Runs a state move under the lock, re-checked there: another update may have moved the invoice while this one waited its turn. */
+  private locked(move: Move, persist: () => Promise<InvoiceOutcome>): Promise<InvoiceOutcome> {
+    return this.mutex.run(async () => {
+      this.assertAllowed(move);
+      this.moved(await persist());
+      return this.state;
+    });
+  }
+
+  private autoCharge(command: SubscriptionCommand): Promise<InvoicePaymentResult> {
+    return chargeInvoice(this.input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
+  }
+
+  private collect(command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
+    switch (command.kind) {
+      case 'charge':
+        return chargeInvoice(this.input.invoiceId, command);
+      case 'capture':
+        return captureInvoicePayment(this.input.invoiceId, command);
+      case 'notification':
+        return applyPaymentNotification(this.input.invoiceId, command.eventId);
+    }
+  }
+
+  /** A notification applies whatever the state (it may concern a Draft's earlier payment); charges need an Open invoice. */
+  private collectable(command: InvoicePaymentCommand): void {
+    if (command.kind !== 'notification') this.assertAllowed('collect');
+  }
+
+  private assertAllowed(move: Move): void {
+    if (this.state.status !== ALLOWED[move]) {
+      throw ApplicationFailure.nonRetryable(`cannot ${move} an invoice in state ${this.state.status}`, INVALID_TRANSITION, {
+        move,
+        status: this.state.status,
+      });
+    }
+  }
+
+  /** Takes the state a move persisted, and brings the search attributes along when its status changed. */
+  private moved(next: InvoiceOutcome): void {
+    const changed = next.status !== this.state.status;
+    this.state = next;
+    if (!changed || !(this.input.lean === true || patched(INVOICE_SEARCH_ATTRIBUTES_PATCH))) return;
+    upsertSearchAttributes([
+      { key: BILLING_STATUS_ATTRIBUTE, value: next.status },
+      ...(next.invoiceNumber === null ? [] : [{ key: INVOICE_NUMBER_ATTRIBUTE, value: next.invoiceNumber }]),
+    ]);
+  }
+}

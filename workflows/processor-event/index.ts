@@ -1,0 +1,63 @@
+/**
+ * One workflow per processor notification (id `processor-event:<event id>`): the webhook request
+ * only stores the notification and starts this; applying it (through the invoice's workflow while
+ * the invoice is Draft or Open) is retried here until it is done.
+ *
+ * Applying it when that fails for good (deterministically, or past its retry schedule) no longer
+ * fails the workflow (patch PROCESSOR_EVENT_BILLING_ERRORS), which left the notification unapplied
+ * with nothing but the Temporal UI to show it: it is recorded as the event's billing_error (row,
+ * audit entry, log line) and the workflow holds until an operator's `retryProcessorEvent` update,
+ * which clears it and applies the notification again. A domain refusal still fails the run, and so
+ * does a failure inside the invoice's workflow (answered as a refusal, `billing_failed`): the invoice
+ * holds that one as its own billing_error, and the invoice's retry applies the notification.
+ */
+import { ActivityFailure, allHandlersFinished, condition, patched, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities/index.js';
+import { isBillingFailure } from '../failures.js';
+import { OperatorHold } from '../hold.js';
+import { ACTIVITY_RETRY } from '../shared/messages.js';
+import { retryProcessorEventUpdate } from './messages.js';
+
+const { processProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: ACTIVITY_RETRY,
+});
+
+/**
+ * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): a
+ * notification whose application fails for good is held as the event's billing_error instead of
+ * failing the run.
+ */
+export const PROCESSOR_EVENT_BILLING_ERRORS = 'processor-event-billing-errors';
+
+/** Returns what applying the notification did (e.g. payment_succeeded, refund_recorded). */
+export async function processorEventWorkflow(input: { eventId: string }): Promise<string> {
+  const { eventId } = input;
+  // The failed application held for an operator (only under PROCESSOR_EVENT_BILLING_ERRORS); released
+  // with the billing_error held while it is being recorded.
+  const hold = new OperatorHold({
+    entity: 'processor_event',
+    id: eventId,
+    what: `processor event ${eventId}`,
+    activities: { recordBillingError, clearBillingError },
+    heldWhileRecording: true,
+  });
+  let outcome: string | null = null;
+  hold.registerRetry(retryProcessorEventUpdate, () => outcome);
+
+  const failures = {
+    holds: (err: unknown): err is ActivityFailure => isBillingFailure(err) && patched(PROCESSOR_EVENT_BILLING_ERRORS),
+    at: () => new Date().toISOString(),
+    message: 'processor notification failed; holding for an operator retry',
+    fields: { eventId },
+  };
+  while (outcome === null) {
+    await hold.attempt(async () => {
+      outcome = await processProcessorEvent(eventId);
+    }, failures);
+    // Held until an operator retries; the loop then applies the notification again.
+    await hold.released();
+  }
+  await condition(allHandlersFinished);
+  return outcome;
+}

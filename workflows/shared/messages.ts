@@ -1,0 +1,109 @@
+/**
+ * Messages every workflow shares: the command an operator or the API sends (its actor), the failure
+ * types activities fail with and the retry schedule, the billing_error a held step shows, the custom
+ * search attributes, and the `nextWakeAt` query test clocks step by.
+ * Timestamps cross the boundary as ISO strings; money as decimal strings.
+ */
+import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy } from '@temporalio/common';
+import { defineQuery } from '@temporalio/workflow';
+
+/**
+ * Custom search attributes (all Keyword) the workflows carry so operators find them in the Temporal
+ * UI and the visibility API: set at start where the value is known, upserted by the workflow when
+ * its status changes. Every Temporal server the project runs registers them (src/temporal/search-attributes.ts).
+ */
+export const CUSTOMER_ID_ATTRIBUTE = defineSearchAttributeKey('CustomerId', SearchAttributeType.KEYWORD);
+
+export const SUBSCRIPTION_ID_ATTRIBUTE = defineSearchAttributeKey('SubscriptionId', SearchAttributeType.KEYWORD);
+export const INVOICE_NUMBER_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber', SearchAttributeType.KEYWORD);
+
+/** The subscription's or invoice's own status (SPEC §3), not the workflow's ExecutionStatus. */
+export const BILLING_STATUS_ATTRIBUTE = defineSearchAttributeKey('BillingStatus', SearchAttributeType.KEYWORD);
+
+export const TEST_CLOCK_ID_ATTRIBUTE = defineSearchAttributeKey('TestClockId', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_KEYS = [CUSTOMER_ID_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, BILLING_STATUS_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE] as const;
+
+export interface ActorRef {
+  type: 'admin' | 'customer' | 'api_key' | 'workflow' | 'system';
+  id: string;
+}
+
+export interface SubscriptionCommand {
+  actor: ActorRef;
+  reason?: string;
+  requestId?: string;
+  /** Business time of a command the system issues (e.g. a period close), ISO; else the entity's now. */
+  at?: string;
+}
+
+/** Failure type of an update rejected because the state machine does not allow it. */
+export const INVALID_TRANSITION = 'InvalidTransition';
+
+/**
+ * Failure type of an update refused because its run is about to continue as new (a run accepts no
+ * more commands then, or a steady stream of them would keep it from ever continuing): send it again,
+ * the next run takes it.
+ */
+export const CONTINUING_AS_NEW = 'ContinuingAsNew';
+
+/** Failure types of activities refused by a domain rule: retrying them can never succeed. */
+export const NOT_FOUND = 'NotFound';
+
+export const UNPROCESSABLE = 'Unprocessable';
+
+/** Failure type of an activity whose dependency (the payment processor) is down: retried. */
+export const UNAVAILABLE = 'Unavailable';
+
+/**
+ * Failure type of an activity that failed in a way no retry can fix (a core validation error, a
+ * numeric overflow, a broken invariant): never retried; the workflow records a billing_error.
+ */
+export const DETERMINISTIC_FAILURE = 'DeterministicFailure';
+
+/** Details of a DeterministicFailure: the original error, as an operator reads it. */
+export interface FailureDetails {
+  failure: { name: string; code: string | null; message: string };
+}
+
+/**
+ * Retry schedule of activities: transient failures are retried with exponential backoff (1 s doubling
+ * up to 1 min), 20 attempts in all (about 15 minutes); then the failure is recorded like a
+ * deterministic one. The failure types listed are never retried.
+ */
+export const ACTIVITY_RETRY: RetryPolicy = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 20,
+  nonRetryableErrorTypes: [INVALID_TRANSITION, NOT_FOUND, UNPROCESSABLE, DETERMINISTIC_FAILURE],
+};
+
+/** Failure type of an operator's retry when the resource has no billing error to retry. */
+export const NO_BILLING_ERROR = 'NoBillingError';
+
+/** A step of a workflow that failed and waits for an operator: shown as `billing_error` on the resource. */
+export interface BillingErrorState {
+  /** What the workflow was doing: `close_period`, `finalize_invoice`, `finalize`, … */
+  step: string;
+  /** DeterministicFailure, Unprocessable, NotFound, … or RetriesExhausted for a transient failure that outlasted its schedule. */
+  type: string;
+  message: string;
+  /** When it failed (the entity's time, ISO). */
+  failedAt: string;
+}
+
+/** When the workflow next has something to do on its own (ISO), or null: test clocks advance in these steps. */
+export const nextWakeQuery = defineQuery<string | null>('nextWakeAt');
+
+/**
+ * An item of a scheduled run (a dunning schedule, a notification, a contract, a coterm link) whose
+ * work failed deterministically: logged and listed in the run's summary, the other items proceed,
+ * and the next run tries it again.
+ */
+export interface FailedRunItem {
+  /** What the item is: `dunning_schedule` (id: its invoice's), `processor_event`, `contract` or `coterm_link` (id: its subscription's). */
+  kind: 'dunning_schedule' | 'processor_event' | 'contract' | 'coterm_link';
+  id: string;
+  /** The failure as an operator reads it (src/services/failures/taxonomy.ts describeFailure). */
+  message: string;
+}
