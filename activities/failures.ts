@@ -1,5 +1,5 @@
 /**
- * How activities fail (README, "Failures"). Every activity body runs inside `classified`:
+ * How activities fail (docs/failures.md). Every activity body runs inside `classified`:
  * - a domain error (a refused move, a missing row, a business rule) is a non-retryable failure
  *   whose type names its kind and whose details carry the domain error, so the API that awaited
  *   it answers the same 4xx;

@@ -13,7 +13,7 @@ export type WebhookActivityDeps = Pick<ServiceDeps, 'db' | 'logger' | 'settings'
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   const sender = { db: deps.db, logger: deps.logger, allowPrivateUrls: deps.settings.webhooks.allowPrivateUrls, agents: createWebhookAgents() };
   return {
-    // A receiver's failure is a result; a database outage is retried; anything else fails for good (README, "Failures").
+    // A receiver's failure is a result; a database outage is retried; anything else fails for good (docs/failures.md).
     attemptWebhookDelivery: (input: AttemptInput): Promise<WebhookAttemptResult> => classified(() => attemptWebhookDelivery(sender, input)),
     abandonWebhookDelivery: (input: { deliveryId: string; attempts: number; reason?: string }): Promise<void> => classified(() => abandonWebhookDelivery(sender, input)),
   };

@@ -387,7 +387,7 @@ function writeReport(f: Figures): void {
     '',
     ...environmentLines('PostgreSQL, the Temporal dev server, the API and the worker all run on it'),
     `- command: \`npx tsx bench/bill-run.ts\` (BENCH_SUBSCRIPTIONS=${SUBSCRIPTIONS}, BENCH_EVENTS_PER_SUBSCRIPTION=${EVENTS_PER_SUBSCRIPTION}, BENCH_HISTORY_SAMPLE=${f.sampled})`,
-    `- worker capacity (README, "Configuration"): WORKER_DB_POOL_SIZE=${capacity.dbPoolSize}, WORKER_ACTIVITY_SLOTS=${capacity.activitySlots}, WORKER_WORKFLOW_TASK_SLOTS=${capacity.workflowTaskSlots}`,
+    `- worker capacity (docs/configuration.md): WORKER_DB_POOL_SIZE=${capacity.dbPoolSize}, WORKER_ACTIVITY_SLOTS=${capacity.activitySlots}, WORKER_WORKFLOW_TASK_SLOTS=${capacity.workflowTaskSlots}`,
     '- system under test: the API process (`src/main.ts`) and the worker process (`src/worker.ts`), logs at info; Temporal CLI dev server with its file-backed store (as `npm start` runs it); the machine\'s PostgreSQL',
     loadLine(f.loadBefore),
     '',

@@ -64,7 +64,7 @@ runMain('worker', async () => {
   });
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
   const relay = startOutboxRelay({ db, pool, temporal: deps.temporal, policy: deliveryPolicyOf(webhooks), logger });
-  // Subscriptions whose workflow start after commit did not happen get it here (README, "Failures").
+  // Subscriptions whose workflow start after commit did not happen get it here (docs/failures.md).
   const reconciler = startWorkflowReconciler(deps);
   // The periodic jobs' schedules; the contract reconciler (workflow starts lost after a commit), the
   // revenue recognition (customers on no test clock) and the late-usage corrections also run now.
@@ -84,6 +84,6 @@ async function registerSearchAttributes(temporal: OwnTemporalHandle, namespace: 
     const added = await ensureSearchAttributes(temporal.connection, namespace);
     if (added.length > 0) logger.info({ added }, 'registered the workflow search attributes');
   } catch (err) {
-    logger.warn({ err }, 'could not register the workflow search attributes; create them on the namespace (README, "Finding workflows") or workflow starts fail');
+    logger.warn({ err }, 'could not register the workflow search attributes; create them on the namespace (docs/workflows-and-operations.md, "Finding workflows") or workflow starts fail');
   }
 }

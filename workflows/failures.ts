@@ -1,5 +1,5 @@
 /**
- * Workflow side of the failure taxonomy (README, "Failures"): which activity failures become a
+ * Workflow side of the failure taxonomy (docs/failures.md): which activity failures become a
  * billing_error that holds the failed step for an operator, and how it reads.
  */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';

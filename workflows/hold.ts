@@ -1,5 +1,5 @@
 /**
- * The hold-for-an-operator step (README, "Failures"), shared by every workflow whose steps can fail
+ * The hold-for-an-operator step (docs/failures.md), shared by every workflow whose steps can fail
  * for good (subscription, invoice, dunning, contract, processor notification, wallet auto-recharge):
  * a step that fails deterministically, or past its retry schedule, is recorded as the resource's
  * billing_error (row, audit entry, log line) and held until an operator's retry update clears it;

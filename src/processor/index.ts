@@ -113,7 +113,7 @@ export class MalformedNotificationError extends Error {
 /** How long after it was signed a notification is accepted (the processor's own default). */
 export const NOTIFICATION_TOLERANCE_SECONDS = 300;
 
-/** What a PaymentIntent status means for collection (see the README's "Collecting payments"). */
+/** What a PaymentIntent status means for collection (see docs/payments.md). */
 export function intentOutcome(status: string): IntentOutcome {
   switch (status) {
     case 'succeeded':

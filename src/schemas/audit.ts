@@ -7,7 +7,7 @@ export const ACTOR_TYPES = ['admin', 'customer', 'api_key', 'workflow', 'system'
 export const AuditEntrySchema = z
   .object({
     id: UuidSchema,
-    action: z.string().openapi({ example: 'invoice.finalized', description: 'what was done: <resource>.<verb> (catalogue in the README)' }),
+    action: z.string().openapi({ example: 'invoice.finalized', description: 'what was done: <resource>.<verb> (catalogue in docs/audit-trail.md)' }),
     actor_type: z.enum(ACTOR_TYPES).openapi({ description: 'admin or customer (JWT scope), api_key, workflow (a change a workflow made on its own: period close, finalization, dunning, auto-charge, alert trigger, contract move…), or system (the engine outside workflows: relays, reconcilers; and the payment processor)' }),
     actor_id: z.string().openapi({ description: 'the JWT subject, the API key id, the Temporal workflow id, or the system component' }),
     entity_type: z.string().openapi({ example: 'invoice' }),

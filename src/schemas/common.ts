@@ -114,8 +114,8 @@ export const ExternalIdSchema = z
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
   .openapi({ description: "your system's id for the customer: unique, usable as external_customer_id in usage events", example: 'crm-8812' });
 /**
- * A step of the resource's workflow that failed in a way no automatic retry fixes (README,
- * "Failures"), waiting for an operator: fix the data, then POST …/retry. Null when none.
+ * A step of the resource's workflow that failed in a way no automatic retry fixes
+ * (docs/failures.md), waiting for an operator: fix the data, then POST …/retry. Null when none.
  */
 export const BillingErrorSchema = z
   .object({

@@ -43,7 +43,7 @@ export interface ServiceDeps {
 
 /**
  * Cross-domain reactions: a domain announces a fact through these and never imports the domain
- * that acts on it, so the service folders keep one import direction (README, "Service domains").
+ * that acts on it, so the service folders keep one import direction (docs/architecture.md, "Service domains").
  * The composition roots wire them (src/reactions.ts).
  */
 export interface DomainReactions {

@@ -2,7 +2,7 @@
  * The custom search attributes of the project's workflows (keys in workflows/messages.ts): the
  * pairs a workflow starts with, and their registration on a Temporal server. The dev server (run
  * command, tests, benchmarks) registers them at start; a cluster registers them once with
- * `temporal operator search-attribute create` (README, "Finding workflows").
+ * `temporal operator search-attribute create` (docs/workflows-and-operations.md, "Finding workflows").
  */
 import type { Connection } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';

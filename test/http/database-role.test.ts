@@ -1,5 +1,5 @@
 /**
- * The service's database role (README, "Database role"): created by the same SQL docker-compose runs
+ * The service's database role (docs/configuration.md, "Database role"): created by the same SQL docker-compose runs
  * (docker/postgres-init/sql/app-role.sql), the app works as it, and it cannot switch off or bypass the
  * database's guards: no DISABLE TRIGGER, no TRUNCATE, no session_replication_role = replica.
  */

@@ -2,7 +2,7 @@
  * Keeps the dependency direction of the layers true by reading every import of the code: static
  * imports, `export … from`, dynamic `import()` and `import('…')` types, parsed with the TypeScript
  * compiler (so comments, strings and multi-line imports cannot fool it). The layers and their rules
- * are described in README.md ("Layers and folders"); each violation is printed as
+ * are described in docs/architecture.md ("Layers and folders"); each violation is printed as
  * "file → import (rule)".
  */
 import { readFileSync } from 'node:fs';
@@ -137,7 +137,7 @@ const packageOf = (specifier: string): string =>
 /** The violations of one file's imports, as "file → import (rule)". */
 export function violationsOf(file: string, imports: readonly ImportRef[]): string[] {
   const layer = layerOf(file);
-  if (layer === undefined) return [`${file} → (no layer) (every scanned file belongs to a layer: add its folder to layerOf and the README)`];
+  if (layer === undefined) return [`${file} → (no layer) (every scanned file belongs to a layer: add its folder to layerOf and docs/architecture.md)`];
   const rule = RULES[layer];
   const violations: string[] = [];
   for (const { specifier, typeOnly } of imports) {
@@ -232,7 +232,7 @@ export function domainViolationsOf(file: string, imports: readonly ImportRef[]):
   const from = domainOf(file);
   if (from === undefined) return [];
   const rank = (domain: string): number => (domain === '' ? SERVICE_DOMAIN_ORDER.length : SERVICE_DOMAIN_ORDER.indexOf(domain as never));
-  if (rank(from) < 0) return [`${file} (its folder is not in SERVICE_DOMAIN_ORDER: place it there and in the README)`];
+  if (rank(from) < 0) return [`${file} (its folder is not in SERVICE_DOMAIN_ORDER: place it there and in docs/architecture.md)`];
   const violations: string[] = [];
   for (const { specifier, typeOnly } of imports) {
     if (!specifier.startsWith('.') || (file === 'src/services/deps.ts' && typeOnly)) continue;

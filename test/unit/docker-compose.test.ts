@@ -108,7 +108,7 @@ describe('docker-compose.yml', () => {
       const { env, missing } = serviceEnv(name, DEPLOYMENT_ENV);
       expect(missing).toEqual([]);
       expect(env.NODE_ENV).toBe('production');
-      // The service's role, not the schema's owner (README, "Database role").
+      // The service's role, not the schema's owner (docs/configuration.md, "Database role").
       expect(env.DATABASE_URL).toBe('postgresql://billing_app:billing_app@postgres:5432/billing');
       expect(env.TEMPORAL_ADDRESS).toBe('temporal:7233');
       const worker = loadWorkerConfig(env);

@@ -1,5 +1,5 @@
 /**
- * The failure taxonomy (README, "Failures"): which errors a retry can clear (transient) and which it
+ * The failure taxonomy (docs/failures.md): which errors a retry can clear (transient) and which it
  * never can (deterministic), and how an activity turns each into a Temporal failure.
  */
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';

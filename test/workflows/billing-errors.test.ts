@@ -1,5 +1,5 @@
 /**
- * The failure taxonomy end to end (README, "Failures"), through the API, PostgreSQL and the Temporal
+ * The failure taxonomy end to end (docs/failures.md), through the API, PostgreSQL and the Temporal
  * server with the real worker:
  * - a DETERMINISTIC failure (an invoice line that overflows its column, SQLSTATE 22003 / Prisma
  *   P2020) is never retried: the subscription shows billing_error, an audit entry is written, the

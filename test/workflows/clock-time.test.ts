@@ -2,7 +2,7 @@
  * Every object of a customer on a test clock carries the clock's time as its own timestamps
  * (created_at, paid_at, …), whichever way it was made: through the API, by a workflow, or by a
  * processor notification. A customer on no clock gets wall time. Audit entries and webhook
- * deliveries are records of what the system did, in real time (README "Test clocks").
+ * deliveries are records of what the system did, in real time (docs/workflows-and-operations.md, "Test clocks").
  */
 import { describe, expect, it } from 'vitest';
 import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';

@@ -1,5 +1,5 @@
 /**
- * A PostgreSQL restart is transient (README, "Failures"): the run's embedded cluster is stopped
+ * A PostgreSQL restart is transient (docs/failures.md): the run's embedded cluster is stopped
  * (fast shutdown: every connection terminated under its queries) and started again.
  * - The transactions it interrupted give their pooled connections back: a pool of two serves
  *   transactions again once the database is back.

@@ -1,5 +1,5 @@
 /**
- * Processor notifications whose application fails for good (README, "Failures"), through the API,
+ * Processor notifications whose application fails for good (docs/failures.md), through the API,
  * PostgreSQL, the Temporal server with the real worker and stripe-mock: a deterministic failure (an
  * injected numeric overflow, SQLSTATE 22003) is never retried, the notification shows it as its
  * billing_error in GET /admin/v1/processor-events, the workflow audits it, other notifications are

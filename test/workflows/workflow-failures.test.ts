@@ -1,5 +1,5 @@
 /**
- * The failure taxonomy of the workflows beyond subscriptions and invoices (README, "Failures"),
+ * The failure taxonomy of the workflows beyond subscriptions and invoices (docs/failures.md),
  * through the API, PostgreSQL and the Temporal server with the real worker: a deterministic failure
  * (an injected numeric overflow, SQLSTATE 22003) is never retried, the resource shows it with the
  * reason, an audit entry is written by the workflow, other customers' work goes on, and an

@@ -37,7 +37,7 @@ const { runDunningAttempt, concludeDunning, recordBillingError, clearBillingErro
 });
 
 /**
- * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): a
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md): a
  * retry failing for good is held as the schedule's billing_error instead of failing the run.
  */
 export const DUNNING_BILLING_ERRORS = 'dunning-billing-errors';

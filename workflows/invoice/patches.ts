@@ -1,5 +1,5 @@
 /**
- * Changes to the released invoice workflow, each behind `patched(id)` (README, "Workflow versioning").
+ * Changes to the released invoice workflow, each behind `patched(id)` (docs/versioning.md).
  * A run without an id's marker keeps the old commands, so histories recorded before the change still
  * replay.
  */

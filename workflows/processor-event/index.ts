@@ -24,7 +24,7 @@ const { processProcessorEvent, recordBillingError, clearBillingError } = proxyAc
 });
 
 /**
- * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): a
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md): a
  * notification whose application fails for good is held as the event's billing_error instead of
  * failing the run.
  */

@@ -33,7 +33,7 @@ const { evaluateSpendAlerts, resetSpendAlertsForPeriod, recordSpendEvaluationErr
 });
 
 /**
- * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"): an
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md): an
  * evaluation failing for good is recorded as the alerts' evaluation_error instead of failing the run.
  */
 export const SPEND_EVALUATION_ERRORS = 'spend-alerts-evaluation-errors';

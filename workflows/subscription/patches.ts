@@ -1,6 +1,6 @@
 /**
- * Changes to the released subscription workflow, each behind `patched(id)` (README, "Workflow
- * versioning"). A run without an id's marker keeps the old commands, so histories recorded before
+ * Changes to the released subscription workflow, each behind `patched(id)` (docs/versioning.md).
+ * A run without an id's marker keeps the old commands, so histories recorded before
  * the change still replay. Once every open run started on code with the patch, the call becomes
  * `deprecatePatch(id)`; the old branch and the id go once no open run carries the marker either.
  */

@@ -11,7 +11,7 @@ import type { Activities } from '../../activities/index.js';
 import { billingErrorOf } from '../failures.js';
 import type { TestClockAdvanceInput, TestClockAdvanceResult } from './messages.js';
 
-/** Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"). */
+/** Changes to the released workflow, each behind `patched(id)` (docs/versioning.md). */
 export const ADVANCE_FAILURE_RECORDED = 'test-clock-advance-failure-recorded';
 
 const { driveTestClock } = proxyActivities<Activities>({

@@ -37,7 +37,7 @@ const { chargeWalletTopUp } = proxyActivities<Activities>({
 });
 
 /**
- * Changes to the released workflow, each behind `patched(id)` (README, "Workflow versioning"):
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md):
  * recording the top-up Failed that fails for good is held as the top-up's billing_error instead of
  * failing the run.
  */

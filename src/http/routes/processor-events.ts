@@ -1,7 +1,7 @@
 /**
  * /admin/v1/processor-events: the payment processor's notifications as stored (POST
  * /v1/webhooks/processor receives them), whether and how each was applied, and the operator's retry
- * of one whose application failed for good (README, "Failures"). The rules live in
+ * of one whose application failed for good (docs/failures.md). The rules live in
  * src/services/payments/processor-events.ts.
  */
 import { createRoute, z } from '@hono/zod-openapi';

@@ -119,7 +119,7 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
   const meters = [...new Set(input.skus.flatMap((sku) => (sku.pricing_model !== 'Flat' && sku.meter_event_type ? [sku.meter_event_type] : [])))];
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
   // WeightedSum level deltas, events stored before the door refused them) can bring it down to
-  // zero, never lower (README, "Failures"); the usage summary still shows the raw value.
+  // zero, never lower (docs/failures.md); the usage summary still shows the raw value.
   const quantities = async (to: Date): Promise<Record<string, string>> =>
     to > input.from
       ? atLeastZero(

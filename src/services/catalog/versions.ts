@@ -1,5 +1,5 @@
 /**
- * Plan versions (README "Plan versions"). A plan has versions 1, 2, …; a version's SKUs are frozen
+ * Plan versions (docs/catalog.md, "Plan versions"). A plan has versions 1, 2, …; a version's SKUs are frozen
  * once a subscription (or a past plan phase of one) is on it. A SKU change to the current version
  * applies in place while nobody is on it, else it opens version N+1 (audited as
  * plan.version_created), which new subscriptions take. Subscriptions stay on their version until

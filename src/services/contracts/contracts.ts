@@ -327,7 +327,7 @@ export async function getContract(deps: ServiceDeps, id: string): Promise<Contra
 }
 
 /**
- * An operator's retry of the contract step that left a billing_error (README, "Failures"): the
+ * An operator's retry of the contract step that left a billing_error (docs/failures.md): the
  * workflow clears it and runs the step again; answered once it ran (with a new billing_error when
  * it failed again). 409 no_billing_error when there is nothing to retry.
  */

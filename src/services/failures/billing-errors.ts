@@ -1,7 +1,7 @@
 /**
  * billing_error: a step of a subscription's, an invoice's, a dunning schedule's, a contract's, a processor notification's or a wallet auto-recharge's workflow that failed deterministically
  * (or outlasted its retry schedule) is recorded on the resource, with an audit entry and a log line,
- * and stays there until an operator retries it (README, "Failures"). The workflow itself holds the
+ * and stays there until an operator retries it (docs/failures.md). The workflow itself holds the
  * failed step and runs it again on the retry; these functions persist what it decided.
  */
 import type { Prisma } from '../../generated/prisma/client.js';

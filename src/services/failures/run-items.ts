@@ -3,7 +3,7 @@
  * reconciler; revenue recognition does the same per customer): one item whose work fails
  * deterministically must not hold the others until the next run. Its failure is logged with the
  * item's id and listed in the run's summary; a transient failure still fails the run's activity,
- * which Temporal retries on its bounded schedule (README, "Failures").
+ * which Temporal retries on its bounded schedule (docs/failures.md).
  */
 import type { Logger } from '../../logger.js';
 import type { FailedRunItem } from '../../temporal/messages.js';

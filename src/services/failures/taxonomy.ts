@@ -4,7 +4,7 @@
  * (the same input fails the same way on every attempt: validation, overflow, a missing row, a broken
  * invariant, a bug). Activities retry only transient failures, on a bounded schedule; a
  * deterministic one stops at once and surfaces as a `billing_error` an operator can retry after
- * fixing the data (README, "Failures").
+ * fixing the data (docs/failures.md).
  */
 import { isGrpcServiceError } from '../../temporal/gateway.js';
 import { sqlStatesOf } from '../../db/errors.js';

@@ -72,8 +72,8 @@ export async function getInvoiceDunning(db: Db, invoiceId: string): Promise<Dunn
 }
 
 /**
- * An operator's retry of the dunning retry that left the schedule with a billing_error (README,
- * "Failures"): the workflow clears it and runs the retry again; answered once it ran (with a new
+ * An operator's retry of the dunning retry that left the schedule with a billing_error
+ * (docs/failures.md): the workflow clears it and runs the retry again; answered once it ran (with a new
  * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
  */
 export async function retryDunning(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, command: SubscriptionCommand): Promise<DunningScheduleView> {

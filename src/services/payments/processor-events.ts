@@ -1,7 +1,7 @@
 /**
  * Processor notifications as stored (GET /admin/v1/processor-events): what arrived, whether it was
  * applied and with what outcome, or the billing_error its workflow holds for an operator, whose
- * retry (POST /admin/v1/processor-events/:id/retry) applies it again (README, "Failures").
+ * retry (POST /admin/v1/processor-events/:id/retry) applies it again (docs/failures.md).
  */
 import type { Db } from '../../db/client.js';
 import {

@@ -1,6 +1,6 @@
 /**
  * Subscription workflows start AFTER the subscription row commits (no RPC inside a database
- * transaction, README "Failures"): the API starts it right after the commit and records
+ * transaction, docs/failures.md): the API starts it right after the commit and records
  * `workflow_started_at`; when that start fails or the process dies in between, the reconciler
  * (every worker, periodically, and every test-clock advance for its own clock) starts the
  * workflows of rows that have none. A start is idempotent: the workflow id is the subscription's,

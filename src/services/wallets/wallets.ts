@@ -646,8 +646,8 @@ export async function applyTopUpNotification(deps: WalletDeps, topUp: WalletTopU
 }
 
 /**
- * An operator's retry of the auto-recharge step that left the top-up with a billing_error (README,
- * "Failures"): its workflow clears it and runs the step again; answered once it ran (with a new
+ * An operator's retry of the auto-recharge step that left the top-up with a billing_error
+ * (docs/failures.md): its workflow clears it and runs the step again; answered once it ran (with a new
  * billing_error when it failed again). 409 no_billing_error when there is nothing to retry.
  */
 export async function retryTopUp(deps: Pick<ServiceDeps, 'db' | 'temporal'>, customerId: string, currency: string, topUpId: string, command: SubscriptionCommand): Promise<WalletTopUpView> {

@@ -27,7 +27,7 @@ export async function signalContractChanged(gateway: TemporalGateway, contractId
   await unlessWorkflowGone(() => gateway.client.workflow.getHandle(contractWorkflowId(contractId)).signal(contractChangedSignal), undefined);
 }
 
-/** An operator's retry of the held step (README, "Failures"). */
+/** An operator's retry of the held step (docs/failures.md). */
 export async function retryContractStep(gateway: TemporalGateway, contractId: string, command: SubscriptionCommand): Promise<void> {
   await runUpdate('contract', () => gateway.client.workflow.getHandle(contractWorkflowId(contractId)).executeUpdate(retryContractUpdate, { args: [command] }));
 }

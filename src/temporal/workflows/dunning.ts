@@ -29,7 +29,7 @@ export async function signalDunningClosed(gateway: TemporalGateway, invoiceId: s
   await unlessWorkflowGone(() => gateway.client.workflow.getHandle(dunningWorkflowId(invoiceId)).signal(dunningClosedSignal, state), undefined);
 }
 
-/** An operator's retry of the held dunning retry (README, "Failures"). */
+/** An operator's retry of the held dunning retry (docs/failures.md). */
 export async function retryDunningStep(gateway: TemporalGateway, invoiceId: string, command: SubscriptionCommand): Promise<void> {
   await runUpdate('dunning_schedule', () => gateway.client.workflow.getHandle(dunningWorkflowId(invoiceId)).executeUpdate(retryDunningUpdate, { args: [command] }));
 }

@@ -18,7 +18,7 @@ export async function startProcessorEventWorkflow(gateway: TemporalGateway, even
   );
 }
 
-/** An operator's retry of the held application of the notification (README, "Failures"). */
+/** An operator's retry of the held application of the notification (docs/failures.md). */
 export async function retryProcessorEventStep(gateway: TemporalGateway, eventId: string, command: SubscriptionCommand): Promise<void> {
   await runUpdate('processor_event', () => gateway.client.workflow.getHandle(processorEventWorkflowId(eventId)).executeUpdate(retryProcessorEventUpdate, { args: [command] }));
 }

@@ -74,7 +74,7 @@ export function alignSubscriptionToContract(gateway: TemporalGateway, subscripti
   return runUpdate('subscription', () => handleOf(gateway, subscriptionId).executeUpdate(alignToContractUpdate, { args: [command] }));
 }
 
-/** An operator's retry of the held step (README, "Failures"). */
+/** An operator's retry of the held step (docs/failures.md). */
 export function retrySubscriptionStep(gateway: TemporalGateway, subscriptionId: string, command: SubscriptionCommand): Promise<SubscriptionSnapshot> {
   return runUpdate('subscription', () => handleOf(gateway, subscriptionId).executeUpdate(retrySubscriptionBillingUpdate, { args: [command] }));
 }

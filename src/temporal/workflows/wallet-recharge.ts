@@ -26,7 +26,7 @@ export async function signalTopUpSettled(gateway: TemporalGateway, topUpId: stri
   await unlessWorkflowGone(() => gateway.client.workflow.getHandle(walletRechargeWorkflowId(topUpId)).signal(walletTopUpSettledSignal, { status }), undefined);
 }
 
-/** An operator's retry of the held recharge step (README, "Failures"). */
+/** An operator's retry of the held recharge step (docs/failures.md). */
 export async function retryWalletRechargeStep(gateway: TemporalGateway, topUpId: string, command: SubscriptionCommand): Promise<void> {
   await runUpdate('wallet_top_up', () => gateway.client.workflow.getHandle(walletRechargeWorkflowId(topUpId)).executeUpdate(retryWalletTopUpUpdate, { args: [command] }));
 }
