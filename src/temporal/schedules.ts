@@ -4,12 +4,10 @@
  * at start (ensurePeriodicSchedules).
  */
 import { ScheduleAlreadyRunning, type ScheduleSpec } from '@temporalio/client';
-import {
-  CONTRACT_RECONCILE_SCHEDULE_ID,
-  DUNNING_CHECK_SCHEDULE_ID,
-  LATE_USAGE_CORRECTIONS_SCHEDULE_ID,
-  REVENUE_RECOGNITION_SCHEDULE_ID,
-} from '../../workflows/messages.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID } from '../../workflows/contract-reconcile/messages.js';
+import { DUNNING_CHECK_SCHEDULE_ID } from '../../workflows/dunning-check/messages.js';
+import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID } from '../../workflows/late-usage-corrections/messages.js';
+import { REVENUE_RECOGNITION_SCHEDULE_ID } from '../../workflows/revenue-recognition/messages.js';
 import type { TemporalGateway } from './gateway.js';
 
 export interface PeriodicJob {

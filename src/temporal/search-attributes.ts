@@ -1,19 +1,12 @@
 /**
- * The custom search attributes of the project's workflows (keys in workflows/messages.ts): the
+ * The custom search attributes of the project's workflows (keys in workflows/shared/messages.ts): the
  * pairs a workflow starts with, and their registration on a Temporal server. The dev server (run
  * command, tests, benchmarks) registers them at start; a cluster registers them once with
  * `temporal operator search-attribute create` (docs/workflows-and-operations.md, "Finding workflows").
  */
 import type { Connection } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import {
-  BILLING_STATUS_ATTRIBUTE,
-  CUSTOMER_ID_ATTRIBUTE,
-  INVOICE_NUMBER_ATTRIBUTE,
-  SEARCH_ATTRIBUTE_KEYS,
-  SUBSCRIPTION_ID_ATTRIBUTE,
-  TEST_CLOCK_ID_ATTRIBUTE,
-} from '../../workflows/messages.js';
+import { BILLING_STATUS_ATTRIBUTE, CUSTOMER_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, SEARCH_ATTRIBUTE_KEYS, SUBSCRIPTION_ID_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE } from '../../workflows/shared/messages.js';
 
 /** What a workflow is about; absent or null values are left unset. */
 export interface WorkflowSearchValues {

@@ -2,7 +2,7 @@
 import { setTimeout } from 'node:timers/promises';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { CONTINUING_AS_NEW, DETERMINISTIC_FAILURE, INVALID_TRANSITION, NO_BILLING_ERROR, type FailureDetails } from '../../workflows/messages.js';
+import { CONTINUING_AS_NEW, DETERMINISTIC_FAILURE, type FailureDetails, INVALID_TRANSITION, NO_BILLING_ERROR } from '../../workflows/shared/messages.js';
 import { DomainError, type DomainFailureDetails } from '../errors.js';
 
 /** The ApplicationFailure at the root of an update's failure: the handler's own, or an activity's it awaited. */

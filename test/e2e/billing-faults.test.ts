@@ -25,7 +25,7 @@ import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedd
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { stopProcess } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
-import { testClockAdvanceWorkflowId } from '../../workflows/messages.js';
+import { testClockAdvanceWorkflowId } from '../../workflows/test-clock-advance/messages.js';
 import { advanceClock, sendUsage, waitForClockReady } from '../support/clock-usage.js';
 import { canRestartDatabase, restartDatabase } from '../support/faults.js';
 import { createHarness, expectJson, type Harness } from '../support/harness.js';

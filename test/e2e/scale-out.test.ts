@@ -21,7 +21,8 @@ import { PROJECT_ROOT } from '../../src/dev/paths.js';
 import { freePort, stopProcess, waitFor } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
 import { connectTemporal } from '../../src/temporal/client.js';
-import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 const CUSTOMERS = 8;

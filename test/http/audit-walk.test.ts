@@ -19,7 +19,7 @@ import { expectJson, expectPage, type RequestOptions, useHarness } from '../supp
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { emitEvent, startTestRelay } from '../support/webhooks.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
-import { processorEventWorkflowId } from '../../workflows/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
 
 const h = useHarness();
 let relay: OutboxRelay;

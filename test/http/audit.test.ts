@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AuditEntryView } from '../../src/schemas/audit.js';
-import { spendAlertWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { spendAlertWorkflowId } from '../../workflows/spend-alerts/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makePlan } from '../support/fixtures.js';
 import { eventually } from '../support/payments.js';

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { subscriptionWorkflowId } from '../../workflows/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { expectPage, type PageBody, useHarness } from '../support/harness.js';
 import { ONE_UNIT as ONE } from '../../src/core/index.js';

@@ -4,7 +4,7 @@
  * audit entries and events each move writes.
  */
 import { describe, expect, it } from 'vitest';
-import { contractWorkflowId } from '../../workflows/messages.js';
+import { contractWorkflowId } from '../../workflows/contract/messages.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';

@@ -15,7 +15,7 @@ import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
 import type { CreditNoteView, InvoiceView } from '../../src/schemas/invoicing.js';
 import type { CustomerView } from '../../src/schemas/accounts.js';
-import { invoiceWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
 import { enUs, pdfText } from '../support/documents.js';
 import { makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';

@@ -11,7 +11,7 @@ import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { eventually } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';
-import { spendAlertWorkflowId } from '../../workflows/messages.js';
+import { spendAlertWorkflowId } from '../../workflows/spend-alerts/messages.js';
 import { evaluateSpendAlerts } from '../../src/services/alerts/spend-alerts.js';
 
 const h = useHarness();

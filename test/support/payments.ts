@@ -5,7 +5,7 @@
  */
 import Stripe from 'stripe';
 import { expect } from 'vitest';
-import { processorEventWorkflowId } from '../../workflows/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
 import { expectJson, expectPage, type Harness } from './harness.js';
 
 export interface PaymentView {

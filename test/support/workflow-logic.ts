@@ -8,7 +8,7 @@
  *   const run = logic.mock(`dunning:${id}`, { runDunningAttempt: async (input) => ... });
  *   const handle = await logic.start('dunningWorkflow', run.id, [input]);
  *
- * Workflows are named by their type name, messages by the definitions in workflows/messages.ts:
+ * Workflows are named by their type name, messages by the definitions in workflows/<name>/messages.ts:
  * nothing here depends on where a workflow's code lives.
  */
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import type { Activities } from '../../activities/index.js';
-import { DETERMINISTIC_FAILURE } from '../../workflows/messages.js';
+import { DETERMINISTIC_FAILURE } from '../../workflows/shared/messages.js';
 
 export type ActivityName = keyof Activities;
 

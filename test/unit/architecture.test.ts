@@ -43,7 +43,7 @@ function layerOf(path: string): Layer | undefined {
   if (path.startsWith('src/services/')) return 'services';
   if (path.startsWith('src/http/')) return 'http';
   // The messages beside each workflow (workflows/<name>/messages.ts), the shared ones and their barrel.
-  if (path === 'workflows/messages.ts' || /^workflows\/[^/]+\/messages\.ts$/.test(path)) return 'messages';
+  if (/^workflows\/[^/]+\/messages\.ts$/.test(path)) return 'messages';
   if (path.startsWith('workflows/')) return 'workflows';
   if (path.startsWith('activities/')) return 'activities';
   if (COMPOSITION_ROOTS.has(path) || path.startsWith('src/dev/')) return 'root';
@@ -84,7 +84,7 @@ const RULES: Record<Layer, Rule> = {
   db: { layers: ['db', 'core', 'foundation', 'generated'], says: 'src/db imports only src/core, the foundation, the generated Prisma client and src/db' },
   temporal: {
     layers: ['temporal', 'core', 'foundation', 'messages'],
-    says: 'src/temporal imports only src/core, the foundation, workflows/messages and src/temporal',
+    says: 'src/temporal imports only src/core, the foundation, the workflow messages and src/temporal',
   },
   processor: {
     layers: ['processor', 'core', 'foundation'],
@@ -99,18 +99,18 @@ const RULES: Record<Layer, Rule> = {
     layers: ['activities', 'services', 'temporal', 'schemas', 'core', 'foundation', 'messages'],
     typesFrom: ['processor'],
     forbiddenPackages: DATABASE_PACKAGES,
-    says: 'activities/ import services, src/temporal, the foundation and workflows/messages, never src/db or the Prisma client',
+    says: 'activities/ import services, src/temporal, the foundation and the workflow messages, never src/db or the Prisma client',
   },
   http: {
     layers: ['http', 'services', 'schemas', 'core', 'foundation', 'messages'],
     forbiddenPackages: DATABASE_PACKAGES,
-    says: 'src/http imports services, src/schemas, src/core, the foundation and workflows/messages, never src/db, src/temporal, the Prisma client, activities/ or workflow code',
+    says: 'src/http imports services, src/schemas, src/core, the foundation and the workflow messages, never src/db, src/temporal, the Prisma client, activities/ or workflow code',
   },
   messages: {
     layers: ['messages', 'core'],
     // @temporalio/common: the search attribute keys (the workflow package itself runs on it in the bundle).
     packages: ['@temporalio/workflow', '@temporalio/common'],
-    says: 'workflows/messages and workflows/<name>/messages import only @temporalio/workflow, @temporalio/common, other messages and src/core',
+    says: 'workflows/<name>/messages import only @temporalio/workflow, @temporalio/common, other messages and src/core',
   },
   workflows: {
     layers: ['workflows', 'messages', 'core'],
@@ -351,7 +351,7 @@ describe('the import reader', () => {
 
   it('keeps the services off the Temporal SDK and workflow code: types come through the gateway', () => {
     expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { Client } from '@temporalio/client';"))).toHaveLength(1);
-    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../../workflows/messages.js';"))).toHaveLength(1);
+    expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../../workflows/dunning/messages.js';"))).toHaveLength(1);
     expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import type { DunningState } from '../../temporal/messages.js';"))).toEqual([]);
     expect(violationsOf('src/services/payments/dunning.ts', importsOf('dunning.ts', "import { retryDunningStep } from '../../temporal/workflows/dunning.js';"))).toEqual([]);
   });
@@ -369,8 +369,7 @@ describe('the import reader', () => {
   });
 
   it("reads a workflow's messages as the messages layer, which imports no workflow code", () => {
-    expect(['workflows/messages.ts', 'workflows/invoice/messages.ts', 'workflows/shared/messages.ts', 'workflows/invoice/index.ts'].map(layerOf)).toEqual([
-      'messages',
+    expect(['workflows/invoice/messages.ts', 'workflows/shared/messages.ts', 'workflows/invoice/index.ts'].map(layerOf)).toEqual([
       'messages',
       'messages',
       'workflows',

@@ -12,7 +12,7 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { isDependencyUnavailable } from '../../src/services/availability.js';
 import { classifyFailure, describeFailure, operatorMessage } from '../../src/services/failures/taxonomy.js';
 import { billingErrorOf, isBillingFailure, RETRIES_EXHAUSTED } from '../../workflows/failures.js';
-import { ACTIVITY_RETRY, DETERMINISTIC_FAILURE, NOT_FOUND, UNPROCESSABLE } from '../../workflows/messages.js';
+import { ACTIVITY_RETRY, DETERMINISTIC_FAILURE, NOT_FOUND, UNPROCESSABLE } from '../../workflows/shared/messages.js';
 
 const sqlError = (code: string, message = `sqlstate ${code}`) => Object.assign(new Error(message), { code });
 const prismaError = (code: string, meta?: Record<string, unknown>, message = `prisma ${code}`) =>

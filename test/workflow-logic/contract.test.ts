@@ -6,18 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  contractAdvanceClockUpdate,
-  contractChangedSignal,
-  contractStateQuery,
-  contractWorkflowId,
-  nextWakeQuery,
-  retryContractUpdate,
-  type ContractSnapshot,
-  type ContractStatus,
-  type ContractWorkflowInput,
-  type SubscriptionCommand,
-} from '../../workflows/messages.js';
+import { nextWakeQuery, type SubscriptionCommand } from '../../workflows/shared/messages.js';
+import { contractAdvanceClockUpdate, contractChangedSignal, type ContractSnapshot, contractStateQuery, type ContractStatus, contractWorkflowId, type ContractWorkflowInput, retryContractUpdate } from '../../workflows/contract/messages.js';
 import { deterministicFailure, useWorkflowLogic, type ActivityMocks } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic(['advanceContract', 'recordBillingError', 'clearBillingError']);

@@ -5,18 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  advanceDunningClockUpdate,
-  dunningClosedSignal,
-  dunningStateQuery,
-  dunningWorkflowId,
-  NO_BILLING_ERROR,
-  nextWakeQuery,
-  retryDunningUpdate,
-  type DunningState,
-  type DunningWorkflowInput,
-  type SubscriptionCommand,
-} from '../../workflows/messages.js';
+import { nextWakeQuery, NO_BILLING_ERROR, type SubscriptionCommand } from '../../workflows/shared/messages.js';
+import { advanceDunningClockUpdate, dunningClosedSignal, type DunningState, dunningStateQuery, dunningWorkflowId, type DunningWorkflowInput, retryDunningUpdate } from '../../workflows/dunning/messages.js';
 import { deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityMocks } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic(['runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);

@@ -14,7 +14,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { installTestRuntime } from '../setup/runtime.js';
-import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/messages.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/shared/messages.js';
 
 /** The worker's bundle entry: every workflow type, as production runs them. */
 const WORKFLOWS_ENTRY = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));

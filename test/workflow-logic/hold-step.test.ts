@@ -10,27 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { WorkflowUpdateStage, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, type UpdateDefinition } from '@temporalio/common';
-import {
-  advanceClockUpdate,
-  advanceDunningClockUpdate,
-  contractAdvanceClockUpdate,
-  contractWorkflowId,
-  dunningWorkflowId,
-  finalizeInvoiceUpdate,
-  invoiceWorkflowId,
-  NO_BILLING_ERROR,
-  processorEventWorkflowId,
-  retryContractUpdate,
-  retryDunningUpdate,
-  retryInvoiceBillingUpdate,
-  retryProcessorEventUpdate,
-  retrySubscriptionBillingUpdate,
-  retryWalletTopUpUpdate,
-  subscriptionWorkflowId,
-  UNPROCESSABLE,
-  walletRechargeWorkflowId,
-  type SubscriptionCommand,
-} from '../../workflows/messages.js';
+import { NO_BILLING_ERROR, type SubscriptionCommand, UNPROCESSABLE } from '../../workflows/shared/messages.js';
+import { contractAdvanceClockUpdate, contractWorkflowId, retryContractUpdate } from '../../workflows/contract/messages.js';
+import { advanceDunningClockUpdate, dunningWorkflowId, retryDunningUpdate } from '../../workflows/dunning/messages.js';
+import { finalizeInvoiceUpdate, invoiceWorkflowId, retryInvoiceBillingUpdate } from '../../workflows/invoice/messages.js';
+import { processorEventWorkflowId, retryProcessorEventUpdate } from '../../workflows/processor-event/messages.js';
+import { advanceClockUpdate, retrySubscriptionBillingUpdate, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId } from '../../workflows/wallet-recharge/messages.js';
 import { deferred, deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityMocks, type ActivityName } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic([

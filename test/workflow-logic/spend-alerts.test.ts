@@ -6,14 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  nextWakeQuery,
-  spendAlertAdvanceClockUpdate,
-  spendAlertWorkflowId,
-  spendChangedSignal,
-  type SpendAlertWorkflowInput,
-  type SpendEvaluation,
-} from '../../workflows/messages.js';
+import { nextWakeQuery } from '../../workflows/shared/messages.js';
+import { spendAlertAdvanceClockUpdate, spendAlertWorkflowId, type SpendAlertWorkflowInput, spendChangedSignal, type SpendEvaluation } from '../../workflows/spend-alerts/messages.js';
 import { deterministicFailure, useWorkflowLogic, type ActivityMocks } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic(['evaluateSpendAlerts', 'resetSpendAlertsForPeriod', 'recordSpendEvaluationError']);

@@ -7,17 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  advanceClockUpdate,
-  cancelSubscriptionUpdate,
-  nextWakeQuery,
-  retrySubscriptionBillingUpdate,
-  subscriptionStateQuery,
-  subscriptionWorkflowId,
-  type SubscriptionCommand,
-  type SubscriptionSnapshot,
-  type SubscriptionWorkflowInput,
-} from '../../workflows/messages.js';
+import { nextWakeQuery, type SubscriptionCommand } from '../../workflows/shared/messages.js';
+import { advanceClockUpdate, cancelSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionStateQuery, subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../workflows/subscription/messages.js';
 import { deterministicFailure, useWorkflowLogic, type ActivityMocks, type MockedWorkflow } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic([

@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ApplicationFailure } from '@temporalio/common';
-import { NO_BILLING_ERROR, retryWalletTopUpUpdate, UNPROCESSABLE, walletRechargeWorkflowId, walletTopUpSettledSignal } from '../../workflows/messages.js';
+import { NO_BILLING_ERROR, UNPROCESSABLE } from '../../workflows/shared/messages.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal } from '../../workflows/wallet-recharge/messages.js';
 import { deferred, deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityMocks } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic(['chargeWalletTopUp', 'abandonWalletTopUp', 'recordBillingError', 'clearBillingError']);

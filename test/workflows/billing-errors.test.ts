@@ -15,7 +15,8 @@
  */
 import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { invoiceWorkflowId, retryInvoiceBillingUpdate, retrySubscriptionBillingUpdate, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId, retryInvoiceBillingUpdate } from '../../workflows/invoice/messages.js';
+import { retrySubscriptionBillingUpdate, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { newId } from '../../src/ids.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';

@@ -3,7 +3,9 @@
  * clocks are billed period after period by their workflows; invoices move through their own.
  */
 import { describe, expect, it } from 'vitest';
-import { invoiceWorkflowId, subscriptionWorkflowId, testClockAdvanceWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
+import { testClockAdvanceWorkflowId } from '../../workflows/test-clock-advance/messages.js';
 import { advanceClock, sendUsage, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
 import { eventually, outboxOf } from '../support/payments.js';
 import { captureHistory } from '../support/histories.js';

@@ -5,7 +5,9 @@
  * deliveries are records of what the system did, in real time (docs/workflows-and-operations.md, "Test clocks").
  */
 import { describe, expect, it } from 'vitest';
-import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { dunningWorkflowId } from '../../workflows/dunning/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { makePlan } from '../support/fixtures.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';

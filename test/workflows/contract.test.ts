@@ -22,14 +22,9 @@ import { newId } from '../../src/ids.js';
 import { WorkflowNotFoundError, type WorkflowUpdateHandle } from '@temporalio/client';
 import { insertContract, insertLink } from '../../src/db/contracts.js';
 import { alignSubscriptionToContract } from '../../src/services/contracts/coterm-alignment.js';
-import {
-  CONTRACT_RECONCILE_SCHEDULE_ID,
-  contractWorkflowId,
-  retryContractUpdate,
-  subscriptionWorkflowId,
-  type ContractReconcileSummary,
-  type ContractSnapshot,
-} from '../../workflows/messages.js';
+import { type ContractSnapshot, contractWorkflowId, retryContractUpdate } from '../../workflows/contract/messages.js';
+import { CONTRACT_RECONCILE_SCHEDULE_ID, type ContractReconcileSummary } from '../../workflows/contract-reconcile/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';

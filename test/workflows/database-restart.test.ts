@@ -18,7 +18,8 @@ import { activityAttempts, canRestartDatabase, restartDatabase } from '../suppor
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
-import { invoiceWorkflowId, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 
 const h = useHarness();
 

@@ -7,16 +7,11 @@
 import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import {
-  DUNNING_CHECK_SCHEDULE_ID,
-  dunningWorkflowId,
-  invoiceWorkflowId,
-  processorEventWorkflowId,
-  retryDunningUpdate,
-  subscriptionWorkflowId,
-  type DunningCheckSummary,
-  type DunningState,
-} from '../../workflows/messages.js';
+import { type DunningState, dunningWorkflowId, retryDunningUpdate } from '../../workflows/dunning/messages.js';
+import { DUNNING_CHECK_SCHEDULE_ID, type DunningCheckSummary } from '../../workflows/dunning-check/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';

@@ -5,7 +5,7 @@
  * one ledger journal, one audit entry) and ends with the workflow that collects and voids it.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { invoiceWorkflowId } from '../../workflows/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, useHarness } from '../support/harness.js';

@@ -9,7 +9,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/client.js';
 import { newId } from '../../src/ids.js';
-import type { SubscriptionCommand } from '../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../workflows/shared/messages.js';
 import { eventually } from '../support/payments.js';
 
 export interface RecordingWindow {

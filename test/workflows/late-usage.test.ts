@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID, type LateUsageCorrectionsSummary } from '../../workflows/messages.js';
+import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID, type LateUsageCorrectionsSummary } from '../../workflows/late-usage-corrections/messages.js';
 import { captureHistory } from '../support/histories.js';
 import { closeSubscriptionPeriod } from '../../src/services/subscriptions/period-close.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';

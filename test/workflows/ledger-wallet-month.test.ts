@@ -7,7 +7,10 @@
  * invoices, payments and wallet.
  */
 import { expect, it } from 'vitest';
-import { dunningWorkflowId, processorEventWorkflowId, subscriptionWorkflowId, walletRechargeWorkflowId } from '../../workflows/messages.js';
+import { dunningWorkflowId } from '../../workflows/dunning/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
+import { walletRechargeWorkflowId } from '../../workflows/wallet-recharge/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';

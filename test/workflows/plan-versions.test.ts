@@ -6,7 +6,7 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { describe, expect, it } from 'vitest';
-import { subscriptionWorkflowId } from '../../workflows/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { invoicesOf as invoicesWithLines } from '../support/invoices.js';

@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { earnedBy, ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
-import { subscriptionWorkflowId } from '../../workflows/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';

@@ -1,11 +1,11 @@
 /**
- * Searchable workflows: the custom search attributes (workflows/messages.ts) let an operator find a
+ * Searchable workflows: the custom search attributes (workflows/shared/messages.ts) let an operator find a
  * customer's workflows through the visibility API, and follow the subscription's and the invoice's
  * status. Visibility is eventually consistent, so every listing is awaited with a condition loop.
  */
 import type { WorkflowExecutionInfo } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { BILLING_STATUS_ATTRIBUTE, CUSTOMER_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE } from '../../workflows/messages.js';
+import { BILLING_STATUS_ATTRIBUTE, CUSTOMER_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE } from '../../workflows/shared/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';

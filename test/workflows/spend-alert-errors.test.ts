@@ -5,7 +5,7 @@
  * once the cause is gone an admin reset (or new usage) evaluates again, which clears it.
  */
 import { describe, expect, it } from 'vitest';
-import { spendAlertWorkflowId } from '../../workflows/messages.js';
+import { spendAlertWorkflowId } from '../../workflows/spend-alerts/messages.js';
 import { sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { activityAttempts, injectOverflow } from '../support/faults.js';

@@ -7,7 +7,7 @@
  * still being gathered while the clock passes it.
  */
 import { describe, expect, it } from 'vitest';
-import { spendAlertWorkflowId } from '../../workflows/messages.js';
+import { spendAlertWorkflowId } from '../../workflows/spend-alerts/messages.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { captureHistory } from '../support/histories.js';

@@ -5,7 +5,8 @@
  * leave its period-end timer running. Histories of both are committed for replay.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { nextWakeQuery, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { nextWakeQuery } from '../../workflows/shared/messages.js';
+import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';

@@ -3,7 +3,9 @@
  * server, on test clocks so months pass in seconds.
  */
 import { describe, expect, it } from 'vitest';
-import { nextWakeQuery, processorEventWorkflowId, subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/messages.js';
+import { nextWakeQuery } from '../../workflows/shared/messages.js';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { captureHistory } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';

@@ -9,7 +9,7 @@ import type { WorkflowUpdateHandle } from '@temporalio/client';
 import { expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
-import { retryWalletTopUpUpdate, walletRechargeWorkflowId, type WalletRechargeResult } from '../../workflows/messages.js';
+import { retryWalletTopUpUpdate, type WalletRechargeResult, walletRechargeWorkflowId } from '../../workflows/wallet-recharge/messages.js';
 import { makeCustomer } from '../support/fixtures.js';
 import { activityAttempts, injectOverflow, withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';

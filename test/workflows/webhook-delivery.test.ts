@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { subscribes } from '../../src/core/webhooks.js';
 import { claimOutboxEvents, markOutboxDispatched } from '../../src/db/webhooks.js';
 import { startDeliveryWorkflow } from '../../src/services/webhooks/deliveries.js';
-import { webhookDeliveryWorkflowId, type WebhookDeliveryOutcome, type WebhookDeliveryPolicy } from '../../workflows/messages.js';
+import { type WebhookDeliveryOutcome, type WebhookDeliveryPolicy, webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { withOverflow } from '../support/faults.js';
 import { captureHistory } from '../support/histories.js';
 import { useHarness } from '../support/harness.js';

@@ -6,7 +6,7 @@
  * operator's retry after the cause is fixed clears it.
  */
 import { describe, expect, it } from 'vitest';
-import { testClockAdvanceWorkflowId } from '../../workflows/messages.js';
+import { testClockAdvanceWorkflowId } from '../../workflows/test-clock-advance/messages.js';
 import { advanceClock, waitForClockReady, type TestClockBody } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';

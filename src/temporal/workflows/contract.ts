@@ -2,7 +2,8 @@
  * The contract workflow (`contract:<id>`, on the subscription task queue): its start, the change
  * signal an amendment sends, and an operator's retry of its held step.
  */
-import { contractChangedSignal, contractWorkflowId, retryContractUpdate, type ContractWorkflowInput, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { contractChangedSignal, contractWorkflowId, type ContractWorkflowInput, retryContractUpdate } from '../../../workflows/contract/messages.js';
 import { unlessWorkflowGone, workflowRunState, type TemporalGateway, type WorkflowRunState } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
 import { runUpdate } from '../updates.js';

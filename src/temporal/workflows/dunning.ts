@@ -3,7 +3,8 @@
  * schedule, started at an invoice's first failed payment (and again by the daily check when its
  * retry is overdue), told when the schedule closes, retried by an operator when a retry is held.
  */
-import { dunningClosedSignal, dunningWorkflowId, retryDunningUpdate, type DunningState, type DunningWorkflowInput, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { dunningClosedSignal, type DunningState, dunningWorkflowId, type DunningWorkflowInput, retryDunningUpdate } from '../../../workflows/dunning/messages.js';
 import { unlessWorkflowGone, workflowRunState, type TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
 import { runUpdate } from '../updates.js';

@@ -6,20 +6,8 @@
  */
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
-import {
-  finalizeInvoiceUpdate,
-  invoicePaymentUpdate,
-  invoiceWorkflowId,
-  payInvoiceUpdate,
-  retryInvoiceBillingUpdate,
-  voidInvoiceUpdate,
-  type InvoiceOutcome,
-  type InvoicePaymentCommand,
-  type InvoicePaymentResult,
-  type InvoiceWorkflowInput,
-  type PayInvoiceCommand,
-  type SubscriptionCommand,
-} from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { finalizeInvoiceUpdate, type InvoiceOutcome, type InvoicePaymentCommand, type InvoicePaymentResult, invoicePaymentUpdate, invoiceWorkflowId, type InvoiceWorkflowInput, type PayInvoiceCommand, payInvoiceUpdate, retryInvoiceBillingUpdate, voidInvoiceUpdate } from '../../../workflows/invoice/messages.js';
 import { unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
 import { INVOICE_WORKFLOW_REUSE_POLICY, invoiceTaskQueue } from '../task-queues.js';

@@ -2,7 +2,8 @@
  * The processor-event workflow (`processor-event:<event id>`, on the subscription task queue): one
  * per payment processor notification, which it applies; an operator retries its held step.
  */
-import { processorEventWorkflowId, retryProcessorEventUpdate, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { processorEventWorkflowId, retryProcessorEventUpdate } from '../../../workflows/processor-event/messages.js';
 import { startedUnlessTaken, type TemporalGateway } from '../gateway.js';
 import { runUpdate } from '../updates.js';
 

@@ -2,7 +2,7 @@
  * The spend alert evaluator (`spend-alerts:<customer id>`, on the subscription task queue): one per
  * customer with alerts, started by the first signal that the customer's spend changed.
  */
-import { spendAlertWorkflowId, spendChangedSignal, type SpendAlertWorkflowInput } from '../../../workflows/messages.js';
+import { spendAlertWorkflowId, type SpendAlertWorkflowInput, spendChangedSignal } from '../../../workflows/spend-alerts/messages.js';
 import type { TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
 

@@ -3,23 +3,8 @@
  * the subscription row commits, the commands sent to it as updates, and the payment outcomes
  * signalled to it.
  */
-import {
-  alignToContractUpdate,
-  billSubscriptionUpdate,
-  cancelSubscriptionUpdate,
-  changePlanUpdate,
-  paymentOutcomeSignal,
-  pauseSubscriptionUpdate,
-  resumeSubscriptionUpdate,
-  retrySubscriptionBillingUpdate,
-  subscriptionWorkflowId,
-  type BillNowResult,
-  type ChangePlanCommand,
-  type PaymentOutcomeSignal,
-  type SubscriptionCommand,
-  type SubscriptionSnapshot,
-  type SubscriptionWorkflowInput,
-} from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { alignToContractUpdate, type BillNowResult, billSubscriptionUpdate, cancelSubscriptionUpdate, type ChangePlanCommand, changePlanUpdate, pauseSubscriptionUpdate, paymentOutcomeSignal, type PaymentOutcomeSignal, resumeSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../../workflows/subscription/messages.js';
 import { withTemporalDeadline } from '../client.js';
 import { startedUnlessTaken, unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';

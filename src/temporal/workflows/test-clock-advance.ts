@@ -4,16 +4,12 @@
  * update and the `nextWakeAt` query (subscriptions, contracts, spend alert evaluators, dunning).
  */
 import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
-import {
-  advanceClockUpdate,
-  contractWorkflowId,
-  dunningWorkflowId,
-  nextWakeQuery,
-  spendAlertWorkflowId,
-  subscriptionWorkflowId,
-  testClockAdvanceWorkflowId,
-  type TestClockAdvanceInput,
-} from '../../../workflows/messages.js';
+import { nextWakeQuery } from '../../../workflows/shared/messages.js';
+import { contractWorkflowId } from '../../../workflows/contract/messages.js';
+import { dunningWorkflowId } from '../../../workflows/dunning/messages.js';
+import { spendAlertWorkflowId } from '../../../workflows/spend-alerts/messages.js';
+import { advanceClockUpdate, subscriptionWorkflowId } from '../../../workflows/subscription/messages.js';
+import { type TestClockAdvanceInput, testClockAdvanceWorkflowId } from '../../../workflows/test-clock-advance/messages.js';
 import { withTemporalDeadline } from '../client.js';
 import { unlessWorkflowGone, workflowRunState, type TemporalGateway } from '../gateway.js';
 import { testClockTaskQueue } from '../task-queues.js';

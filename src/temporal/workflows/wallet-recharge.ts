@@ -3,7 +3,8 @@
  * one per Pending auto-recharge, told when the processor settled a held top-up, retried by an
  * operator when its step is held.
  */
-import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal, type SubscriptionCommand } from '../../../workflows/messages.js';
+import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
+import { retryWalletTopUpUpdate, walletRechargeWorkflowId, walletTopUpSettledSignal } from '../../../workflows/wallet-recharge/messages.js';
 import { startedUnlessTaken, unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
 import { runUpdate } from '../updates.js';

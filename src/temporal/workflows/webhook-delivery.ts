@@ -2,7 +2,7 @@
  * The webhook delivery workflow (`webhook:<event id>:<endpoint id>`, on the webhooks task queue):
  * one per delivery of an event to an endpoint, started by the outbox relay and by a resend.
  */
-import { webhookDeliveryWorkflowId, type WebhookDeliveryInput } from '../../../workflows/messages.js';
+import { type WebhookDeliveryInput, webhookDeliveryWorkflowId } from '../../../workflows/webhook-delivery/messages.js';
 import { startedUnlessTaken, workflowRunState, type TemporalGateway } from '../gateway.js';
 import { webhookTaskQueue } from '../task-queues.js';
 
