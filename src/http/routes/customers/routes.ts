@@ -1,0 +1,168 @@
+/**
+ * /admin/v1/customers: accounts, their status, the 360 view and the entity hierarchy (SPEC §2, §4).
+ * The rules themselves live in src/services/accounts/customers.ts; the descriptions below publish them.
+ */
+import { createRoute,z } from '@hono/zod-openapi';
+import {
+MAX_HIERARCHY_DEPTH,
+RECENT_AUDIT_ENTRIES,
+RECENT_DOCUMENTS
+} from '../../../services/accounts/customers.js';
+import {
+AccountTypeSchema,
+ConsolidationSchema,
+CustomerOverviewSchema,
+CustomerSchema,
+CustomerStatusSchema,
+HierarchyNodeSchema,
+} from '../../../schemas/accounts.js';
+import { CurrencySchema,ExternalIdSchema,MetadataInputSchema,UuidSchema } from '../../../schemas/common.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
+import { IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+
+export const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
+export const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
+export const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
+export const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
+
+export const AddressLineSchema = z.string().trim().min(1, 'must not be empty').max(200);
+export const BillingAddressInputSchema = z
+  .strictObject({
+    line1: AddressLineSchema,
+    line2: AddressLineSchema.nullable().optional(),
+    city: AddressLineSchema,
+    state: AddressLineSchema.nullable().optional(),
+    postal_code: z.string().trim().min(1, 'must not be empty').max(32).nullable().optional(),
+    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as "US"'),
+  })
+  .transform((a) => ({ line1: a.line1, line2: a.line2 ?? null, city: a.city, state: a.state ?? null, postal_code: a.postal_code ?? null, country: a.country }))
+  .openapi({ description: 'the bill-to postal address printed on invoice documents' });
+
+export const CreateCustomerSchema = z
+  .strictObject({
+    display_name: NameSchema,
+    email: EmailSchema,
+    currency: CurrencySchema.openapi({ description: 'ISO 4217; stored and returned as billing_currency (immutable)' }),
+    account_type: AccountTypeSchema.openapi({ description: 'immutable after creation' }),
+    parent_id: UuidSchema.nullable().optional().openapi({ description: 'required for a Subsidiary, null otherwise' }),
+    legal_name: NameSchema.nullable().optional(),
+    bill_to_id: UuidSchema.nullable().optional(),
+    consolidation: ConsolidationSchema.optional().openapi({ description: 'default Standalone' }),
+    payment_terms_days: PaymentTermsSchema.optional(),
+    tax_id: TaxIdSchema.nullable().optional(),
+    billing_address: BillingAddressInputSchema.nullable().optional(),
+    test_clock_id: UuidSchema.nullable().optional().openapi({ description: 'sandbox test clock the customer follows' }),
+    external_id: ExternalIdSchema.nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
+  })
+  .openapi('CreateCustomerRequest');
+
+export const UpdateCustomerSchema = z
+  .strictObject({
+    display_name: NameSchema.optional(),
+    legal_name: NameSchema.nullable().optional(),
+    email: EmailSchema.optional(),
+    bill_to_id: UuidSchema.nullable().optional(),
+    consolidation: ConsolidationSchema.optional(),
+    payment_terms_days: PaymentTermsSchema.optional(),
+    tax_id: TaxIdSchema.nullable().optional(),
+    billing_address: BillingAddressInputSchema.nullable().optional(),
+    parent_id: UuidSchema.nullable().optional(),
+    external_id: ExternalIdSchema.nullable().optional(),
+    metadata: MetadataInputSchema.optional(),
+  })
+  .refine((changes) => Object.keys(changes).length > 0, 'name at least one field to change')
+  .openapi('UpdateCustomerRequest');
+
+export const ChangeStatusSchema = z.strictObject({ status: CustomerStatusSchema }).openapi('ChangeCustomerStatusRequest');
+
+export const ListCustomersQuerySchema = PaginationQuerySchema.extend({
+  parent_id: UuidSchema.optional().openapi({ description: 'only the direct children of this customer' }),
+  status: CustomerStatusSchema.optional(),
+  currency: CurrencySchema.optional().openapi({ description: 'only customers billed in this currency' }),
+  external_id: ExternalIdSchema.optional().openapi({ description: 'the customer with this external id' }),
+});
+
+export const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
+- Organization and Individual are top-level accounts: parent_id must be null (\`parent_not_allowed\`).
+- A Subsidiary needs a parent (\`subsidiary_requires_parent\`) that exists (404 \`parent_not_found\`), is an Organization or a
+  Subsidiary (\`individual_cannot_have_children\`) and is not Closed (\`parent_closed\`).
+- A tree is at most ${MAX_HIERARCHY_DEPTH} levels deep, root included (\`hierarchy_too_deep\`); no cycles (\`hierarchy_cycle\`);
+  a customer is never its own parent or bill_to (\`self_reference\`).
+- ConsolidateToParent needs a parent (\`consolidation_requires_parent\`) with the same billing currency
+  (\`consolidation_currency_mismatch\`).
+- bill_to_id must exist (404 \`bill_to_not_found\`) and not be Closed (\`bill_to_closed\`).
+- test_clock_id must exist (404 \`test_clock_not_found\`).
+- external_id is unique across customers (409 \`external_id_taken\`).`;
+
+export const tags = ['Customers'];
+export const IdParams = { params: IdParamSchema };
+
+export const createCustomerRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers',
+  tags,
+  summary: 'Create a customer',
+  description: `Defaults: consolidation Standalone, payment_terms_days 30, status Active. account_type and currency cannot change later.\n\n${HIERARCHY_RULES}`,
+  request: mutationRequest(CreateCustomerSchema),
+  responses: { 201: jsonResponse('The created customer', CustomerSchema), ...commonErrorResponses },
+});
+
+export const listCustomersRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers',
+  tags,
+  summary: 'List customers',
+  description: 'Customers, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status, currency, created_gte / created_lt and external_id.',
+  request: { query: ListCustomersQuerySchema },
+  responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList'), ...commonErrorResponses },
+});
+
+export const getCustomerRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}',
+  tags,
+  summary: 'Customer 360 view',
+  description: `The customer with its ${RECENT_DOCUMENTS} newest subscriptions, its ${RECENT_DOCUMENTS} newest invoices (those addressed to it),
+its ledger balances, its ${RECENT_AUDIT_ENTRIES} newest audit entries, each list newest first, and its attached payment methods. The ledger is not released yet:
+until it is, every balance is "0".`,
+  request: IdParams,
+  responses: { 200: jsonResponse('The 360 view', CustomerOverviewSchema), ...commonErrorResponses },
+});
+
+export const updateCustomerRoute = createRoute({
+  method: 'patch',
+  path: '/admin/v1/customers/{id}',
+  tags,
+  summary: 'Update a customer',
+  description: `Changes only the fields sent; null clears a nullable field. account_type, currency and status are not updatable here
+(status has its own operation). A Closed customer cannot be updated (409 \`invalid_state_transition\`). Moving a customer
+(parent_id) re-checks the whole ancestor chain for cycles and the depth of the moved subtree.\n\n${HIERARCHY_RULES}`,
+  request: { ...IdParams, ...mutationRequest(UpdateCustomerSchema) },
+  responses: { 200: jsonResponse('The updated customer', CustomerSchema), ...commonErrorResponses },
+});
+
+export const changeStatusRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/status',
+  tags,
+  summary: 'Change the status of a customer',
+  description: `Moves: Active → Suspended, Suspended → Active, Active or Suspended → Closed. Closed is final; any other move is 409
+\`invalid_state_transition\`. Closing is refused with 409 while the customer has Trialing, Active, PastDue or Paused subscriptions
+(\`customer_has_open_subscriptions\`), Draft or Open invoices (\`customer_has_open_invoices\`), children that are not Closed
+(\`customer_has_open_children\`) or non-Closed customers billed to it (\`customer_is_bill_to\`).`,
+  request: { ...IdParams, ...mutationRequest(ChangeStatusSchema) },
+  responses: { 200: jsonResponse('The customer in its new status', CustomerSchema), ...commonErrorResponses },
+});
+
+export const hierarchyRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/hierarchy',
+  tags,
+  summary: 'Entity hierarchy rooted at a customer',
+  description: `The customer and all its descendants (at most ${MAX_HIERARCHY_DEPTH} levels), children in creation order.`,
+  request: IdParams,
+  responses: { 200: jsonResponse('The tree', HierarchyNodeSchema), ...commonErrorResponses },
+});
+

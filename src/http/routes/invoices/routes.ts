@@ -1,0 +1,228 @@
+/**
+ * Invoices (SPEC §2 Invoice, §3, §4): reading them, editing Drafts (manual lines, credits, tax) and
+ * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
+ * invoice-lifecycle.ts. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
+ */
+import { createRoute,z } from '@hono/zod-openapi';
+import { compareQuantity,parseQuantity,ZERO_QUANTITY } from '../../../core/index.js';
+import { CurrencySchema,MetadataInputSchema,MoneySchema,UuidSchema } from '../../../schemas/common.js';
+import { CreditNoteReasonSchema,CreditNoteSchema,InvoiceSchema,InvoiceStatusSchema,InvoiceSummarySchema } from '../../../schemas/invoicing.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+
+export const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
+
+export const PositiveMoneySchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
+
+export const QuantitySchema = z
+  .string()
+  .max(40, { abort: true })
+  .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { message: 'must be a decimal string such as "1" or "2.5"', abort: true })
+  .refine((v) => compareQuantity(parseQuantity(v), ZERO_QUANTITY) > 0, 'must be greater than zero')
+  .openapi({ example: '1' });
+
+export const AddLineItemSchema = z
+  .strictObject({
+    description: DescriptionSchema,
+    amount_nanos: MoneySchema.openapi({ description: 'the line amount; negative for an adjustment such as a discount' }),
+    quantity: QuantitySchema.optional().openapi({ description: 'default "1"' }),
+    unit_amount_nanos: MoneySchema.optional().openapi({
+      description: 'when given, amount_nanos must equal quantity × unit_amount_nanos (rounded HalfEven to a raw unit)',
+    }),
+  })
+  .openapi('AddInvoiceLineItemRequest');
+
+export const ApplyCreditSchema = z
+  .strictObject({
+    amount_nanos: PositiveMoneySchema.openapi({ description: 'the credit, > 0; stored as a credit line of −amount_nanos' }),
+    description: DescriptionSchema,
+  })
+  .openapi('ApplyInvoiceCreditRequest');
+
+export const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
+
+export const IssueCreditNoteSchema = z
+  .strictObject({
+    amount_nanos: PositiveMoneySchema.openapi({ description: 'the amount credited, > 0 and at most total_nanos − credited_nanos' }),
+    refund_amount_nanos: NonNegativeMoneySchema.optional().openapi({
+      description: 'the part refunded through the payment processor, in whole minor units; at most what its payments collected and have not refunded',
+    }),
+    credit_amount_nanos: NonNegativeMoneySchema.optional().openapi({
+      description: "the part put on the customer's credit balance in the invoice's currency, spent automatically by its next invoices in that currency",
+    }),
+    out_of_band_amount_nanos: NonNegativeMoneySchema.optional().openapi({ description: 'the part given back outside the service (recorded only)' }),
+    reason: CreditNoteReasonSchema,
+    memo: z.string().trim().max(1000).nullable().optional(),
+  })
+  .openapi('IssueCreditNoteRequest');
+
+export const ListInvoicesQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional(),
+  status: InvoiceStatusSchema.optional(),
+  subscription_id: UuidSchema.optional().openapi({ description: 'invoices with a line of this subscription' }),
+  currency: CurrencySchema.optional(),
+});
+
+export const UpdateInvoiceSchema = z
+  .strictObject({ metadata: MetadataInputSchema })
+  .openapi('UpdateInvoiceRequest');
+
+export const ListCreditNotesQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional(),
+  invoice_id: UuidSchema.optional(),
+  currency: CurrencySchema.optional(),
+  reason: CreditNoteReasonSchema.optional(),
+});
+
+export const LIST_SUMMARY =
+  'Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; ' +
+  'GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers.';
+
+export const tags = ['Invoices'];
+export const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `invalid_state_transition` and nothing changes.';
+
+export const listRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices',
+  tags,
+  summary: 'List invoices',
+  description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.`,
+  request: { query: ListInvoicesQuerySchema },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList'), ...commonErrorResponses },
+});
+
+export const listOwnRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices',
+  tags,
+  summary: 'List invoices (customer view)',
+  description:
+    `${LIST_SUMMARY} A customer token lists only the invoices addressed to its own customer (another customer_id is 404 ` +
+    '`customer_not_found`); an admin credential lists every invoice. Same filters as the admin list.',
+  request: { query: ListInvoicesQuerySchema },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'OwnInvoiceList'), ...commonErrorResponses },
+});
+
+export const updateRoute = createRoute({
+  method: 'patch',
+  path: '/admin/v1/invoices/{id}',
+  tags,
+  summary: "Update an invoice's metadata",
+  description:
+    'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to ' +
+    'null is removed. Everything that is billed stays immutable once the invoice is finalized.',
+  request: { params: IdParamSchema, ...mutationRequest(UpdateInvoiceSchema) },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const listAllCreditNotesRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/credit-notes',
+  tags,
+  summary: 'List credit notes',
+  description:
+    'Every credit note, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by ' +
+    'customer_id, invoice_id, currency, reason and created_gte / created_lt.',
+  request: { query: ListCreditNotesQuerySchema },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'AllCreditNoteList'), ...commonErrorResponses },
+});
+
+export const getRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}',
+  tags,
+  summary: 'Get an invoice with its line items',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const getOwnRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices/{id}',
+  tags,
+  summary: 'Get an invoice (customer view)',
+  description: 'A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const addLineRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/line-items',
+  tags,
+  summary: 'Add a manual line item to a Draft',
+  description: `${DRAFT_ONLY} A negative amount_nanos is an adjustment (for example a discount); it may not take the total below zero
+(422 \`negative_invoice_total\`). With unit_amount_nanos, amount_nanos must be quantity × unit_amount_nanos (422 \`line_amount_mismatch\`).
+Totals are recomputed exactly (totals that would not fit DECIMAL(38,0): 422 \`amount_out_of_range\`); tax lines are recomputed at
+finalization (or by calculate-tax).`,
+  request: { params: IdParamSchema, ...mutationRequest(AddLineItemSchema) },
+  responses: { 201: jsonResponse('The invoice with the new line', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const applyCreditRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/credits',
+  tags,
+  summary: 'Apply a credit to a Draft',
+  description: `${DRAFT_ONLY} Adds a credit line of −amount_nanos. Credits may not exceed subtotal + tax
+(422 \`credit_exceeds_invoice\`, details.available_nanos), nor take the totals out of DECIMAL(38,0) (422 \`amount_out_of_range\`). After
+finalization use a credit note instead.`,
+  request: { params: IdParamSchema, ...mutationRequest(ApplyCreditSchema) },
+  responses: { 201: jsonResponse('The invoice with the credit applied', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const calculateTaxRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/calculate-tax',
+  tags,
+  summary: 'Calculate the tax of a Draft',
+  description: `${DRAFT_ONLY} Runs the configured tax adapter (TAX_ADAPTER): its tax lines (is_tax: true, one per taxable line,
+each rounded once HalfEven to a raw unit) replace any earlier ones, so repeating it changes nothing. Credit lines are not taxed;
+customers with a tax_id are exempt under the flat-rate adapter. Finalization recalculates tax on the final lines.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The invoice with its tax lines', InvoiceSchema), ...commonErrorResponses },
+});
+
+export const issueCreditNoteRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/credit-notes',
+  tags,
+  summary: 'Issue a credit note against an invoice',
+  description: `Full or partial, on an Open or Paid invoice (Draft or Void: 409 \`invalid_state_transition\`). The amount is allocated, never
+stranded, into four parts that sum to it (the response shows each): refund_amount_nanos (refunded through the payment processor),
+credit_amount_nanos (put on the customer's credit balance, applied automatically to its next invoices in the currency at finalization),
+out_of_band_amount_nanos (given back outside the service, recorded only), and due_reduction_nanos: whatever is not allocated to those,
+which reduces the amount the invoice still owes. Without any of the three fields the default is: reduce the amount due first, then put the
+rest on the customer's credit balance. Bounds, each a 422 whose details name the field, the bound and max_nanos:
+amount_nanos ≤ total_nanos − credited_nanos (\`credit_note_exceeds_remaining\`, details.remaining_nanos);
+due_reduction ≤ amount_due_nanos (\`credit_note_exceeds_amount_due\`, details.amount_due_nanos);
+refund_amount_nanos ≤ collected − refunded on the invoice's newest payment with money left (\`credit_note_exceeds_refundable\`,
+details.refundable_nanos), whole minor units (\`refund_not_whole_minor_units\`); refund + credit + out of band ≤ what was settled
+(paid, wallet, customer balance) and not given back by earlier notes (\`credit_note_exceeds_settled\`, details.settled_creditable_nanos);
+refund + credit + out of band ≤ amount_nanos (\`credit_note_allocation_exceeds_amount\`). A refund the processor refuses is 422
+\`refund_rejected\` (503 \`payment_processor_unavailable\` when it cannot be reached) and issues nothing. Numbered CN-###### from a gapless
+counter; raises the invoice's credited_nanos (and due_reduced_nanos) and emits \`credit_note.issued\`. Credit notes are immutable.`,
+  request: { params: IdParamSchema, ...mutationRequest(IssueCreditNoteSchema) },
+  responses: { 201: jsonResponse('The credit note with its allocation', CreditNoteSchema), ...commonErrorResponses },
+});
+
+export const listCreditNotesRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/credit-notes',
+  tags,
+  summary: "List an invoice's credit notes",
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList'), ...commonErrorResponses },
+});
+
+export const getCreditNoteRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/credit-notes/{id}',
+  tags,
+  summary: 'Get a credit note',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
+});
+

@@ -1,0 +1,77 @@
+/** Meters (SPEC §2 "Meter definition"): how an event_type becomes a quantity. */
+import { createRoute,z } from '@hono/zod-openapi';
+import { MAX_FILTERS,meterDefinitionIssues } from '../../../services/metering/meters.js';
+import { AggregationSchema,FilterSchema,MeterSchema,PropertyNameSchema,WindowTypeSchema } from '../../../schemas/metering.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+
+export const CreateMeterSchema = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200),
+    description: z.string().max(2000).optional(),
+    event_type: z.string().trim().min(1).max(200).openapi({ example: 'tokens_used' }),
+    aggregation: AggregationSchema,
+    property: PropertyNameSchema.optional().openapi({ description: 'required except for Count' }),
+    filters: z.array(FilterSchema).max(MAX_FILTERS).optional().openapi({ description: `up to ${MAX_FILTERS}; all must hold` }),
+    window_type: WindowTypeSchema.optional().openapi({ description: 'default BillingPeriod' }),
+    window_size: z.string().optional().openapi({ description: 'ISO 8601 duration for Sliding and Tumbling, e.g. "PT1H", "P1D"', example: 'PT1H' }),
+    unit: z.string().trim().min(1).max(50).optional().openapi({ description: 'defaults to the property, or "events" for Count' }),
+  })
+  .superRefine((input, ctx) => {
+    for (const issue of meterDefinitionIssues(input)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
+  })
+  .openapi('CreateMeter');
+
+export const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
+events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
+and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+Filters (all must hold): Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares
+numerically with numbers and decimal strings, a string with the text of strings and numbers, a boolean with booleans. NotEquals also
+matches events without the property; the others need it. For "not in", give several NotEquals.
+Windows: BillingPeriod (the subscription's billing period), Sliding (window_size before the reference instant), Tumbling (consecutive
+window_size windows aligned on the Unix epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
+Several meters may match one event_type; invoicing uses the first one created. Meters are immutable (they can only be archived); an
+event_type without meters is measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
+
+export const create = createRoute({
+  method: 'post',
+  path: '/admin/v1/meters',
+  tags: ['Metering'],
+  summary: 'Define a meter',
+  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.`,
+  request: mutationRequest(CreateMeterSchema),
+  responses: { 201: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
+});
+
+export const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/meters',
+  tags: ['Metering'],
+  summary: 'List meters, newest first',
+  request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
+  responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList'), ...commonErrorResponses },
+});
+
+export const get = createRoute({
+  method: 'get',
+  path: '/admin/v1/meters/{id}',
+  tags: ['Metering'],
+  summary: 'Get a meter',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
+});
+
+export const archive = createRoute({
+  method: 'post',
+  path: '/admin/v1/meters/{id}/archive',
+  tags: ['Metering'],
+  summary: 'Archive a meter',
+  description:
+    'Sets archived_at. A new SKU cannot price an event_type billed with an archived meter (409 meter_archived), so no new plan ' +
+    'version is matched to it. Plan versions already pricing its event_type keep billing with it: subscriptions on them are not ' +
+    're-priced. Archiving an archived meter returns it unchanged.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The archived meter', MeterSchema), ...commonErrorResponses },
+});
+

@@ -1,0 +1,287 @@
+/**
+ * Payments and dunning (SPEC §1 Payments, Dunning; §2 Dunning schedule; §4 rules 3-4): payment
+ * methods on file, an invoice's payments with their refunds, charges on demand, capture, refunds,
+ * dunning schedules, and the processor's signed notifications. The rules live in
+ * src/services/payments/; the descriptions below publish them.
+ */
+import { createRoute,z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { CREDIT_NOTE_REASONS } from '../../../schemas/invoicing.js';
+import { actorOf } from '../../actor.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrorResponses } from '../../errors.js';
+import { BillingErrorSchema,MoneySchema,TimestampSchema,UuidSchema } from '../../../schemas/common.js';
+import { PaymentMethodSchema } from '../../../schemas/payments.js';
+import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+
+export const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
+
+export const PaymentStatusSchema = z.enum(['Pending', 'RequiresCapture', 'Succeeded', 'Failed', 'Canceled']).openapi('PaymentStatus');
+
+export const RefundSchema = z
+  .object({
+    id: UuidSchema,
+    payment_id: UuidSchema,
+    invoice_id: UuidSchema,
+    amount_nanos: MoneySchema,
+    amount: z.string().openapi({ description: `amount_nanos for display: ${ROUNDING}` }),
+    currency: z.string(),
+    status: z.enum(['Pending', 'Succeeded', 'Failed']),
+    reason: z.string(),
+    source: z.enum(['api', 'processor']).openapi({ description: 'api: asked through this API; processor: made at the processor and reported by a notification' }),
+    processor_refund_id: z.string().nullable(),
+    credit_note_id: UuidSchema.nullable().openapi({ description: 'the credit note recording the money given back on the invoice' }),
+    failure_message: z.string().nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi('Refund');
+
+export const PaymentSchema = z
+  .object({
+    id: UuidSchema,
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema.openapi({ description: 'the payer charged (the invoice is addressed to it)' }),
+    payment_method_id: UuidSchema.nullable(),
+    attempt: z.number().int().openapi({ description: "the invoice's attempt number (1, 2, …); with the invoice id, the processor idempotency key" }),
+    source: z.enum(['auto_charge', 'dunning', 'on_demand', 'processor']),
+    dunning_attempt: z.number().int().nullable().openapi({ description: 'the dunning retry (1-4) this attempt was' }),
+    status: PaymentStatusSchema,
+    capture_method: z.enum(['automatic', 'manual']),
+    amount_nanos: MoneySchema.openapi({ description: 'the amount due when charged, exact' }),
+    amount: z.string().openapi({ description: `amount_nanos ${ROUNDING}: what the processor was asked for` }),
+    currency: z.string(),
+    refunded_nanos: MoneySchema,
+    processor_payment_intent_id: z.string().nullable(),
+    processor_status: z.string().nullable(),
+    failure_code: z.string().nullable(),
+    failure_message: z.string().nullable(),
+    attempted_at: TimestampSchema,
+    settled_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+    refunds: z.array(RefundSchema),
+  })
+  .openapi('Payment');
+
+export const DunningScheduleSchema = z
+  .object({
+    id: UuidSchema,
+    subscription_id: UuidSchema.nullable().openapi({ description: 'the subscription in arrears (null for a consolidated invoice of several)' }),
+    invoice_id: UuidSchema,
+    customer_id: UuidSchema,
+    attempt_count: z.number().int().min(1).openapi({
+      description:
+        'the dunning attempt the schedule is at (SPEC: 1 to 4 with the default schedule): while Active, the retry due next (1 until the first is made), ' +
+        'staying at the last once it is made; a closed schedule keeps the figure it closed at',
+    }),
+    retries_made: z.number().int().min(0).openapi({ description: 'retries made so far: 0 until the first, at most the number of schedule_days' }),
+    next_attempt_at: TimestampSchema.nullable().openapi({ description: 'when the next retry is due; null once none is left or the schedule is closed' }),
+    status: z.enum(['Active', 'Resolved', 'Exhausted']),
+    schedule_days: z.array(z.number().int()).openapi({ description: 'days after the failure of each retry', example: [3, 7, 14, 21] }),
+    failed_at: TimestampSchema,
+    closed_reason: z.enum(['payment_succeeded', 'paid_manually', 'voided', 'exhausted']).nullable(),
+    closed_at: TimestampSchema.nullable(),
+    billing_error: BillingErrorSchema.openapi({
+      description: 'a retry that failed in a way no automatic retry fixes, held for an operator: fix the cause, then POST /admin/v1/invoices/{id}/dunning/retry; null when none',
+    }),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('DunningSchedule');
+
+export const AttachSchema = z
+  .strictObject({
+    processor_payment_method_id: z.string().trim().min(1, 'must not be empty').max(255).openapi({ description: "the processor's payment method id", example: 'pm_card_visa' }),
+    set_default: z.boolean().optional().openapi({ description: 'make it the default; the first method attached always is' }),
+  })
+  .openapi('AttachPaymentMethodRequest');
+
+export const PaymentIntentSchema = z
+  .strictObject({
+    payment_method_id: UuidSchema.optional().openapi({ description: "one of the payer's payment methods; default: its default method" }),
+    capture_method: z.enum(['automatic', 'manual']).optional().openapi({ description: 'manual authorises now and collects at capture (default automatic)' }),
+  })
+  .openapi('CreatePaymentIntentRequest');
+
+export const RefundRequestSchema = z
+  .strictObject({
+    amount_nanos: MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero')
+      .optional()
+      .openapi({ description: 'a whole number of minor units of the currency; default: all the payment has left' }),
+    reason: z.enum(CREDIT_NOTE_REASONS).optional().openapi({ description: 'recorded on the credit note (default other)' }),
+    payment_id: UuidSchema.optional().openapi({ description: "the payment to refund; default: the invoice's newest with money left" }),
+  })
+  .openapi('RefundInvoiceRequest');
+
+export const ListDunningQuerySchema = PaginationQuerySchema.extend({
+  status: z.enum(['Active', 'Resolved', 'Exhausted']).optional(),
+  customer_id: UuidSchema.optional(),
+  subscription_id: UuidSchema.optional(),
+});
+
+export const NotificationReceiptSchema = z
+  .object({
+    received: z.literal(true),
+    event_id: z.string(),
+    type: z.string(),
+    action: z.enum(['queued', 'ignored', 'duplicate']).openapi({
+      description: 'queued: applied by its workflow; ignored: a type or an object the engine does not handle; duplicate: this event id was received before (no second effect)',
+    }),
+  })
+  .openapi('ProcessorNotificationReceipt');
+
+export const optionalBody = <T extends z.ZodType>(schema: T) => ({ required: false, content: { 'application/json': { schema } } });
+export const tags = ['Payments'];
+
+export const attachRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/payment-methods',
+  tags,
+  summary: 'Attach a payment method to a customer',
+  description: `Attaches a processor payment method (e.g. \`pm_card_visa\`) to the customer's processor customer (created on first use) and keeps
+its display details (brand, last four digits, expiry; never a card number). The first method, or one sent with set_default, becomes the
+default: when an invoice addressed to this customer becomes Open, it is charged automatically. Attaching the same method twice answers the
+attached one. A method the processor refuses is 422 \`payment_method_rejected\`; a Closed customer 409 \`invalid_state_transition\`; 503
+\`payment_processor_unavailable\` when the processor cannot be reached.`,
+  request: { params: IdParamSchema, ...mutationRequest(AttachSchema) },
+  responses: { 201: jsonResponse('The attached payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+export const listMethodsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/payment-methods',
+  tags,
+  summary: "List a customer's attached payment methods",
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of payment methods', PaymentMethodSchema, 'PaymentMethodList'), ...commonErrorResponses },
+});
+
+export const getMethodRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/payment-methods/{id}',
+  tags,
+  summary: 'Get a payment method',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+export const detachRoute = createRoute({
+  method: 'delete',
+  path: '/admin/v1/payment-methods/{id}',
+  tags,
+  summary: 'Detach a payment method',
+  description:
+    'Detaches it at the processor and here (answered with status detached; detaching again changes nothing). When it was the default, the newest remaining method becomes the default; without one, invoices go back to manual payment. ' +
+    '503 `payment_processor_unavailable` when the processor cannot be reached.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The detached payment method', PaymentMethodSchema), ...commonErrorResponses },
+});
+
+export const listPaymentsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/payments',
+  tags,
+  summary: "List an invoice's payments (every collection attempt) with their refunds",
+  description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), newest first, as a JSON array (pagination in headers).',
+  request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList'), ...commonErrorResponses },
+});
+
+export const createIntentRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/payment-intents',
+  tags,
+  summary: 'Charge an Open invoice now',
+  description: `Creates and confirms a processor PaymentIntent for the amount due (raw units rounded once, HalfEven, to the currency's minor
+unit), through the invoice workflow. A succeeded charge pays the invoice (payment.succeeded, invoice.paid) and resolves its dunning; a
+declined one is recorded Failed (payment.failed) and starts dunning if none runs; with capture_method manual the payment waits for a
+capture (RequiresCapture); a processing one stays Pending until the processor's notification decides. Only Open invoices (409
+\`invalid_state_transition\`); nothing left to pay is 422 \`nothing_to_charge\`; without a payment method, 422 \`no_payment_method\`.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(PaymentIntentSchema) },
+  responses: { 201: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+});
+
+export const captureRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/capture',
+  tags,
+  summary: "Capture an invoice's authorised payment",
+  description:
+    "Captures the invoice's payment in RequiresCapture (409 `no_payment_to_capture` when there is none; an invoice that is not Open " +
+    "409 `invalid_state_transition`); the processor's answer is recorded like a charge's.",
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+});
+
+export const refundRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/refunds',
+  tags,
+  summary: 'Refund a Paid invoice, in full or in part',
+  description: `Gives money back on one of the invoice's succeeded payments through the processor and records it with a credit note against the
+invoice (credit_note.issued). Never more than the payment collected minus what it gave back, nor more than the invoice has left to credit
+(422 \`refund_exceeds_payment\`, details.refundable_nanos); the amount is whole minor units (422 \`refund_not_whole_minor_units\`). Only
+Paid invoices (409 \`invalid_state_transition\`); no collected payment with money left is 422 \`nothing_to_refund\`, a payment_id that is not
+one of them 404 \`payment_not_found\`; a refusal by the processor is 422 \`refund_rejected\`; 503 \`payment_processor_unavailable\` when it cannot be reached.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(RefundRequestSchema) },
+  responses: { 201: jsonResponse('The refund', RefundSchema), ...commonErrorResponses },
+});
+
+export const listDunningRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/dunning-schedules',
+  tags: ['Dunning'],
+  summary: 'List dunning schedules',
+  description: 'Newest first as a JSON array (pagination in headers); filter by status, customer_id, subscription_id and created_gte / created_lt.',
+  request: { query: ListDunningQuerySchema },
+  responses: { 200: pageResponse('One page of dunning schedules', DunningScheduleSchema, 'DunningScheduleList'), ...commonErrorResponses },
+});
+
+export const invoiceDunningRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/invoices/{id}/dunning',
+  tags: ['Dunning'],
+  summary: "An invoice's dunning schedule",
+  description: '404 `dunning_schedule_not_found` when its payment never failed.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The dunning schedule', DunningScheduleSchema), ...commonErrorResponses },
+});
+
+export const retryDunningRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/invoices/{id}/dunning/retry',
+  tags: ['Dunning'],
+  summary: 'Retry the dunning retry that left the schedule in billing_error',
+  description:
+    "A retry of the invoice's dunning schedule whose work failed in a way no automatic retry fixes (invalid stored data, a numeric " +
+    'overflow, or a transient failure that outlasted its retry schedule) holds the schedule with billing_error set; no later retry ' +
+    'is made meanwhile. Fix the data, then retry: billing_error is cleared (audited as dunning_schedule.billing_retried) and the ' +
+    'answer comes once the retry ran again, with billing_error set anew when it failed again. 409 no_billing_error when there is ' +
+    'nothing to retry; 404 dunning_schedule_not_found when the payment never failed.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The dunning schedule after the retry', DunningScheduleSchema), ...commonErrorResponses },
+});
+
+export const webhookRoute = createRoute({
+  method: 'post',
+  path: '/v1/webhooks/processor',
+  tags: ['Payments'],
+  summary: 'Payment processor notifications (signed)',
+  description: `Called by the payment processor, authenticated by its signature alone (no token or key): the Stripe-Signature header is
+verified over the raw body against PROCESSOR_WEBHOOK_SECRET with a 300 s tolerance; a missing, malformed, stale, tampered or wrongly signed
+notification is 400 \`invalid_signature\`; a validly signed body that is no notification (not a JSON object, id or type not a string, data or
+data.object not an object) is 400 \`malformed_notification\`. Each event id is stored once: a replay is acknowledged (action duplicate) and has no second
+effect. Handled: payment_intent.succeeded, payment_intent.payment_failed, payment_intent.canceled, invoice.paid, invoice.payment_succeeded,
+invoice.payment_failed, charge.refunded (payment_intent.payment_failed and invoice.payment_failed start dunning; a success during dunning
+resolves it; invoice.paid and invoice.payment_succeeded collect the invoice named by metadata.invoice_id or by a PaymentIntent of ours).
+Other types, and objects the engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
+  request: {
+    headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
+    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },
+  },
+  responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema), ...commonErrorResponses },
+});
+
+export const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('requestId') });
+

@@ -1,0 +1,7 @@
+import { previewRating } from '../../../services/billing/rating-preview.js';
+import type { App } from '../../context.js';
+import { previewRoute } from './routes.js';
+
+export function registerRating(app: App): void {
+  app.openapi(previewRoute, async (c) => c.json(await previewRating(c.get('deps'), c.req.valid('json')), 200));
+}

@@ -1,0 +1,110 @@
+/**
+ * Spend alerts (SPEC §1, §4 GET/POST /admin/v1/customers/:id/alerts) and the entitlement a
+ * customer's product polls. The rules live in src/services/alerts/; the descriptions publish them.
+ */
+import { createRoute,z } from '@hono/zod-openapi';
+import { CurrencySchema,MoneySchema,UuidSchema } from '../../../schemas/common.js';
+import { EntitlementSchema,SpendAlertSchema,SpendAlertStatusSchema,SpendAlertTypeSchema } from '../../../schemas/spend-alerts.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+
+export const ThresholdSchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
+
+export const CreateSpendAlertSchema = z
+  .strictObject({
+    alert_type: SpendAlertTypeSchema,
+    threshold_nanos: ThresholdSchema.openapi({ description: 'the period spend (raw units, > 0) at which the alert triggers' }),
+    currency: CurrencySchema.optional().openapi({ description: "the spend's currency; default the customer's billing_currency" }),
+    scope: z
+      .strictObject({
+        meter_event_type: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional().openapi({
+          description: 'count only the charges of SKUs metering this usage event_type; absent or null = every charge (fees and usage)',
+        }),
+      })
+      .optional(),
+  })
+  .openapi('CreateSpendAlertRequest');
+
+export const ResetSpendAlertSchema = z
+  .strictObject({ threshold_nanos: ThresholdSchema.optional().openapi({ description: 'a new threshold, e.g. a raised limit' }) })
+  .openapi('ResetSpendAlertRequest');
+
+export const AlertParamsSchema = z.object({ id: UuidSchema, alert_id: UuidSchema });
+export const ListQuerySchema = PaginationQuerySchema.extend({ status: SpendAlertStatusSchema.optional() });
+
+export const tags = ['Spend alerts'];
+
+export const RULES = `An alert compares the customer's **current-period spend** with \`threshold_nanos\`: the charges of its subscriptions in
+the alert's currency for their current billing period, rated cumulatively to the customer's now (recurring fees and usage, before
+tax and credits), optionally only the SKUs metering \`scope.meter_event_type\`. Usage is evaluated shortly after it is recorded
+(debounced per customer), never per event. When the spend reaches the threshold the alert moves Armed → Triggered and one
+\`spend_alert.triggered\` event (data: alert_type, customer_id, threshold_nanos, alert_id, currency, spend_nanos) is written, once
+per crossing. A HardLimit also marks the customer \`blocked\` (GET /v1/customers/{id}/entitlement) while Triggered, and caps what
+the period's invoices charge at the threshold (a \`spend_cap\` line and \`spend_cap_withheld_nanos\` on the invoice); usage is still
+recorded. At each billing period start Triggered alerts are Armed again.`;
+
+export const create = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/alerts',
+  tags,
+  summary: 'Create a spend alert',
+  description: `${RULES}\n\nThe new alert is evaluated at once. 404 \`customer_not_found\`; 422 \`customer_closed\`.`,
+  request: { params: IdParamSchema, ...mutationRequest(CreateSpendAlertSchema) },
+  responses: { 201: jsonResponse('The created alert, Armed', SpendAlertSchema), ...commonErrorResponses },
+});
+
+export const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/alerts',
+  tags,
+  summary: "List the customer's spend alerts",
+  description: 'Only this customer\'s alerts, newest first, each with its state and history; filter by status.',
+  request: { params: IdParamSchema, query: ListQuerySchema },
+  responses: { 200: pageResponse('One page of alerts', SpendAlertSchema, 'SpendAlertList'), ...commonErrorResponses },
+});
+
+export const get = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/alerts/{alert_id}',
+  tags,
+  summary: 'Get a spend alert with its history',
+  request: { params: AlertParamsSchema },
+  responses: { 200: jsonResponse('The alert', SpendAlertSchema), ...commonErrorResponses },
+});
+
+export const remove = createRoute({
+  method: 'delete',
+  path: '/admin/v1/customers/{id}/alerts/{alert_id}',
+  tags,
+  summary: 'Disable a spend alert',
+  description: 'The alert becomes Disabled (final, kept with its history): it no longer notifies, blocks or caps invoices finalized from now on.',
+  request: { params: AlertParamsSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The disabled alert', SpendAlertSchema), ...commonErrorResponses },
+});
+
+export const reset = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/alerts/{alert_id}/reset',
+  tags,
+  summary: 'Reset a spend alert',
+  description: `A Triggered alert is Armed again at once (a HardLimit no longer blocks the customer), optionally with a new
+\`threshold_nanos\`. The period's spend so far stays its baseline: it triggers again only when the spend crosses its threshold anew
+(a raised threshold that the spend reaches, or in a later period). The cap on invoices is the alert's threshold at finalization, so
+raise the threshold to let more be charged. 409 \`invalid_state_transition\` for a Disabled alert.`,
+  request: { params: AlertParamsSchema, ...mutationRequest(ResetSpendAlertSchema, false) },
+  responses: { 200: jsonResponse('The alert', SpendAlertSchema), ...commonErrorResponses },
+});
+
+export const entitlement = createRoute({
+  method: 'get',
+  path: '/v1/customers/{id}/entitlement',
+  tags,
+  summary: "The customer's entitlement: active or blocked",
+  description: `What the customer's product polls to stop serving it: \`blocked\` while a HardLimit spend alert of the customer is
+Triggered (until the next billing period starts or an admin resets the alert), else \`active\`. A customer token may read only its
+own customer (any other is 404).`,
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The entitlement', EntitlementSchema), ...commonErrorResponses },
+});
+

@@ -1,0 +1,62 @@
+import { createRoute,z } from '@hono/zod-openapi';
+import { billNow,changePlan } from '../../../services/invoicing/invoice-lifecycle.js';
+import {
+createSubscription,
+getSubscription,
+listSubscriptions,
+moveSubscription,
+retrySubscriptionBilling,
+updateSubscriptionMetadata,
+} from '../../../services/subscriptions/subscriptions.js';
+import { SubscriptionSchema } from '../../../schemas/subscriptions.js';
+import { actorOf,ownCustomerId } from '../../actor.js';
+import type { App } from '../../context.js';
+import { withHostedLink } from '../../hosted-links.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse,mutationRequest,requestContext,sendPage } from '../../helpers.js';
+import { IdParamSchema } from '../../schemas.js';
+import { MoveSchema,create,get,list,adminList,adminGet,update,bill,changePlanRoute,retry,MOVES } from './routes.js';
+
+export function registerSubscriptions(app: App): void {
+  app.openapi(create, async (c) => {
+    const subscription = await createSubscription(c.get('deps'), c.req.valid('json'), actorOf(c), c.get('requestId'), ownCustomerId(c));
+    return c.json(subscription, 201);
+  });
+  app.openapi(list, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'), ownCustomerId(c))));
+  app.openapi(get, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));
+  app.openapi(adminList, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'))));
+  app.openapi(adminGet, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id), 200));
+  app.openapi(update, async (c) =>
+    c.json(await updateSubscriptionMetadata(c.get('deps'), c.req.valid('param').id, c.req.valid('json').metadata, requestContext(c)), 200),
+  );
+
+  for (const [move, summary] of Object.entries(MOVES) as [keyof typeof MOVES, string][]) {
+    const route = createRoute({
+      method: 'post',
+      path: `/admin/v1/subscriptions/{id}/${move}`,
+      tags: ['Subscriptions'],
+      summary,
+      description:
+        'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
+      request: { params: IdParamSchema, ...mutationRequest(MoveSchema, false) },
+      responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
+    });
+    app.openapi(route, async (c) => {
+      const body = (c.req.valid('json') as z.infer<typeof MoveSchema> | undefined) ?? {};
+      const subscription = await moveSubscription(c.get('deps'), c.req.valid('param').id, move, {
+        ...requestContext(c),
+        ...(body.reason ? { reason: body.reason } : {}),
+      });
+      return c.json(subscription, 200);
+    });
+  }
+
+  app.openapi(retry, async (c) => c.json(await retrySubscriptionBilling(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
+  app.openapi(bill, async (c) => {
+    const { invoice, created } = await billNow(c.get('deps'), c.req.valid('param').id, requestContext(c));
+    return created ? c.json(withHostedLink(c, invoice), 201) : c.json(withHostedLink(c, invoice), 200);
+  });
+  app.openapi(changePlanRoute, async (c) =>
+    c.json(await changePlan(c.get('deps'), c.req.valid('param').id, c.req.valid('json').plan_id, requestContext(c)), 200),
+  );
+}

@@ -1,0 +1,213 @@
+/**
+ * /admin/v1/webhooks: outbound webhook endpoints (SPEC §4, §6), their delivery log and the manual
+ * resend. The rules live in src/services/webhooks/; the descriptions below publish them.
+ */
+import { createRoute,z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { actorOf } from '../../actor.js';
+import type { AppEnv } from '../../context.js';
+import { commonErrorResponses } from '../../errors.js';
+import { UuidSchema } from '../../../schemas/common.js';
+import { pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+import {
+SUBSCRIBABLE_EVENTS,type RequestContext
+} from '../../../services/webhooks/endpoints.js';
+import { MAX_URL_LENGTH } from '../../../services/webhooks/url-policy.js';
+
+export const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
+export const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+export const context = (c: Context<AppEnv>): RequestContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
+
+export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
+
+export const UrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_URL_LENGTH)
+  .openapi({ example: 'https://example.com/billing/webhooks', description: 'absolute http:// or https:// URL' });
+
+export const EventTypeSchema = z
+  .string()
+  .refine((type) => SUBSCRIBABLE_EVENTS.includes(type), { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; one of ${SUBSCRIBABLE_EVENTS.join(', ')}` })
+  .openapi({ description: 'an event type, or "*" for all', example: 'invoice.finalized' });
+
+export const EventsSchema = z.array(EventTypeSchema).min(1, 'name at least one event type, or "*"').max(SUBSCRIBABLE_EVENTS.length * 2);
+export const DescriptionSchema = z.string().max(2000);
+
+export const CircuitSchema = z
+  .object({
+    state: z.enum(['Closed', 'Open', 'HalfOpen']).openapi({ description: 'Closed: deliveries flow; Open: suspended; HalfOpen: one probe delivery decides' }),
+    consecutive_failures: z.number().int(),
+    opened_at: TimestampSchema.nullable(),
+    reopens_at: TimestampSchema.nullable().openapi({ description: 'when an Open circuit lets one probe through' }),
+  })
+  .openapi('WebhookCircuit');
+
+export const EndpointSchema = z
+  .object({
+    id: UuidSchema,
+    url: z.string(),
+    description: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    secret: z.string().openapi({ description: 'signing secret: in full in the answers of create and rotate-secret only, masked elsewhere' }),
+    circuit: CircuitSchema,
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('WebhookEndpoint');
+
+export const CreateEndpointSchema = z
+  .strictObject({ url: UrlSchema, events: EventsSchema, description: DescriptionSchema.optional() })
+  .openapi('CreateWebhookEndpointRequest');
+
+export const UpdateEndpointSchema = z
+  .strictObject({ url: UrlSchema.optional(), events: EventsSchema.optional(), description: DescriptionSchema.optional(), enabled: z.boolean().optional() })
+  .refine((changes) => Object.keys(changes).length > 0, 'name at least one field to change')
+  .openapi('UpdateWebhookEndpointRequest');
+
+export const DeliveryStatusSchema = z.enum(['Pending', 'Delivered', 'Failed']);
+
+export const AttemptSchema = z
+  .object({
+    number: z.number().int(),
+    started_at: TimestampSchema,
+    latency_ms: z.number().int(),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable().openapi({ description: 'why it failed: the HTTP status, a timeout, a connection error' }),
+    response_body: z.string().nullable().openapi({ description: 'the first 1024 bytes of the answer' }),
+  })
+  .openapi('WebhookAttempt');
+
+export const DeliverySchema = z
+  .object({
+    id: UuidSchema,
+    endpoint_id: UuidSchema,
+    event_id: UuidSchema,
+    event_type: z.string(),
+    status: DeliveryStatusSchema,
+    attempt_count: z.number().int(),
+    next_attempt_at: TimestampSchema.nullable(),
+    last_status_code: z.number().int().nullable(),
+    last_error: z.string().nullable(),
+    delivered_at: TimestampSchema.nullable(),
+    failed_at: TimestampSchema.nullable(),
+    workflow_id: z.string().openapi({ description: 'the delivery workflow in the Temporal UI', example: 'webhook:<event id>:<endpoint id>' }),
+    payload: z.record(z.string(), z.unknown()).openapi({ description: 'the event as every attempt sends it: { id, type, timestamp, data }' }),
+    attempts: z.array(AttemptSchema),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+  })
+  .openapi('WebhookDelivery');
+
+export const DeliveryParamsSchema = z.object({ id: UuidSchema, delivery_id: UuidSchema });
+
+export const DELIVERY_RULES = `Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
+{ id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
+endpoint's secret), X-Billing-Event-Id and X-Billing-Event-Type. A 2xx answer within the timeout (WEBHOOK_TIMEOUT_MS, 10 s) delivers it;
+anything else is retried on WEBHOOK_RETRY_SCHEDULE (at once, then 30 s, 5 min, 30 min and 4 h after the previous attempt); after the
+last attempt the delivery is Failed. After WEBHOOK_BREAKER_THRESHOLD (5) consecutive failed attempts the endpoint's circuit opens and
+its deliveries wait WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let through, and its success
+closes the circuit. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.`;
+
+export const URL_RULES = `url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
+addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
+events: event types (${SUBSCRIBABLE_EVENTS.slice(1).join(', ')}) or "*"; an unknown type is a 400 naming it.`;
+
+export const create = createRoute({
+  method: 'post',
+  path: '/admin/v1/webhooks',
+  tags: ['Webhooks'],
+  summary: 'Register a webhook endpoint',
+  description: `${URL_RULES}\nThe answer carries the signing secret in full; later reads show it masked.\n${DELIVERY_RULES}`,
+  request: { headers: IdempotencyHeaderSchema, body: body(CreateEndpointSchema) },
+  responses: { 201: json(EndpointSchema, 'The endpoint, with its signing secret'), ...commonErrorResponses },
+});
+
+export const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/webhooks',
+  tags: ['Webhooks'],
+  summary: 'List webhook endpoints, newest first (secrets masked)',
+  request: { query: PaginationQuerySchema },
+  responses: { 200: pageResponse('A page of endpoints', EndpointSchema, 'WebhookEndpointList'), ...commonErrorResponses },
+});
+
+export const get = createRoute({
+  method: 'get',
+  path: '/admin/v1/webhooks/{id}',
+  tags: ['Webhooks'],
+  summary: 'Get a webhook endpoint with its circuit breaker state',
+  request: { params: IdParamSchema },
+  responses: { 200: json(EndpointSchema, 'The endpoint (secret masked)'), ...commonErrorResponses },
+});
+
+export const update = createRoute({
+  method: 'patch',
+  path: '/admin/v1/webhooks/{id}',
+  tags: ['Webhooks'],
+  summary: 'Change url, events, description or enabled',
+  description: `${URL_RULES}\nA disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt.`,
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(UpdateEndpointSchema) },
+  responses: { 200: json(EndpointSchema, 'The endpoint (secret masked)'), ...commonErrorResponses },
+});
+
+export const remove = createRoute({
+  method: 'delete',
+  path: '/admin/v1/webhooks/{id}',
+  tags: ['Webhooks'],
+  summary: 'Delete a webhook endpoint and its delivery log',
+  description: 'Deliveries under way stop before their next attempt.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 204: { description: 'Deleted' }, ...commonErrorResponses },
+});
+
+export const rotate = createRoute({
+  method: 'post',
+  path: '/admin/v1/webhooks/{id}/rotate-secret',
+  tags: ['Webhooks'],
+  summary: 'Replace the signing secret',
+  description: 'Every attempt from now on is signed with the new secret, shown in full in this answer only.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: json(EndpointSchema, 'The endpoint, with its new signing secret'), ...commonErrorResponses },
+});
+
+export const deliveries = createRoute({
+  method: 'get',
+  path: '/admin/v1/webhooks/{id}/deliveries',
+  tags: ['Webhooks'],
+  summary: "List the endpoint's deliveries with their attempts, newest first",
+  description: DELIVERY_RULES,
+  request: {
+    params: IdParamSchema,
+    query: PaginationQuerySchema.extend({
+      status: DeliveryStatusSchema.optional(),
+      event_type: z.string().min(1).max(200).optional().openapi({ description: 'only deliveries of this event type' }),
+    }),
+  },
+  responses: { 200: pageResponse('A page of deliveries', DeliverySchema, 'WebhookDeliveryList'), ...commonErrorResponses },
+});
+
+export const delivery = createRoute({
+  method: 'get',
+  path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}',
+  tags: ['Webhooks'],
+  summary: 'Get a delivery with its attempts',
+  request: { params: DeliveryParamsSchema },
+  responses: { 200: json(DeliverySchema, 'The delivery'), ...commonErrorResponses },
+});
+
+export const resend = createRoute({
+  method: 'post',
+  path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}/resend',
+  tags: ['Webhooks'],
+  summary: 'Send a Delivered or Failed delivery again',
+  description:
+    'The same bytes, as a new run of the delivery workflow with a fresh attempt budget (attempt numbers go on). ' +
+    '409 webhook_delivery_in_progress while the delivery is still being attempted.',
+  request: { params: DeliveryParamsSchema, headers: IdempotencyHeaderSchema },
+  responses: { 202: json(DeliverySchema, 'The delivery, Pending again'), ...commonErrorResponses },
+});
+
