@@ -1,17 +1,13 @@
+/**
+ * The contracts handlers: each reads the validated request, calls its service and answers. The route
+ * definitions are in routes.ts, the request schemas in schemas.ts.
+ */
 import { z } from '@hono/zod-openapi';
-import {
-activateContract,
-amendContract,
-createContract,
-getContract,
-linkSubscription,
-listContracts,
-retryContract,
-terminateContract,
-} from '../../../services/contracts/contracts.js';
+import { create, get, list, activate, amend, terminate, retry, link } from './routes.js';
+import { TerminateSchema } from './schemas.js';
+import { activateContract, amendContract, createContract, getContract, linkSubscription, listContracts, retryContract, terminateContract } from '../../../services/contracts/contracts.js';
 import type { App } from '../../context.js';
-import { requestContext,sendPage } from '../../helpers.js';
-import { TerminateSchema,create,get,list,activate,amend,terminate,retry,link } from './routes.js';
+import { requestContext, sendPage } from '../../helpers.js';
 
 export function registerContracts(app: App): void {
   app.openapi(create, async (c) => {

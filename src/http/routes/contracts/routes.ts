@@ -2,142 +2,13 @@
  * Contracts (SPEC §4): create, get, list, activate, amend, terminate, and adopt subscriptions.
  * Each handler parses, calls one service function (src/services/contracts/contracts.ts) and answers.
  */
-import { createRoute,z } from '@hono/zod-openapi';
+import { DiscountBpsSchema, RateOverrideSchema, TierOverrideSchema, CreateContractSchema, AmendContractSchema, TerminateSchema, LinkSchema } from './schemas.js';
+import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
+import { createRoute, z } from '@hono/zod-openapi';
 import { commonErrorResponses } from '../../errors.js';
-import { BillingErrorSchema,IsoDateSchema,MoneySchema,NonNegativeMoneySchema,TimestampSchema,UuidSchema } from '../../../schemas/common.js';
-import { TierInputSchema } from '../../../schemas/catalog.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-/** A contract date, published with format "date" (YYYY-MM-DD). */
-export const DateSchema = IsoDateSchema.openapi({ format: 'date' });
-
-export const ContractStatusSchema = z.enum(['Draft', 'Active', 'Amended', 'Expired', 'Terminated']).openapi('ContractStatus');
-export const AdoptionTypeSchema = z.enum(['PLG', 'Coterm', 'Recontract']).openapi('AdoptionType');
-export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'discount in basis points, 0-10000' });
-export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list' });
-
-export const RateOverrideSchema = z
-  .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
-  .openapi('ContractRateOverride', { description: "multiplies the price of SKUs whose product carries the tag (8000 = 80% of list); the first match wins" });
-export const TierOverrideSchema = z
-  .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
-  .openapi('ContractTierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU' });
-export const EscalationSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('Percent'), basis_points: z.number().int().min(0).max(10_000), interval_months: z.number().int().min(1).max(120) }),
-    z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, interval_months: z.number().int().min(1).max(120) }),
-  ])
-  .openapi('ContractEscalation', {
-    description: "one step every interval_months from the contract's start_date: Percent compounds on every price, Fixed adds amount_nanos to recurring fees",
-  });
-
-export const pricing = {
-  discount_bps: DiscountBpsSchema.optional(),
-  rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
-  tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
-};
-
-export const TermInputSchema = z
-  .strictObject({
-    phase: z.number().int().min(1).max(1000),
-    start_date: DateSchema,
-    end_date: DateSchema.openapi({ description: 'exclusive: a phase covers [start_date, end_date)' }),
-    committed_amount_nanos: NonNegativeMoneySchema,
-    description: z.string().max(500).default(''),
-    commit_product_tag: z.string().min(1).max(64).optional().openapi({ description: "only usage of SKUs whose product carries this tag draws the commit down" }),
-    ...pricing,
-  })
-  .openapi('ContractTermInput');
-
-export const CreateContractSchema = z
-  .strictObject({
-    customer_id: UuidSchema,
-    name: z.string().trim().min(1, 'must not be empty').max(200),
-    start_date: DateSchema,
-    end_date: DateSchema.openapi({ description: 'exclusive: the contract covers [start_date, end_date)' }),
-    terms: z.array(TermInputSchema).min(1).max(50).openapi({ description: 'ramp phases tiling [start_date, end_date): contiguous, no overlap' }),
-    escalation: EscalationSchema.optional(),
-    activate: z.boolean().default(true).openapi({ description: 'true (default): the contract is Active at once; false: a Draft until POST …/activate' }),
-    ...pricing,
-  })
-  .openapi('CreateContract');
-
-export const AmendContractSchema = z
-  .strictObject({
-    reason: z.string().trim().min(1, 'must not be empty').max(500),
-    new_committed_amount_nanos: NonNegativeMoneySchema.openapi({ description: 'commit of the phase in force from effective_date on' }),
-    effective_date: DateSchema.openapi({ description: "from this day on (today or later, before end_date) the amended terms apply" }),
-    discount_bps: DiscountBpsSchema.optional().openapi({ description: 'new discount from effective_date on' }),
-    rate_overrides: z.array(RateOverrideSchema).max(100).optional().openapi({ description: 'new rate overrides from effective_date on' }),
-  })
-  .openapi('AmendContract');
-
-export const TerminateSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('TerminateContract');
-
-export const LinkSchema = z.strictObject({ subscription_id: UuidSchema, adoption_type: AdoptionTypeSchema }).openapi('LinkContractSubscription');
-
-export const TierViewSchema = z.object({ up_to: z.number().int().nullable(), unit_amount_nanos: MoneySchema, flat_amount_nanos: MoneySchema.optional() });
-export const pricingView = {
-  discount_bps: z.number().int().nullable(),
-  rate_overrides: z.array(z.object({ product_tag: z.string(), multiplier_bps: z.number().int() })).nullable(),
-  tier_overrides: z.array(z.object({ sku_id: z.string(), tiers: z.array(TierViewSchema) })).nullable(),
-};
-
-export const LinkViewSchema = z
-  .object({ contract_id: z.string(), subscription_id: z.string(), adoption_type: AdoptionTypeSchema, coterm_fee_nanos: z.string().nullable(), aligned_at: TimestampSchema.nullable().openapi({ description: 'Coterm: when the subscription was realigned to end its periods on the contract end (null until then, and for other adoptions)' }), created_at: TimestampSchema })
-  .openapi('ContractSubscription');
-
-export const ContractSchema = z
-  .object({
-    id: UuidSchema,
-    customer_id: UuidSchema,
-    name: z.string(),
-    status: ContractStatusSchema,
-    start_date: z.string().openapi({ format: 'date' }),
-    end_date: z.string().openapi({ format: 'date' }),
-    ...pricingView,
-    escalation: z
-      .object({ kind: z.enum(['Percent', 'Fixed']), basis_points: z.number().int().optional(), amount_nanos: z.string().optional(), interval_months: z.number().int() })
-      .nullable(),
-    parent_contract_id: z.string().nullable().openapi({ description: 'the contract this one amended' }),
-    amendment_reason: z.string().nullable(),
-    effective_date: z.string().nullable().openapi({ format: 'date' }),
-    escalation_steps: z.number().int().openapi({ description: 'escalation steps applied so far' }),
-    terminated_on: z.string().nullable().openapi({ format: 'date', description: 'last day served of a Terminated contract' }),
-    termination_reason: z.string().nullable(),
-    test_clock_id: z.string().nullable(),
-    billing_error: BillingErrorSchema.openapi({
-      description: "a step of the contract's workflow (an escalation, a true-up, the expiry) that failed in a way no automatic retry fixes, held for an operator: fix the cause, then POST /admin/v1/contracts/{id}/retry; null when none",
-    }),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-    terms: z.array(
-      z.object({
-        phase: z.number().int(),
-        start_date: z.string().openapi({ format: 'date' }),
-        end_date: z.string().openapi({ format: 'date' }),
-        committed_amount_nanos: z.string(),
-        description: z.string(),
-        ...pricingView,
-        commit_product_tag: z.string().nullable(),
-        drawn_down_nanos: z.string().nullable().openapi({ description: 'usage charges drawn from the commit so far (null in lists)' }),
-        remaining_commit_nanos: z.string().nullable().openapi({ description: 'commit left to draw down (null in lists)' }),
-        trued_up_at: z.string().nullable(),
-        true_up_nanos: z.string().nullable().openapi({ description: 'shortfall billed at the phase end' }),
-      }),
-    ),
-    amendment_chain: z
-      .array(z.object({ id: z.string(), status: ContractStatusSchema, effective_date: z.string().nullable() }))
-      .nullable()
-      .openapi({ description: 'the chain of amendments this contract belongs to, oldest first (null in lists)' }),
-    subscriptions: z.array(LinkViewSchema).nullable().openapi({ description: 'subscriptions the contract prices (null in lists)' }),
-  })
-  .openapi('Contract');
-
-export const LinkResultSchema = LinkViewSchema.extend({
-  coterm: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Coterm adoption: the alignment to the contract end, or the one-time fee billed with fewer than 30 days left' }),
-}).openapi('ContractSubscriptionLink');
+import { UuidSchema } from '../../../schemas/common.js';
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const TAGS = ['Contracts'];
 
@@ -241,4 +112,3 @@ export const link = createRoute({
   request: { params: IdParamSchema, ...mutationRequest(LinkSchema) },
   responses: { 201: jsonResponse('The link', LinkResultSchema), ...commonErrorResponses },
 });
-

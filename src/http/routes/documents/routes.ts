@@ -2,12 +2,9 @@
  * Invoice documents (issue 19): the PDF of an invoice or credit note for its customer and admins,
  * and the hosted invoice page a payer opens from hosted_invoice_url without credentials.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { resolveHostedLink,type PdfDocument } from '../../../services/documents/documents.js';
-import { DEFAULT_DOCUMENT_SETTINGS } from '../../../services/documents/settings.js';
-import type { AppEnv } from '../../context.js';
-import { ApiError,commonErrorResponses } from '../../errors.js';
+import { TokenParamSchema } from './schemas.js';
+import { createRoute, z } from '@hono/zod-openapi';
+import { commonErrorResponses } from '../../errors.js';
 import { IdParamSchema } from '../../schemas.js';
 
 export const tags = ['Invoices'];
@@ -20,10 +17,6 @@ export const pdfResponse = (description: string) => ({
     'X-Document-Edition': { description: 'the stored edition served (open, paid, void, +cn<n> after credit notes; issued for a credit note); absent for a Draft', schema: { type: 'string' as const } },
   },
   content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
-});
-
-export const TokenParamSchema = z.object({
-  token: z.string().max(200).openapi({ param: { name: 'token', in: 'path' }, description: 'the signed part of hosted_invoice_url' }),
 });
 
 export const invoicePdfRoute = createRoute({
@@ -72,31 +65,3 @@ export const hostedPdfRoute = createRoute({
   request: { params: TokenParamSchema },
   responses: { 200: pdfResponse('The PDF'), ...commonErrorResponses },
 });
-
-export function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
-  return c.body(Buffer.from(pdf.content), 200, {
-    'Content-Type': 'application/pdf',
-    'Content-Disposition': `inline; filename="${pdf.filename}"`,
-    'X-Content-Type-Options': 'nosniff',
-    'X-Document-SHA256': pdf.sha256,
-    ETag: `"${pdf.sha256}"`,
-    // A Draft changes; a stored edition never does, but the invoice may move on to another edition.
-    'Cache-Control': 'private, no-cache',
-    ...(pdf.edition ? { 'X-Document-Edition': pdf.edition } : {}),
-  });
-}
-
-export const settingsOf = (c: Context<AppEnv>) => c.get('deps').settings.documents ?? DEFAULT_DOCUMENT_SETTINGS;
-
-/** The invoice a hosted link opens, or the 404/410 it answers. */
-export async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<string> {
-  const { db, settings, clock } = c.get('deps');
-  if (!settings.hostedLinks) throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
-  const link = await resolveHostedLink(db, settings.hostedLinks, token, clock());
-  if (link.status === 'not_found') throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
-  if (link.status === 'expired') {
-    throw new ApiError('hosted_link_expired', 'this invoice link has expired; ask the seller for a new one', { expired_at: link.expiredAt.toISOString() });
-  }
-  return link.invoiceId;
-}
-

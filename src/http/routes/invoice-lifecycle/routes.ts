@@ -2,11 +2,12 @@
  * The lifecycle moves of an invoice (SPEC §3): finalize, pay and void, each an update on the
  * invoice's workflow whose validator refuses an invalid move before anything is recorded.
  */
-import { createRoute,z } from '@hono/zod-openapi';
+import { PaySchema, VoidSchema } from './schemas.js';
+import { createRoute } from '@hono/zod-openapi';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema } from '../../schemas.js';
+import { jsonResponse, mutationRequest } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
 
 export const finalize = createRoute({
   method: 'post',
@@ -26,8 +27,6 @@ export const finalize = createRoute({
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The Open invoice (Paid for a credit invoice)', InvoiceSchema), ...commonErrorResponses },
 });
-
-export const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
 export const pay = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/pay',
@@ -39,8 +38,6 @@ export const pay = createRoute({
   request: { params: IdParamSchema, ...mutationRequest(PaySchema) },
   responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema), ...commonErrorResponses },
 });
-
-export const VoidSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('VoidInvoice');
 export const voidRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/void',
@@ -68,4 +65,3 @@ export const retry = createRoute({
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The invoice after the retried move', InvoiceSchema), ...commonErrorResponses },
 });
-

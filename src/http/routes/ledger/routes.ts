@@ -3,59 +3,16 @@
  * The rules live in src/core/ledger.ts, src/services/ledger/ and src/services/wallets/; the
  * descriptions below publish them.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import { ACCOUNT_KINDS } from '../../../core/index.js';
-import { CurrencySchema,DateTimeSchema,MoneySchema,NonNegativeMoneySchema,UuidSchema } from '../../../schemas/common.js';
-import { CustomerLedgerSchema,LedgerEntrySchema,TrialBalanceSchema,WalletSchema,WalletTopUpSchema,WalletTransactionSchema } from '../../../schemas/ledger.js';
-import type { AppEnv } from '../../context.js';
+import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletParamsSchema, TopUpSchema, GrantSchema, AutoRechargeSchema } from './schemas.js';
+import { createRoute } from '@hono/zod-openapi';
+import { UuidSchema } from '../../../schemas/common.js';
+import { CustomerLedgerSchema, LedgerEntrySchema, TrialBalanceSchema, WalletSchema, WalletTopUpSchema, WalletTransactionSchema } from '../../../schemas/ledger.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-import type { Context } from 'hono';
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const ledgerTags = ['Ledger'];
 export const walletTags = ['Wallets'];
-
-export const AsOfQuerySchema = z.object({
-  as_of: DateTimeSchema.optional().openapi({ description: 'balances of the entries effective at or before this instant (default: all)' }),
-});
-
-export const EntriesQuerySchema = PaginationQuerySchema.extend({
-  account: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'only entries of this account kind' }),
-  currency: CurrencySchema.optional(),
-  from: DateTimeSchema.optional().openapi({ description: 'entries effective at or after this instant' }),
-  to: DateTimeSchema.optional().openapi({ description: 'entries effective before this instant' }),
-  source_id: UuidSchema.optional().openapi({ description: 'the source document: an invoice (every journal about it), a credit note, refund, top-up or grant' }),
-});
-
-export const TrialBalanceQuerySchema = z.object({
-  customer_id: UuidSchema.optional().openapi({ description: "one customer's accounts (default: every customer)" }),
-  as_of: DateTimeSchema.optional(),
-});
-
-export const WalletParamsSchema = z.object({ id: UuidSchema, currency: CurrencySchema });
-
-export const TopUpSchema = z
-  .strictObject({
-    amount_nanos: MoneySchema.openapi({ description: "raw units, a positive whole number of the currency's minor units" }),
-    payment_method_id: UuidSchema.optional().openapi({ description: "one of the customer's attached payment methods (default: its default method)" }),
-  })
-  .openapi('WalletTopUpRequest');
-
-export const GrantSchema = z
-  .strictObject({
-    amount_nanos: MoneySchema.openapi({ description: 'raw units, > 0' }),
-    expires_at: DateTimeSchema.nullable().optional().openapi({ description: 'when what is left of it expires (default: never)' }),
-    description: z.string().trim().min(1).max(200).optional(),
-  })
-  .openapi('WalletGrantRequest');
-
-export const AutoRechargeSchema = z
-  .strictObject({
-    threshold_nanos: NonNegativeMoneySchema.openapi({ description: 'a drawdown that takes the balance below this recharges it' }),
-    target_nanos: MoneySchema.openapi({ description: 'the balance a recharge brings it back to (> threshold_nanos)' }),
-  })
-  .openapi('WalletAutoRechargeRequest');
 
 export const accountsRoute = createRoute({
   method: 'get',
@@ -191,9 +148,3 @@ export const disableAutoRechargeRoute = createRoute({
   request: { params: WalletParamsSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
 });
-
-export const walletDeps = (c: Context<AppEnv>) => {
-  const deps = c.get('deps');
-  return { db: deps.db, processor: deps.processor, logger: deps.logger, clock: deps.clock };
-};
-

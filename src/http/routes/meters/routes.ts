@@ -1,27 +1,10 @@
 /** Meters (SPEC §2 "Meter definition"): how an event_type becomes a quantity. */
-import { createRoute,z } from '@hono/zod-openapi';
-import { MAX_FILTERS,meterDefinitionIssues } from '../../../services/metering/meters.js';
-import { AggregationSchema,FilterSchema,MeterSchema,PropertyNameSchema,WindowTypeSchema } from '../../../schemas/metering.js';
+import { CreateMeterSchema } from './schemas.js';
+import { createRoute, z } from '@hono/zod-openapi';
+import { MeterSchema } from '../../../schemas/metering.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-export const CreateMeterSchema = z
-  .strictObject({
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(2000).optional(),
-    event_type: z.string().trim().min(1).max(200).openapi({ example: 'tokens_used' }),
-    aggregation: AggregationSchema,
-    property: PropertyNameSchema.optional().openapi({ description: 'required except for Count' }),
-    filters: z.array(FilterSchema).max(MAX_FILTERS).optional().openapi({ description: `up to ${MAX_FILTERS}; all must hold` }),
-    window_type: WindowTypeSchema.optional().openapi({ description: 'default BillingPeriod' }),
-    window_size: z.string().optional().openapi({ description: 'ISO 8601 duration for Sliding and Tumbling, e.g. "PT1H", "P1D"', example: 'PT1H' }),
-    unit: z.string().trim().min(1).max(50).optional().openapi({ description: 'defaults to the property, or "events" for Count' }),
-  })
-  .superRefine((input, ctx) => {
-    for (const issue of meterDefinitionIssues(input)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
-  })
-  .openapi('CreateMeter');
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
 events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
@@ -74,4 +57,3 @@ export const archive = createRoute({
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The archived meter', MeterSchema), ...commonErrorResponses },
 });
-

@@ -1,14 +1,24 @@
+/**
+ * The payments handlers: each reads the validated request, calls its service and answers. The route
+ * definitions are in routes.ts, the request schemas in schemas.ts.
+ */
 import { z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { actorOf } from '../../actor.js';
+import type { AppEnv } from '../../context.js';
+import { attachRoute, listMethodsRoute, getMethodRoute, detachRoute, listPaymentsRoute, createIntentRoute, captureRoute, refundRoute, listDunningRoute, invoiceDunningRoute, retryDunningRoute, webhookRoute } from './routes.js';
+import { PaymentIntentSchema, RefundRequestSchema } from './schemas.js';
 import { paymentDepsOf } from '../../../services/payments/deps.js';
-import { getInvoiceDunning,listDunning,retryDunning } from '../../../services/payments/dunning.js';
+import { getInvoiceDunning, listDunning, retryDunning } from '../../../services/payments/dunning.js';
 import { runInvoicePayment } from '../../../services/payments/invoice-payments.js';
 import { receiveNotification } from '../../../services/payments/notifications.js';
-import { attachPaymentMethod,detachPaymentMethod,getPaymentMethod,listPaymentMethods } from '../../../services/payments/payment-methods.js';
-import { listPayments,getPaymentView } from '../../../services/payments/payments.js';
+import { attachPaymentMethod, detachPaymentMethod, getPaymentMethod, listPaymentMethods } from '../../../services/payments/payment-methods.js';
+import { listPayments, getPaymentView } from '../../../services/payments/payments.js';
 import { refundInvoice } from '../../../services/payments/refunds.js';
 import type { App } from '../../context.js';
-import { requestContext,sendPage } from '../../helpers.js';
-import { PaymentIntentSchema,RefundRequestSchema,attachRoute,listMethodsRoute,getMethodRoute,detachRoute,listPaymentsRoute,createIntentRoute,captureRoute,refundRoute,listDunningRoute,invoiceDunningRoute,retryDunningRoute,webhookRoute,context } from './routes.js';
+import { requestContext, sendPage } from '../../helpers.js';
+
+export const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('requestId') });
 
 export function registerPayments(app: App): void {
   app.openapi(attachRoute, async (c) => {

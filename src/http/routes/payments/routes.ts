@@ -4,131 +4,12 @@
  * dunning schedules, and the processor's signed notifications. The rules live in
  * src/services/payments/; the descriptions below publish them.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { CREDIT_NOTE_REASONS } from '../../../schemas/invoicing.js';
-import { actorOf } from '../../actor.js';
-import type { AppEnv } from '../../context.js';
+import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
+import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema } from '../../../schemas/payments.js';
+import { createRoute, z } from '@hono/zod-openapi';
 import { commonErrorResponses } from '../../errors.js';
-import { BillingErrorSchema,MoneySchema,TimestampSchema,UuidSchema } from '../../../schemas/common.js';
-import { PaymentMethodSchema } from '../../../schemas/payments.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-export const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
-
-export const PaymentStatusSchema = z.enum(['Pending', 'RequiresCapture', 'Succeeded', 'Failed', 'Canceled']).openapi('PaymentStatus');
-
-export const RefundSchema = z
-  .object({
-    id: UuidSchema,
-    payment_id: UuidSchema,
-    invoice_id: UuidSchema,
-    amount_nanos: MoneySchema,
-    amount: z.string().openapi({ description: `amount_nanos for display: ${ROUNDING}` }),
-    currency: z.string(),
-    status: z.enum(['Pending', 'Succeeded', 'Failed']),
-    reason: z.string(),
-    source: z.enum(['api', 'processor']).openapi({ description: 'api: asked through this API; processor: made at the processor and reported by a notification' }),
-    processor_refund_id: z.string().nullable(),
-    credit_note_id: UuidSchema.nullable().openapi({ description: 'the credit note recording the money given back on the invoice' }),
-    failure_message: z.string().nullable(),
-    created_at: TimestampSchema,
-  })
-  .openapi('Refund');
-
-export const PaymentSchema = z
-  .object({
-    id: UuidSchema,
-    invoice_id: UuidSchema,
-    customer_id: UuidSchema.openapi({ description: 'the payer charged (the invoice is addressed to it)' }),
-    payment_method_id: UuidSchema.nullable(),
-    attempt: z.number().int().openapi({ description: "the invoice's attempt number (1, 2, …); with the invoice id, the processor idempotency key" }),
-    source: z.enum(['auto_charge', 'dunning', 'on_demand', 'processor']),
-    dunning_attempt: z.number().int().nullable().openapi({ description: 'the dunning retry (1-4) this attempt was' }),
-    status: PaymentStatusSchema,
-    capture_method: z.enum(['automatic', 'manual']),
-    amount_nanos: MoneySchema.openapi({ description: 'the amount due when charged, exact' }),
-    amount: z.string().openapi({ description: `amount_nanos ${ROUNDING}: what the processor was asked for` }),
-    currency: z.string(),
-    refunded_nanos: MoneySchema,
-    processor_payment_intent_id: z.string().nullable(),
-    processor_status: z.string().nullable(),
-    failure_code: z.string().nullable(),
-    failure_message: z.string().nullable(),
-    attempted_at: TimestampSchema,
-    settled_at: TimestampSchema.nullable(),
-    created_at: TimestampSchema,
-    refunds: z.array(RefundSchema),
-  })
-  .openapi('Payment');
-
-export const DunningScheduleSchema = z
-  .object({
-    id: UuidSchema,
-    subscription_id: UuidSchema.nullable().openapi({ description: 'the subscription in arrears (null for a consolidated invoice of several)' }),
-    invoice_id: UuidSchema,
-    customer_id: UuidSchema,
-    attempt_count: z.number().int().min(1).openapi({
-      description:
-        'the dunning attempt the schedule is at (SPEC: 1 to 4 with the default schedule): while Active, the retry due next (1 until the first is made), ' +
-        'staying at the last once it is made; a closed schedule keeps the figure it closed at',
-    }),
-    retries_made: z.number().int().min(0).openapi({ description: 'retries made so far: 0 until the first, at most the number of schedule_days' }),
-    next_attempt_at: TimestampSchema.nullable().openapi({ description: 'when the next retry is due; null once none is left or the schedule is closed' }),
-    status: z.enum(['Active', 'Resolved', 'Exhausted']),
-    schedule_days: z.array(z.number().int()).openapi({ description: 'days after the failure of each retry', example: [3, 7, 14, 21] }),
-    failed_at: TimestampSchema,
-    closed_reason: z.enum(['payment_succeeded', 'paid_manually', 'voided', 'exhausted']).nullable(),
-    closed_at: TimestampSchema.nullable(),
-    billing_error: BillingErrorSchema.openapi({
-      description: 'a retry that failed in a way no automatic retry fixes, held for an operator: fix the cause, then POST /admin/v1/invoices/{id}/dunning/retry; null when none',
-    }),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('DunningSchedule');
-
-export const AttachSchema = z
-  .strictObject({
-    processor_payment_method_id: z.string().trim().min(1, 'must not be empty').max(255).openapi({ description: "the processor's payment method id", example: 'pm_card_visa' }),
-    set_default: z.boolean().optional().openapi({ description: 'make it the default; the first method attached always is' }),
-  })
-  .openapi('AttachPaymentMethodRequest');
-
-export const PaymentIntentSchema = z
-  .strictObject({
-    payment_method_id: UuidSchema.optional().openapi({ description: "one of the payer's payment methods; default: its default method" }),
-    capture_method: z.enum(['automatic', 'manual']).optional().openapi({ description: 'manual authorises now and collects at capture (default automatic)' }),
-  })
-  .openapi('CreatePaymentIntentRequest');
-
-export const RefundRequestSchema = z
-  .strictObject({
-    amount_nanos: MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero')
-      .optional()
-      .openapi({ description: 'a whole number of minor units of the currency; default: all the payment has left' }),
-    reason: z.enum(CREDIT_NOTE_REASONS).optional().openapi({ description: 'recorded on the credit note (default other)' }),
-    payment_id: UuidSchema.optional().openapi({ description: "the payment to refund; default: the invoice's newest with money left" }),
-  })
-  .openapi('RefundInvoiceRequest');
-
-export const ListDunningQuerySchema = PaginationQuerySchema.extend({
-  status: z.enum(['Active', 'Resolved', 'Exhausted']).optional(),
-  customer_id: UuidSchema.optional(),
-  subscription_id: UuidSchema.optional(),
-});
-
-export const NotificationReceiptSchema = z
-  .object({
-    received: z.literal(true),
-    event_id: z.string(),
-    type: z.string(),
-    action: z.enum(['queued', 'ignored', 'duplicate']).openapi({
-      description: 'queued: applied by its workflow; ignored: a type or an object the engine does not handle; duplicate: this event id was received before (no second effect)',
-    }),
-  })
-  .openapi('ProcessorNotificationReceipt');
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const optionalBody = <T extends z.ZodType>(schema: T) => ({ required: false, content: { 'application/json': { schema } } });
 export const tags = ['Payments'];
@@ -282,6 +163,3 @@ Other types, and objects the engine does not know, are acknowledged and ignored.
   },
   responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema), ...commonErrorResponses },
 });
-
-export const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('requestId') });
-

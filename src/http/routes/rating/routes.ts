@@ -2,94 +2,11 @@
  * POST /admin/v1/rating/preview: rate usage quantities against a plan, optionally under contract
  * terms, with no side effects (nothing is written; see src/services/billing/rating-preview.ts).
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import { TierInputSchema } from '../../../schemas/catalog.js';
-import { IsoDateSchema,NonNegativeMoneySchema,UuidSchema } from '../../../schemas/common.js';
+import { PreviewRequestSchema } from './schemas.js';
+import { createRoute } from '@hono/zod-openapi';
 import { RatingPreviewSchema } from '../../../schemas/rating.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest } from '../../helpers.js';
-
-// Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
-export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
-export const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
-export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount, 0-10000 basis points' });
-
-export const QuantitySchema = z
-  .string({ message: 'must be a decimal string, not a number' })
-  .regex(/^[0-9]{1,38}(\.[0-9]{1,38})?$/, 'must be a non-negative decimal string such as "1500" or "12.5"')
-  .openapi({ example: '1500' });
-
-export const TierOverrideSchema = z
-  .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
-  .openapi('TierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU of the plan' });
-
-export const RateOverrideSchema = z
-  .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
-  .openapi('RateOverride', { description: 'multiplies the lines of SKUs whose product has the tag (8000 = 80% of list); the first match wins' });
-
-export const phasePricing = {
-  discount_bps: DiscountBpsSchema.optional(),
-  tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
-  rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
-};
-
-export const escalationTiming = {
-  start_date: IsoDateSchema.openapi({ description: 'escalation steps are counted from this date' }),
-  interval_months: z.number().int().min(1).max(120).default(12).openapi({ description: 'months per escalation step (default 12)' }),
-};
-
-export const EscalationSchema = z
-  .discriminatedUnion('kind', [
-    z.strictObject({ kind: z.literal('Percent'), basis_points: EscalationBpsSchema, ...escalationTiming }),
-    z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, ...escalationTiming }),
-  ])
-  .openapi('Escalation', { description: 'Percent compounds per step on every line; Fixed adds amount_nanos per step to recurring fees' });
-
-export const ContractTermSchema = z
-  .strictObject({
-    phase: z.number().int(),
-    start_date: IsoDateSchema,
-    end_date: IsoDateSchema.openapi({ description: 'exclusive: a term covers [start_date, end_date)' }),
-    committed_amount_nanos: NonNegativeMoneySchema,
-    description: z.string().max(500).default(''),
-    ...phasePricing,
-  })
-  .openapi('ContractTermPricing');
-
-export const ContractSchema = z
-  .strictObject({ ...phasePricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermSchema).max(50).optional() })
-  .openapi('ContractPricing', {
-    description:
-      'contract-level pricing; on each day of the period, the ramp phase (term) in force overrides each of discount_bps, tier_overrides and rate_overrides it sets',
-  });
-
-export const MeterQuantitiesSchema = z.record(z.string().min(1).max(200), QuantitySchema);
-
-export const PreviewRequestSchema = z
-  .strictObject({
-    plan_id: UuidSchema,
-    quantities: MeterQuantitiesSchema.openapi({
-      description: 'meter_event_type → quantity aggregated over the whole period; meters left out count as 0',
-      example: { api_calls: '12500' },
-    }),
-    usage_to_date: z
-      .record(IsoDateSchema, MeterQuantitiesSchema)
-      .optional()
-      .openapi({
-        description:
-          'for a period split by a phase or escalation boundary: boundary date → meter → quantity aggregated over [period.start, date). Required for every inner boundary, refused for any other date',
-        example: { '2026-04-16': { api_calls: '6000' } },
-      }),
-    as_of: IsoDateSchema.optional().openapi({
-      description: 'start of the default period (one billing cadence of the plan); default today (UTC). With a period it must equal period.start',
-    }),
-    period: z
-      .strictObject({ start: IsoDateSchema, end: IsoDateSchema })
-      .optional()
-      .openapi({ description: '[start, end); default one billing cadence of the plan from as_of' }),
-    contract: ContractSchema.optional(),
-  })
-  .openapi('RatingPreviewRequest');
+import { jsonResponse, mutationRequest } from '../../helpers.js';
 
 export const previewRoute = createRoute({
   method: 'post',
@@ -115,4 +32,3 @@ details.issues naming its field (e.g. \`quantities.api_calls\`, \`contract.terms
   request: mutationRequest(PreviewRequestSchema),
   responses: { 200: jsonResponse('The rated plan', RatingPreviewSchema), ...commonErrorResponses },
 });
-

@@ -3,42 +3,13 @@
  * revenue schedule, as JSON or CSV (`format=csv` or `Accept: text/csv`). Figures are per currency,
  * never summed across currencies; customer_id and currency narrow any report.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import { CurrencySchema,DateTimeSchema,UuidSchema } from '../../../schemas/common.js';
-import { ArAgingSchema,DeferredRevenueSchema,MrrMovementsSchema,MrrSchema,ReconciliationSchema } from '../../../schemas/reports.js';
-import {
-MAX_SCHEDULE_MONTHS
-} from '../../../services/reports/reports.js';
+import { AsOfQuerySchema, MovementsQuerySchema, DeferredQuerySchema } from './schemas.js';
+import { createRoute, z } from '@hono/zod-openapi';
+import { UuidSchema } from '../../../schemas/common.js';
+import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema, ReconciliationSchema } from '../../../schemas/reports.js';
 import { commonErrorResponses } from '../../errors.js';
 
 export const tags = ['Reports'];
-
-export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-export const MonthSchema = z
-  .string()
-  .regex(MONTH, 'must be a month as YYYY-MM')
-  .refine((v) => Number(v.slice(0, 4)) >= 1970, 'must be 1970-01 or later')
-  .openapi({ example: '2026-01' });
-
-export const FilterQuerySchema = z.object({
-  customer_id: UuidSchema.optional().openapi({ description: "one customer's figures (default: every customer)" }),
-  currency: CurrencySchema.optional().openapi({ description: 'one currency (default: each currency separately)' }),
-  format: z.enum(['json', 'csv']).optional().openapi({ description: 'csv for a CSV table (also with Accept: text/csv); default json' }),
-});
-
-export const AsOfQuerySchema = FilterQuerySchema.extend({
-  as_of: DateTimeSchema.optional().openapi({ description: 'the instant the report is as of (default: now)' }),
-});
-
-export const MovementsQuerySchema = FilterQuerySchema.extend({
-  from: DateTimeSchema.openapi({ description: 'start instant (MRR at from)' }),
-  to: DateTimeSchema.openapi({ description: 'end instant (MRR at to), after from' }),
-});
-
-export const DeferredQuerySchema = FilterQuerySchema.extend({
-  from: MonthSchema.openapi({ description: 'first UTC month of the schedule' }),
-  to: MonthSchema.openapi({ description: `last UTC month (at most ${MAX_SCHEDULE_MONTHS} months from from)` }),
-});
 
 export const reportResponse = <T extends z.ZodType>(description: string, schema: T) => ({
   description,
@@ -115,4 +86,3 @@ the customer does not exist.`,
   request: { query: z.object({ customer_id: UuidSchema.openapi({ description: 'the customer to reconcile' }) }) },
   responses: { 200: { description: 'The reconciliation', content: { 'application/json': { schema: ReconciliationSchema } } }, ...commonErrorResponses },
 });
-

@@ -2,36 +2,12 @@
  * Spend alerts (SPEC §1, §4 GET/POST /admin/v1/customers/:id/alerts) and the entitlement a
  * customer's product polls. The rules live in src/services/alerts/; the descriptions publish them.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import { CurrencySchema,MoneySchema,UuidSchema } from '../../../schemas/common.js';
-import { EntitlementSchema,SpendAlertSchema,SpendAlertStatusSchema,SpendAlertTypeSchema } from '../../../schemas/spend-alerts.js';
+import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListQuerySchema } from './schemas.js';
+import { createRoute } from '@hono/zod-openapi';
+import { EntitlementSchema, SpendAlertSchema } from '../../../schemas/spend-alerts.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-export const ThresholdSchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
-
-export const CreateSpendAlertSchema = z
-  .strictObject({
-    alert_type: SpendAlertTypeSchema,
-    threshold_nanos: ThresholdSchema.openapi({ description: 'the period spend (raw units, > 0) at which the alert triggers' }),
-    currency: CurrencySchema.optional().openapi({ description: "the spend's currency; default the customer's billing_currency" }),
-    scope: z
-      .strictObject({
-        meter_event_type: z.string().trim().min(1, 'must not be empty').max(200).nullable().optional().openapi({
-          description: 'count only the charges of SKUs metering this usage event_type; absent or null = every charge (fees and usage)',
-        }),
-      })
-      .optional(),
-  })
-  .openapi('CreateSpendAlertRequest');
-
-export const ResetSpendAlertSchema = z
-  .strictObject({ threshold_nanos: ThresholdSchema.optional().openapi({ description: 'a new threshold, e.g. a raised limit' }) })
-  .openapi('ResetSpendAlertRequest');
-
-export const AlertParamsSchema = z.object({ id: UuidSchema, alert_id: UuidSchema });
-export const ListQuerySchema = PaginationQuerySchema.extend({ status: SpendAlertStatusSchema.optional() });
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
 
 export const tags = ['Spend alerts'];
 
@@ -107,4 +83,3 @@ own customer (any other is 404).`,
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The entitlement', EntitlementSchema), ...commonErrorResponses },
 });
-

@@ -1,21 +1,20 @@
-import { createRoute,z } from '@hono/zod-openapi';
-import { billNow,changePlan } from '../../../services/invoicing/invoice-lifecycle.js';
-import {
-createSubscription,
-getSubscription,
-listSubscriptions,
-moveSubscription,
-retrySubscriptionBilling,
-updateSubscriptionMetadata,
-} from '../../../services/subscriptions/subscriptions.js';
+/**
+ * The subscriptions handlers: each reads the validated request, calls its service and answers. The route
+ * definitions are in routes.ts, the request schemas in schemas.ts.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
 import { SubscriptionSchema } from '../../../schemas/subscriptions.js';
-import { actorOf,ownCustomerId } from '../../actor.js';
+import { commonErrorResponses } from '../../errors.js';
+import { jsonResponse, mutationRequest } from '../../helpers.js';
+import { IdParamSchema } from '../../schemas.js';
+import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, MOVES } from './routes.js';
+import { MoveSchema } from './schemas.js';
+import { billNow, changePlan } from '../../../services/invoicing/invoice-lifecycle.js';
+import { createSubscription, getSubscription, listSubscriptions, moveSubscription, retrySubscriptionBilling, updateSubscriptionMetadata } from '../../../services/subscriptions/subscriptions.js';
+import { actorOf, ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
-import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,requestContext,sendPage } from '../../helpers.js';
-import { IdParamSchema } from '../../schemas.js';
-import { MoveSchema,create,get,list,adminList,adminGet,update,bill,changePlanRoute,retry,MOVES } from './routes.js';
+import { requestContext, sendPage } from '../../helpers.js';
 
 export function registerSubscriptions(app: App): void {
   app.openapi(create, async (c) => {

@@ -3,42 +3,18 @@
  * billing the current period on demand and plan changes. Each move runs as an update on the
  * subscription's workflow.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import { CurrencySchema,MetadataInputSchema,NonNegativeMoneySchema,UuidSchema } from '../../../schemas/common.js';
+import { CreateSubscriptionSchema, UpdateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
+import { createRoute, z } from '@hono/zod-openapi';
+import { UuidSchema } from '../../../schemas/common.js';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
-import { PlanChangeSchema,SubscriptionSchema,SubscriptionStatusSchema } from '../../../schemas/subscriptions.js';
+import { PlanChangeSchema, SubscriptionSchema } from '../../../schemas/subscriptions.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-export const CreateSubscriptionSchema = z
-  .strictObject({
-    customer_id: UuidSchema,
-    plan_id: UuidSchema,
-    currency: CurrencySchema.optional().openapi({ description: "ISO 4217; defaults to the currency of the plan's SKUs, which all share one" }),
-    trial_days: z.number().int().min(0).max(730).optional().openapi({ description: "defaults to the plan's trial_days; > 0 starts in Trialing" }),
-    progressive_threshold_nanos: NonNegativeMoneySchema.optional().openapi({
-      description: 'progressive billing: when the open period\'s accrued charges reach this, its Draft is finalized and a new one opens',
-    }),
-    metadata: MetadataInputSchema.optional(),
-  })
-  .openapi('CreateSubscription');
-
-export const UpdateSubscriptionSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('UpdateSubscriptionRequest');
-
-export const ListSubscriptionsQuerySchema = PaginationQuerySchema.extend({
-  customer_id: UuidSchema.optional().openapi({ description: 'only this customer\'s subscriptions' }),
-  status: SubscriptionStatusSchema.optional().openapi({ description: 'only subscriptions in this state' }),
-  plan_id: UuidSchema.optional().openapi({ description: 'only subscriptions to this plan' }),
-  currency: CurrencySchema.optional().openapi({ description: 'only subscriptions billed in this currency' }),
-  test_clock_id: UuidSchema.optional().openapi({ description: 'only subscriptions on this test clock' }),
-});
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
 
 export const LIST_RULES =
   'Newest first, filtered by customer_id, status, plan_id, currency, test_clock_id and created_gte / created_lt. ' +
   'A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.';
-
-export const MoveSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('SubscriptionMove');
 
 export const create = createRoute({
   method: 'post',
@@ -154,4 +130,3 @@ export const MOVES = {
   resume: 'Resume a Paused subscription',
   cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends',
 } as const;
-

@@ -1,10 +1,10 @@
 /** Test clocks (sandbox time): customers on a clock, and their subscriptions, follow it instead of real time. */
-import { createRoute,z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { DateTimeSchema } from '../../../schemas/common.js';
 import { TestClockSchema } from '../../../schemas/subscriptions.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,mutationRequest,pageResponse } from '../../helpers.js';
-import { IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
+import { IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const create = createRoute({
   method: 'post',
@@ -52,4 +52,3 @@ export const advance = createRoute({
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ frozen_time: DateTimeSchema })) },
   responses: { 202: jsonResponse('The test clock, advancing', TestClockSchema), ...commonErrorResponses },
 });
-

@@ -1,23 +1,11 @@
 /** GET /v1/subscriptions/:id/usage: what a subscription's meters measured, each over its window. */
-import { createRoute,z } from '@hono/zod-openapi';
-import { usageQueryIssues,WEIGHTED_SUM_SCALE } from '../../../services/metering/usage.js';
-import { DateTimeSchema,UuidSchema } from '../../../schemas/common.js';
-import { StoredUsageEventSchema,UsageSummarySchema } from '../../../schemas/metering.js';
+import { UsageQuerySchema, UsageEventsQuerySchema } from './schemas.js';
+import { createRoute } from '@hono/zod-openapi';
+import { WEIGHTED_SUM_SCALE } from '../../../services/metering/usage.js';
+import { StoredUsageEventSchema, UsageSummarySchema } from '../../../schemas/metering.js';
 import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse,pageResponse } from '../../helpers.js';
-import { IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-
-export const UsageQuerySchema = z
-  .object({
-    from: DateTimeSchema.optional().openapi({ description: 'with `to`: one explicit window [from, to) for every meter' }),
-    to: DateTimeSchema.optional(),
-    at: DateTimeSchema.optional().openapi({
-      description: 'reference instant (default now, or the test clock\'s time): the billing period containing it, Sliding windows ending at it, the Tumbling window containing it',
-    }),
-  })
-  .superRefine((query, ctx) => {
-    for (const issue of usageQueryIssues(query)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
-  });
+import { jsonResponse, pageResponse } from '../../helpers.js';
+import { IdParamSchema } from '../../schemas.js';
 
 export const summary = createRoute({
   method: 'get',
@@ -34,16 +22,6 @@ Customer tokens see only their own subscriptions.`,
   responses: { 200: jsonResponse('The usage summary', UsageSummarySchema), ...commonErrorResponses },
 });
 
-export const UsageEventsQuerySchema = PaginationQuerySchema.extend({
-  starting_after: z.string().min(1).max(255).optional().openapi({ description: 'id of the last event of the previous page; the next page holds events that arrived before it' }),
-  event_type: z.string().min(1).max(200).optional().openapi({ description: 'only events of this event_type (exact match)' }),
-  subscription_id: UuidSchema.optional().openapi({ description: 'only events sent with this subscription_id' }),
-  timestamp_gte: DateTimeSchema.optional().openapi({ description: 'only events that occurred at or after this instant' }),
-  timestamp_lt: DateTimeSchema.optional().openapi({ description: 'only events that occurred before this instant' }),
-  created_gte: DateTimeSchema.optional().openapi({ description: 'only events stored at or after this instant' }),
-  created_lt: DateTimeSchema.optional().openapi({ description: 'only events stored before this instant' }),
-});
-
 export const events = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/usage-events',
@@ -56,4 +34,3 @@ such as a misspelled event_type. An unknown customer is 404 \`customer_not_found
   request: { params: IdParamSchema, query: UsageEventsQuerySchema },
   responses: { 200: pageResponse('One page of usage events', StoredUsageEventSchema, 'UsageEventList'), ...commonErrorResponses },
 });
-

@@ -1,14 +1,18 @@
+/**
+ * The webhooks handlers: each reads the validated request, calls its service and answers. The route
+ * definitions are in routes.ts, the request schemas in schemas.ts.
+ */
+import type { Context } from 'hono';
+import { actorOf } from '../../actor.js';
+import type { AppEnv } from '../../context.js';
+import { type RequestContext } from '../../../services/webhooks/endpoints.js';
+import { create, list, get, update, remove, rotate, deliveries, delivery, resend } from './routes.js';
 import type { App } from '../../context.js';
 import { sendPage } from '../../helpers.js';
-import {
-createWebhookEndpoint,
-deleteWebhookEndpoint,
-getWebhookEndpoint,
-listWebhookEndpoints,
-rotateWebhookSecret,updateWebhookEndpoint
-} from '../../../services/webhooks/endpoints.js';
-import { getWebhookDelivery,listWebhookDeliveries,resendWebhookDelivery } from '../../../services/webhooks/deliveries.js';
-import { context,create,list,get,update,remove,rotate,deliveries,delivery,resend } from './routes.js';
+import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret, updateWebhookEndpoint } from '../../../services/webhooks/endpoints.js';
+import { getWebhookDelivery, listWebhookDeliveries, resendWebhookDelivery } from '../../../services/webhooks/deliveries.js';
+
+export const context = (c: Context<AppEnv>): RequestContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
 
 export function registerWebhooks(app: App): void {
   app.openapi(create, async (c) => c.json(await createWebhookEndpoint(c.get('deps'), c.req.valid('json'), context(c)), 201));

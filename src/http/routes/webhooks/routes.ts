@@ -2,107 +2,16 @@
  * /admin/v1/webhooks: outbound webhook endpoints (SPEC §4, §6), their delivery log and the manual
  * resend. The rules live in src/services/webhooks/; the descriptions below publish them.
  */
-import { createRoute,z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { actorOf } from '../../actor.js';
-import type { AppEnv } from '../../context.js';
+import { CreateEndpointSchema, UpdateEndpointSchema, DeliveryParamsSchema } from './schemas.js';
+import { EndpointSchema, DeliveryStatusSchema, DeliverySchema } from '../../../schemas/webhooks.js';
+import { createRoute, z } from '@hono/zod-openapi';
 import { commonErrorResponses } from '../../errors.js';
-import { UuidSchema } from '../../../schemas/common.js';
 import { pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema,IdParamSchema,PaginationQuerySchema } from '../../schemas.js';
-import {
-SUBSCRIBABLE_EVENTS,type RequestContext
-} from '../../../services/webhooks/endpoints.js';
-import { MAX_URL_LENGTH } from '../../../services/webhooks/url-policy.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { SUBSCRIBABLE_EVENTS } from '../../../services/webhooks/endpoints.js';
 
 export const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
 export const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
-export const context = (c: Context<AppEnv>): RequestContext => ({ actor: actorOf(c), requestId: c.get('requestId') });
-
-export const TimestampSchema = z.string().openapi({ format: 'date-time', example: '2026-01-31T12:00:00.000Z' });
-
-export const UrlSchema = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_URL_LENGTH)
-  .openapi({ example: 'https://example.com/billing/webhooks', description: 'absolute http:// or https:// URL' });
-
-export const EventTypeSchema = z
-  .string()
-  .refine((type) => SUBSCRIBABLE_EVENTS.includes(type), { error: (issue) => `unknown event type ${JSON.stringify(issue.input)}; one of ${SUBSCRIBABLE_EVENTS.join(', ')}` })
-  .openapi({ description: 'an event type, or "*" for all', example: 'invoice.finalized' });
-
-export const EventsSchema = z.array(EventTypeSchema).min(1, 'name at least one event type, or "*"').max(SUBSCRIBABLE_EVENTS.length * 2);
-export const DescriptionSchema = z.string().max(2000);
-
-export const CircuitSchema = z
-  .object({
-    state: z.enum(['Closed', 'Open', 'HalfOpen']).openapi({ description: 'Closed: deliveries flow; Open: suspended; HalfOpen: one probe delivery decides' }),
-    consecutive_failures: z.number().int(),
-    opened_at: TimestampSchema.nullable(),
-    reopens_at: TimestampSchema.nullable().openapi({ description: 'when an Open circuit lets one probe through' }),
-  })
-  .openapi('WebhookCircuit');
-
-export const EndpointSchema = z
-  .object({
-    id: UuidSchema,
-    url: z.string(),
-    description: z.string(),
-    events: z.array(z.string()),
-    enabled: z.boolean(),
-    secret: z.string().openapi({ description: 'signing secret: in full in the answers of create and rotate-secret only, masked elsewhere' }),
-    circuit: CircuitSchema,
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('WebhookEndpoint');
-
-export const CreateEndpointSchema = z
-  .strictObject({ url: UrlSchema, events: EventsSchema, description: DescriptionSchema.optional() })
-  .openapi('CreateWebhookEndpointRequest');
-
-export const UpdateEndpointSchema = z
-  .strictObject({ url: UrlSchema.optional(), events: EventsSchema.optional(), description: DescriptionSchema.optional(), enabled: z.boolean().optional() })
-  .refine((changes) => Object.keys(changes).length > 0, 'name at least one field to change')
-  .openapi('UpdateWebhookEndpointRequest');
-
-export const DeliveryStatusSchema = z.enum(['Pending', 'Delivered', 'Failed']);
-
-export const AttemptSchema = z
-  .object({
-    number: z.number().int(),
-    started_at: TimestampSchema,
-    latency_ms: z.number().int(),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable().openapi({ description: 'why it failed: the HTTP status, a timeout, a connection error' }),
-    response_body: z.string().nullable().openapi({ description: 'the first 1024 bytes of the answer' }),
-  })
-  .openapi('WebhookAttempt');
-
-export const DeliverySchema = z
-  .object({
-    id: UuidSchema,
-    endpoint_id: UuidSchema,
-    event_id: UuidSchema,
-    event_type: z.string(),
-    status: DeliveryStatusSchema,
-    attempt_count: z.number().int(),
-    next_attempt_at: TimestampSchema.nullable(),
-    last_status_code: z.number().int().nullable(),
-    last_error: z.string().nullable(),
-    delivered_at: TimestampSchema.nullable(),
-    failed_at: TimestampSchema.nullable(),
-    workflow_id: z.string().openapi({ description: 'the delivery workflow in the Temporal UI', example: 'webhook:<event id>:<endpoint id>' }),
-    payload: z.record(z.string(), z.unknown()).openapi({ description: 'the event as every attempt sends it: { id, type, timestamp, data }' }),
-    attempts: z.array(AttemptSchema),
-    created_at: TimestampSchema,
-    updated_at: TimestampSchema,
-  })
-  .openapi('WebhookDelivery');
-
-export const DeliveryParamsSchema = z.object({ id: UuidSchema, delivery_id: UuidSchema });
 
 export const DELIVERY_RULES = `Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
 { id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
@@ -210,4 +119,3 @@ export const resend = createRoute({
   request: { params: DeliveryParamsSchema, headers: IdempotencyHeaderSchema },
   responses: { 202: json(DeliverySchema, 'The delivery, Pending again'), ...commonErrorResponses },
 });
-
