@@ -23,6 +23,8 @@ export const MoneySchema = z
 
 export const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
 
+export const PositiveMoneySchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
+
 export const CurrencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code')

@@ -4,13 +4,13 @@
  * are versioned, entries are archived. Lists are JSON arrays, newest first, paged through headers
  * (see pageResponse).
  */
-import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, UpdatePlanSchema, MigrationRequestSchema } from './schemas.js';
+import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, MigrationRequestSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { PlanMigrationSchema, PlanSchema, PlanVersionSchema, ProductSchema, SkuSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, UuidSchema } from '../../../schemas/common.js';
 import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 
 export const tags = ['Catalog'];
 export const IdParams = { params: IdParamSchema };
@@ -86,7 +86,7 @@ export const updatePlanRoute = createRoute({
   description:
     'metadata only (your own key/value pairs, never read by billing), archived or not: the keys sent are merged in, a key set to ' +
     'null is removed. It changes no price, so it opens no new plan version; prices change through SKUs.',
-  request: { params: IdParamSchema, ...mutationRequest(UpdatePlanSchema) },
+  request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
   responses: { 200: jsonResponse('The plan', PlanSchema), ...commonErrorResponses },
 });
 

@@ -5,8 +5,8 @@ import { z } from '@hono/zod-openapi';
 import { MAX_MIGRATION_BATCH } from '../../../services/catalog/plan-migrations.js';
 import { BillingCadenceSchema, PackageRoundingSchema, PricingModelSchema, TierInputSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
+import { NameSchema } from '../../schemas.js';
 
-export const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 export const DescriptionSchema = z.string().max(2000).optional().openapi({ description: 'default ""' });
 
 export const CreateProductSchema = z
@@ -58,8 +58,6 @@ export const CreatePlanSchema = z
     metadata: MetadataInputSchema.optional(),
   })
   .openapi('CreatePlanRequest');
-
-export const UpdatePlanSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('UpdatePlanRequest');
 
 export const MigrationRequestSchema = z
   .strictObject({

@@ -4,10 +4,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { create, get, list, activate, amend, terminate, retry, link } from './routes.js';
-import { TerminateSchema } from './schemas.js';
 import { activateContract, amendContract, createContract, getContract, linkSubscription, listContracts, retryContract, terminateContract } from '../../../services/contracts/contracts.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { ReasonSchema } from '../../schemas.js';
 
 export function registerContracts(app: App): void {
   app.openapi(create, async (c) => {
@@ -26,7 +26,7 @@ export function registerContracts(app: App): void {
   });
   app.openapi(terminate, async (c) => {
     const { actor, requestId } = requestContext(c);
-    const body = (c.req.valid('json') as z.infer<typeof TerminateSchema> | undefined) ?? {};
+    const body = (c.req.valid('json') as z.infer<typeof ReasonSchema> | undefined) ?? {};
     return c.json(await terminateContract(c.get('deps'), c.req.valid('param').id, body, actor, requestId), 200);
   });
   app.openapi(retry, async (c) => c.json(await retryContract(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));

@@ -2,13 +2,13 @@
  * Contracts (SPEC §4): create, get, list, activate, amend, terminate, and adopt subscriptions.
  * Each handler parses, calls one service function (src/services/contracts/contracts.ts) and answers.
  */
-import { DiscountBpsSchema, RateOverrideSchema, TierOverrideSchema, CreateContractSchema, AmendContractSchema, TerminateSchema, LinkSchema } from './schemas.js';
+import { CreateContractSchema, AmendContractSchema, LinkSchema } from './schemas.js';
 import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute } from '@hono/zod-openapi';
 import { commonErrorResponses } from '../../errors.js';
 import { UuidSchema } from '../../../schemas/common.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, ReasonSchema } from '../../schemas.js';
 
 export const TAGS = ['Contracts'];
 
@@ -80,7 +80,7 @@ export const terminate = createRoute({
   description:
     'The early-exit fee, the shortfall of the phase in force against its commit prorated to the days served, goes on a Draft as a contract_fee line. ' +
     'Any other state than Active is 409 invalid_state_transition.',
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: TerminateSchema } } } },
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: ReasonSchema } } } },
   responses: { 200: jsonResponse('The Terminated contract', ContractSchema), ...commonErrorResponses },
 });
 

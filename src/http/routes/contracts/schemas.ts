@@ -8,15 +8,16 @@ import { AdoptionTypeSchema } from '../../../schemas/contracts.js';
 
 /** A contract date, published with format "date" (YYYY-MM-DD). */
 export const DateSchema = IsoDateSchema.openapi({ format: 'date' });
-export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'discount in basis points, 0-10000' });
-export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list' });
+export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount in basis points, 0-10000' });
+// Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
+export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
 
 export const RateOverrideSchema = z
   .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
-  .openapi('ContractRateOverride', { description: "multiplies the price of SKUs whose product carries the tag (8000 = 80% of list); the first match wins" });
+  .openapi('RateOverride', { description: 'multiplies the price of SKUs whose product carries the tag (8000 = 80% of list); the first match wins' });
 export const TierOverrideSchema = z
   .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
-  .openapi('ContractTierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU' });
+  .openapi('TierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU of the plan' });
 export const EscalationSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('Percent'), basis_points: z.number().int().min(0).max(10_000), interval_months: z.number().int().min(1).max(120) }),
@@ -26,6 +27,7 @@ export const EscalationSchema = z
     description: "one step every interval_months from the contract's start_date: Percent compounds on every price, Fixed adds amount_nanos to recurring fees",
   });
 
+/** Pricing a contract (and each of its phases) can set; the rating preview takes the same. */
 export const pricing = {
   discount_bps: DiscountBpsSchema.optional(),
   rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
@@ -66,7 +68,5 @@ export const AmendContractSchema = z
     rate_overrides: z.array(RateOverrideSchema).max(100).optional().openapi({ description: 'new rate overrides from effective_date on' }),
   })
   .openapi('AmendContract');
-
-export const TerminateSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('TerminateContract');
 
 export const LinkSchema = z.strictObject({ subscription_id: UuidSchema, adoption_type: AdoptionTypeSchema }).openapi('LinkContractSubscription');

@@ -4,9 +4,8 @@
 import { z } from '@hono/zod-openapi';
 import { AccountTypeSchema, ConsolidationSchema, CustomerStatusSchema } from '../../../schemas/accounts.js';
 import { CurrencySchema, ExternalIdSchema, MetadataInputSchema, UuidSchema } from '../../../schemas/common.js';
-import { PaginationQuerySchema } from '../../schemas.js';
+import { PaginationQuerySchema, NameSchema } from '../../schemas.js';
 
-export const NameSchema = z.string().trim().min(1, 'must not be empty').max(200);
 export const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
 export const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
 export const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);

@@ -4,11 +4,11 @@
  */
 import { z } from '@hono/zod-openapi';
 import { finalize, pay, voidRoute, retry } from './routes.js';
-import { VoidSchema } from './schemas.js';
 import { finalizeInvoiceNow, moveInvoiceNow, retryInvoiceBilling } from '../../../services/invoicing/invoice-lifecycle.js';
 import type { App } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext } from '../../helpers.js';
+import { ReasonSchema } from '../../schemas.js';
 
 export function registerInvoiceLifecycle(app: App): void {
   app.openapi(retry, async (c) => c.json(withHostedLink(c, await retryInvoiceBilling(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
@@ -19,7 +19,7 @@ export function registerInvoiceLifecycle(app: App): void {
     return c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command)), 200);
   });
   app.openapi(voidRoute, async (c) => {
-    const { reason } = (c.req.valid('json') as z.infer<typeof VoidSchema> | undefined) ?? {};
+    const { reason } = (c.req.valid('json') as z.infer<typeof ReasonSchema> | undefined) ?? {};
     const command = { ...requestContext(c), ...(reason ? { reason } : {}) };
     return c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'void', command)), 200);
   });

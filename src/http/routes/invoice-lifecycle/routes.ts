@@ -2,12 +2,12 @@
  * The lifecycle moves of an invoice (SPEC §3): finalize, pay and void, each an update on the
  * invoice's workflow whose validator refuses an invalid move before anything is recorded.
  */
-import { PaySchema, VoidSchema } from './schemas.js';
+import { PaySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
-import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, ReasonSchema } from '../../schemas.js';
 
 export const finalize = createRoute({
   method: 'post',
@@ -47,7 +47,7 @@ export const voidRoute = createRoute({
     'Open → Void; writes invoice.voided. A Paid invoice cannot be voided (409): issue a credit note instead. The wallet credit and the ' +
     "customer credit balance the invoice applied go back; what its credit notes put on the customer's balance is taken back, and when the " +
     'customer has spent it the void is refused (409 `customer_credit_spent`).',
-  request: { params: IdParamSchema, ...mutationRequest(VoidSchema, false) },
+  request: { params: IdParamSchema, ...mutationRequest(ReasonSchema, false) },
   responses: { 200: jsonResponse('The Void invoice', InvoiceSchema), ...commonErrorResponses },
 });
 

@@ -4,5 +4,3 @@
 import { z } from '@hono/zod-openapi';
 
 export const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
-
-export const VoidSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('VoidInvoice');

@@ -3,12 +3,12 @@
  * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
  * invoice-lifecycle.ts. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
  */
-import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, UpdateInvoiceSchema, ListCreditNotesQuerySchema } from './schemas.js';
+import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { CreditNoteSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
 import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 
 export const LIST_SUMMARY =
   'Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; ' +
@@ -47,7 +47,7 @@ export const updateRoute = createRoute({
   description:
     'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to ' +
     'null is removed. Everything that is billed stays immutable once the invoice is finalized.',
-  request: { params: IdParamSchema, ...mutationRequest(UpdateInvoiceSchema) },
+  request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
   responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
 });
 

@@ -3,13 +3,11 @@
  */
 import { z } from '@hono/zod-openapi';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../../core/index.js';
-import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
+import { CurrencySchema, MoneySchema, UuidSchema, PositiveMoneySchema } from '../../../schemas/common.js';
 import { CreditNoteReasonSchema, InvoiceStatusSchema } from '../../../schemas/invoicing.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 
 export const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
-
-export const PositiveMoneySchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
 
 export const QuantitySchema = z
   .string()
@@ -59,10 +57,6 @@ export const ListInvoicesQuerySchema = PaginationQuerySchema.extend({
   subscription_id: UuidSchema.optional().openapi({ description: 'invoices with a line of this subscription' }),
   currency: CurrencySchema.optional(),
 });
-
-export const UpdateInvoiceSchema = z
-  .strictObject({ metadata: MetadataInputSchema })
-  .openapi('UpdateInvoiceRequest');
 
 export const ListCreditNotesQuerySchema = PaginationQuerySchema.extend({
   customer_id: UuidSchema.optional(),

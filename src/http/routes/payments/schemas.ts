@@ -3,7 +3,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { CREDIT_NOTE_REASONS } from '../../../schemas/invoicing.js';
-import { MoneySchema, UuidSchema } from '../../../schemas/common.js';
+import { UuidSchema, PositiveMoneySchema } from '../../../schemas/common.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 
 export const AttachSchema = z
@@ -22,8 +22,7 @@ export const PaymentIntentSchema = z
 
 export const RefundRequestSchema = z
   .strictObject({
-    amount_nanos: MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero')
-      .optional()
+    amount_nanos: PositiveMoneySchema.optional()
       .openapi({ description: 'a whole number of minor units of the currency; default: all the payment has left' }),
     reason: z.enum(CREDIT_NOTE_REASONS).optional().openapi({ description: 'recorded on the credit note (default other)' }),
     payment_id: UuidSchema.optional().openapi({ description: "the payment to refund; default: the invoice's newest with money left" }),

@@ -4,7 +4,7 @@
  * of one whose application failed for good (README, "Failures"). The rules live in
  * src/services/payments/processor-events.ts.
  */
-import { ListQuerySchema, EventParamSchema } from './schemas.js';
+import { ListProcessorEventsQuerySchema, EventParamSchema } from './schemas.js';
 import { ProcessorEventSchema } from '../../../schemas/payments.js';
 import { createRoute } from '@hono/zod-openapi';
 import { commonErrorResponses } from '../../errors.js';
@@ -22,7 +22,7 @@ export const list = createRoute({
     'The notifications received on POST /v1/webhooks/processor, newest first by arrival, as a JSON array (pagination in the X-Has-More, ' +
     'X-Next-Cursor and Link headers; the cursor is an event id). Filter by status (billing_error finds those waiting for an operator), ' +
     'type, object_id, and when they were received (created_gte / created_lt).',
-  request: { query: ListQuerySchema },
+  request: { query: ListProcessorEventsQuerySchema },
   responses: { 200: pageResponse('One page of processor notifications', ProcessorEventSchema, 'ProcessorEventList'), ...commonErrorResponses },
 });
 

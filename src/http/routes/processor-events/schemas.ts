@@ -6,7 +6,7 @@ import { DateTimeSchema } from '../../../schemas/common.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 import { ProcessorEventIdSchema, ProcessorEventStatusSchema } from '../../../schemas/payments.js';
 
-export const ListQuerySchema = PaginationQuerySchema.extend({
+export const ListProcessorEventsQuerySchema = PaginationQuerySchema.extend({
   starting_after: ProcessorEventIdSchema.optional().openapi({ description: 'id of the last event of the previous page; the next page holds events received before it' }),
   status: ProcessorEventStatusSchema.optional(),
   type: z.string().min(1).max(200).optional().openapi({ description: 'only events of this type (exact match), e.g. charge.refunded' }),

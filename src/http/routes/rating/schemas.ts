@@ -2,32 +2,15 @@
  * The requests of the rating routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
-import { TierInputSchema } from '../../../schemas/catalog.js';
 import { IsoDateSchema, NonNegativeMoneySchema, UuidSchema } from '../../../schemas/common.js';
+import { pricing } from '../contracts/schemas.js';
 
-// Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
-export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
 export const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
-export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount, 0-10000 basis points' });
 
 export const QuantitySchema = z
   .string({ message: 'must be a decimal string, not a number' })
   .regex(/^[0-9]{1,38}(\.[0-9]{1,38})?$/, 'must be a non-negative decimal string such as "1500" or "12.5"')
   .openapi({ example: '1500' });
-
-export const TierOverrideSchema = z
-  .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
-  .openapi('TierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU of the plan' });
-
-export const RateOverrideSchema = z
-  .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
-  .openapi('RateOverride', { description: 'multiplies the lines of SKUs whose product has the tag (8000 = 80% of list); the first match wins' });
-
-export const phasePricing = {
-  discount_bps: DiscountBpsSchema.optional(),
-  tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
-  rate_overrides: z.array(RateOverrideSchema).max(100).optional(),
-};
 
 export const escalationTiming = {
   start_date: IsoDateSchema.openapi({ description: 'escalation steps are counted from this date' }),
@@ -41,19 +24,19 @@ export const EscalationSchema = z
   ])
   .openapi('Escalation', { description: 'Percent compounds per step on every line; Fixed adds amount_nanos per step to recurring fees' });
 
-export const ContractTermSchema = z
+export const ContractTermPricingSchema = z
   .strictObject({
     phase: z.number().int(),
     start_date: IsoDateSchema,
     end_date: IsoDateSchema.openapi({ description: 'exclusive: a term covers [start_date, end_date)' }),
     committed_amount_nanos: NonNegativeMoneySchema,
     description: z.string().max(500).default(''),
-    ...phasePricing,
+    ...pricing,
   })
   .openapi('ContractTermPricing');
 
-export const ContractSchema = z
-  .strictObject({ ...phasePricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermSchema).max(50).optional() })
+export const ContractPricingSchema = z
+  .strictObject({ ...pricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermPricingSchema).max(50).optional() })
   .openapi('ContractPricing', {
     description:
       'contract-level pricing; on each day of the period, the ramp phase (term) in force overrides each of discount_bps, tier_overrides and rate_overrides it sets',
@@ -83,6 +66,6 @@ export const PreviewRequestSchema = z
       .strictObject({ start: IsoDateSchema, end: IsoDateSchema })
       .optional()
       .openapi({ description: '[start, end); default one billing cadence of the plan from as_of' }),
-    contract: ContractSchema.optional(),
+    contract: ContractPricingSchema.optional(),
   })
   .openapi('RatingPreviewRequest');

@@ -2,7 +2,7 @@
  * Spend alerts (SPEC §1, §4 GET/POST /admin/v1/customers/:id/alerts) and the entitlement a
  * customer's product polls. The rules live in src/services/alerts/; the descriptions publish them.
  */
-import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListQuerySchema } from './schemas.js';
+import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListSpendAlertsQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { EntitlementSchema, SpendAlertSchema } from '../../../schemas/spend-alerts.js';
 import { commonErrorResponses } from '../../errors.js';
@@ -36,7 +36,7 @@ export const list = createRoute({
   tags,
   summary: "List the customer's spend alerts",
   description: 'Only this customer\'s alerts, newest first, each with its state and history; filter by status.',
-  request: { params: IdParamSchema, query: ListQuerySchema },
+  request: { params: IdParamSchema, query: ListSpendAlertsQuerySchema },
   responses: { 200: pageResponse('One page of alerts', SpendAlertSchema, 'SpendAlertList'), ...commonErrorResponses },
 });
 

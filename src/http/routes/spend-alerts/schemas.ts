@@ -2,16 +2,14 @@
  * The requests of the spend-alerts routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
-import { CurrencySchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
+import { CurrencySchema, UuidSchema, PositiveMoneySchema } from '../../../schemas/common.js';
 import { SpendAlertStatusSchema, SpendAlertTypeSchema } from '../../../schemas/spend-alerts.js';
 import { PaginationQuerySchema } from '../../schemas.js';
-
-export const ThresholdSchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
 
 export const CreateSpendAlertSchema = z
   .strictObject({
     alert_type: SpendAlertTypeSchema,
-    threshold_nanos: ThresholdSchema.openapi({ description: 'the period spend (raw units, > 0) at which the alert triggers' }),
+    threshold_nanos: PositiveMoneySchema.openapi({ description: 'the period spend (raw units, > 0) at which the alert triggers' }),
     currency: CurrencySchema.optional().openapi({ description: "the spend's currency; default the customer's billing_currency" }),
     scope: z
       .strictObject({
@@ -24,8 +22,8 @@ export const CreateSpendAlertSchema = z
   .openapi('CreateSpendAlertRequest');
 
 export const ResetSpendAlertSchema = z
-  .strictObject({ threshold_nanos: ThresholdSchema.optional().openapi({ description: 'a new threshold, e.g. a raised limit' }) })
+  .strictObject({ threshold_nanos: PositiveMoneySchema.optional().openapi({ description: 'a new threshold, e.g. a raised limit' }) })
   .openapi('ResetSpendAlertRequest');
 
 export const AlertParamsSchema = z.object({ id: UuidSchema, alert_id: UuidSchema });
-export const ListQuerySchema = PaginationQuerySchema.extend({ status: SpendAlertStatusSchema.optional() });
+export const ListSpendAlertsQuerySchema = PaginationQuerySchema.extend({ status: SpendAlertStatusSchema.optional() });

@@ -2,13 +2,9 @@
  * The subscriptions handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { createRoute, z } from '@hono/zod-openapi';
-import { SubscriptionSchema } from '../../../schemas/subscriptions.js';
-import { commonErrorResponses } from '../../errors.js';
-import { jsonResponse, mutationRequest } from '../../helpers.js';
-import { IdParamSchema } from '../../schemas.js';
-import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, MOVES } from './routes.js';
-import { MoveSchema } from './schemas.js';
+import { z } from '@hono/zod-openapi';
+import { ReasonSchema } from '../../schemas.js';
+import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, moveRoutes } from './routes.js';
 import { billNow, changePlan } from '../../../services/invoicing/invoice-lifecycle.js';
 import { createSubscription, getSubscription, listSubscriptions, moveSubscription, retrySubscriptionBilling, updateSubscriptionMetadata } from '../../../services/subscriptions/subscriptions.js';
 import { actorOf, ownCustomerId } from '../../actor.js';
@@ -29,19 +25,9 @@ export function registerSubscriptions(app: App): void {
     c.json(await updateSubscriptionMetadata(c.get('deps'), c.req.valid('param').id, c.req.valid('json').metadata, requestContext(c)), 200),
   );
 
-  for (const [move, summary] of Object.entries(MOVES) as [keyof typeof MOVES, string][]) {
-    const route = createRoute({
-      method: 'post',
-      path: `/admin/v1/subscriptions/{id}/${move}`,
-      tags: ['Subscriptions'],
-      summary,
-      description:
-        'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
-      request: { params: IdParamSchema, ...mutationRequest(MoveSchema, false) },
-      responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
-    });
+  for (const [move, route] of Object.entries(moveRoutes) as [keyof typeof moveRoutes, (typeof moveRoutes)[keyof typeof moveRoutes]][]) {
     app.openapi(route, async (c) => {
-      const body = (c.req.valid('json') as z.infer<typeof MoveSchema> | undefined) ?? {};
+      const body = (c.req.valid('json') as z.infer<typeof ReasonSchema> | undefined) ?? {};
       const subscription = await moveSubscription(c.get('deps'), c.req.valid('param').id, move, {
         ...requestContext(c),
         ...(body.reason ? { reason: body.reason } : {}),

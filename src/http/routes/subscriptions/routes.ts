@@ -3,14 +3,14 @@
  * billing the current period on demand and plan changes. Each move runs as an update on the
  * subscription's workflow.
  */
-import { CreateSubscriptionSchema, UpdateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
+import { CreateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema } from '../../../schemas/subscriptions.js';
 import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
-import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, UpdateMetadataSchema, ReasonSchema } from '../../schemas.js';
 
 export const LIST_RULES =
   'Newest first, filtered by customer_id, status, plan_id, currency, test_clock_id and created_gte / created_lt. ' +
@@ -77,7 +77,7 @@ export const update = createRoute({
   description:
     'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to null ' +
     'is removed. Plan changes and state moves have their own operations.',
-  request: { params: IdParamSchema, ...mutationRequest(UpdateSubscriptionSchema) },
+  request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
   responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
 });
 
@@ -125,8 +125,21 @@ export const retry = createRoute({
   responses: { 200: jsonResponse('The subscription after the retried step', SubscriptionSchema), ...commonErrorResponses },
 });
 
-export const MOVES = {
-  pause: 'Pause an Active or PastDue subscription',
-  resume: 'Resume a Paused subscription',
-  cancel: 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends',
-} as const;
+/** The moves an operator makes on a subscription, each a POST …/{move} taking an optional reason. */
+const moveRoute = <M extends string>(move: M, summary: string) =>
+  createRoute({
+    method: 'post',
+    path: `/admin/v1/subscriptions/{id}/${move}` as const,
+    tags: ['Subscriptions'],
+    summary,
+    description:
+      'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
+    request: { params: IdParamSchema, ...mutationRequest(ReasonSchema, false) },
+    responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
+  });
+
+export const moveRoutes = {
+  pause: moveRoute('pause', 'Pause an Active or PastDue subscription'),
+  resume: moveRoute('resume', 'Resume a Paused subscription'),
+  cancel: moveRoute('cancel', 'Cancel a Trialing, Active, PastDue or Paused subscription; its period is billed and it expires when the period ends'),
+};

@@ -19,8 +19,6 @@ export const CreateSubscriptionSchema = z
   })
   .openapi('CreateSubscription');
 
-export const UpdateSubscriptionSchema = z.strictObject({ metadata: MetadataInputSchema }).openapi('UpdateSubscriptionRequest');
-
 export const ListSubscriptionsQuerySchema = PaginationQuerySchema.extend({
   customer_id: UuidSchema.optional().openapi({ description: 'only this customer\'s subscriptions' }),
   status: SubscriptionStatusSchema.optional().openapi({ description: 'only subscriptions in this state' }),
@@ -28,5 +26,3 @@ export const ListSubscriptionsQuerySchema = PaginationQuerySchema.extend({
   currency: CurrencySchema.optional().openapi({ description: 'only subscriptions billed in this currency' }),
   test_clock_id: UuidSchema.optional().openapi({ description: 'only subscriptions on this test clock' }),
 });
-
-export const MoveSchema = z.strictObject({ reason: z.string().max(500).optional() }).openapi('SubscriptionMove');
