@@ -5,7 +5,6 @@
  */
 import { AuditQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
 import { AuditEntrySchema } from '../../../schemas/audit.js';
@@ -17,7 +16,7 @@ export const list = createRoute({
   summary: 'List audit entries, newest first',
   description: 'Every filter narrows the list; combine them freely. Pagination as on every list (X-Has-More, X-Next-Cursor, Link).',
   request: { query: AuditQuerySchema },
-  responses: { 200: pageResponse('A page of audit entries', AuditEntrySchema, 'AuditEntryList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('A page of audit entries', AuditEntrySchema, 'AuditEntryList') },
 });
 
 export const get = createRoute({
@@ -26,5 +25,5 @@ export const get = createRoute({
   tags: ['Audit'],
   summary: 'Get one audit entry',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The entry', AuditEntrySchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The entry', AuditEntrySchema) },
 });

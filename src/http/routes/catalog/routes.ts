@@ -8,7 +8,6 @@ import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, MigrationReques
 import { createRoute, z } from '@hono/zod-openapi';
 import { PlanMigrationSchema, PlanSchema, PlanVersionSchema, ProductSchema, SkuSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, UuidSchema } from '../../../schemas/common.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 
@@ -22,7 +21,7 @@ export const createProductRoute = createRoute({
   tags,
   summary: 'Create a product',
   request: mutationRequest(CreateProductSchema),
-  responses: { 201: jsonResponse('The created product', ProductSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The created product', ProductSchema) },
 });
 
 export const listProductsRoute = createRoute({
@@ -32,7 +31,7 @@ export const listProductsRoute = createRoute({
   summary: 'List products',
   description: LIST_NOTE,
   request: { query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of products', ProductSchema, 'ProductList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of products', ProductSchema, 'ProductList') },
 });
 
 export const getProductRoute = createRoute({
@@ -41,7 +40,7 @@ export const getProductRoute = createRoute({
   tags,
   summary: 'Get a product',
   request: IdParams,
-  responses: { 200: jsonResponse('The product', ProductSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The product', ProductSchema) },
 });
 
 export const createPlanRoute = createRoute({
@@ -51,7 +50,7 @@ export const createPlanRoute = createRoute({
   summary: 'Create a plan',
   description: 'An unknown product_id is 404 `product_not_found`, an archived one 409 `product_archived`. SKUs are added with POST /admin/v1/catalog/skus.',
   request: mutationRequest(CreatePlanSchema),
-  responses: { 201: jsonResponse('The created plan (without SKUs yet)', PlanSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The created plan (without SKUs yet)', PlanSchema) },
 });
 
 export const listPlansRoute = createRoute({
@@ -66,7 +65,7 @@ export const listPlansRoute = createRoute({
       currency: CurrencySchema.optional().openapi({ description: 'only plans priced in this currency' }),
     }),
   },
-  responses: { 200: pageResponse('One page of plans', PlanSchema, 'PlanList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of plans', PlanSchema, 'PlanList') },
 });
 
 export const getPlanRoute = createRoute({
@@ -75,7 +74,7 @@ export const getPlanRoute = createRoute({
   tags,
   summary: 'Get a plan with its SKUs',
   request: IdParams,
-  responses: { 200: jsonResponse('The plan', PlanSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The plan', PlanSchema) },
 });
 
 export const updatePlanRoute = createRoute({
@@ -87,7 +86,7 @@ export const updatePlanRoute = createRoute({
     'metadata only (your own key/value pairs, never read by billing), archived or not: the keys sent are merged in, a key set to ' +
     'null is removed. It changes no price, so it opens no new plan version; prices change through SKUs.',
   request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
-  responses: { 200: jsonResponse('The plan', PlanSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The plan', PlanSchema) },
 });
 
 export const createSkuRoute = createRoute({
@@ -110,7 +109,7 @@ export const createSkuRoute = createRoute({
 The SKU joins the plan's current version while no subscription is on it; otherwise it opens version N+1 (which new
 subscriptions take) and subscriptions on earlier versions are not billed for it (see the plan's versions).`,
   request: mutationRequest(CreateSkuSchema),
-  responses: { 201: jsonResponse('The created SKU', SkuSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The created SKU', SkuSchema) },
 });
 
 export const listSkusRoute = createRoute({
@@ -120,7 +119,7 @@ export const listSkusRoute = createRoute({
   summary: 'List SKUs',
   description: `${LIST_NOTE} Filter by plan_id and currency.`,
   request: { query: PaginationQuerySchema.extend({ plan_id: UuidSchema.optional(), currency: CurrencySchema.optional() }) },
-  responses: { 200: pageResponse('One page of SKUs', SkuSchema, 'SkuList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of SKUs', SkuSchema, 'SkuList') },
 });
 
 export const getSkuRoute = createRoute({
@@ -129,7 +128,7 @@ export const getSkuRoute = createRoute({
   tags,
   summary: 'Get a SKU',
   request: IdParams,
-  responses: { 200: jsonResponse('The SKU', SkuSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The SKU', SkuSchema) },
 });
 
 export const archiveRoute = (path: string, summary: string, description: string, response: string, schema: z.ZodType) =>
@@ -140,7 +139,7 @@ export const archiveRoute = (path: string, summary: string, description: string,
     summary,
     description: `${description} Archiving is not deleting: the record stays readable, and archiving it again returns it unchanged.`,
     request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-    responses: { 200: jsonResponse(response, schema), ...commonErrorResponses },
+    responses: { 200: jsonResponse(response, schema) },
   });
 
 export const archiveProductRoute = archiveRoute(
@@ -176,7 +175,7 @@ export const listPlanVersionsRoute = createRoute({
   summary: "List a plan's versions with their SKUs",
   description: 'Newest first. Each version lists the SKUs it holds and how many subscriptions are on it.',
   request: IdParams,
-  responses: { 200: jsonResponse('The versions of the plan', z.array(PlanVersionSchema)), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The versions of the plan', z.array(PlanVersionSchema)) },
 });
 
 export const migratePlanRoute = createRoute({
@@ -193,5 +192,5 @@ export const migratePlanRoute = createRoute({
     'An archived plan is 409 `plan_archived` (move its subscriptions with change-plan); a version the plan does not have is 404 ' +
     '`plan_version_not_found`; from_version equal to to_version is 422 `same_plan`; a target version without SKUs 422 `plan_has_no_skus`.',
   request: { params: IdParamSchema, ...mutationRequest(MigrationRequestSchema) },
-  responses: { 200: jsonResponse('The migration (or its preview)', PlanMigrationSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The migration (or its preview)', PlanMigrationSchema) },
 });

@@ -5,7 +5,6 @@
 import { CreateContractSchema, AmendContractSchema, LinkSchema } from './schemas.js';
 import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
 import { createRoute } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { UuidSchema } from '../../../schemas/common.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, ReasonSchema } from '../../schemas.js';
@@ -23,7 +22,7 @@ export const create = createRoute({
     '[start_date, end_date) with no gap or overlap; each has its own commit, discount and overrides, falling back to the contract-level ones. ' +
     'The customer must exist (404 `customer_not_found`) and not be Closed (422 `customer_closed`).',
   request: mutationRequest(CreateContractSchema),
-  responses: { 201: jsonResponse('The contract', ContractSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The contract', ContractSchema) },
 });
 
 export const get = createRoute({
@@ -32,7 +31,7 @@ export const get = createRoute({
   tags: TAGS,
   summary: 'Get a contract with its terms, remaining commits, amendment chain and subscriptions',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The contract', ContractSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The contract', ContractSchema) },
 });
 
 export const list = createRoute({
@@ -44,7 +43,7 @@ export const list = createRoute({
   request: {
     query: PaginationQuerySchema.extend({ customer_id: UuidSchema.optional(), status: ContractStatusSchema.optional() }),
   },
-  responses: { 200: pageResponse('One page of contracts', ContractSchema, 'ContractList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of contracts', ContractSchema, 'ContractList') },
 });
 
 export const activate = createRoute({
@@ -53,7 +52,7 @@ export const activate = createRoute({
   tags: TAGS,
   summary: 'Activate a Draft contract (any other state is 409 invalid_state_transition)',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The Active contract', ContractSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Active contract', ContractSchema) },
 });
 
 export const amend = createRoute({
@@ -69,7 +68,7 @@ export const amend = createRoute({
     'effective_date must fall inside the contract and not before today (422 invalid_effective_date). ' +
     'Of two concurrent amendments one succeeds and the other is refused (409 contract_already_amended), so the chain never forks.',
   request: { params: IdParamSchema, ...mutationRequest(AmendContractSchema) },
-  responses: { 201: jsonResponse('The new contract', ContractSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The new contract', ContractSchema) },
 });
 
 export const terminate = createRoute({
@@ -81,7 +80,7 @@ export const terminate = createRoute({
     'The early-exit fee, the shortfall of the phase in force against its commit prorated to the days served, goes on a Draft as a contract_fee line. ' +
     'Any other state than Active is 409 invalid_state_transition.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: ReasonSchema } } } },
-  responses: { 200: jsonResponse('The Terminated contract', ContractSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Terminated contract', ContractSchema) },
 });
 
 export const retry = createRoute({
@@ -96,7 +95,7 @@ export const retry = createRoute({
     'as contract.billing_retried) and the answer comes once the step ran again, with billing_error set anew when it failed again. ' +
     '409 no_billing_error when there is nothing to retry.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The contract after the retried step', ContractSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The contract after the retried step', ContractSchema) },
 });
 
 export const link = createRoute({
@@ -110,5 +109,5 @@ export const link = createRoute({
     'is 409 invalid_state_transition. Coterm with fewer than 30 days left in the contract bills the one-time fee (a contract_fee line) ' +
     'instead of aligned periods; Coterm to a contract that ends today or earlier is 422 contract_ended.',
   request: { params: IdParamSchema, ...mutationRequest(LinkSchema) },
-  responses: { 201: jsonResponse('The link', LinkResultSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The link', LinkResultSchema) },
 });

@@ -6,7 +6,6 @@ import { CreateCustomerSchema, UpdateCustomerSchema, ChangeStatusSchema, ListCus
 import { createRoute } from '@hono/zod-openapi';
 import { MAX_HIERARCHY_DEPTH, RECENT_AUDIT_ENTRIES, RECENT_DOCUMENTS } from '../../../services/accounts/customers.js';
 import { CustomerOverviewSchema, CustomerSchema, HierarchyNodeSchema } from '../../../schemas/accounts.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
 
@@ -32,7 +31,7 @@ export const createCustomerRoute = createRoute({
   summary: 'Create a customer',
   description: `Defaults: consolidation Standalone, payment_terms_days 30, status Active. account_type and currency cannot change later.\n\n${HIERARCHY_RULES}`,
   request: mutationRequest(CreateCustomerSchema),
-  responses: { 201: jsonResponse('The created customer', CustomerSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The created customer', CustomerSchema) },
 });
 
 export const listCustomersRoute = createRoute({
@@ -42,7 +41,7 @@ export const listCustomersRoute = createRoute({
   summary: 'List customers',
   description: 'Customers, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status, currency, created_gte / created_lt and external_id.',
   request: { query: ListCustomersQuerySchema },
-  responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of customers', CustomerSchema, 'CustomerList') },
 });
 
 export const getCustomerRoute = createRoute({
@@ -54,7 +53,7 @@ export const getCustomerRoute = createRoute({
 its ledger balances, its ${RECENT_AUDIT_ENTRIES} newest audit entries, each list newest first, and its attached payment methods. The ledger is not released yet:
 until it is, every balance is "0".`,
   request: IdParams,
-  responses: { 200: jsonResponse('The 360 view', CustomerOverviewSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The 360 view', CustomerOverviewSchema) },
 });
 
 export const updateCustomerRoute = createRoute({
@@ -66,7 +65,7 @@ export const updateCustomerRoute = createRoute({
 (status has its own operation). A Closed customer cannot be updated (409 \`invalid_state_transition\`). Moving a customer
 (parent_id) re-checks the whole ancestor chain for cycles and the depth of the moved subtree.\n\n${HIERARCHY_RULES}`,
   request: { ...IdParams, ...mutationRequest(UpdateCustomerSchema) },
-  responses: { 200: jsonResponse('The updated customer', CustomerSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The updated customer', CustomerSchema) },
 });
 
 export const changeStatusRoute = createRoute({
@@ -79,7 +78,7 @@ export const changeStatusRoute = createRoute({
 (\`customer_has_open_subscriptions\`), Draft or Open invoices (\`customer_has_open_invoices\`), children that are not Closed
 (\`customer_has_open_children\`) or non-Closed customers billed to it (\`customer_is_bill_to\`).`,
   request: { ...IdParams, ...mutationRequest(ChangeStatusSchema) },
-  responses: { 200: jsonResponse('The customer in its new status', CustomerSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The customer in its new status', CustomerSchema) },
 });
 
 export const hierarchyRoute = createRoute({
@@ -89,5 +88,5 @@ export const hierarchyRoute = createRoute({
   summary: 'Entity hierarchy rooted at a customer',
   description: `The customer and all its descendants (at most ${MAX_HIERARCHY_DEPTH} levels), children in creation order.`,
   request: IdParams,
-  responses: { 200: jsonResponse('The tree', HierarchyNodeSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The tree', HierarchyNodeSchema) },
 });

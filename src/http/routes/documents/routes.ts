@@ -4,7 +4,6 @@
  */
 import { TokenParamSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { IdParamSchema } from '../../schemas.js';
 
 export const tags = ['Invoices'];
@@ -31,7 +30,7 @@ finalized invoice's PDF is stored once per state (Open, Paid, Void, and after ea
 byte-identical from then on; the invoice workflow renders it after finalization, and a request that comes first renders it.
 A customer token sees only its own invoices (404 otherwise).`,
   request: { params: IdParamSchema },
-  responses: { 200: pdfResponse('The PDF'), ...commonErrorResponses },
+  responses: { 200: pdfResponse('The PDF') },
 });
 
 export const creditNotePdfRoute = createRoute({
@@ -41,7 +40,7 @@ export const creditNotePdfRoute = createRoute({
   summary: 'Download a credit note as a PDF',
   description: 'The credit note with the invoice it credits; rendered once, stored with its SHA-256 and served identically from then on. A customer token sees only its own (404 otherwise).',
   request: { params: IdParamSchema },
-  responses: { 200: pdfResponse('The PDF'), ...commonErrorResponses },
+  responses: { 200: pdfResponse('The PDF') },
 });
 
 export const hostedPageRoute = createRoute({
@@ -52,7 +51,7 @@ export const hostedPageRoute = createRoute({
   description: 'No credentials: the link is the credential. A link that was altered or not issued by this service is 404 `hosted_link_not_found`; an expired one 410 `hosted_link_expired`.',
   security: [],
   request: { params: TokenParamSchema },
-  responses: { 200: { description: 'The invoice as an HTML page', content: { 'text/html': { schema: z.string() } } }, ...commonErrorResponses },
+  responses: { 200: { description: 'The invoice as an HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
 export const hostedPdfRoute = createRoute({
@@ -63,5 +62,5 @@ export const hostedPdfRoute = createRoute({
   description: 'The same bytes as GET /v1/invoices/{id}/pdf; 404 `hosted_link_not_found` or 410 `hosted_link_expired` like the page.',
   security: [],
   request: { params: TokenParamSchema },
-  responses: { 200: pdfResponse('The PDF'), ...commonErrorResponses },
+  responses: { 200: pdfResponse('The PDF') },
 });

@@ -1,6 +1,5 @@
 import { UsageEventSchema, BatchSchema } from './schemas.js';
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
 import { MAX_BATCH_EVENTS, MAX_FUTURE_SKEW_MS, MAX_NUMBER_DIGITS } from '../../../services/metering/events.js';
 import { BatchResultSchema, IngestResultSchema } from '../../../schemas/metering.js';
@@ -48,7 +47,7 @@ Errors: unknown customer or subscription 404; a subscription of another customer
 in the future or older than the lateness limit 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
 ${VALIDATION_RULES}`,
   request: mutationRequest(UsageEventSchema),
-  responses: { 200: jsonResponse('Stored, or already stored (duplicate)', IngestResultSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('Stored, or already stored (duplicate)', IngestResultSchema) },
 });
 
 export const batch = createRoute({
@@ -64,5 +63,5 @@ Send \`application/cloudevents-batch+json\` (a JSON array of CloudEvents) for a 
 \`<index>.<attribute>\`.
 ${VALIDATION_RULES}`,
   request: mutationRequest(BatchSchema),
-  responses: { 200: jsonResponse('Counts of stored and duplicate events', BatchResultSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('Counts of stored and duplicate events', BatchResultSchema) },
 });

@@ -5,7 +5,6 @@
 import { PaySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, ReasonSchema } from '../../schemas.js';
 
@@ -25,7 +24,7 @@ export const finalize = createRoute({
     '(status Paid), GET /admin/v1/invoices/{id}/payments and in the events payment.succeeded and invoice.paid, or payment.failed ' +
     'with dunning started.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The Open invoice (Paid for a credit invoice)', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Open invoice (Paid for a credit invoice)', InvoiceSchema) },
 });
 export const pay = createRoute({
   method: 'post',
@@ -36,7 +35,7 @@ export const pay = createRoute({
     "Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid " +
     "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.",
   request: { params: IdParamSchema, ...mutationRequest(PaySchema) },
-  responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema) },
 });
 export const voidRoute = createRoute({
   method: 'post',
@@ -48,7 +47,7 @@ export const voidRoute = createRoute({
     "customer credit balance the invoice applied go back; what its credit notes put on the customer's balance is taken back, and when the " +
     'customer has spent it the void is refused (409 `customer_credit_spent`).',
   request: { params: IdParamSchema, ...mutationRequest(ReasonSchema, false) },
-  responses: { 200: jsonResponse('The Void invoice', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The Void invoice', InvoiceSchema) },
 });
 
 export const retry = createRoute({
@@ -63,5 +62,5 @@ export const retry = createRoute({
     'Answers the invoice after the move; 422 billing_failed (and billing_error set again) when it failed again; ' +
     '409 no_billing_error when there is nothing to retry.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The invoice after the retried move', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The invoice after the retried move', InvoiceSchema) },
 });

@@ -6,7 +6,6 @@
 import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { CreditNoteSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 
@@ -24,7 +23,7 @@ export const listRoute = createRoute({
   summary: 'List invoices',
   description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.`,
   request: { query: ListInvoicesQuerySchema },
-  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList') },
 });
 
 export const listOwnRoute = createRoute({
@@ -36,7 +35,7 @@ export const listOwnRoute = createRoute({
     `${LIST_SUMMARY} A customer token lists only the invoices addressed to its own customer (another customer_id is 404 ` +
     '`customer_not_found`); an admin credential lists every invoice. Same filters as the admin list.',
   request: { query: ListInvoicesQuerySchema },
-  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'OwnInvoiceList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'OwnInvoiceList') },
 });
 
 export const updateRoute = createRoute({
@@ -48,7 +47,7 @@ export const updateRoute = createRoute({
     'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to ' +
     'null is removed. Everything that is billed stays immutable once the invoice is finalized.',
   request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
-  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema) },
 });
 
 export const listAllCreditNotesRoute = createRoute({
@@ -60,7 +59,7 @@ export const listAllCreditNotesRoute = createRoute({
     'Every credit note, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by ' +
     'customer_id, invoice_id, currency, reason and created_gte / created_lt.',
   request: { query: ListCreditNotesQuerySchema },
-  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'AllCreditNoteList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'AllCreditNoteList') },
 });
 
 export const getRoute = createRoute({
@@ -69,7 +68,7 @@ export const getRoute = createRoute({
   tags,
   summary: 'Get an invoice with its line items',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema) },
 });
 
 export const getOwnRoute = createRoute({
@@ -79,7 +78,7 @@ export const getOwnRoute = createRoute({
   summary: 'Get an invoice (customer view)',
   description: 'A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The invoice', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The invoice', InvoiceSchema) },
 });
 
 export const addLineRoute = createRoute({
@@ -92,7 +91,7 @@ export const addLineRoute = createRoute({
 Totals are recomputed exactly (totals that would not fit DECIMAL(38,0): 422 \`amount_out_of_range\`); tax lines are recomputed at
 finalization (or by calculate-tax).`,
   request: { params: IdParamSchema, ...mutationRequest(AddLineItemSchema) },
-  responses: { 201: jsonResponse('The invoice with the new line', InvoiceSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The invoice with the new line', InvoiceSchema) },
 });
 
 export const applyCreditRoute = createRoute({
@@ -104,7 +103,7 @@ export const applyCreditRoute = createRoute({
 (422 \`credit_exceeds_invoice\`, details.available_nanos), nor take the totals out of DECIMAL(38,0) (422 \`amount_out_of_range\`). After
 finalization use a credit note instead.`,
   request: { params: IdParamSchema, ...mutationRequest(ApplyCreditSchema) },
-  responses: { 201: jsonResponse('The invoice with the credit applied', InvoiceSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The invoice with the credit applied', InvoiceSchema) },
 });
 
 export const calculateTaxRoute = createRoute({
@@ -116,7 +115,7 @@ export const calculateTaxRoute = createRoute({
 each rounded once HalfEven to a raw unit) replace any earlier ones, so repeating it changes nothing. Credit lines are not taxed;
 customers with a tax_id are exempt under the flat-rate adapter. Finalization recalculates tax on the final lines.`,
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The invoice with its tax lines', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The invoice with its tax lines', InvoiceSchema) },
 });
 
 export const issueCreditNoteRoute = createRoute({
@@ -139,7 +138,7 @@ refund + credit + out of band ≤ amount_nanos (\`credit_note_allocation_exceeds
 \`refund_rejected\` (503 \`payment_processor_unavailable\` when it cannot be reached) and issues nothing. Numbered CN-###### from a gapless
 counter; raises the invoice's credited_nanos (and due_reduced_nanos) and emits \`credit_note.issued\`. Credit notes are immutable.`,
   request: { params: IdParamSchema, ...mutationRequest(IssueCreditNoteSchema) },
-  responses: { 201: jsonResponse('The credit note with its allocation', CreditNoteSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The credit note with its allocation', CreditNoteSchema) },
 });
 
 export const listCreditNotesRoute = createRoute({
@@ -149,7 +148,7 @@ export const listCreditNotesRoute = createRoute({
   summary: "List an invoice's credit notes",
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList') },
 });
 
 export const getCreditNoteRoute = createRoute({
@@ -158,5 +157,5 @@ export const getCreditNoteRoute = createRoute({
   tags,
   summary: 'Get a credit note',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The credit note', CreditNoteSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The credit note', CreditNoteSchema) },
 });

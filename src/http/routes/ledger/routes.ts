@@ -7,7 +7,6 @@ import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletPar
 import { createRoute } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { CustomerLedgerSchema, LedgerEntrySchema, TrialBalanceSchema, WalletSchema, WalletTopUpSchema, WalletTransactionSchema } from '../../../schemas/ledger.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
@@ -23,7 +22,7 @@ export const accountsRoute = createRoute({
 promotional_credit, promotional_expense; an account exists once something was posted to it) with its debit and credit totals and its
 balance on its normal side. With as_of, only entries effective at or before that instant count.`,
   request: { params: IdParamSchema, query: AsOfQuerySchema },
-  responses: { 200: jsonResponse("The customer's accounts", CustomerLedgerSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse("The customer's accounts", CustomerLedgerSchema) },
 });
 
 export const entriesRoute = createRoute({
@@ -34,7 +33,7 @@ export const entriesRoute = createRoute({
   description: `Entries, newest first (a JSON array, pagination in headers), each with its journal (kind, business key, source
 document, the journal it reverses). Filters: account kind, currency, effective date range [from, to), source document, the journal's created_gte / created_lt.`,
   request: { params: IdParamSchema, query: EntriesQuerySchema },
-  responses: { 200: pageResponse('One page of ledger entries', LedgerEntrySchema, 'LedgerEntryList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of ledger entries', LedgerEntrySchema, 'LedgerEntryList') },
 });
 
 export const trialBalanceRoute = createRoute({
@@ -44,7 +43,7 @@ export const trialBalanceRoute = createRoute({
   summary: 'Trial balance',
   description: 'Σ debits and Σ credits per currency and account kind, over every customer or one, as of an instant; difference_nanos is always "0" (the database refuses a journal that does not balance).',
   request: { query: TrialBalanceQuerySchema },
-  responses: { 200: jsonResponse('The trial balance', TrialBalanceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The trial balance', TrialBalanceSchema) },
 });
 
 export const listWalletsRoute = createRoute({
@@ -54,7 +53,7 @@ export const listWalletsRoute = createRoute({
   summary: "A customer's credit wallets",
   description: 'One wallet per currency, newest first (a JSON array, pagination in headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('The wallets', WalletSchema, 'WalletList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('The wallets', WalletSchema, 'WalletList') },
 });
 
 export const getWalletRoute = createRoute({
@@ -64,7 +63,7 @@ export const getWalletRoute = createRoute({
   summary: 'A credit wallet',
   description: 'Balance (paid and promotional), its grants and the auto-recharge settings. 404 `wallet_not_found` before anything created it.',
   request: { params: WalletParamsSchema },
-  responses: { 200: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The wallet', WalletSchema) },
 });
 
 export const transactionsRoute = createRoute({
@@ -74,7 +73,7 @@ export const transactionsRoute = createRoute({
   summary: "A wallet's transaction history",
   description: 'Every balance move (top_up, promotional_grant, drawdown, expiry, void_return), newest first, with the balance after it, as a JSON array (pagination in headers).',
   request: { params: WalletParamsSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of wallet transactions', WalletTransactionSchema, 'WalletTransactionList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of wallet transactions', WalletTransactionSchema, 'WalletTransactionList') },
 });
 
 export const listTopUpsRoute = createRoute({
@@ -83,7 +82,7 @@ export const listTopUpsRoute = createRoute({
   tags: walletTags,
   summary: "A wallet's paid top-ups (requested and auto-recharges)",
   request: { params: WalletParamsSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('The top-ups', WalletTopUpSchema, 'WalletTopUpList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('The top-ups', WalletTopUpSchema, 'WalletTopUpList') },
 });
 
 export const topUpRoute = createRoute({
@@ -98,7 +97,7 @@ once, Failed when the processor refused, Pending until the processor's notificat
 about it credits it then, also after a failure); 503 \`payment_processor_unavailable\` when the processor cannot be reached. Creates the wallet
 on first use.`,
   request: { params: WalletParamsSchema, ...mutationRequest(TopUpSchema) },
-  responses: { 201: jsonResponse('The top-up', WalletTopUpSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The top-up', WalletTopUpSchema) },
 });
 
 export const retryTopUpRoute = createRoute({
@@ -112,7 +111,7 @@ stays Pending with billing_error set and its workflow holds. Fix the data, then 
 wallet_top_up.billing_retried) and the answer comes once the step ran again, with billing_error set anew when it failed again.
 409 \`no_billing_error\` when there is nothing to retry; 404 \`wallet_top_up_not_found\` when the wallet has no such top-up.`,
   request: { params: WalletParamsSchema.extend({ top_up_id: UuidSchema }), headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The top-up after the retried step', WalletTopUpSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The top-up after the retried step', WalletTopUpSchema) },
 });
 
 export const grantRoute = createRoute({
@@ -125,7 +124,7 @@ credit is drawn before paid credit, soonest expiry first; what is left at expiry
 period close. Creates the wallet on first use. A grant that would take the balance past what 38 digits of raw units hold is 422
 \`wallet_balance_out_of_range\`.`,
   request: { params: WalletParamsSchema, ...mutationRequest(GrantSchema) },
-  responses: { 201: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The wallet', WalletSchema) },
 });
 
 export const autoRechargeRoute = createRoute({
@@ -137,7 +136,7 @@ export const autoRechargeRoute = createRoute({
 brings it back to target_nanos, charged to the default payment method by the workflow \`wallet-recharge:<top-up id>\`: once per crossing,
 however many drawdowns run at once.`,
   request: { params: WalletParamsSchema, ...mutationRequest(AutoRechargeSchema) },
-  responses: { 200: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The wallet', WalletSchema) },
 });
 
 export const disableAutoRechargeRoute = createRoute({
@@ -146,5 +145,5 @@ export const disableAutoRechargeRoute = createRoute({
   tags: walletTags,
   summary: 'Turn auto-recharge off',
   request: { params: WalletParamsSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The wallet', WalletSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The wallet', WalletSchema) },
 });

@@ -2,7 +2,6 @@
 import { CreateMeterSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { MeterSchema } from '../../../schemas/metering.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
@@ -24,7 +23,7 @@ export const create = createRoute({
   summary: 'Define a meter',
   description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.`,
   request: mutationRequest(CreateMeterSchema),
-  responses: { 201: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The meter', MeterSchema) },
 });
 
 export const list = createRoute({
@@ -33,7 +32,7 @@ export const list = createRoute({
   tags: ['Metering'],
   summary: 'List meters, newest first',
   request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
-  responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList') },
 });
 
 export const get = createRoute({
@@ -42,7 +41,7 @@ export const get = createRoute({
   tags: ['Metering'],
   summary: 'Get a meter',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The meter', MeterSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The meter', MeterSchema) },
 });
 
 export const archive = createRoute({
@@ -55,5 +54,5 @@ export const archive = createRoute({
     'version is matched to it. Plan versions already pricing its event_type keep billing with it: subscriptions on them are not ' +
     're-priced. Archiving an archived meter returns it unchanged.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The archived meter', MeterSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The archived meter', MeterSchema) },
 });

@@ -7,11 +7,9 @@
 import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
 import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema } from '../../../schemas/payments.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
-export const optionalBody = <T extends z.ZodType>(schema: T) => ({ required: false, content: { 'application/json': { schema } } });
 export const tags = ['Payments'];
 
 export const attachRoute = createRoute({
@@ -25,7 +23,7 @@ default: when an invoice addressed to this customer becomes Open, it is charged 
 attached one. A method the processor refuses is 422 \`payment_method_rejected\`; a Closed customer 409 \`invalid_state_transition\`; 503
 \`payment_processor_unavailable\` when the processor cannot be reached.`,
   request: { params: IdParamSchema, ...mutationRequest(AttachSchema) },
-  responses: { 201: jsonResponse('The attached payment method', PaymentMethodSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The attached payment method', PaymentMethodSchema) },
 });
 
 export const listMethodsRoute = createRoute({
@@ -35,7 +33,7 @@ export const listMethodsRoute = createRoute({
   summary: "List a customer's attached payment methods",
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of payment methods', PaymentMethodSchema, 'PaymentMethodList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of payment methods', PaymentMethodSchema, 'PaymentMethodList') },
 });
 
 export const getMethodRoute = createRoute({
@@ -44,7 +42,7 @@ export const getMethodRoute = createRoute({
   tags,
   summary: 'Get a payment method',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The payment method', PaymentMethodSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The payment method', PaymentMethodSchema) },
 });
 
 export const detachRoute = createRoute({
@@ -56,7 +54,7 @@ export const detachRoute = createRoute({
     'Detaches it at the processor and here (answered with status detached; detaching again changes nothing). When it was the default, the newest remaining method becomes the default; without one, invoices go back to manual payment. ' +
     '503 `payment_processor_unavailable` when the processor cannot be reached.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The detached payment method', PaymentMethodSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The detached payment method', PaymentMethodSchema) },
 });
 
 export const listPaymentsRoute = createRoute({
@@ -66,7 +64,7 @@ export const listPaymentsRoute = createRoute({
   summary: "List an invoice's payments (every collection attempt) with their refunds",
   description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), newest first, as a JSON array (pagination in headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList') },
 });
 
 export const createIntentRoute = createRoute({
@@ -79,8 +77,8 @@ unit), through the invoice workflow. A succeeded charge pays the invoice (paymen
 declined one is recorded Failed (payment.failed) and starts dunning if none runs; with capture_method manual the payment waits for a
 capture (RequiresCapture); a processing one stays Pending until the processor's notification decides. Only Open invoices (409
 \`invalid_state_transition\`); nothing left to pay is 422 \`nothing_to_charge\`; without a payment method, 422 \`no_payment_method\`.`,
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(PaymentIntentSchema) },
-  responses: { 201: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(PaymentIntentSchema, false) },
+  responses: { 201: jsonResponse('The payment', PaymentSchema) },
 });
 
 export const captureRoute = createRoute({
@@ -92,7 +90,7 @@ export const captureRoute = createRoute({
     "Captures the invoice's payment in RequiresCapture (409 `no_payment_to_capture` when there is none; an invoice that is not Open " +
     "409 `invalid_state_transition`); the processor's answer is recorded like a charge's.",
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The payment', PaymentSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The payment', PaymentSchema) },
 });
 
 export const refundRoute = createRoute({
@@ -105,8 +103,8 @@ invoice (credit_note.issued). Never more than the payment collected minus what i
 (422 \`refund_exceeds_payment\`, details.refundable_nanos); the amount is whole minor units (422 \`refund_not_whole_minor_units\`). Only
 Paid invoices (409 \`invalid_state_transition\`); no collected payment with money left is 422 \`nothing_to_refund\`, a payment_id that is not
 one of them 404 \`payment_not_found\`; a refusal by the processor is 422 \`refund_rejected\`; 503 \`payment_processor_unavailable\` when it cannot be reached.`,
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: optionalBody(RefundRequestSchema) },
-  responses: { 201: jsonResponse('The refund', RefundSchema), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(RefundRequestSchema, false) },
+  responses: { 201: jsonResponse('The refund', RefundSchema) },
 });
 
 export const listDunningRoute = createRoute({
@@ -116,7 +114,7 @@ export const listDunningRoute = createRoute({
   summary: 'List dunning schedules',
   description: 'Newest first as a JSON array (pagination in headers); filter by status, customer_id, subscription_id and created_gte / created_lt.',
   request: { query: ListDunningQuerySchema },
-  responses: { 200: pageResponse('One page of dunning schedules', DunningScheduleSchema, 'DunningScheduleList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of dunning schedules', DunningScheduleSchema, 'DunningScheduleList') },
 });
 
 export const invoiceDunningRoute = createRoute({
@@ -126,7 +124,7 @@ export const invoiceDunningRoute = createRoute({
   summary: "An invoice's dunning schedule",
   description: '404 `dunning_schedule_not_found` when its payment never failed.',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The dunning schedule', DunningScheduleSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The dunning schedule', DunningScheduleSchema) },
 });
 
 export const retryDunningRoute = createRoute({
@@ -141,7 +139,7 @@ export const retryDunningRoute = createRoute({
     'answer comes once the retry ran again, with billing_error set anew when it failed again. 409 no_billing_error when there is ' +
     'nothing to retry; 404 dunning_schedule_not_found when the payment never failed.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The dunning schedule after the retry', DunningScheduleSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The dunning schedule after the retry', DunningScheduleSchema) },
 });
 
 export const webhookRoute = createRoute({
@@ -161,5 +159,5 @@ Other types, and objects the engine does not know, are acknowledged and ignored.
     headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
     body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },
   },
-  responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema) },
 });

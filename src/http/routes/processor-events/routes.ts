@@ -7,7 +7,6 @@
 import { ListProcessorEventsQuerySchema, EventParamSchema } from './schemas.js';
 import { ProcessorEventSchema } from '../../../schemas/payments.js';
 import { createRoute } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema } from '../../schemas.js';
 
@@ -23,7 +22,7 @@ export const list = createRoute({
     'X-Next-Cursor and Link headers; the cursor is an event id). Filter by status (billing_error finds those waiting for an operator), ' +
     'type, object_id, and when they were received (created_gte / created_lt).',
   request: { query: ListProcessorEventsQuerySchema },
-  responses: { 200: pageResponse('One page of processor notifications', ProcessorEventSchema, 'ProcessorEventList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of processor notifications', ProcessorEventSchema, 'ProcessorEventList') },
 });
 
 export const get = createRoute({
@@ -32,7 +31,7 @@ export const get = createRoute({
   tags,
   summary: 'Get a processor notification',
   request: { params: EventParamSchema },
-  responses: { 200: jsonResponse('The processor notification', ProcessorEventSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The processor notification', ProcessorEventSchema) },
 });
 
 export const retry = createRoute({
@@ -47,5 +46,5 @@ export const retry = createRoute({
     'processor_event.billing_retried) and the answer comes once the notification was applied again, with its outcome, or with ' +
     'billing_error set anew when it failed again. 409 no_billing_error when there is nothing to retry.',
   request: { params: EventParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The processor notification after the retry', ProcessorEventSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The processor notification after the retry', ProcessorEventSchema) },
 });

@@ -5,7 +5,6 @@
 import { PreviewRequestSchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { RatingPreviewSchema } from '../../../schemas/rating.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
 
 export const previewRoute = createRoute({
@@ -30,5 +29,5 @@ A quantity key that no usage SKU of the plan rates is 400 \`unknown_meter\`; eve
 details.issues naming its field (e.g. \`quantities.api_calls\`, \`contract.terms.0.end_date\`). Unknown plan: 404
 \`plan_not_found\`; a plan without SKUs: 422 \`plan_has_no_skus\`.`,
   request: mutationRequest(PreviewRequestSchema),
-  responses: { 200: jsonResponse('The rated plan', RatingPreviewSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The rated plan', RatingPreviewSchema) },
 });

@@ -7,7 +7,6 @@ import { AsOfQuerySchema, MovementsQuerySchema, DeferredQuerySchema } from './sc
 import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema, ReconciliationSchema } from '../../../schemas/reports.js';
-import { commonErrorResponses } from '../../errors.js';
 
 export const tags = ['Reports'];
 
@@ -32,7 +31,7 @@ and open_invoices counts the invoices with something still owed (a credit the cu
 receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
 ${SCOPE}`,
   request: { query: AsOfQuerySchema },
-  responses: { 200: reportResponse('The aging report', ArAgingSchema), ...commonErrorResponses },
+  responses: { 200: reportResponse('The aging report', ArAgingSchema) },
 });
 
 export const mrrRoute = createRoute({
@@ -44,7 +43,7 @@ export const mrrRoute = createRoute({
 normalised to a month (Monthly × 1, Quarterly / 3, SemiAnnual / 6, Annual / 12, rounded toward zero in raw units). Usage-priced SKUs are
 excluded; so are subscriptions in their trial, paused, cancelled (from the cancellation) or expired. ${SCOPE}`,
   request: { query: AsOfQuerySchema },
-  responses: { 200: reportResponse('The MRR report', MrrSchema), ...commonErrorResponses },
+  responses: { 200: reportResponse('The MRR report', MrrSchema) },
 });
 
 export const mrrMovementsRoute = createRoute({
@@ -56,7 +55,7 @@ export const mrrMovementsRoute = createRoute({
 from, some before), churn (none at to), expansion or contraction (the difference). Per currency, start + new + expansion + contraction + churn +
 reactivation = end exactly. ${SCOPE}`,
   request: { query: MovementsQuerySchema },
-  responses: { 200: reportResponse('The MRR movements', MrrMovementsSchema), ...commonErrorResponses },
+  responses: { 200: reportResponse('The MRR movements', MrrMovementsSchema) },
 });
 
 export const deferredRoute = createRoute({
@@ -68,7 +67,7 @@ export const deferredRoute = createRoute({
 each line's service period, by the ledger's formula) and reversed by voids in the month, and at its end, beside the ledger's deferred_revenue
 balance at the month's end. Months in the future show the schedule still to come. ${SCOPE}`,
   request: { query: DeferredQuerySchema },
-  responses: { 200: reportResponse('The schedule', DeferredRevenueSchema), ...commonErrorResponses },
+  responses: { 200: reportResponse('The schedule', DeferredRevenueSchema) },
 });
 
 export const reconciliationRoute = createRoute({
@@ -84,5 +83,5 @@ refunds, credit notes (and their parts), wallets and customer credit balance mov
 receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. 404 \`customer_not_found\` when
 the customer does not exist.`,
   request: { query: z.object({ customer_id: UuidSchema.openapi({ description: 'the customer to reconcile' }) }) },
-  responses: { 200: { description: 'The reconciliation', content: { 'application/json': { schema: ReconciliationSchema } } }, ...commonErrorResponses },
+  responses: { 200: { description: 'The reconciliation', content: { 'application/json': { schema: ReconciliationSchema } } } },
 });

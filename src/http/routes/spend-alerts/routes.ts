@@ -5,7 +5,6 @@
 import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListSpendAlertsQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { EntitlementSchema, SpendAlertSchema } from '../../../schemas/spend-alerts.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
 
@@ -27,7 +26,7 @@ export const create = createRoute({
   summary: 'Create a spend alert',
   description: `${RULES}\n\nThe new alert is evaluated at once. 404 \`customer_not_found\`; 422 \`customer_closed\`.`,
   request: { params: IdParamSchema, ...mutationRequest(CreateSpendAlertSchema) },
-  responses: { 201: jsonResponse('The created alert, Armed', SpendAlertSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The created alert, Armed', SpendAlertSchema) },
 });
 
 export const list = createRoute({
@@ -37,7 +36,7 @@ export const list = createRoute({
   summary: "List the customer's spend alerts",
   description: 'Only this customer\'s alerts, newest first, each with its state and history; filter by status.',
   request: { params: IdParamSchema, query: ListSpendAlertsQuerySchema },
-  responses: { 200: pageResponse('One page of alerts', SpendAlertSchema, 'SpendAlertList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of alerts', SpendAlertSchema, 'SpendAlertList') },
 });
 
 export const get = createRoute({
@@ -46,7 +45,7 @@ export const get = createRoute({
   tags,
   summary: 'Get a spend alert with its history',
   request: { params: AlertParamsSchema },
-  responses: { 200: jsonResponse('The alert', SpendAlertSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The alert', SpendAlertSchema) },
 });
 
 export const remove = createRoute({
@@ -56,7 +55,7 @@ export const remove = createRoute({
   summary: 'Disable a spend alert',
   description: 'The alert becomes Disabled (final, kept with its history): it no longer notifies, blocks or caps invoices finalized from now on.',
   request: { params: AlertParamsSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The disabled alert', SpendAlertSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The disabled alert', SpendAlertSchema) },
 });
 
 export const reset = createRoute({
@@ -69,7 +68,7 @@ export const reset = createRoute({
 (a raised threshold that the spend reaches, or in a later period). The cap on invoices is the alert's threshold at finalization, so
 raise the threshold to let more be charged. 409 \`invalid_state_transition\` for a Disabled alert.`,
   request: { params: AlertParamsSchema, ...mutationRequest(ResetSpendAlertSchema, false) },
-  responses: { 200: jsonResponse('The alert', SpendAlertSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The alert', SpendAlertSchema) },
 });
 
 export const entitlement = createRoute({
@@ -81,5 +80,5 @@ export const entitlement = createRoute({
 Triggered (until the next billing period starts or an admin resets the alert), else \`active\`. A customer token may read only its
 own customer (any other is 404).`,
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The entitlement', EntitlementSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The entitlement', EntitlementSchema) },
 });

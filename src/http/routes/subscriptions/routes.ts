@@ -8,7 +8,6 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema } from '../../../schemas/subscriptions.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, UpdateMetadataSchema, ReasonSchema } from '../../schemas.js';
 
@@ -28,7 +27,7 @@ export const create = createRoute({
     'A customer token may only subscribe its own customer. ' +
     'Customers on a test clock subscribe at the clock\'s time.',
   request: mutationRequest(CreateSubscriptionSchema),
-  responses: { 201: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The subscription', SubscriptionSchema) },
 });
 
 export const get = createRoute({
@@ -37,7 +36,7 @@ export const get = createRoute({
   tags: ['Subscriptions'],
   summary: 'Get a subscription with its status',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
 });
 
 export const list = createRoute({
@@ -47,7 +46,7 @@ export const list = createRoute({
   summary: 'List subscriptions',
   description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404 customer_not_found).`,
   request: { query: ListSubscriptionsQuerySchema },
-  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList') },
 });
 
 export const adminList = createRoute({
@@ -57,7 +56,7 @@ export const adminList = createRoute({
   summary: 'List every subscription',
   description: LIST_RULES,
   request: { query: ListSubscriptionsQuerySchema },
-  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'AdminSubscriptionList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'AdminSubscriptionList') },
 });
 
 export const adminGet = createRoute({
@@ -66,7 +65,7 @@ export const adminGet = createRoute({
   tags: ['Subscriptions'],
   summary: 'Get a subscription',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
 });
 
 export const update = createRoute({
@@ -78,7 +77,7 @@ export const update = createRoute({
     'metadata only (your own key/value pairs, never read by billing), in any status: the keys sent are merged in, a key set to null ' +
     'is removed. Plan changes and state moves have their own operations.',
   request: { params: IdParamSchema, ...mutationRequest(UpdateMetadataSchema) },
-  responses: { 200: jsonResponse('The subscription', SubscriptionSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
 });
 
 export const bill = createRoute({
@@ -91,7 +90,7 @@ export const bill = createRoute({
     '(200): billing a period twice never creates a second invoice for it. Runs as an update on the subscription workflow. ' +
     'Trialing and Expired subscriptions have nothing to bill (409 invalid_state_transition); a period fully invoiced already gives 422 nothing_to_bill.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The refreshed Draft', InvoiceSchema), 201: jsonResponse('The new Draft', InvoiceSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The refreshed Draft', InvoiceSchema), 201: jsonResponse('The new Draft', InvoiceSchema) },
 });
 
 export const changePlanRoute = createRoute({
@@ -106,7 +105,7 @@ export const changePlanRoute = createRoute({
     'current version; the same plan_id moves it to that version from an older one (422 same_plan when already there). ' +
     'An archived plan, or a plan of an archived product, is 409 plan_archived / product_archived.',
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ plan_id: UuidSchema })) },
-  responses: { 200: jsonResponse('The subscription and its Draft', PlanChangeSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription and its Draft', PlanChangeSchema) },
 });
 
 export const retry = createRoute({
@@ -122,7 +121,7 @@ export const retry = createRoute({
     'billing_error set anew when it failed again. 409 no_billing_error when there is nothing to retry. On a test clock, advance ' +
     'the clock to its current time afterwards to wait for everything due.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: jsonResponse('The subscription after the retried step', SubscriptionSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The subscription after the retried step', SubscriptionSchema) },
 });
 
 /** The moves an operator makes on a subscription, each a POST …/{move} taking an optional reason. */
@@ -135,7 +134,7 @@ const moveRoute = <M extends string>(move: M, summary: string) =>
     description:
       'Runs as a Temporal update on the subscription workflow; its validator rejects invalid moves (409 invalid_state_transition) before anything is recorded.',
     request: { params: IdParamSchema, ...mutationRequest(ReasonSchema, false) },
-    responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema), ...commonErrorResponses },
+    responses: { 200: jsonResponse('The subscription after the move', SubscriptionSchema) },
   });
 
 export const moveRoutes = {

@@ -2,7 +2,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DateTimeSchema } from '../../../schemas/common.js';
 import { TestClockSchema } from '../../../schemas/subscriptions.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
@@ -13,7 +12,7 @@ export const create = createRoute({
   summary: 'Create a test clock frozen at a given time',
   description: 'Customers created with this test_clock_id, and their subscriptions, follow the clock instead of real time.',
   request: mutationRequest(z.strictObject({ name: z.string().min(1).max(200), frozen_time: DateTimeSchema })),
-  responses: { 201: jsonResponse('The test clock', TestClockSchema), ...commonErrorResponses },
+  responses: { 201: jsonResponse('The test clock', TestClockSchema) },
 });
 
 export const get = createRoute({
@@ -22,7 +21,7 @@ export const get = createRoute({
   tags: ['Test clocks'],
   summary: 'Get a test clock',
   request: { params: IdParamSchema },
-  responses: { 200: jsonResponse('The test clock', TestClockSchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The test clock', TestClockSchema) },
 });
 
 export const list = createRoute({
@@ -32,7 +31,7 @@ export const list = createRoute({
   summary: 'List test clocks',
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); created_gte / created_lt narrow by creation time.',
   request: { query: PaginationQuerySchema },
-  responses: { 200: pageResponse('One page of test clocks', TestClockSchema, 'TestClockList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of test clocks', TestClockSchema, 'TestClockList') },
 });
 
 export const advance = createRoute({
@@ -50,5 +49,5 @@ export const advance = createRoute({
     'advance failed: advance again. Advancing to the current time again re-drives the subscriptions; while an advance ' +
     'runs, another is 409 test_clock_advancing.',
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ frozen_time: DateTimeSchema })) },
-  responses: { 202: jsonResponse('The test clock, advancing', TestClockSchema), ...commonErrorResponses },
+  responses: { 202: jsonResponse('The test clock, advancing', TestClockSchema) },
 });

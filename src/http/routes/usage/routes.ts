@@ -3,7 +3,6 @@ import { UsageQuerySchema, UsageEventsQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { WEIGHTED_SUM_SCALE } from '../../../services/metering/usage.js';
 import { StoredUsageEventSchema, UsageSummarySchema } from '../../../schemas/metering.js';
-import { commonErrorResponses } from '../../errors.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
 
@@ -19,7 +18,7 @@ Counted: the subscription's events and its customer's events sent without a subs
 (WeightedSum rounded half-even to ${WEIGHTED_SUM_SCALE} places). Late events are included and counted in late_event_count.
 Customer tokens see only their own subscriptions.`,
   request: { params: IdParamSchema, query: UsageQuerySchema },
-  responses: { 200: jsonResponse('The usage summary', UsageSummarySchema), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The usage summary', UsageSummarySchema) },
 });
 
 export const events = createRoute({
@@ -32,5 +31,5 @@ and Link headers; the cursor is an event id). Filter by event_type, subscription
 (timestamp_gte / timestamp_lt) and when it was stored (created_gte / created_lt). Useful to find events that no meter counts,
 such as a misspelled event_type. An unknown customer is 404 \`customer_not_found\`.`,
   request: { params: IdParamSchema, query: UsageEventsQuerySchema },
-  responses: { 200: pageResponse('One page of usage events', StoredUsageEventSchema, 'UsageEventList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('One page of usage events', StoredUsageEventSchema, 'UsageEventList') },
 });

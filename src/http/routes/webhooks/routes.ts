@@ -5,13 +5,9 @@
 import { CreateEndpointSchema, UpdateEndpointSchema, DeliveryParamsSchema } from './schemas.js';
 import { EndpointSchema, DeliveryStatusSchema, DeliverySchema } from '../../../schemas/webhooks.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import { commonErrorResponses } from '../../errors.js';
-import { pageResponse } from '../../helpers.js';
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { SUBSCRIBABLE_EVENTS } from '../../../services/webhooks/endpoints.js';
-
-export const json = (schema: z.ZodType, description: string) => ({ description, content: { 'application/json': { schema } } });
-export const body = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
 
 export const DELIVERY_RULES = `Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
 { id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
@@ -31,8 +27,8 @@ export const create = createRoute({
   tags: ['Webhooks'],
   summary: 'Register a webhook endpoint',
   description: `${URL_RULES}\nThe answer carries the signing secret in full; later reads show it masked.\n${DELIVERY_RULES}`,
-  request: { headers: IdempotencyHeaderSchema, body: body(CreateEndpointSchema) },
-  responses: { 201: json(EndpointSchema, 'The endpoint, with its signing secret'), ...commonErrorResponses },
+  request: { ...mutationRequest(CreateEndpointSchema) },
+  responses: { 201: jsonResponse('The endpoint, with its signing secret', EndpointSchema) },
 });
 
 export const list = createRoute({
@@ -41,7 +37,7 @@ export const list = createRoute({
   tags: ['Webhooks'],
   summary: 'List webhook endpoints, newest first (secrets masked)',
   request: { query: PaginationQuerySchema },
-  responses: { 200: pageResponse('A page of endpoints', EndpointSchema, 'WebhookEndpointList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('A page of endpoints', EndpointSchema, 'WebhookEndpointList') },
 });
 
 export const get = createRoute({
@@ -50,7 +46,7 @@ export const get = createRoute({
   tags: ['Webhooks'],
   summary: 'Get a webhook endpoint with its circuit breaker state',
   request: { params: IdParamSchema },
-  responses: { 200: json(EndpointSchema, 'The endpoint (secret masked)'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The endpoint (secret masked)', EndpointSchema) },
 });
 
 export const update = createRoute({
@@ -59,8 +55,8 @@ export const update = createRoute({
   tags: ['Webhooks'],
   summary: 'Change url, events, description or enabled',
   description: `${URL_RULES}\nA disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt.`,
-  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema, body: body(UpdateEndpointSchema) },
-  responses: { 200: json(EndpointSchema, 'The endpoint (secret masked)'), ...commonErrorResponses },
+  request: { params: IdParamSchema, ...mutationRequest(UpdateEndpointSchema) },
+  responses: { 200: jsonResponse('The endpoint (secret masked)', EndpointSchema) },
 });
 
 export const remove = createRoute({
@@ -70,7 +66,7 @@ export const remove = createRoute({
   summary: 'Delete a webhook endpoint and its delivery log',
   description: 'Deliveries under way stop before their next attempt.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 204: { description: 'Deleted' }, ...commonErrorResponses },
+  responses: { 204: { description: 'Deleted' } },
 });
 
 export const rotate = createRoute({
@@ -80,7 +76,7 @@ export const rotate = createRoute({
   summary: 'Replace the signing secret',
   description: 'Every attempt from now on is signed with the new secret, shown in full in this answer only.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
-  responses: { 200: json(EndpointSchema, 'The endpoint, with its new signing secret'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The endpoint, with its new signing secret', EndpointSchema) },
 });
 
 export const deliveries = createRoute({
@@ -96,7 +92,7 @@ export const deliveries = createRoute({
       event_type: z.string().min(1).max(200).optional().openapi({ description: 'only deliveries of this event type' }),
     }),
   },
-  responses: { 200: pageResponse('A page of deliveries', DeliverySchema, 'WebhookDeliveryList'), ...commonErrorResponses },
+  responses: { 200: pageResponse('A page of deliveries', DeliverySchema, 'WebhookDeliveryList') },
 });
 
 export const delivery = createRoute({
@@ -105,7 +101,7 @@ export const delivery = createRoute({
   tags: ['Webhooks'],
   summary: 'Get a delivery with its attempts',
   request: { params: DeliveryParamsSchema },
-  responses: { 200: json(DeliverySchema, 'The delivery'), ...commonErrorResponses },
+  responses: { 200: jsonResponse('The delivery', DeliverySchema) },
 });
 
 export const resend = createRoute({
@@ -117,5 +113,5 @@ export const resend = createRoute({
     'The same bytes, as a new run of the delivery workflow with a fresh attempt budget (attempt numbers go on). ' +
     '409 webhook_delivery_in_progress while the delivery is still being attempted.',
   request: { params: DeliveryParamsSchema, headers: IdempotencyHeaderSchema },
-  responses: { 202: json(DeliverySchema, 'The delivery, Pending again'), ...commonErrorResponses },
+  responses: { 202: jsonResponse('The delivery, Pending again', DeliverySchema) },
 });
