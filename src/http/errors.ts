@@ -40,9 +40,9 @@ const STATUS_BY_KIND: Record<DomainErrorKind, ContentfulStatusCode> = {
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: 'validation_failed' }),
+      code: z.string().openapi({ enum: Object.keys(ERROR_CODES), example: 'validation_failed', description: 'one of the error registry\'s codes (x-error-codes, /docs/errors)' }),
       message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
+      details: z.record(z.string(), z.unknown()).optional().openapi({ additionalProperties: true }),
       request_id: z.string(),
     }),
   })

@@ -63,5 +63,5 @@ export const ContractSchema = z
   .openapi('Contract');
 
 export const LinkResultSchema = LinkViewSchema.extend({
-  coterm: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'Coterm adoption: the alignment to the contract end, or the one-time fee billed with fewer than 30 days left' }),
+  coterm: z.record(z.string(), z.unknown()).nullable().openapi({ additionalProperties: true, description: 'Coterm adoption: the alignment to the contract end, or the one-time fee billed with fewer than 30 days left' }),
 }).openapi('ContractSubscriptionLink');

@@ -54,7 +54,7 @@ export const DeliverySchema = z
     delivered_at: TimestampSchema.nullable(),
     failed_at: TimestampSchema.nullable(),
     workflow_id: z.string().openapi({ description: 'the delivery workflow in the Temporal UI', example: 'webhook:<event id>:<endpoint id>' }),
-    payload: z.record(z.string(), z.unknown()).openapi({ description: 'the event as every attempt sends it: { id, type, timestamp, data }' }),
+    payload: z.record(z.string(), z.unknown()).openapi({ additionalProperties: true, description: 'the event as every attempt sends it: { id, type, timestamp, data }' }),
     attempts: z.array(AttemptSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,

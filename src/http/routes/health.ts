@@ -7,6 +7,7 @@ import { jsonResponse } from '../helpers.js';
 const route = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
   tags: ['Platform'],
   summary: 'Status of the service and its dependencies (public)',
   security: [],

@@ -12,6 +12,7 @@ import { AuditEntrySchema } from '../../../schemas/audit.js';
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/audit-log',
+  operationId: 'listAuditEntries',
   tags: ['Audit'],
   summary: 'List audit entries, newest first',
   description: 'Every filter narrows the list; combine them freely. Pagination as on every list (X-Has-More, X-Next-Cursor, Link).',
@@ -22,6 +23,7 @@ export const list = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/audit-log/{id}',
+  operationId: 'getAuditEntry',
   tags: ['Audit'],
   summary: 'Get one audit entry',
   request: { params: IdParamSchema },

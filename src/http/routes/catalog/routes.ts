@@ -18,6 +18,7 @@ export const LIST_NOTE = 'A JSON array, newest first (created_gte / created_lt n
 export const createProductRoute = createRoute({
   method: 'post',
   path: '/admin/v1/catalog/products',
+  operationId: 'createProduct',
   tags,
   summary: 'Create a product',
   request: mutationRequest(CreateProductSchema),
@@ -27,6 +28,7 @@ export const createProductRoute = createRoute({
 export const listProductsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/products',
+  operationId: 'listProducts',
   tags,
   summary: 'List products',
   description: LIST_NOTE,
@@ -37,6 +39,7 @@ export const listProductsRoute = createRoute({
 export const getProductRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/products/{id}',
+  operationId: 'getProduct',
   tags,
   summary: 'Get a product',
   request: IdParams,
@@ -46,6 +49,7 @@ export const getProductRoute = createRoute({
 export const createPlanRoute = createRoute({
   method: 'post',
   path: '/admin/v1/catalog/plans',
+  operationId: 'createPlan',
   tags,
   summary: 'Create a plan',
   description: 'An unknown product_id is 404 `product_not_found`, an archived one 409 `product_archived`. SKUs are added with POST /admin/v1/catalog/skus.',
@@ -56,6 +60,7 @@ export const createPlanRoute = createRoute({
 export const listPlansRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/plans',
+  operationId: 'listPlans',
   tags,
   summary: 'List plans with their SKUs',
   description: `${LIST_NOTE} Filter by product_id and currency (plans with a SKU in it).`,
@@ -71,6 +76,7 @@ export const listPlansRoute = createRoute({
 export const getPlanRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/plans/{id}',
+  operationId: 'getPlan',
   tags,
   summary: 'Get a plan with its SKUs',
   request: IdParams,
@@ -80,6 +86,7 @@ export const getPlanRoute = createRoute({
 export const updatePlanRoute = createRoute({
   method: 'patch',
   path: '/admin/v1/catalog/plans/{id}',
+  operationId: 'updatePlan',
   tags,
   summary: "Update a plan's metadata",
   description:
@@ -92,6 +99,7 @@ export const updatePlanRoute = createRoute({
 export const createSkuRoute = createRoute({
   method: 'post',
   path: '/admin/v1/catalog/skus',
+  operationId: 'createSku',
   tags,
   summary: 'Add a SKU (price) to a plan',
   description: `The price is validated as the rating core will use it; every problem is one entry of details.issues naming its field
@@ -115,6 +123,7 @@ subscriptions take) and subscriptions on earlier versions are not billed for it 
 export const listSkusRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/skus',
+  operationId: 'listSkus',
   tags,
   summary: 'List SKUs',
   description: `${LIST_NOTE} Filter by plan_id and currency.`,
@@ -125,16 +134,18 @@ export const listSkusRoute = createRoute({
 export const getSkuRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/skus/{id}',
+  operationId: 'getSku',
   tags,
   summary: 'Get a SKU',
   request: IdParams,
   responses: { 200: jsonResponse('The SKU', SkuSchema) },
 });
 
-export const archiveRoute = (path: string, summary: string, description: string, response: string, schema: z.ZodType) =>
+const archiveRoute = (operationId: string, path: string, summary: string, description: string, response: string, schema: z.ZodType) =>
   createRoute({
     method: 'post',
     path,
+    operationId,
     tags,
     summary,
     description: `${description} Archiving is not deleting: the record stays readable, and archiving it again returns it unchanged.`,
@@ -143,6 +154,7 @@ export const archiveRoute = (path: string, summary: string, description: string,
   });
 
 export const archiveProductRoute = archiveRoute(
+  'archiveProduct',
   '/admin/v1/catalog/products/{id}/archive',
   'Archive a product',
   'New plans under it (409 product_archived) and new subscriptions to its plans are refused; subscriptions already on them keep billing.',
@@ -151,6 +163,7 @@ export const archiveProductRoute = archiveRoute(
 );
 
 export const archivePlanRoute = archiveRoute(
+  'archivePlan',
   '/admin/v1/catalog/plans/{id}/archive',
   'Archive a plan',
   'New subscriptions, new SKUs, plan changes into it and migrations are refused (409 plan_archived); subscriptions already on it keep billing on their version.',
@@ -159,6 +172,7 @@ export const archivePlanRoute = archiveRoute(
 );
 
 export const archiveSkuRoute = archiveRoute(
+  'archiveSku',
   '/admin/v1/catalog/skus/{id}/archive',
   'Archive a SKU (remove it from its plan)',
   "Takes the SKU out of its plan's current version, or, when a subscription is on that version, out of a new version N+1 " +
@@ -171,6 +185,7 @@ export const archiveSkuRoute = archiveRoute(
 export const listPlanVersionsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/catalog/plans/{id}/versions',
+  operationId: 'listPlanVersions',
   tags,
   summary: "List a plan's versions with their SKUs",
   description: 'Newest first. Each version lists the SKUs it holds and how many subscriptions are on it.',
@@ -181,6 +196,7 @@ export const listPlanVersionsRoute = createRoute({
 export const migratePlanRoute = createRoute({
   method: 'post',
   path: '/admin/v1/catalog/plans/{id}/migrations',
+  operationId: 'migratePlanSubscriptions',
   tags,
   summary: "Move a plan's subscriptions to another version (preview first)",
   description:

@@ -14,6 +14,7 @@ export const TAGS = ['Contracts'];
 export const create = createRoute({
   method: 'post',
   path: '/admin/v1/contracts',
+  operationId: 'createContract',
   tags: TAGS,
   summary: 'Create a contract (Active unless "activate": false)',
   description:
@@ -28,6 +29,7 @@ export const create = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/contracts/{id}',
+  operationId: 'getContract',
   tags: TAGS,
   summary: 'Get a contract with its terms, remaining commits, amendment chain and subscriptions',
   request: { params: IdParamSchema },
@@ -37,6 +39,7 @@ export const get = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/contracts',
+  operationId: 'listContracts',
   tags: TAGS,
   summary: 'List contracts',
   description: 'Newest first, filtered by customer_id, status and created_gte / created_lt. A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.',
@@ -49,6 +52,7 @@ export const list = createRoute({
 export const activate = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/activate',
+  operationId: 'activateContract',
   tags: TAGS,
   summary: 'Activate a Draft contract (any other state is 409 invalid_state_transition)',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
@@ -58,6 +62,7 @@ export const activate = createRoute({
 export const amend = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/amend',
+  operationId: 'amendContract',
   tags: TAGS,
   summary: 'Amend an Active contract: a new Active contract replaces it from effective_date on',
   description:
@@ -74,6 +79,7 @@ export const amend = createRoute({
 export const terminate = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/terminate',
+  operationId: 'terminateContract',
   tags: TAGS,
   summary: 'Terminate an Active contract early (today is its last day)',
   description:
@@ -86,6 +92,7 @@ export const terminate = createRoute({
 export const retry = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/retry',
+  operationId: 'retryContract',
   tags: TAGS,
   summary: "Retry the contract's workflow step that left it in billing_error",
   description:
@@ -101,6 +108,7 @@ export const retry = createRoute({
 export const link = createRoute({
   method: 'post',
   path: '/admin/v1/contracts/{id}/subscriptions',
+  operationId: 'linkContractSubscription',
   tags: TAGS,
   summary: 'Adopt a subscription (PLG, Coterm or Recontract): its periods are then priced by the contract',
   description:

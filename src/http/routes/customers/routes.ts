@@ -27,6 +27,7 @@ export const IdParams = { params: IdParamSchema };
 export const createCustomerRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers',
+  operationId: 'createCustomer',
   tags,
   summary: 'Create a customer',
   description: `Defaults: consolidation Standalone, payment_terms_days 30, status Active. account_type and currency cannot change later.\n\n${HIERARCHY_RULES}`,
@@ -37,6 +38,7 @@ export const createCustomerRoute = createRoute({
 export const listCustomersRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers',
+  operationId: 'listCustomers',
   tags,
   summary: 'List customers',
   description: 'Customers, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by parent_id, status, currency, created_gte / created_lt and external_id.',
@@ -47,6 +49,7 @@ export const listCustomersRoute = createRoute({
 export const getCustomerRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}',
+  operationId: 'getCustomer',
   tags,
   summary: 'Customer 360 view',
   description: `The customer with its ${RECENT_DOCUMENTS} newest subscriptions, its ${RECENT_DOCUMENTS} newest invoices (those addressed to it),
@@ -59,6 +62,7 @@ until it is, every balance is "0".`,
 export const updateCustomerRoute = createRoute({
   method: 'patch',
   path: '/admin/v1/customers/{id}',
+  operationId: 'updateCustomer',
   tags,
   summary: 'Update a customer',
   description: `Changes only the fields sent; null clears a nullable field. account_type, currency and status are not updatable here
@@ -71,6 +75,7 @@ export const updateCustomerRoute = createRoute({
 export const changeStatusRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/status',
+  operationId: 'changeCustomerStatus',
   tags,
   summary: 'Change the status of a customer',
   description: `Moves: Active → Suspended, Suspended → Active, Active or Suspended → Closed. Closed is final; any other move is 409
@@ -84,6 +89,7 @@ export const changeStatusRoute = createRoute({
 export const hierarchyRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/hierarchy',
+  operationId: 'getCustomerHierarchy',
   tags,
   summary: 'Entity hierarchy rooted at a customer',
   description: `The customer and all its descendants (at most ${MAX_HIERARCHY_DEPTH} levels), children in creation order.`,

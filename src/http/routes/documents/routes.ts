@@ -21,6 +21,7 @@ export const pdfResponse = (description: string) => ({
 export const invoicePdfRoute = createRoute({
   method: 'get',
   path: '/v1/invoices/{id}/pdf',
+  operationId: 'getInvoicePdf',
   tags,
   summary: 'Download the invoice as a PDF',
   description: `The invoice as the payer receives it: seller and payer blocks, number and dates, one row per line (tier breakdown,
@@ -36,6 +37,7 @@ A customer token sees only its own invoices (404 otherwise).`,
 export const creditNotePdfRoute = createRoute({
   method: 'get',
   path: '/v1/credit-notes/{id}/pdf',
+  operationId: 'getCreditNotePdf',
   tags,
   summary: 'Download a credit note as a PDF',
   description: 'The credit note with the invoice it credits; rendered once, stored with its SHA-256 and served identically from then on. A customer token sees only its own (404 otherwise).',
@@ -46,6 +48,7 @@ export const creditNotePdfRoute = createRoute({
 export const hostedPageRoute = createRoute({
   method: 'get',
   path: '/hosted/invoices/{token}',
+  operationId: 'getHostedInvoicePage',
   tags,
   summary: 'The hosted invoice page (public, from hosted_invoice_url)',
   description: 'No credentials: the link is the credential. A link that was altered or not issued by this service is 404 `hosted_link_not_found`; an expired one 410 `hosted_link_expired`.',
@@ -57,6 +60,7 @@ export const hostedPageRoute = createRoute({
 export const hostedPdfRoute = createRoute({
   method: 'get',
   path: '/hosted/invoices/{token}/pdf',
+  operationId: 'getHostedInvoicePdf',
   tags,
   summary: 'The PDF of a hosted invoice (public, from hosted_invoice_url)',
   description: 'The same bytes as GET /v1/invoices/{id}/pdf; 404 `hosted_link_not_found` or 410 `hosted_link_expired` like the page.',

@@ -38,6 +38,7 @@ billable: false and the unbillable_reason, and counted in the usage summary's un
 export const single = createRoute({
   method: 'post',
   path: '/v1/events',
+  operationId: 'ingestEvent',
   tags: ['Metering'],
   summary: 'Ingest one usage event (JSON or a CloudEvent in structured mode)',
   description: `Deduplicated by \`id\` in the database: re-sending an id is safe and answers accepted: false, duplicate: true.
@@ -53,6 +54,7 @@ ${VALIDATION_RULES}`,
 export const batch = createRoute({
   method: 'post',
   path: '/v1/events/batch',
+  operationId: 'ingestEventBatch',
   tags: ['Metering'],
   summary: `Ingest up to ${MAX_BATCH_EVENTS} usage events, all or nothing`,
   description: `All or nothing: when any event is invalid, nothing is stored and the error lists every invalid event

@@ -35,6 +35,7 @@ export const EventTimestampSchema = DateTimeSchema.openapi({
 
 export const PropertiesSchema = z
   .record(z.string(), z.unknown(), { message: 'must be an object' })
+  .openapi({ additionalProperties: true })
   .superRefine((properties, ctx) => {
     for (const issue of propertyIssues(properties)) ctx.addIssue({ code: 'custom', path: issue.path.split('.'), message: issue.message });
   })
@@ -78,6 +79,12 @@ export const BatchSchema = z
 export const CLOUD_EVENT_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'subject', 'time', 'datacontenttype', 'dataschema', 'subscriptionid']);
 
 /** CloudEvents 1.0 structured mode (JSON format); extension attributes are allowed and ignored. */
+/** Any letter case of a word, spelled out so that the published pattern needs no regex flag. */
+const anyCase = (word: string): string => word.replace(/[a-z]/g, (letter) => `[${letter.toUpperCase()}${letter}]`);
+
+/** A JSON media type (application/json, application/<x>+json, with parameters), in any letter case. */
+const JSON_MEDIA_TYPE = new RegExp(`^${anyCase('application')}/([\\w.-]+\\+)?${anyCase('json')}(;.*)?$`);
+
 export const CloudEventSchema = z
   .looseObject({
     specversion: z.literal('1.0', { message: 'must be "1.0"' }),
@@ -88,7 +95,7 @@ export const CloudEventSchema = z
     time: EventTimestampSchema.optional().openapi({ description: 'becomes timestamp; the time of receipt when absent' }),
     datacontenttype: z
       .string()
-      .regex(/^application\/([\w.-]+\+)?json(;.*)?$/i, 'data must be JSON (datacontenttype application/json)')
+      .regex(JSON_MEDIA_TYPE, 'data must be JSON (datacontenttype application/json)')
       .optional(),
     dataschema: z.string().max(2048).optional(),
     data: PropertiesSchema.optional().openapi({ description: 'becomes properties' }),
@@ -102,7 +109,7 @@ export const CloudEventSchema = z
       else if (value !== null && typeof value === 'object') ctx.addIssue({ code: 'custom', path: [name], message: 'extension attributes must be strings, numbers or booleans' });
     }
   })
-  .openapi('CloudEvent');
+  .openapi('CloudEvent', { additionalProperties: true });
 
 export const CloudEventBatchSchema = z
   .array(CloudEventSchema)

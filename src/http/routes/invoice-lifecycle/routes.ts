@@ -11,6 +11,7 @@ import { IdempotencyHeaderSchema, IdParamSchema, ReasonSchema } from '../../sche
 export const finalize = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/finalize',
+  operationId: 'finalizeInvoice',
   tags: ['Invoices'],
   summary: 'Finalize a Draft: Open, numbered, immutable',
   description:
@@ -29,6 +30,7 @@ export const finalize = createRoute({
 export const pay = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/pay',
+  operationId: 'payInvoice',
   tags: ['Invoices'],
   summary: 'Record a manual payment of an Open invoice',
   description:
@@ -40,6 +42,7 @@ export const pay = createRoute({
 export const voidRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/void',
+  operationId: 'voidInvoice',
   tags: ['Invoices'],
   summary: 'Void an Open invoice',
   description:
@@ -53,6 +56,7 @@ export const voidRoute = createRoute({
 export const retry = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/retry',
+  operationId: 'retryInvoice',
   tags: ['Invoices'],
   summary: 'Retry the move that left the invoice in billing_error',
   description:

@@ -19,6 +19,7 @@ export const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `inval
 export const listRoute = createRoute({
   method: 'get',
   path: '/admin/v1/invoices',
+  operationId: 'listInvoices',
   tags,
   summary: 'List invoices',
   description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.`,
@@ -29,6 +30,7 @@ export const listRoute = createRoute({
 export const listOwnRoute = createRoute({
   method: 'get',
   path: '/v1/invoices',
+  operationId: 'listOwnInvoices',
   tags,
   summary: 'List invoices (customer view)',
   description:
@@ -41,6 +43,7 @@ export const listOwnRoute = createRoute({
 export const updateRoute = createRoute({
   method: 'patch',
   path: '/admin/v1/invoices/{id}',
+  operationId: 'updateInvoice',
   tags,
   summary: "Update an invoice's metadata",
   description:
@@ -53,6 +56,7 @@ export const updateRoute = createRoute({
 export const listAllCreditNotesRoute = createRoute({
   method: 'get',
   path: '/admin/v1/credit-notes',
+  operationId: 'listCreditNotes',
   tags,
   summary: 'List credit notes',
   description:
@@ -65,6 +69,7 @@ export const listAllCreditNotesRoute = createRoute({
 export const getRoute = createRoute({
   method: 'get',
   path: '/admin/v1/invoices/{id}',
+  operationId: 'getInvoice',
   tags,
   summary: 'Get an invoice with its line items',
   request: { params: IdParamSchema },
@@ -74,6 +79,7 @@ export const getRoute = createRoute({
 export const getOwnRoute = createRoute({
   method: 'get',
   path: '/v1/invoices/{id}',
+  operationId: 'getOwnInvoice',
   tags,
   summary: 'Get an invoice (customer view)',
   description: 'A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
@@ -84,6 +90,7 @@ export const getOwnRoute = createRoute({
 export const addLineRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/line-items',
+  operationId: 'addInvoiceLineItem',
   tags,
   summary: 'Add a manual line item to a Draft',
   description: `${DRAFT_ONLY} A negative amount_nanos is an adjustment (for example a discount); it may not take the total below zero
@@ -97,6 +104,7 @@ finalization (or by calculate-tax).`,
 export const applyCreditRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/credits',
+  operationId: 'applyInvoiceCredit',
   tags,
   summary: 'Apply a credit to a Draft',
   description: `${DRAFT_ONLY} Adds a credit line of −amount_nanos. Credits may not exceed subtotal + tax
@@ -109,6 +117,7 @@ finalization use a credit note instead.`,
 export const calculateTaxRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/calculate-tax',
+  operationId: 'calculateInvoiceTax',
   tags,
   summary: 'Calculate the tax of a Draft',
   description: `${DRAFT_ONLY} Runs the configured tax adapter (TAX_ADAPTER): its tax lines (is_tax: true, one per taxable line,
@@ -121,6 +130,7 @@ customers with a tax_id are exempt under the flat-rate adapter. Finalization rec
 export const issueCreditNoteRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/credit-notes',
+  operationId: 'issueCreditNote',
   tags,
   summary: 'Issue a credit note against an invoice',
   description: `Full or partial, on an Open or Paid invoice (Draft or Void: 409 \`invalid_state_transition\`). The amount is allocated, never
@@ -144,6 +154,7 @@ counter; raises the invoice's credited_nanos (and due_reduced_nanos) and emits \
 export const listCreditNotesRoute = createRoute({
   method: 'get',
   path: '/admin/v1/invoices/{id}/credit-notes',
+  operationId: 'listInvoiceCreditNotes',
   tags,
   summary: "List an invoice's credit notes",
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
@@ -154,6 +165,7 @@ export const listCreditNotesRoute = createRoute({
 export const getCreditNoteRoute = createRoute({
   method: 'get',
   path: '/admin/v1/credit-notes/{id}',
+  operationId: 'getCreditNote',
   tags,
   summary: 'Get a credit note',
   request: { params: IdParamSchema },

@@ -16,6 +16,7 @@ export const walletTags = ['Wallets'];
 export const accountsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/ledger/accounts',
+  operationId: 'listLedgerAccounts',
   tags: ledgerTags,
   summary: "A customer's ledger accounts and balances",
   description: `Every account of the customer (per currency: accounts_receivable, cash, revenue, deferred_revenue, tax_payable, wallet,
@@ -28,6 +29,7 @@ balance on its normal side. With as_of, only entries effective at or before that
 export const entriesRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/ledger/entries',
+  operationId: 'listLedgerEntries',
   tags: ledgerTags,
   summary: "A customer's journal entries",
   description: `Entries, newest first (a JSON array, pagination in headers), each with its journal (kind, business key, source
@@ -39,6 +41,7 @@ document, the journal it reverses). Filters: account kind, currency, effective d
 export const trialBalanceRoute = createRoute({
   method: 'get',
   path: '/admin/v1/ledger/trial-balance',
+  operationId: 'getTrialBalance',
   tags: ledgerTags,
   summary: 'Trial balance',
   description: 'Σ debits and Σ credits per currency and account kind, over every customer or one, as of an instant; difference_nanos is always "0" (the database refuses a journal that does not balance).',
@@ -49,6 +52,7 @@ export const trialBalanceRoute = createRoute({
 export const listWalletsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/wallets',
+  operationId: 'listWallets',
   tags: walletTags,
   summary: "A customer's credit wallets",
   description: 'One wallet per currency, newest first (a JSON array, pagination in headers).',
@@ -59,6 +63,7 @@ export const listWalletsRoute = createRoute({
 export const getWalletRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/wallets/{currency}',
+  operationId: 'getWallet',
   tags: walletTags,
   summary: 'A credit wallet',
   description: 'Balance (paid and promotional), its grants and the auto-recharge settings. 404 `wallet_not_found` before anything created it.',
@@ -69,6 +74,7 @@ export const getWalletRoute = createRoute({
 export const transactionsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/wallets/{currency}/transactions',
+  operationId: 'listWalletTransactions',
   tags: walletTags,
   summary: "A wallet's transaction history",
   description: 'Every balance move (top_up, promotional_grant, drawdown, expiry, void_return), newest first, with the balance after it, as a JSON array (pagination in headers).',
@@ -79,6 +85,7 @@ export const transactionsRoute = createRoute({
 export const listTopUpsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/wallets/{currency}/top-ups',
+  operationId: 'listWalletTopUps',
   tags: walletTags,
   summary: "A wallet's paid top-ups (requested and auto-recharges)",
   request: { params: WalletParamsSchema, query: PaginationQuerySchema },
@@ -88,6 +95,7 @@ export const listTopUpsRoute = createRoute({
 export const topUpRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/wallets/{currency}/top-ups',
+  operationId: 'topUpWallet',
   tags: walletTags,
   summary: 'Top up a wallet, paid through the payment processor',
   description: `Charges the given (or default) payment method for amount_nanos (a whole number of minor units, else 422
@@ -103,6 +111,7 @@ on first use.`,
 export const retryTopUpRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/wallets/{currency}/top-ups/{top_up_id}/retry',
+  operationId: 'retryWalletTopUp',
   tags: walletTags,
   summary: "Retry the auto-recharge step that left the top-up in billing_error",
   description: `An auto-recharge that could not be charged is recorded Failed by its workflow; when that recording itself fails in a way
@@ -117,6 +126,7 @@ wallet_top_up.billing_retried) and the answer comes once the step ran again, wit
 export const grantRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/wallets/{currency}/grants',
+  operationId: 'grantWalletCredit',
   tags: walletTags,
   summary: 'Grant promotional credit',
   description: `Adds promotional credit (optionally expiring at expires_at, which must be after the customer's current time). Promotional
@@ -130,6 +140,7 @@ period close. Creates the wallet on first use. A grant that would take the balan
 export const autoRechargeRoute = createRoute({
   method: 'put',
   path: '/admin/v1/customers/{id}/wallets/{currency}/auto-recharge',
+  operationId: 'setWalletAutoRecharge',
   tags: walletTags,
   summary: 'Configure auto-recharge',
   description: `When a drawdown takes the balance from at or above threshold_nanos to below it, one top-up (rounded up to whole minor units)
@@ -142,6 +153,7 @@ however many drawdowns run at once.`,
 export const disableAutoRechargeRoute = createRoute({
   method: 'delete',
   path: '/admin/v1/customers/{id}/wallets/{currency}/auto-recharge',
+  operationId: 'disableWalletAutoRecharge',
   tags: walletTags,
   summary: 'Turn auto-recharge off',
   request: { params: WalletParamsSchema, headers: IdempotencyHeaderSchema },

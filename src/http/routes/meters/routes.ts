@@ -19,6 +19,7 @@ event_type without meters is measured by the default: the sum of each event's \`
 export const create = createRoute({
   method: 'post',
   path: '/admin/v1/meters',
+  operationId: 'createMeter',
   tags: ['Metering'],
   summary: 'Define a meter',
   description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.`,
@@ -29,6 +30,7 @@ export const create = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/meters',
+  operationId: 'listMeters',
   tags: ['Metering'],
   summary: 'List meters, newest first',
   request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
@@ -38,6 +40,7 @@ export const list = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/meters/{id}',
+  operationId: 'getMeter',
   tags: ['Metering'],
   summary: 'Get a meter',
   request: { params: IdParamSchema },
@@ -47,6 +50,7 @@ export const get = createRoute({
 export const archive = createRoute({
   method: 'post',
   path: '/admin/v1/meters/{id}/archive',
+  operationId: 'archiveMeter',
   tags: ['Metering'],
   summary: 'Archive a meter',
   description:

@@ -15,6 +15,7 @@ export const tags = ['Payments'];
 export const attachRoute = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/payment-methods',
+  operationId: 'attachPaymentMethod',
   tags,
   summary: 'Attach a payment method to a customer',
   description: `Attaches a processor payment method (e.g. \`pm_card_visa\`) to the customer's processor customer (created on first use) and keeps
@@ -29,6 +30,7 @@ attached one. A method the processor refuses is 422 \`payment_method_rejected\`;
 export const listMethodsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/payment-methods',
+  operationId: 'listPaymentMethods',
   tags,
   summary: "List a customer's attached payment methods",
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers).',
@@ -39,6 +41,7 @@ export const listMethodsRoute = createRoute({
 export const getMethodRoute = createRoute({
   method: 'get',
   path: '/admin/v1/payment-methods/{id}',
+  operationId: 'getPaymentMethod',
   tags,
   summary: 'Get a payment method',
   request: { params: IdParamSchema },
@@ -48,6 +51,7 @@ export const getMethodRoute = createRoute({
 export const detachRoute = createRoute({
   method: 'delete',
   path: '/admin/v1/payment-methods/{id}',
+  operationId: 'detachPaymentMethod',
   tags,
   summary: 'Detach a payment method',
   description:
@@ -60,6 +64,7 @@ export const detachRoute = createRoute({
 export const listPaymentsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/invoices/{id}/payments',
+  operationId: 'listInvoicePayments',
   tags,
   summary: "List an invoice's payments (every collection attempt) with their refunds",
   description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), newest first, as a JSON array (pagination in headers).',
@@ -70,6 +75,7 @@ export const listPaymentsRoute = createRoute({
 export const createIntentRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/payment-intents',
+  operationId: 'chargeInvoice',
   tags,
   summary: 'Charge an Open invoice now',
   description: `Creates and confirms a processor PaymentIntent for the amount due (raw units rounded once, HalfEven, to the currency's minor
@@ -84,6 +90,7 @@ capture (RequiresCapture); a processing one stays Pending until the processor's 
 export const captureRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/capture',
+  operationId: 'captureInvoicePayment',
   tags,
   summary: "Capture an invoice's authorised payment",
   description:
@@ -96,6 +103,7 @@ export const captureRoute = createRoute({
 export const refundRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/refunds',
+  operationId: 'refundInvoice',
   tags,
   summary: 'Refund a Paid invoice, in full or in part',
   description: `Gives money back on one of the invoice's succeeded payments through the processor and records it with a credit note against the
@@ -110,6 +118,7 @@ one of them 404 \`payment_not_found\`; a refusal by the processor is 422 \`refun
 export const listDunningRoute = createRoute({
   method: 'get',
   path: '/admin/v1/dunning-schedules',
+  operationId: 'listDunningSchedules',
   tags: ['Dunning'],
   summary: 'List dunning schedules',
   description: 'Newest first as a JSON array (pagination in headers); filter by status, customer_id, subscription_id and created_gte / created_lt.',
@@ -120,6 +129,7 @@ export const listDunningRoute = createRoute({
 export const invoiceDunningRoute = createRoute({
   method: 'get',
   path: '/admin/v1/invoices/{id}/dunning',
+  operationId: 'getInvoiceDunning',
   tags: ['Dunning'],
   summary: "An invoice's dunning schedule",
   description: '404 `dunning_schedule_not_found` when its payment never failed.',
@@ -130,6 +140,7 @@ export const invoiceDunningRoute = createRoute({
 export const retryDunningRoute = createRoute({
   method: 'post',
   path: '/admin/v1/invoices/{id}/dunning/retry',
+  operationId: 'retryInvoiceDunning',
   tags: ['Dunning'],
   summary: 'Retry the dunning retry that left the schedule in billing_error',
   description:
@@ -145,6 +156,7 @@ export const retryDunningRoute = createRoute({
 export const webhookRoute = createRoute({
   method: 'post',
   path: '/v1/webhooks/processor',
+  operationId: 'receiveProcessorNotification',
   tags: ['Payments'],
   summary: 'Payment processor notifications (signed)',
   description: `Called by the payment processor, authenticated by its signature alone (no token or key): the Stripe-Signature header is
@@ -157,7 +169,7 @@ resolves it; invoice.paid and invoice.payment_succeeded collect the invoice name
 Other types, and objects the engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
   request: {
     headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
-    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event' }) } } },
+    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event', additionalProperties: true }) } } },
   },
   responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema) },
 });

@@ -15,6 +15,7 @@ export const tags = ['Payments'];
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/processor-events',
+  operationId: 'listProcessorEvents',
   tags,
   summary: 'List processor notifications',
   description:
@@ -28,6 +29,7 @@ export const list = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/processor-events/{id}',
+  operationId: 'getProcessorEvent',
   tags,
   summary: 'Get a processor notification',
   request: { params: EventParamSchema },
@@ -37,6 +39,7 @@ export const get = createRoute({
 export const retry = createRoute({
   method: 'post',
   path: '/admin/v1/processor-events/{id}/retry',
+  operationId: 'retryProcessorEvent',
   tags,
   summary: 'Retry applying a processor notification that is in billing_error',
   description:

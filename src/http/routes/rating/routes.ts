@@ -10,6 +10,7 @@ import { jsonResponse, mutationRequest } from '../../helpers.js';
 export const previewRoute = createRoute({
   method: 'post',
   path: '/admin/v1/rating/preview',
+  operationId: 'previewRating',
   tags: ['Rating'],
   summary: 'Preview the rating of usage against a plan (no side effects)',
   description: `Rates the given quantities with the plan's SKUs and optional contract terms exactly as billing would, and writes

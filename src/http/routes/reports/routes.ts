@@ -21,6 +21,7 @@ export const SCOPE = "customer_id narrows the report to one customer (404 `custo
 export const arAgingRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reports/ar-aging',
+  operationId: 'getArAgingReport',
   tags,
   summary: 'Accounts receivable aging',
   description: `Open receivables per customer and currency as of an instant, in buckets current (not past due), 1–30, 31–60, 61–90 and
@@ -37,6 +38,7 @@ ${SCOPE}`,
 export const mrrRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reports/mrr',
+  operationId: 'getMrrReport',
   tags,
   summary: 'Monthly recurring revenue',
   description: `MRR per customer, plan and currency as of an instant: the flat (recurring) fees of the plan each subscription is on then,
@@ -49,6 +51,7 @@ excluded; so are subscriptions in their trial, paused, cancelled (from the cance
 export const mrrMovementsRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reports/mrr-movements',
+  operationId: 'getMrrMovementsReport',
   tags,
   summary: 'MRR movements between two instants',
   description: `Each customer's MRR (per currency) at from and at to, classified: new (none at from, none ever before), reactivation (none at
@@ -61,6 +64,7 @@ reactivation = end exactly. ${SCOPE}`,
 export const deferredRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reports/deferred-revenue',
+  operationId: 'getDeferredRevenueReport',
   tags,
   summary: 'Deferred revenue schedule',
   description: `Per UTC month and currency: the deferred revenue of finalized invoices' lines at the start, billed, recognized (ratably over
@@ -73,6 +77,7 @@ balance at the month's end. Months in the future show the schedule still to come
 export const reconciliationRoute = createRoute({
   method: 'get',
   path: '/admin/v1/reconciliation',
+  operationId: 'getReconciliation',
   tags,
   summary: "A customer's usage and money, reconciled",
   description: `Whether every accepted usage event of the customer was billed exactly once and every amount is accounted for, now.

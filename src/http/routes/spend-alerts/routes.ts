@@ -22,6 +22,7 @@ recorded. At each billing period start Triggered alerts are Armed again.`;
 export const create = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/alerts',
+  operationId: 'createSpendAlert',
   tags,
   summary: 'Create a spend alert',
   description: `${RULES}\n\nThe new alert is evaluated at once. 404 \`customer_not_found\`; 422 \`customer_closed\`.`,
@@ -32,6 +33,7 @@ export const create = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/alerts',
+  operationId: 'listSpendAlerts',
   tags,
   summary: "List the customer's spend alerts",
   description: 'Only this customer\'s alerts, newest first, each with its state and history; filter by status.',
@@ -42,6 +44,7 @@ export const list = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/alerts/{alert_id}',
+  operationId: 'getSpendAlert',
   tags,
   summary: 'Get a spend alert with its history',
   request: { params: AlertParamsSchema },
@@ -51,6 +54,7 @@ export const get = createRoute({
 export const remove = createRoute({
   method: 'delete',
   path: '/admin/v1/customers/{id}/alerts/{alert_id}',
+  operationId: 'disableSpendAlert',
   tags,
   summary: 'Disable a spend alert',
   description: 'The alert becomes Disabled (final, kept with its history): it no longer notifies, blocks or caps invoices finalized from now on.',
@@ -61,6 +65,7 @@ export const remove = createRoute({
 export const reset = createRoute({
   method: 'post',
   path: '/admin/v1/customers/{id}/alerts/{alert_id}/reset',
+  operationId: 'resetSpendAlert',
   tags,
   summary: 'Reset a spend alert',
   description: `A Triggered alert is Armed again at once (a HardLimit no longer blocks the customer), optionally with a new
@@ -74,6 +79,7 @@ raise the threshold to let more be charged. 409 \`invalid_state_transition\` for
 export const entitlement = createRoute({
   method: 'get',
   path: '/v1/customers/{id}/entitlement',
+  operationId: 'getEntitlement',
   tags,
   summary: "The customer's entitlement: active or blocked",
   description: `What the customer's product polls to stop serving it: \`blocked\` while a HardLimit spend alert of the customer is

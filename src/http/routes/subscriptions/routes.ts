@@ -18,6 +18,7 @@ export const LIST_RULES =
 export const create = createRoute({
   method: 'post',
   path: '/v1/subscriptions',
+  operationId: 'createSubscription',
   tags: ['Subscriptions'],
   summary: 'Create a subscription (starts its workflow)',
   description:
@@ -33,6 +34,7 @@ export const create = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/v1/subscriptions/{id}',
+  operationId: 'getOwnSubscription',
   tags: ['Subscriptions'],
   summary: 'Get a subscription with its status',
   request: { params: IdParamSchema },
@@ -42,6 +44,7 @@ export const get = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/v1/subscriptions',
+  operationId: 'listOwnSubscriptions',
   tags: ['Subscriptions'],
   summary: 'List subscriptions',
   description: `${LIST_RULES} A customer token lists only its own customer's subscriptions (another customer_id is 404 customer_not_found).`,
@@ -52,6 +55,7 @@ export const list = createRoute({
 export const adminList = createRoute({
   method: 'get',
   path: '/admin/v1/subscriptions',
+  operationId: 'listSubscriptions',
   tags: ['Subscriptions'],
   summary: 'List every subscription',
   description: LIST_RULES,
@@ -62,6 +66,7 @@ export const adminList = createRoute({
 export const adminGet = createRoute({
   method: 'get',
   path: '/admin/v1/subscriptions/{id}',
+  operationId: 'getSubscription',
   tags: ['Subscriptions'],
   summary: 'Get a subscription',
   request: { params: IdParamSchema },
@@ -71,6 +76,7 @@ export const adminGet = createRoute({
 export const update = createRoute({
   method: 'patch',
   path: '/admin/v1/subscriptions/{id}',
+  operationId: 'updateSubscription',
   tags: ['Subscriptions'],
   summary: "Update a subscription's metadata",
   description:
@@ -83,6 +89,7 @@ export const update = createRoute({
 export const bill = createRoute({
   method: 'post',
   path: '/admin/v1/subscriptions/{id}/bill',
+  operationId: 'billSubscription',
   tags: ['Billing'],
   summary: "Bill the subscription's current period now",
   description:
@@ -96,6 +103,7 @@ export const bill = createRoute({
 export const changePlanRoute = createRoute({
   method: 'post',
   path: '/admin/v1/subscriptions/{id}/change-plan',
+  operationId: 'changeSubscriptionPlan',
   tags: ['Billing'],
   summary: 'Switch the subscription to another plan, with proration',
   description:
@@ -111,6 +119,7 @@ export const changePlanRoute = createRoute({
 export const retry = createRoute({
   method: 'post',
   path: '/admin/v1/subscriptions/{id}/retry',
+  operationId: 'retrySubscription',
   tags: ['Billing'],
   summary: 'Retry the billing step that left the subscription in billing_error',
   description:
@@ -129,6 +138,7 @@ const moveRoute = <M extends string>(move: M, summary: string) =>
   createRoute({
     method: 'post',
     path: `/admin/v1/subscriptions/{id}/${move}` as const,
+    operationId: `${move}Subscription`,
     tags: ['Subscriptions'],
     summary,
     description:

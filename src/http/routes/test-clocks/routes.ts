@@ -8,6 +8,7 @@ import { IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 export const create = createRoute({
   method: 'post',
   path: '/admin/v1/test-clocks',
+  operationId: 'createTestClock',
   tags: ['Test clocks'],
   summary: 'Create a test clock frozen at a given time',
   description: 'Customers created with this test_clock_id, and their subscriptions, follow the clock instead of real time.',
@@ -18,6 +19,7 @@ export const create = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/test-clocks/{id}',
+  operationId: 'getTestClock',
   tags: ['Test clocks'],
   summary: 'Get a test clock',
   request: { params: IdParamSchema },
@@ -27,6 +29,7 @@ export const get = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/test-clocks',
+  operationId: 'listTestClocks',
   tags: ['Test clocks'],
   summary: 'List test clocks',
   description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); created_gte / created_lt narrow by creation time.',
@@ -37,6 +40,7 @@ export const list = createRoute({
 export const advance = createRoute({
   method: 'post',
   path: '/admin/v1/test-clocks/{id}/advance',
+  operationId: 'advanceTestClock',
   tags: ['Test clocks'],
   summary: 'Advance a test clock',
   description:

@@ -9,6 +9,7 @@ import { IdParamSchema } from '../../schemas.js';
 export const summary = createRoute({
   method: 'get',
   path: '/v1/subscriptions/{id}/usage',
+  operationId: 'getSubscriptionUsage',
   tags: ['Metering'],
   summary: 'Usage summary of a subscription',
   description: `One entry per meter of the event types the subscription's plan meters (SKU meter_event_type), each over its window:
@@ -24,6 +25,7 @@ Customer tokens see only their own subscriptions.`,
 export const events = createRoute({
   method: 'get',
   path: '/admin/v1/customers/{id}/usage-events',
+  operationId: 'listCustomerUsageEvents',
   tags: ['Metering'],
   summary: "List a customer's stored usage events",
   description: `The raw events as stored, newest first (arrival order), as a JSON array (pagination in the X-Has-More, X-Next-Cursor

@@ -24,6 +24,7 @@ events: event types (${SUBSCRIBABLE_EVENTS.slice(1).join(', ')}) or "*"; an unkn
 export const create = createRoute({
   method: 'post',
   path: '/admin/v1/webhooks',
+  operationId: 'createWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Register a webhook endpoint',
   description: `${URL_RULES}\nThe answer carries the signing secret in full; later reads show it masked.\n${DELIVERY_RULES}`,
@@ -34,6 +35,7 @@ export const create = createRoute({
 export const list = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks',
+  operationId: 'listWebhookEndpoints',
   tags: ['Webhooks'],
   summary: 'List webhook endpoints, newest first (secrets masked)',
   request: { query: PaginationQuerySchema },
@@ -43,6 +45,7 @@ export const list = createRoute({
 export const get = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks/{id}',
+  operationId: 'getWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Get a webhook endpoint with its circuit breaker state',
   request: { params: IdParamSchema },
@@ -52,6 +55,7 @@ export const get = createRoute({
 export const update = createRoute({
   method: 'patch',
   path: '/admin/v1/webhooks/{id}',
+  operationId: 'updateWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Change url, events, description or enabled',
   description: `${URL_RULES}\nA disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt.`,
@@ -62,6 +66,7 @@ export const update = createRoute({
 export const remove = createRoute({
   method: 'delete',
   path: '/admin/v1/webhooks/{id}',
+  operationId: 'deleteWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Delete a webhook endpoint and its delivery log',
   description: 'Deliveries under way stop before their next attempt.',
@@ -72,6 +77,7 @@ export const remove = createRoute({
 export const rotate = createRoute({
   method: 'post',
   path: '/admin/v1/webhooks/{id}/rotate-secret',
+  operationId: 'rotateWebhookSecret',
   tags: ['Webhooks'],
   summary: 'Replace the signing secret',
   description: 'Every attempt from now on is signed with the new secret, shown in full in this answer only.',
@@ -82,6 +88,7 @@ export const rotate = createRoute({
 export const deliveries = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks/{id}/deliveries',
+  operationId: 'listWebhookDeliveries',
   tags: ['Webhooks'],
   summary: "List the endpoint's deliveries with their attempts, newest first",
   description: DELIVERY_RULES,
@@ -98,6 +105,7 @@ export const deliveries = createRoute({
 export const delivery = createRoute({
   method: 'get',
   path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}',
+  operationId: 'getWebhookDelivery',
   tags: ['Webhooks'],
   summary: 'Get a delivery with its attempts',
   request: { params: DeliveryParamsSchema },
@@ -107,6 +115,7 @@ export const delivery = createRoute({
 export const resend = createRoute({
   method: 'post',
   path: '/admin/v1/webhooks/{id}/deliveries/{delivery_id}/resend',
+  operationId: 'resendWebhookDelivery',
   tags: ['Webhooks'],
   summary: 'Send a Delivered or Failed delivery again',
   description:
