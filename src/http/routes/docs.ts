@@ -11,6 +11,7 @@ import type { App } from '../context.js';
 import { ERROR_CODES, ISSUE_CODES } from '../error-codes.js';
 import { MAX_JSON_DEPTH } from '../middleware/json-body.js';
 import { errorResponse } from '../errors.js';
+import { PAGE_HEADERS } from '../helpers.js';
 import { openApiDocument } from '../openapi-document.js';
 
 const require = createRequire(import.meta.url);
@@ -136,6 +137,7 @@ export function registerDocs(app: App): void {
     bearerFormat: 'JWT',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  for (const [name, header] of Object.entries(PAGE_HEADERS)) app.openAPIRegistry.registerComponent('headers', name, header);
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/openapi.json',
