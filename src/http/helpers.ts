@@ -30,12 +30,17 @@ export const PAGE_HEADERS = {
 
 const pageHeaders = Object.fromEntries(Object.keys(PAGE_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
+const lists = new Map<string, z.ZodType>();
+
 /**
  * A list response: the body is a JSON array of the page's items (SPEC §4: "array of ..."), and
  * the pagination travels in headers (X-Has-More, X-Next-Cursor, Link rel="next").
  */
 export function pageResponse<T extends z.ZodType>(description: string, item: T, name: string) {
-  return { description, headers: pageHeaders, content: { 'application/json': { schema: z.array(item).openapi(name) } } };
+  // One named array per item schema, however many lists answer with it.
+  const list = (lists.get(name) as z.ZodArray<T> | undefined) ?? z.array(item).openapi(name);
+  lists.set(name, list);
+  return { description, headers: pageHeaders, content: { 'application/json': { schema: list } } };
 }
 
 /** Answers a page: its items as the body, its position in the pagination headers. */

@@ -37,7 +37,7 @@ export const listOwnRoute = createRoute({
     `${LIST_SUMMARY} A customer token lists only the invoices addressed to its own customer (another customer_id is 404 ` +
     '`customer_not_found`); an admin credential lists every invoice. Same filters as the admin list.',
   request: { query: ListInvoicesQuerySchema },
-  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'OwnInvoiceList') },
+  responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList') },
 });
 
 export const updateRoute = createRoute({
@@ -63,7 +63,7 @@ export const listAllCreditNotesRoute = createRoute({
     'Every credit note, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by ' +
     'customer_id, invoice_id, currency, reason and created_gte / created_lt.',
   request: { query: ListCreditNotesQuerySchema },
-  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'AllCreditNoteList') },
+  responses: { 200: pageResponse('One page of credit notes', CreditNoteSchema, 'CreditNoteList') },
 });
 
 export const getRoute = createRoute({

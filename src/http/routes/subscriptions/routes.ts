@@ -60,7 +60,7 @@ export const adminList = createRoute({
   summary: 'List every subscription',
   description: LIST_RULES,
   request: { query: ListSubscriptionsQuerySchema },
-  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'AdminSubscriptionList') },
+  responses: { 200: pageResponse('One page of subscriptions', SubscriptionSchema, 'SubscriptionList') },
 });
 
 export const adminGet = createRoute({
