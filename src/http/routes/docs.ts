@@ -144,6 +144,7 @@ export function registerDocs(app: App): void {
     operationId: 'getOpenApiDocument',
     tags: ['Platform'],
     summary: 'This OpenAPI 3.0 document (public)',
+    description: 'Public. Generated from the route definitions; the error codes are under x-error-codes and x-issue-codes.',
     security: [],
     responses: { 200: { description: 'The OpenAPI 3.0 document', content: { 'application/json': { schema: { type: 'object' } } } }, ...rateLimited },
   });
@@ -153,6 +154,7 @@ export function registerDocs(app: App): void {
     operationId: 'getApiReference',
     tags: ['Platform'],
     summary: 'The rendered API reference (public; works offline)',
+    description: 'Public. Swagger UI for /openapi.json, served with its assets so it renders without network access.',
     security: [],
     responses: { 200: { description: 'Swagger UI page for this document', content: { 'text/html': { schema: { type: 'string' } } } }, ...rateLimited },
   });
@@ -165,6 +167,7 @@ export function registerDocs(app: App): void {
     operationId: 'getErrorCatalogue',
     tags: ['Platform'],
     summary: 'The error-code catalogue (public)',
+    description: 'Public. Every error code with its status and meaning, and every issue code of details.issues.',
     security: [],
     responses: { 200: { description: 'Every error code with its status and meaning, and every issue code', content: { 'text/html': { schema: { type: 'string' } } } }, ...rateLimited },
   });

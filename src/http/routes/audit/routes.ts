@@ -26,6 +26,7 @@ export const get = createRoute({
   operationId: 'getAuditEntry',
   tags: ['Audit'],
   summary: 'Get one audit entry',
+  description: 'One entry of the append-only audit trail, with the resource before and after the change.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The entry', AuditEntrySchema) },
 });

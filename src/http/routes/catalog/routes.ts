@@ -21,6 +21,7 @@ export const createProductRoute = createRoute({
   operationId: 'createProduct',
   tags,
   summary: 'Create a product',
+  description: 'A product groups plans; its tags select the contract rate overrides that apply to its SKUs. Products are never deleted, only archived.',
   request: mutationRequest(CreateProductSchema),
   responses: { 201: jsonResponse('The created product', ProductSchema) },
 });
@@ -42,6 +43,7 @@ export const getProductRoute = createRoute({
   operationId: 'getProduct',
   tags,
   summary: 'Get a product',
+  description: 'The product with its tags, archived or not.',
   request: IdParams,
   responses: { 200: jsonResponse('The product', ProductSchema) },
 });
@@ -79,6 +81,7 @@ export const getPlanRoute = createRoute({
   operationId: 'getPlan',
   tags,
   summary: 'Get a plan with its SKUs',
+  description: 'The plan with its version, its SKUs and its metadata, archived or not.',
   request: IdParams,
   responses: { 200: jsonResponse('The plan', PlanSchema) },
 });
@@ -137,6 +140,7 @@ export const getSkuRoute = createRoute({
   operationId: 'getSku',
   tags,
   summary: 'Get a SKU',
+  description: 'The SKU with its pricing model, prices and tiers, archived or not.',
   request: IdParams,
   responses: { 200: jsonResponse('The SKU', SkuSchema) },
 });

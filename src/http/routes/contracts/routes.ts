@@ -32,6 +32,7 @@ export const get = createRoute({
   operationId: 'getContract',
   tags: TAGS,
   summary: 'Get a contract with its terms, remaining commits, amendment chain and subscriptions',
+  description: 'The contract with every term (phase) and, for this read, each phase\'s drawn-down and remaining commit, the chain of amendments it belongs to and the subscriptions it prices.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The contract', ContractSchema) },
 });
@@ -55,6 +56,7 @@ export const activate = createRoute({
   operationId: 'activateContract',
   tags: TAGS,
   summary: 'Activate a Draft contract (any other state is 409 invalid_state_transition)',
+  description: 'Starts the workflow of a Draft contract, which then escalates, trues up and expires on schedule.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The Active contract', ContractSchema) },
 });

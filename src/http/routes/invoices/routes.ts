@@ -72,6 +72,7 @@ export const getRoute = createRoute({
   operationId: 'getInvoice',
   tags,
   summary: 'Get an invoice with its line items',
+  description: 'The invoice with every line item (tax and credit lines included), its totals and, once finalized, its hosted link.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The invoice', InvoiceSchema) },
 });
@@ -168,6 +169,7 @@ export const getCreditNoteRoute = createRoute({
   operationId: 'getCreditNote',
   tags,
   summary: 'Get a credit note',
+  description: 'The credit note with its allocation: the parts refunded, put on the credit balance, given back out of band and reducing the amount due.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The credit note', CreditNoteSchema) },
 });

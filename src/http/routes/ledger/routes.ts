@@ -88,6 +88,7 @@ export const listTopUpsRoute = createRoute({
   operationId: 'listWalletTopUps',
   tags: walletTags,
   summary: "A wallet's paid top-ups (requested and auto-recharges)",
+  description: 'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers): top-ups requested through the API and those auto-recharge made, each with its payment status.',
   request: { params: WalletParamsSchema, query: PaginationQuerySchema },
   responses: { 200: pageResponse('The top-ups', WalletTopUpSchema, 'WalletTopUpList') },
 });
@@ -156,6 +157,7 @@ export const disableAutoRechargeRoute = createRoute({
   operationId: 'disableWalletAutoRecharge',
   tags: walletTags,
   summary: 'Turn auto-recharge off',
+  description: 'Auto-recharge stops; the balance and the wallet\'s history are kept. Configure it again with PUT.',
   request: { params: WalletParamsSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The wallet', WalletSchema) },
 });

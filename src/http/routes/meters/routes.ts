@@ -33,6 +33,7 @@ export const list = createRoute({
   operationId: 'listMeters',
   tags: ['Metering'],
   summary: 'List meters, newest first',
+  description: 'Every meter, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); event_type narrows to the meters of one event type.',
   request: { query: PaginationQuerySchema.extend({ event_type: z.string().min(1).max(200).optional().openapi({ description: 'only meters of this event_type' }) }) },
   responses: { 200: pageResponse('A page of meters', MeterSchema, 'MeterList') },
 });
@@ -43,6 +44,7 @@ export const get = createRoute({
   operationId: 'getMeter',
   tags: ['Metering'],
   summary: 'Get a meter',
+  description: 'The meter definition: event type, aggregation, property, filters and window, archived or not.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The meter', MeterSchema) },
 });

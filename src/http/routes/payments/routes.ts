@@ -44,6 +44,7 @@ export const getMethodRoute = createRoute({
   operationId: 'getPaymentMethod',
   tags,
   summary: 'Get a payment method',
+  description: 'The payment method: the processor\'s id, its type, brand, last four digits and expiry where the processor gives them, whether it is the default, and whether it is still attached.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The payment method', PaymentMethodSchema) },
 });

@@ -32,6 +32,7 @@ export const get = createRoute({
   operationId: 'getProcessorEvent',
   tags,
   summary: 'Get a processor notification',
+  description: 'The notification with its type, the object it names, when it was received and processed, its outcome, and any billing_error waiting for an operator.',
   request: { params: EventParamSchema },
   responses: { 200: jsonResponse('The processor notification', ProcessorEventSchema) },
 });

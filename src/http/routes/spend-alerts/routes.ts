@@ -47,6 +47,7 @@ export const get = createRoute({
   operationId: 'getSpendAlert',
   tags,
   summary: 'Get a spend alert with its history',
+  description: 'The alert with its threshold, scope and status, its last evaluation, and every state change (history), oldest first.',
   request: { params: AlertParamsSchema },
   responses: { 200: jsonResponse('The alert', SpendAlertSchema) },
 });

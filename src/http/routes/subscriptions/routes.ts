@@ -37,6 +37,7 @@ export const get = createRoute({
   operationId: 'getOwnSubscription',
   tags: ['Subscriptions'],
   summary: 'Get a subscription with its status',
+  description: 'A customer token sees only its own subscriptions; any other id is 404 `subscription_not_found`. An admin credential sees every subscription.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
 });
@@ -69,6 +70,7 @@ export const adminGet = createRoute({
   operationId: 'getSubscription',
   tags: ['Subscriptions'],
   summary: 'Get a subscription',
+  description: 'The subscription with its status, its current period, its plan version and any billing_error waiting for an operator.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
 });

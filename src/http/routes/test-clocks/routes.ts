@@ -22,6 +22,7 @@ export const get = createRoute({
   operationId: 'getTestClock',
   tags: ['Test clocks'],
   summary: 'Get a test clock',
+  description: 'The clock with its frozen time, its status (ready, advancing, internal_failure) and the progress of its latest advance.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The test clock', TestClockSchema) },
 });

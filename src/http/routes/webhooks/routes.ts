@@ -38,6 +38,7 @@ export const list = createRoute({
   operationId: 'listWebhookEndpoints',
   tags: ['Webhooks'],
   summary: 'List webhook endpoints, newest first (secrets masked)',
+  description: 'A JSON array, newest first (pagination in the X-Has-More, X-Next-Cursor and Link headers); signing secrets are masked.',
   request: { query: PaginationQuerySchema },
   responses: { 200: pageResponse('A page of endpoints', EndpointSchema, 'WebhookEndpointList') },
 });
@@ -48,6 +49,7 @@ export const get = createRoute({
   operationId: 'getWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Get a webhook endpoint with its circuit breaker state',
+  description: 'The endpoint (secret masked) with its circuit breaker: Closed while deliveries flow, Open while they are suspended, HalfOpen while one probe decides.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The endpoint (secret masked)', EndpointSchema) },
 });
@@ -108,6 +110,7 @@ export const delivery = createRoute({
   operationId: 'getWebhookDelivery',
   tags: ['Webhooks'],
   summary: 'Get a delivery with its attempts',
+  description: 'The delivery with its payload, its status and every attempt (status code, error, latency).',
   request: { params: DeliveryParamsSchema },
   responses: { 200: jsonResponse('The delivery', DeliverySchema) },
 });
