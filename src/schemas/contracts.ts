@@ -1,3 +1,7 @@
+/**
+ * Contracts as the API returns them (SPEC §2 Contract, §4): terms with their commits, pricing overrides,
+ * escalation, the amendment chain and the subscriptions a contract prices.
+ */
 import { z } from '@hono/zod-openapi';
 import { BillingErrorSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 

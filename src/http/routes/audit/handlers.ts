@@ -2,10 +2,10 @@
  * The audit handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { list, get } from './routes.js';
+import { getAuditEntry, listAudit } from '../../../services/audit.js';
 import type { App } from '../../context.js';
 import { sendPage } from '../../helpers.js';
-import { getAuditEntry, listAudit } from '../../../services/audit.js';
+import { list, get } from './routes.js';
 
 export function registerAudit(app: App): void {
   app.openapi(list, async (c) => {

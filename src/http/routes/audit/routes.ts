@@ -3,11 +3,11 @@
  * its actor, request id and the resource before and after. Read-only: the database refuses any
  * UPDATE or DELETE of an entry.
  */
-import { AuditQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
+import { AuditEntrySchema } from '../../../schemas/audit.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
-import { AuditEntrySchema } from '../../../schemas/audit.js';
+import { AuditQuerySchema } from './schemas.js';
 
 export const list = createRoute({
   method: 'get',

@@ -2,9 +2,9 @@
  * The requests of the audit routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
-import { PaginationQuerySchema } from '../../schemas.js';
 import { ACTOR_TYPES } from '../../../schemas/audit.js';
 import { DateTimeSchema, UuidSchema } from '../../../schemas/common.js';
+import { PaginationQuerySchema } from '../../schemas.js';
 
 export const Name = z.string().min(1).max(100);
 

@@ -2,7 +2,6 @@
  * The catalog handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { createProductRoute, listProductsRoute, getProductRoute, createPlanRoute, listPlansRoute, getPlanRoute, updatePlanRoute, createSkuRoute, listSkusRoute, getSkuRoute, archiveProductRoute, archivePlanRoute, archiveSkuRoute, listPlanVersionsRoute, migratePlanRoute } from './routes.js';
 import { createPlan, createProduct, createSku, getPlan, getProduct, getSku, listPlans, listProducts, listSkus, updatePlanMetadata } from '../../../services/catalog/catalog.js';
 import { archivePlan, archiveProduct, archiveSku } from '../../../services/catalog/archiving.js';
 import { migratePlan } from '../../../services/catalog/plan-migrations.js';
@@ -10,6 +9,7 @@ import { listPlanVersions } from '../../../services/catalog/versions.js';
 import { toPage } from '../../../services/pagination.js';
 import type { App } from '../../context.js';
 import { asIs, requestContext, sendPage } from '../../helpers.js';
+import { createProductRoute, listProductsRoute, getProductRoute, createPlanRoute, listPlansRoute, getPlanRoute, updatePlanRoute, createSkuRoute, listSkusRoute, getSkuRoute, archiveProductRoute, archivePlanRoute, archiveSkuRoute, listPlanVersionsRoute, migratePlanRoute } from './routes.js';
 
 export function registerCatalog(app: App): void {
   app.openapi(createProductRoute, async (c) => {

@@ -4,12 +4,12 @@
  * are versioned, entries are archived. Lists are JSON arrays, newest first, paged through headers
  * (see pageResponse).
  */
-import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, MigrationRequestSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { PlanMigrationSchema, PlanSchema, PlanVersionSchema, ProductSchema, SkuSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, UuidSchema } from '../../../schemas/common.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
+import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, MigrationRequestSchema } from './schemas.js';
 
 export const tags = ['Catalog'];
 export const IdParams = { params: IdParamSchema };

@@ -3,11 +3,11 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { create, get, list, activate, amend, terminate, retry, link } from './routes.js';
 import { activateContract, amendContract, createContract, getContract, linkSubscription, listContracts, retryContract, terminateContract } from '../../../services/contracts/contracts.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
 import { ReasonSchema } from '../../schemas.js';
+import { create, get, list, activate, amend, terminate, retry, link } from './routes.js';
 
 export function registerContracts(app: App): void {
   app.openapi(create, async (c) => {

@@ -2,12 +2,12 @@
  * Contracts (SPEC §4): create, get, list, activate, amend, terminate, and adopt subscriptions.
  * Each handler parses, calls one service function (src/services/contracts/contracts.ts) and answers.
  */
-import { CreateContractSchema, AmendContractSchema, LinkSchema } from './schemas.js';
-import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
 import { createRoute } from '@hono/zod-openapi';
+import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
 import { UuidSchema } from '../../../schemas/common.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, ReasonSchema } from '../../schemas.js';
+import { CreateContractSchema, AmendContractSchema, LinkSchema } from './schemas.js';
 
 export const TAGS = ['Contracts'];
 

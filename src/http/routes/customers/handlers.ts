@@ -2,11 +2,11 @@
  * The customers handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { createCustomerRoute, listCustomersRoute, getCustomerRoute, updateCustomerRoute, changeStatusRoute, hierarchyRoute } from './routes.js';
 import { changeCustomerStatus, createCustomer, getCustomerHierarchy, getCustomerOverview, listCustomers, updateCustomer } from '../../../services/accounts/customers.js';
 import { toPage } from '../../../services/pagination.js';
 import type { App } from '../../context.js';
 import { asIs, requestContext, sendPage } from '../../helpers.js';
+import { createCustomerRoute, listCustomersRoute, getCustomerRoute, updateCustomerRoute, changeStatusRoute, hierarchyRoute } from './routes.js';
 
 export function registerCustomers(app: App): void {
   app.openapi(createCustomerRoute, async (c) => {

@@ -2,12 +2,12 @@
  * /admin/v1/customers: accounts, their status, the 360 view and the entity hierarchy (SPEC §2, §4).
  * The rules themselves live in src/services/accounts/customers.ts; the descriptions below publish them.
  */
-import { CreateCustomerSchema, UpdateCustomerSchema, ChangeStatusSchema, ListCustomersQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { MAX_HIERARCHY_DEPTH, RECENT_AUDIT_ENTRIES, RECENT_DOCUMENTS } from '../../../services/accounts/customers.js';
 import { CustomerOverviewSchema, CustomerSchema, HierarchyNodeSchema } from '../../../schemas/accounts.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
+import { CreateCustomerSchema, UpdateCustomerSchema, ChangeStatusSchema, ListCustomersQuerySchema } from './schemas.js';
 
 export const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
 - Organization and Individual are top-level accounts: parent_id must be null (\`parent_not_allowed\`).

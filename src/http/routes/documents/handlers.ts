@@ -5,15 +5,15 @@
 import type { Context } from 'hono';
 import { resolveHostedLink, type PdfDocument } from '../../../services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../../../services/documents/settings.js';
-import type { AppEnv } from '../../context.js';
-import { ApiError } from '../../errors.js';
-import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute } from './routes.js';
 import { creditNotePdf, hostedInvoicePage, invoicePdf } from '../../../services/documents/documents.js';
 import { HOSTED_PAGE_CSP } from '../../../services/documents/html.js';
+import type { AppEnv } from '../../context.js';
+import { ApiError } from '../../errors.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
+import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute } from './routes.js';
 
-export function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
+function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="${pdf.filename}"`,
@@ -26,10 +26,10 @@ export function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   });
 }
 
-export const settingsOf = (c: Context<AppEnv>) => c.get('deps').settings.documents ?? DEFAULT_DOCUMENT_SETTINGS;
+const settingsOf = (c: Context<AppEnv>) => c.get('deps').settings.documents ?? DEFAULT_DOCUMENT_SETTINGS;
 
 /** The invoice a hosted link opens, or the 404/410 it answers. */
-export async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<string> {
+async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<string> {
   const { db, settings, clock } = c.get('deps');
   if (!settings.hostedLinks) throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
   const link = await resolveHostedLink(db, settings.hostedLinks, token, clock());

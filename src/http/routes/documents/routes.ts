@@ -2,9 +2,9 @@
  * Invoice documents (issue 19): the PDF of an invoice or credit note for its customer and admins,
  * and the hosted invoice page a payer opens from hosted_invoice_url without credentials.
  */
-import { TokenParamSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { IdParamSchema } from '../../schemas.js';
+import { TokenParamSchema } from './schemas.js';
 
 export const tags = ['Invoices'];
 

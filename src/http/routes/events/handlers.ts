@@ -4,24 +4,24 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { type FieldNames } from '../../../services/metering/events.js';
+import { CLOUD_EVENT_BATCH_FIELDS, CLOUD_EVENT_FIELDS, fromCloudEvent, ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, withCustomerIds, type CloudEventInput } from '../../../services/metering/events.js';
 import { ownCustomerId } from '../../actor.js';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { validationError } from '../../helpers.js';
-import { type FieldNames } from '../../../services/metering/events.js';
-import { CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, alsoAccepting, single, batch } from './routes.js';
-import { CloudEventSchema, CloudEventBatchSchema } from './schemas.js';
 import type { App } from '../../context.js';
-import { CLOUD_EVENT_BATCH_FIELDS, CLOUD_EVENT_FIELDS, fromCloudEvent, ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, withCustomerIds, type CloudEventInput } from '../../../services/metering/events.js';
+import { CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, single, batch } from './routes.js';
+import { CloudEventSchema, CloudEventBatchSchema } from './schemas.js';
 
-export const mediaTypeOf = (c: Context<AppEnv>) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+const mediaTypeOf = (c: Context<AppEnv>) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 
 /**
  * Structured-mode CloudEvents take another schema than the route's JSON body, so this route
  * middleware validates and answers them itself; plain JSON goes on to the route's validator. A
  * CloudEvents media type on the wrong endpoint is a 415 naming the right one.
  */
-export function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, handle: (c: Context<AppEnv>, body: T) => Promise<Response>): MiddlewareHandler<AppEnv> {
+function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, handle: (c: Context<AppEnv>, body: T) => Promise<Response>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const mediaType = mediaTypeOf(c);
     if (mediaType === other) {
@@ -39,13 +39,13 @@ export function cloudEvents<T>(accepted: string, other: string, schema: z.ZodTyp
   };
 }
 
-export const looksLikeCloudEvent = (value: unknown): boolean => typeof value === 'object' && value !== null && 'specversion' in value;
+const looksLikeCloudEvent = (value: unknown): boolean => typeof value === 'object' && value !== null && 'specversion' in value;
 
 /**
  * A CloudEvent (or a batch of them) sent as plain application/json would fail the plain schema on
  * every CloudEvents attribute; the 400 says which media type takes it instead.
  */
-export function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
+function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
   const items = Array.isArray(body) ? body : [body];
   if (items.length === 0 || !items.every(looksLikeCloudEvent)) return;
   const message = `is a CloudEvents attribute, not a field of a plain event: send CloudEvents with Content-Type: ${mediaType}`;
@@ -54,7 +54,7 @@ export function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
   });
 }
 
-export const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
+const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
 
 export function registerEvents(app: App): void {
   app.openAPIRegistry.register('CloudEvent', CloudEventSchema);
@@ -68,14 +68,14 @@ export function registerEvents(app: App): void {
   );
 
   app.openapi(
-    { ...alsoAccepting(single, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent'), middleware: [singleCloudEvent] },
+    { ...single, middleware: [singleCloudEvent] },
     async (c) => {
       const [event] = await withCustomerIds(c.get('deps'), [c.req.valid('json')], JSON_FIELDS, true);
       return c.json(await ingestEvent(c.get('deps'), event!, context(c, JSON_FIELDS)), 200);
     },
   );
   app.openapi(
-    { ...alsoAccepting(batch, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch'), middleware: [batchCloudEvents] },
+    { ...batch, middleware: [batchCloudEvents] },
     async (c) => {
       const events = await withCustomerIds(c.get('deps'), c.req.valid('json').events, JSON_BATCH_FIELDS, false);
       return c.json(await ingestBatch(c.get('deps'), events, context(c, JSON_BATCH_FIELDS)), 200);

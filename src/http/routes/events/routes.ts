@@ -1,8 +1,12 @@
-import { UsageEventSchema, BatchSchema } from './schemas.js';
+/**
+ * Usage events (SPEC §1 Metering, §4): one event or a batch, as plain JSON or as CloudEvents 1.0 in
+ * structured mode. The ingestion rules are in src/services/metering/events.ts.
+ */
 import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import { jsonResponse, mutationRequest } from '../../helpers.js';
 import { MAX_BATCH_EVENTS, MAX_FUTURE_SKEW_MS, MAX_NUMBER_DIGITS } from '../../../services/metering/events.js';
 import { BatchResultSchema, IngestResultSchema } from '../../../schemas/metering.js';
+import { jsonResponse, mutationRequest } from '../../helpers.js';
+import { UsageEventSchema, BatchSchema } from './schemas.js';
 
 export const CLOUD_EVENT_MEDIA_TYPE = 'application/cloudevents+json';
 export const CLOUD_EVENT_BATCH_MEDIA_TYPE = 'application/cloudevents-batch+json';
@@ -12,7 +16,7 @@ export const CLOUD_EVENT_BATCH_MEDIA_TYPE = 'application/cloudevents-batch+json'
  * Documented by reference (not a zod schema) so the framework does not validate every body against
  * it; typed as the JSON-only route, whose body type the handler receives.
  */
-export function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schemaName: string): R {
+function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schemaName: string): R {
   const body = route.request!.body!;
   const content = { ...body.content, [mediaType]: { schema: { $ref: `#/components/schemas/${schemaName}` } } };
   return { ...route, request: { ...route.request, body: { ...body, content } } };
@@ -35,7 +39,7 @@ current time are refused (timestamp_too_old): usage that late is never silently 
 Events no subscription period covers (no subscription, before its start, after its end, in a trial) are stored, answered with
 billable: false and the unbillable_reason, and counted in the usage summary's unbillable_event_count.`;
 
-export const single = createRoute({
+const singleJson = createRoute({
   method: 'post',
   path: '/v1/events',
   operationId: 'ingestEvent',
@@ -51,7 +55,7 @@ ${VALIDATION_RULES}`,
   responses: { 200: jsonResponse('Stored, or already stored (duplicate)', IngestResultSchema) },
 });
 
-export const batch = createRoute({
+const batchJson = createRoute({
   method: 'post',
   path: '/v1/events/batch',
   operationId: 'ingestEventBatch',
@@ -67,3 +71,7 @@ ${VALIDATION_RULES}`,
   request: mutationRequest(BatchSchema),
   responses: { 200: jsonResponse('Counts of stored and duplicate events', BatchResultSchema) },
 });
+
+/** The JSON routes, also taking CloudEvents (validated by the handlers' CloudEvents middleware). */
+export const single = alsoAccepting(singleJson, CLOUD_EVENT_MEDIA_TYPE, 'CloudEvent');
+export const batch = alsoAccepting(batchJson, CLOUD_EVENT_BATCH_MEDIA_TYPE, 'CloudEventBatch');

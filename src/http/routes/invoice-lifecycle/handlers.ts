@@ -3,12 +3,12 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { finalize, pay, voidRoute, retry } from './routes.js';
 import { finalizeInvoiceNow, moveInvoiceNow, retryInvoiceBilling } from '../../../services/invoicing/invoice-lifecycle.js';
 import type { App } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext } from '../../helpers.js';
 import { ReasonSchema } from '../../schemas.js';
+import { finalize, pay, voidRoute, retry } from './routes.js';
 
 export function registerInvoiceLifecycle(app: App): void {
   app.openapi(retry, async (c) => c.json(withHostedLink(c, await retryInvoiceBilling(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));

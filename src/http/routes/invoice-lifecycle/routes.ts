@@ -2,11 +2,11 @@
  * The lifecycle moves of an invoice (SPEC §3): finalize, pay and void, each an update on the
  * invoice's workflow whose validator refuses an invalid move before anything is recorded.
  */
-import { PaySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, ReasonSchema } from '../../schemas.js';
+import { PaySchema } from './schemas.js';
 
 export const finalize = createRoute({
   method: 'post',

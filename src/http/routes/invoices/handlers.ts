@@ -2,7 +2,7 @@
  * The invoices handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { listRoute, listOwnRoute, updateRoute, listAllCreditNotesRoute, getRoute, getOwnRoute, addLineRoute, applyCreditRoute, calculateTaxRoute, issueCreditNoteRoute, listCreditNotesRoute, getCreditNoteRoute } from './routes.js';
+import type { Context } from 'hono';
 import { getCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } from '../../../services/invoicing/credit-notes.js';
 import { paymentDepsOf } from '../../../services/payments/deps.js';
 import { issueAllocatedCreditNote } from '../../../services/payments/refunds.js';
@@ -12,9 +12,9 @@ import { toPage, type Page } from '../../../services/pagination.js';
 import { type InvoiceSummaryView } from '../../../schemas/invoicing.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App, AppEnv } from '../../context.js';
-import type { Context } from 'hono';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { listRoute, listOwnRoute, updateRoute, listAllCreditNotesRoute, getRoute, getOwnRoute, addLineRoute, applyCreditRoute, calculateTaxRoute, issueCreditNoteRoute, listCreditNotesRoute, getCreditNoteRoute } from './routes.js';
 
 export function registerInvoices(app: App): void {
   const sendInvoices = (c: Context<AppEnv>, page: Page<InvoiceSummaryView>) => sendPage(c, { ...page, data: page.data.map((invoice) => withHostedLink(c, invoice)) });

@@ -3,11 +3,11 @@
  * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
  * invoice-lifecycle.ts. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
  */
-import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { CreditNoteSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
+import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
 
 export const LIST_SUMMARY =
   'Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; ' +

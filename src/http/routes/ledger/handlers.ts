@@ -2,15 +2,15 @@
  * The ledger handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import type { AppEnv } from '../../context.js';
 import type { Context } from 'hono';
-import { accountsRoute, entriesRoute, trialBalanceRoute, listWalletsRoute, getWalletRoute, transactionsRoute, listTopUpsRoute, topUpRoute, retryTopUpRoute, grantRoute, autoRechargeRoute, disableAutoRechargeRoute } from './routes.js';
 import { customerLedger, listLedgerEntries, trialBalance } from '../../../services/ledger/ledger.js';
 import { configureAutoRecharge, getWallet, grantPromotionalCredit, listTopUps, listTransactions, listWallets, retryTopUp, topUpWallet } from '../../../services/wallets/wallets.js';
+import type { AppEnv } from '../../context.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { accountsRoute, entriesRoute, trialBalanceRoute, listWalletsRoute, getWalletRoute, transactionsRoute, listTopUpsRoute, topUpRoute, retryTopUpRoute, grantRoute, autoRechargeRoute, disableAutoRechargeRoute } from './routes.js';
 
-export const walletDeps = (c: Context<AppEnv>) => {
+const walletDeps = (c: Context<AppEnv>) => {
   const deps = c.get('deps');
   return { db: deps.db, processor: deps.processor, logger: deps.logger, clock: deps.clock };
 };

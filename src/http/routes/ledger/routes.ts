@@ -3,12 +3,12 @@
  * The rules live in src/core/ledger.ts, src/services/ledger/ and src/services/wallets/; the
  * descriptions below publish them.
  */
-import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletParamsSchema, TopUpSchema, GrantSchema, AutoRechargeSchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { CustomerLedgerSchema, LedgerEntrySchema, TrialBalanceSchema, WalletSchema, WalletTopUpSchema, WalletTransactionSchema } from '../../../schemas/ledger.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletParamsSchema, TopUpSchema, GrantSchema, AutoRechargeSchema } from './schemas.js';
 
 export const ledgerTags = ['Ledger'];
 export const walletTags = ['Wallets'];

@@ -1,9 +1,9 @@
 /** Meters (SPEC §2 "Meter definition"): how an event_type becomes a quantity. */
-import { CreateMeterSchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { MeterSchema } from '../../../schemas/metering.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { CreateMeterSchema } from './schemas.js';
 
 export const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
 events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,

@@ -3,11 +3,6 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import { z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { actorOf } from '../../actor.js';
-import type { AppEnv } from '../../context.js';
-import { attachRoute, listMethodsRoute, getMethodRoute, detachRoute, listPaymentsRoute, createIntentRoute, captureRoute, refundRoute, listDunningRoute, invoiceDunningRoute, retryDunningRoute, webhookRoute } from './routes.js';
-import { PaymentIntentSchema, RefundRequestSchema } from './schemas.js';
 import { paymentDepsOf } from '../../../services/payments/deps.js';
 import { getInvoiceDunning, listDunning, retryDunning } from '../../../services/payments/dunning.js';
 import { runInvoicePayment } from '../../../services/payments/invoice-payments.js';
@@ -17,8 +12,8 @@ import { listPayments, getPaymentView } from '../../../services/payments/payment
 import { refundInvoice } from '../../../services/payments/refunds.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
-
-export const context = (c: Context<AppEnv>) => ({ actor: actorOf(c), requestId: c.get('requestId') });
+import { attachRoute, listMethodsRoute, getMethodRoute, detachRoute, listPaymentsRoute, createIntentRoute, captureRoute, refundRoute, listDunningRoute, invoiceDunningRoute, retryDunningRoute, webhookRoute } from './routes.js';
+import { PaymentIntentSchema, RefundRequestSchema } from './schemas.js';
 
 export function registerPayments(app: App): void {
   app.openapi(attachRoute, async (c) => {
@@ -44,7 +39,7 @@ export function registerPayments(app: App): void {
     const deps = c.get('deps');
     const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, {
       kind: 'charge',
-      ...context(c),
+      ...requestContext(c),
       requestKey: `on_demand:${c.get('requestId')}`,
       source: 'on_demand',
       ...(body.payment_method_id ? { paymentMethodId: body.payment_method_id } : {}),
@@ -55,7 +50,7 @@ export function registerPayments(app: App): void {
 
   app.openapi(captureRoute, async (c) => {
     const deps = c.get('deps');
-    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, { kind: 'capture', ...context(c) });
+    const result = await runInvoicePayment(paymentDepsOf(deps), c.req.valid('param').id, { kind: 'capture', ...requestContext(c) });
     return c.json(await getPaymentView(deps.db, result.paymentId!), 200);
   });
 
@@ -69,7 +64,7 @@ export function registerPayments(app: App): void {
         ...(body.amount_nanos !== undefined ? { amountNanos: BigInt(body.amount_nanos) } : {}),
         ...(body.payment_id ? { paymentId: body.payment_id } : {}),
       },
-      context(c),
+      requestContext(c),
     );
     return c.json(refund, 201);
   });

@@ -4,11 +4,11 @@
  * dunning schedules, and the processor's signed notifications. The rules live in
  * src/services/payments/; the descriptions below publish them.
  */
-import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
-import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema } from '../../../schemas/payments.js';
 import { createRoute, z } from '@hono/zod-openapi';
+import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema } from '../../../schemas/payments.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
 
 export const tags = ['Payments'];
 

@@ -2,10 +2,10 @@
  * The processor-events handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { list, get, retry } from './routes.js';
 import { getProcessorEvent, listProcessorEvents, retryProcessorEvent } from '../../../services/payments/processor-events.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { list, get, retry } from './routes.js';
 
 export function registerProcessorEvents(app: App): void {
   app.openapi(list, async (c) => sendPage(c, await listProcessorEvents(c.get('deps').db, c.req.valid('query'))));

@@ -4,11 +4,11 @@
  * of one whose application failed for good (README, "Failures"). The rules live in
  * src/services/payments/processor-events.ts.
  */
-import { ListProcessorEventsQuerySchema, EventParamSchema } from './schemas.js';
-import { ProcessorEventSchema } from '../../../schemas/payments.js';
 import { createRoute } from '@hono/zod-openapi';
+import { ProcessorEventSchema } from '../../../schemas/payments.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema } from '../../schemas.js';
+import { ListProcessorEventsQuerySchema, EventParamSchema } from './schemas.js';
 
 export const tags = ['Payments'];
 

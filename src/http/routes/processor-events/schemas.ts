@@ -3,8 +3,8 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DateTimeSchema } from '../../../schemas/common.js';
-import { PaginationQuerySchema } from '../../schemas.js';
 import { ProcessorEventIdSchema, ProcessorEventStatusSchema } from '../../../schemas/payments.js';
+import { PaginationQuerySchema } from '../../schemas.js';
 
 export const ListProcessorEventsQuerySchema = PaginationQuerySchema.extend({
   starting_after: ProcessorEventIdSchema.optional().openapi({ description: 'id of the last event of the previous page; the next page holds events received before it' }),

@@ -2,10 +2,10 @@
  * POST /admin/v1/rating/preview: rate usage quantities against a plan, optionally under contract
  * terms, with no side effects (nothing is written; see src/services/billing/rating-preview.ts).
  */
-import { PreviewRequestSchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { RatingPreviewSchema } from '../../../schemas/rating.js';
 import { jsonResponse, mutationRequest } from '../../helpers.js';
+import { PreviewRequestSchema } from './schemas.js';
 
 export const previewRoute = createRoute({
   method: 'post',

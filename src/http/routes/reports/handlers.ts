@@ -2,11 +2,11 @@
  * The reports handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { arAgingRoute, mrrRoute, mrrMovementsRoute, deferredRoute, reconciliationRoute } from './routes.js';
 import { reconcileCustomer } from '../../../services/reports/reconciliation.js';
 import { arAgingCsv, arAgingReport, deferredRevenueCsv, deferredRevenueReport, mrrCsv, mrrMovementsCsv, mrrMovementsReport, mrrReport } from '../../../services/reports/reports.js';
 import type { App } from '../../context.js';
 import { sendCsv, wantsCsv } from '../../csv.js';
+import { arAgingRoute, mrrRoute, mrrMovementsRoute, deferredRoute, reconciliationRoute } from './routes.js';
 
 export function registerReports(app: App): void {
   app.openapi(reconciliationRoute, async (c) => {

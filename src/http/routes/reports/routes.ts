@@ -3,10 +3,10 @@
  * revenue schedule, as JSON or CSV (`format=csv` or `Accept: text/csv`). Figures are per currency,
  * never summed across currencies; customer_id and currency narrow any report.
  */
-import { AsOfQuerySchema, MovementsQuerySchema, DeferredQuerySchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema, ReconciliationSchema } from '../../../schemas/reports.js';
+import { AsOfQuerySchema, MovementsQuerySchema, DeferredQuerySchema } from './schemas.js';
 
 export const tags = ['Reports'];
 

@@ -3,12 +3,12 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { create, list, get, remove, reset, entitlement } from './routes.js';
-import { ResetSpendAlertSchema } from './schemas.js';
 import { createSpendAlert, disableSpendAlert, getEntitlement, getSpendAlert, listSpendAlerts, resetSpendAlert } from '../../../services/alerts/spend-alerts.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { create, list, get, remove, reset, entitlement } from './routes.js';
+import { ResetSpendAlertSchema } from './schemas.js';
 
 export function registerSpendAlerts(app: App): void {
   app.openapi(create, async (c) => c.json(await createSpendAlert(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), requestContext(c)), 201));

@@ -2,11 +2,11 @@
  * Spend alerts (SPEC §1, §4 GET/POST /admin/v1/customers/:id/alerts) and the entitlement a
  * customer's product polls. The rules live in src/services/alerts/; the descriptions publish them.
  */
-import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListSpendAlertsQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { EntitlementSchema, SpendAlertSchema } from '../../../schemas/spend-alerts.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
+import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListSpendAlertsQuerySchema } from './schemas.js';
 
 export const tags = ['Spend alerts'];
 

@@ -3,14 +3,14 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import { z } from '@hono/zod-openapi';
-import { ReasonSchema } from '../../schemas.js';
-import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, moveRoutes } from './routes.js';
 import { billNow, changePlan } from '../../../services/invoicing/invoice-lifecycle.js';
 import { createSubscription, getSubscription, listSubscriptions, moveSubscription, retrySubscriptionBilling, updateSubscriptionMetadata } from '../../../services/subscriptions/subscriptions.js';
+import { ReasonSchema } from '../../schemas.js';
 import { actorOf, ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext, sendPage } from '../../helpers.js';
+import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, moveRoutes } from './routes.js';
 
 export function registerSubscriptions(app: App): void {
   app.openapi(create, async (c) => {

@@ -3,13 +3,13 @@
  * billing the current period on demand and plan changes. Each move runs as an update on the
  * subscription's workflow.
  */
-import { CreateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
 import { PlanChangeSchema, SubscriptionSchema } from '../../../schemas/subscriptions.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, UpdateMetadataSchema, ReasonSchema } from '../../schemas.js';
+import { CreateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
 
 export const LIST_RULES =
   'Newest first, filtered by customer_id, status, plan_id, currency, test_clock_id and created_gte / created_lt. ' +

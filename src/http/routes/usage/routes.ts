@@ -1,10 +1,10 @@
 /** GET /v1/subscriptions/:id/usage: what a subscription's meters measured, each over its window. */
-import { UsageQuerySchema, UsageEventsQuerySchema } from './schemas.js';
 import { createRoute } from '@hono/zod-openapi';
 import { WEIGHTED_SUM_SCALE } from '../../../services/metering/usage.js';
 import { StoredUsageEventSchema, UsageSummarySchema } from '../../../schemas/metering.js';
 import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
+import { UsageQuerySchema, UsageEventsQuerySchema } from './schemas.js';
 
 export const summary = createRoute({
   method: 'get',

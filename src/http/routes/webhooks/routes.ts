@@ -2,12 +2,12 @@
  * /admin/v1/webhooks: outbound webhook endpoints (SPEC §4, §6), their delivery log and the manual
  * resend. The rules live in src/services/webhooks/; the descriptions below publish them.
  */
-import { CreateEndpointSchema, UpdateEndpointSchema, DeliveryParamsSchema } from './schemas.js';
-import { EndpointSchema, DeliveryStatusSchema, DeliverySchema } from '../../../schemas/webhooks.js';
 import { createRoute, z } from '@hono/zod-openapi';
+import { EndpointSchema, DeliveryStatusSchema, DeliverySchema } from '../../../schemas/webhooks.js';
+import { SUBSCRIBABLE_EVENTS } from '../../../services/webhooks/endpoints.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
-import { SUBSCRIBABLE_EVENTS } from '../../../services/webhooks/endpoints.js';
+import { CreateEndpointSchema, UpdateEndpointSchema, DeliveryParamsSchema } from './schemas.js';
 
 export const DELIVERY_RULES = `Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
 { id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
