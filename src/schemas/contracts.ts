@@ -15,7 +15,7 @@ export const pricingView = {
   tier_overrides: z.array(z.object({ sku_id: z.string(), tiers: z.array(TierViewSchema) })).nullable(),
 };
 
-export const LinkViewSchema = z
+export const ContractSubscriptionSchema = z
   .object({ contract_id: z.string(), subscription_id: z.string(), adoption_type: AdoptionTypeSchema, coterm_fee_nanos: z.string().nullable(), aligned_at: TimestampSchema.nullable().openapi({ description: 'Coterm: when the subscription was realigned to end its periods on the contract end (null until then, and for other adoptions)' }), created_at: TimestampSchema })
   .openapi('ContractSubscription');
 
@@ -62,10 +62,10 @@ export const ContractSchema = z
       .array(z.object({ id: z.string(), status: ContractStatusSchema, effective_date: z.string().nullable() }))
       .nullable()
       .openapi({ description: 'the chain of amendments this contract belongs to, oldest first (null in lists)' }),
-    subscriptions: z.array(LinkViewSchema).nullable().openapi({ description: 'subscriptions the contract prices (null in lists)' }),
+    subscriptions: z.array(ContractSubscriptionSchema).nullable().openapi({ description: 'subscriptions the contract prices (null in lists)' }),
   })
   .openapi('Contract');
 
-export const LinkResultSchema = LinkViewSchema.extend({
+export const ContractSubscriptionLinkSchema = ContractSubscriptionSchema.extend({
   coterm: z.record(z.string(), z.unknown()).nullable().openapi({ additionalProperties: true, description: 'Coterm adoption: the alignment to the contract end, or the one-time fee billed with fewer than 30 days left' }),
 }).openapi('ContractSubscriptionLink');

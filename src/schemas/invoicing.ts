@@ -3,11 +3,9 @@
  * (`*_nanos`); each display string next to one is that amount rounded once for display.
  */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 import { ratedLineFields } from './rating.js';
 
-const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
-const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
 
 export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
 

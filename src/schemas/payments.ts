@@ -1,7 +1,9 @@
-/** The payment method schema, shared by the payment routes and the customer 360 view. */
+/**
+ * Payments as the API returns them (SPEC §1 Payments, Dunning): payment methods, payments with their
+ * refunds, dunning schedules, and the payment processor's notifications with their receipts.
+ */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, TimestampSchema } from './common.js';
-import { MoneySchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, DisplayAmountSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const PaymentMethodSchema = z
   .object({
@@ -20,7 +22,6 @@ export const PaymentMethodSchema = z
   })
   .openapi('PaymentMethod');
 
-export const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
 
 export const PaymentStatusSchema = z.enum(['Pending', 'RequiresCapture', 'Succeeded', 'Failed', 'Canceled']).openapi('PaymentStatus');
 
@@ -30,7 +31,7 @@ export const RefundSchema = z
     payment_id: UuidSchema,
     invoice_id: UuidSchema,
     amount_nanos: MoneySchema,
-    amount: z.string().openapi({ description: `amount_nanos for display: ${ROUNDING}` }),
+    amount: DisplayAmountSchema('amount_nanos'),
     currency: z.string(),
     status: z.enum(['Pending', 'Succeeded', 'Failed']),
     reason: z.string(),
@@ -54,7 +55,7 @@ export const PaymentSchema = z
     status: PaymentStatusSchema,
     capture_method: z.enum(['automatic', 'manual']),
     amount_nanos: MoneySchema.openapi({ description: 'the amount due when charged, exact' }),
-    amount: z.string().openapi({ description: `amount_nanos ${ROUNDING}: what the processor was asked for` }),
+    amount: DisplayAmountSchema('amount_nanos', ': what the processor was asked for'),
     currency: z.string(),
     refunded_nanos: MoneySchema,
     processor_payment_intent_id: z.string().nullable(),

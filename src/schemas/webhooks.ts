@@ -4,7 +4,7 @@
 import { z } from '@hono/zod-openapi';
 import { TimestampSchema, UuidSchema } from './common.js';
 
-export const CircuitSchema = z
+export const WebhookCircuitSchema = z
   .object({
     state: z.enum(['Closed', 'Open', 'HalfOpen']).openapi({ description: 'Closed: deliveries flow; Open: suspended; HalfOpen: one probe delivery decides' }),
     consecutive_failures: z.number().int(),
@@ -13,7 +13,7 @@ export const CircuitSchema = z
   })
   .openapi('WebhookCircuit');
 
-export const EndpointSchema = z
+export const WebhookEndpointSchema = z
   .object({
     id: UuidSchema,
     url: z.string(),
@@ -21,15 +21,15 @@ export const EndpointSchema = z
     events: z.array(z.string()),
     enabled: z.boolean(),
     secret: z.string().openapi({ description: 'signing secret: in full in the answers of create and rotate-secret only, masked elsewhere' }),
-    circuit: CircuitSchema,
+    circuit: WebhookCircuitSchema,
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })
   .openapi('WebhookEndpoint');
 
-export const DeliveryStatusSchema = z.enum(['Pending', 'Delivered', 'Failed']);
+export const WebhookDeliveryStatusSchema = z.enum(['Pending', 'Delivered', 'Failed']);
 
-export const AttemptSchema = z
+export const WebhookAttemptSchema = z
   .object({
     number: z.number().int(),
     started_at: TimestampSchema,
@@ -40,13 +40,13 @@ export const AttemptSchema = z
   })
   .openapi('WebhookAttempt');
 
-export const DeliverySchema = z
+export const WebhookDeliverySchema = z
   .object({
     id: UuidSchema,
     endpoint_id: UuidSchema,
     event_id: UuidSchema,
     event_type: z.string(),
-    status: DeliveryStatusSchema,
+    status: WebhookDeliveryStatusSchema,
     attempt_count: z.number().int(),
     next_attempt_at: TimestampSchema.nullable(),
     last_status_code: z.number().int().nullable(),
@@ -55,7 +55,7 @@ export const DeliverySchema = z
     failed_at: TimestampSchema.nullable(),
     workflow_id: z.string().openapi({ description: 'the delivery workflow in the Temporal UI', example: 'webhook:<event id>:<endpoint id>' }),
     payload: z.record(z.string(), z.unknown()).openapi({ additionalProperties: true, description: 'the event as every attempt sends it: { id, type, timestamp, data }' }),
-    attempts: z.array(AttemptSchema),
+    attempts: z.array(WebhookAttemptSchema),
     created_at: TimestampSchema,
     updated_at: TimestampSchema,
   })

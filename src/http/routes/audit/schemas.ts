@@ -6,7 +6,7 @@ import { ACTOR_TYPES } from '../../../schemas/audit.js';
 import { DateTimeSchema, UuidSchema } from '../../../schemas/common.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 
-export const Name = z.string().min(1).max(100);
+const Name = z.string().min(1).max(100);
 
 export const AuditQuerySchema = PaginationQuerySchema.extend({
   starting_after: UuidSchema.optional().openapi({ description: 'id of the last entry of the previous page (the next page holds older entries)' }),

@@ -11,9 +11,9 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 import { CreateProductSchema, CreateSkuSchema, CreatePlanSchema, MigrationRequestSchema } from './schemas.js';
 
-export const tags = ['Catalog'];
-export const IdParams = { params: IdParamSchema };
-export const LIST_NOTE = 'A JSON array, newest first (created_gte / created_lt narrow by creation time); X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
+const tags = ['Catalog'];
+const IdParams = { params: IdParamSchema };
+const LIST_NOTE = 'A JSON array, newest first (created_gte / created_lt narrow by creation time); X-Has-More, X-Next-Cursor (pass it as starting_after) and Link rel="next" headers page through the rest.';
 
 export const createProductRoute = createRoute({
   method: 'post',

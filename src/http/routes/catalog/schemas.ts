@@ -7,7 +7,7 @@ import { BillingCadenceSchema, PackageRoundingSchema, PricingModelSchema, TierIn
 import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
 import { NameSchema } from '../../schemas.js';
 
-export const DescriptionSchema = z.string().max(2000).optional().openapi({ description: 'default ""' });
+const DescriptionSchema = z.string().max(2000).optional().openapi({ description: 'default ""' });
 
 export const CreateProductSchema = z
   .strictObject({

@@ -3,13 +3,13 @@
  * Each handler parses, calls one service function (src/services/contracts/contracts.ts) and answers.
  */
 import { createRoute } from '@hono/zod-openapi';
-import { ContractStatusSchema, ContractSchema, LinkResultSchema } from '../../../schemas/contracts.js';
+import { ContractStatusSchema, ContractSchema, ContractSubscriptionLinkSchema } from '../../../schemas/contracts.js';
 import { UuidSchema } from '../../../schemas/common.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, ReasonSchema } from '../../schemas.js';
 import { CreateContractSchema, AmendContractSchema, LinkSchema } from './schemas.js';
 
-export const TAGS = ['Contracts'];
+const TAGS = ['Contracts'];
 
 export const create = createRoute({
   method: 'post',
@@ -119,5 +119,5 @@ export const link = createRoute({
     'is 409 invalid_state_transition. Coterm with fewer than 30 days left in the contract bills the one-time fee (a contract_fee line) ' +
     'instead of aligned periods; Coterm to a contract that ends today or earlier is 422 contract_ended.',
   request: { params: IdParamSchema, ...mutationRequest(LinkSchema) },
-  responses: { 201: jsonResponse('The link', LinkResultSchema) },
+  responses: { 201: jsonResponse('The link', ContractSubscriptionLinkSchema) },
 });

@@ -7,18 +7,18 @@ import { TierInputSchema } from '../../../schemas/catalog.js';
 import { AdoptionTypeSchema } from '../../../schemas/contracts.js';
 
 /** A contract date, published with format "date" (YYYY-MM-DD). */
-export const DateSchema = IsoDateSchema.openapi({ format: 'date' });
-export const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount in basis points, 0-10000' });
+const DateSchema = IsoDateSchema.openapi({ format: 'date' });
+const DiscountBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'contract discount in basis points, 0-10000' });
 // Upper bounds keep compounding (rate^periods) within sane sizes; real contracts stay far below them.
-export const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
+const MultiplierBpsSchema = z.number().int().min(0).max(1_000_000).openapi({ description: 'basis points, 10000 = 100% of list, at most 1000000' });
 
-export const RateOverrideSchema = z
+const RateOverrideSchema = z
   .strictObject({ product_tag: z.string().min(1).max(64), multiplier_bps: MultiplierBpsSchema })
   .openapi('RateOverride', { description: 'multiplies the price of SKUs whose product carries the tag (8000 = 80% of list); the first match wins' });
-export const TierOverrideSchema = z
+const TierOverrideSchema = z
   .strictObject({ sku_id: UuidSchema, tiers: z.array(TierInputSchema).min(1).max(100) })
   .openapi('TierOverride', { description: 'custom tiers replacing the catalog tiers of a Graduated or Volume SKU of the plan' });
-export const EscalationSchema = z
+const EscalationSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('Percent'), basis_points: z.number().int().min(0).max(10_000), interval_months: z.number().int().min(1).max(120) }),
     z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, interval_months: z.number().int().min(1).max(120) }),
@@ -34,7 +34,7 @@ export const pricing = {
   tier_overrides: z.array(TierOverrideSchema).max(100).optional(),
 };
 
-export const TermInputSchema = z
+const TermInputSchema = z
   .strictObject({
     phase: z.number().int().min(1).max(1000),
     start_date: DateSchema,

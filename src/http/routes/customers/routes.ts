@@ -9,7 +9,7 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdParamSchema } from '../../schemas.js';
 import { CreateCustomerSchema, UpdateCustomerSchema, ChangeStatusSchema, ListCustomersQuerySchema } from './schemas.js';
 
-export const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
+const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parentheses, unless noted):
 - Organization and Individual are top-level accounts: parent_id must be null (\`parent_not_allowed\`).
 - A Subsidiary needs a parent (\`subsidiary_requires_parent\`) that exists (404 \`parent_not_found\`), is an Organization or a
   Subsidiary (\`individual_cannot_have_children\`) and is not Closed (\`parent_closed\`).
@@ -21,8 +21,8 @@ export const HIERARCHY_RULES = `Hierarchy rules (422 with the code in parenthese
 - test_clock_id must exist (404 \`test_clock_not_found\`).
 - external_id is unique across customers (409 \`external_id_taken\`).`;
 
-export const tags = ['Customers'];
-export const IdParams = { params: IdParamSchema };
+const tags = ['Customers'];
+const IdParams = { params: IdParamSchema };
 
 export const createCustomerRoute = createRoute({
   method: 'post',

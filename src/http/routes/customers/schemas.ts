@@ -6,12 +6,12 @@ import { AccountTypeSchema, ConsolidationSchema, CustomerStatusSchema } from '..
 import { CurrencySchema, ExternalIdSchema, MetadataInputSchema, UuidSchema } from '../../../schemas/common.js';
 import { PaginationQuerySchema, NameSchema } from '../../schemas.js';
 
-export const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
-export const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
-export const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
+const EmailSchema = z.email({ message: 'must be an email address' }).max(254).openapi({ example: 'billing@example.com' });
+const PaymentTermsSchema = z.number().int().min(0).max(365).openapi({ description: 'net terms in days, 0-365 (default 30)' });
+const TaxIdSchema = z.string().trim().min(1, 'must not be empty').max(64);
 
-export const AddressLineSchema = z.string().trim().min(1, 'must not be empty').max(200);
-export const BillingAddressInputSchema = z
+const AddressLineSchema = z.string().trim().min(1, 'must not be empty').max(200);
+const BillingAddressInputSchema = z
   .strictObject({
     line1: AddressLineSchema,
     line2: AddressLineSchema.nullable().optional(),

@@ -6,9 +6,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { IdParamSchema } from '../../schemas.js';
 import { TokenParamSchema } from './schemas.js';
 
-export const tags = ['Invoices'];
+const tags = ['Invoices'];
 
-export const pdfResponse = (description: string) => ({
+const pdfResponse = (description: string) => ({
   description,
   headers: {
     'X-Document-SHA256': { description: 'SHA-256 (hex) of the PDF; the same for every download of a stored edition', schema: { type: 'string' as const } },

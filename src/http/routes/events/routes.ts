@@ -22,7 +22,7 @@ function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schem
   return { ...route, request: { ...route.request, body: { ...body, content } } };
 }
 
-export const VALIDATION_RULES = `
+const VALIDATION_RULES = `
 Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
 customer; the timestamp is an ISO 8601 date-time (UTC offset within ±15:59, not before 1970) at most EVENT_MAX_FUTURE_SKEW_SECONDS
 (default ${MAX_FUTURE_SKEW_MS / 1000} s) after the customer's current time (its test clock's for sandbox customers); properties is an

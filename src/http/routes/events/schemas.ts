@@ -5,17 +5,17 @@ import { z } from '@hono/zod-openapi';
 import { MAX_BATCH_EVENTS, MAX_EVENT_ID_LENGTH, MAX_EVENT_TYPE_LENGTH, propertyIssues } from '../../../services/metering/events.js';
 import { DateTimeSchema, ExternalIdSchema, UuidSchema } from '../../../schemas/common.js';
 
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-export const EXTENSION_NAME = /^[a-z0-9]{1,20}$/;
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const EXTENSION_NAME = /^[a-z0-9]{1,20}$/;
 
-export const EventIdSchema = z
+const EventIdSchema = z
   .string()
   .min(1)
   .max(MAX_EVENT_ID_LENGTH)
   .refine((v) => !CONTROL_CHARACTERS.test(v) && v.trim() === v, 'must have no control characters and no surrounding spaces')
   .openapi({ description: 'client-generated; the deduplication key (global across customers)', example: 'evt_01HZX3' });
 
-export const EventTypeSchema = z
+const EventTypeSchema = z
   .string()
   .min(1)
   .max(MAX_EVENT_TYPE_LENGTH)
@@ -27,13 +27,13 @@ export const EventTypeSchema = z
  * timestamp is parsed by the database inside the insert, where a bad one would fail the statement
  * (a 500, and for coalesced single events the neighbours' statement too) instead of a 400.
  */
-export const EventTimestampSchema = DateTimeSchema.openapi({
+const EventTimestampSchema = DateTimeSchema.openapi({
   format: 'date-time',
   example: '2026-01-31T12:00:00Z',
   description: 'ISO 8601 date-time with seconds and an offset (Z or ±hh:mm, within ±15:59), from 1970 on',
 });
 
-export const PropertiesSchema = z
+const PropertiesSchema = z
   .record(z.string(), z.unknown(), { message: 'must be an object' })
   .openapi({ additionalProperties: true })
   .superRefine((properties, ctx) => {
@@ -76,7 +76,7 @@ export const BatchSchema = z
   })
   .openapi('UsageEventBatch');
 
-export const CLOUD_EVENT_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'subject', 'time', 'datacontenttype', 'dataschema', 'subscriptionid']);
+const CLOUD_EVENT_ATTRIBUTES = new Set(['specversion', 'id', 'source', 'type', 'subject', 'time', 'datacontenttype', 'dataschema', 'subscriptionid']);
 
 /** CloudEvents 1.0 structured mode (JSON format); extension attributes are allowed and ignored. */
 /** Any letter case of a word, spelled out so that the published pattern needs no regex flag. */

@@ -9,12 +9,12 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
 
-export const LIST_SUMMARY =
+const LIST_SUMMARY =
   'Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; ' +
   'GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers.';
 
-export const tags = ['Invoices'];
-export const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `invalid_state_transition` and nothing changes.';
+const tags = ['Invoices'];
+const DRAFT_ONLY = 'Only while the invoice is Draft; otherwise 409 `invalid_state_transition` and nothing changes.';
 
 export const listRoute = createRoute({
   method: 'get',

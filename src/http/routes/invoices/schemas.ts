@@ -3,13 +3,13 @@
  */
 import { z } from '@hono/zod-openapi';
 import { compareQuantity, parseQuantity, ZERO_QUANTITY } from '../../../core/index.js';
-import { CurrencySchema, MoneySchema, UuidSchema, PositiveMoneySchema } from '../../../schemas/common.js';
+import { CurrencySchema, MoneySchema, UuidSchema, PositiveMoneySchema, NonNegativeMoneySchema } from '../../../schemas/common.js';
 import { CreditNoteReasonSchema, InvoiceStatusSchema } from '../../../schemas/invoicing.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 
-export const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
+const DescriptionSchema = z.string().trim().min(1, 'must not be empty').max(500);
 
-export const QuantitySchema = z
+const QuantitySchema = z
   .string()
   .max(40, { abort: true })
   .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { message: 'must be a decimal string such as "1" or "2.5"', abort: true })
@@ -33,8 +33,6 @@ export const ApplyCreditSchema = z
     description: DescriptionSchema,
   })
   .openapi('ApplyInvoiceCreditRequest');
-
-export const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
 
 export const IssueCreditNoteSchema = z
   .strictObject({

@@ -10,8 +10,8 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletParamsSchema, TopUpSchema, GrantSchema, AutoRechargeSchema } from './schemas.js';
 
-export const ledgerTags = ['Ledger'];
-export const walletTags = ['Wallets'];
+const ledgerTags = ['Ledger'];
+const walletTags = ['Wallets'];
 
 export const accountsRoute = createRoute({
   method: 'get',

@@ -5,7 +5,7 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { CreateMeterSchema } from './schemas.js';
 
-export const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
+const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
 events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
 and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
 Filters (all must hold): Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares

@@ -10,7 +10,7 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
 
-export const tags = ['Payments'];
+const tags = ['Payments'];
 
 export const attachRoute = createRoute({
   method: 'post',

@@ -10,7 +10,7 @@ import { jsonResponse, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema } from '../../schemas.js';
 import { ListProcessorEventsQuerySchema, EventParamSchema } from './schemas.js';
 
-export const tags = ['Payments'];
+const tags = ['Payments'];
 
 export const list = createRoute({
   method: 'get',

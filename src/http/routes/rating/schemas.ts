@@ -5,26 +5,26 @@ import { z } from '@hono/zod-openapi';
 import { IsoDateSchema, NonNegativeMoneySchema, UuidSchema } from '../../../schemas/common.js';
 import { pricing } from '../contracts/schemas.js';
 
-export const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
+const EscalationBpsSchema = z.number().int().min(0).max(10_000).openapi({ description: 'increase per step in basis points, at most 10000 (100%)' });
 
-export const QuantitySchema = z
+const QuantitySchema = z
   .string({ message: 'must be a decimal string, not a number' })
   .regex(/^[0-9]{1,38}(\.[0-9]{1,38})?$/, 'must be a non-negative decimal string such as "1500" or "12.5"')
   .openapi({ example: '1500' });
 
-export const escalationTiming = {
+const escalationTiming = {
   start_date: IsoDateSchema.openapi({ description: 'escalation steps are counted from this date' }),
   interval_months: z.number().int().min(1).max(120).default(12).openapi({ description: 'months per escalation step (default 12)' }),
 };
 
-export const EscalationSchema = z
+const EscalationSchema = z
   .discriminatedUnion('kind', [
     z.strictObject({ kind: z.literal('Percent'), basis_points: EscalationBpsSchema, ...escalationTiming }),
     z.strictObject({ kind: z.literal('Fixed'), amount_nanos: NonNegativeMoneySchema, ...escalationTiming }),
   ])
   .openapi('Escalation', { description: 'Percent compounds per step on every line; Fixed adds amount_nanos per step to recurring fees' });
 
-export const ContractTermPricingSchema = z
+const ContractTermPricingSchema = z
   .strictObject({
     phase: z.number().int(),
     start_date: IsoDateSchema,
@@ -35,14 +35,14 @@ export const ContractTermPricingSchema = z
   })
   .openapi('ContractTermPricing');
 
-export const ContractPricingSchema = z
+const ContractPricingSchema = z
   .strictObject({ ...pricing, escalation: EscalationSchema.optional(), terms: z.array(ContractTermPricingSchema).max(50).optional() })
   .openapi('ContractPricing', {
     description:
       'contract-level pricing; on each day of the period, the ramp phase (term) in force overrides each of discount_bps, tier_overrides and rate_overrides it sets',
   });
 
-export const MeterQuantitiesSchema = z.record(z.string().min(1).max(200), QuantitySchema);
+const MeterQuantitiesSchema = z.record(z.string().min(1).max(200), QuantitySchema);
 
 export const PreviewRequestSchema = z
   .strictObject({

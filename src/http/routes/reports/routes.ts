@@ -8,15 +8,15 @@ import { UuidSchema } from '../../../schemas/common.js';
 import { ArAgingSchema, DeferredRevenueSchema, MrrMovementsSchema, MrrSchema, ReconciliationSchema } from '../../../schemas/reports.js';
 import { AsOfQuerySchema, MovementsQuerySchema, DeferredQuerySchema } from './schemas.js';
 
-export const tags = ['Reports'];
+const tags = ['Reports'];
 
-export const reportResponse = <T extends z.ZodType>(description: string, schema: T) => ({
+const reportResponse = <T extends z.ZodType>(description: string, schema: T) => ({
   description,
   content: { 'application/json': { schema }, 'text/csv': { schema: z.string().openapi({ description: 'one row per JSON row, money in raw units' }) } },
 });
 
 /** What every report's customer_id and currency do, with the code of an unknown customer. */
-export const SCOPE = "customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.";
+const SCOPE = "customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.";
 
 export const arAgingRoute = createRoute({
   method: 'get',

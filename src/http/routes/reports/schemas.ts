@@ -5,14 +5,14 @@ import { z } from '@hono/zod-openapi';
 import { CurrencySchema, DateTimeSchema, UuidSchema } from '../../../schemas/common.js';
 import { MAX_SCHEDULE_MONTHS } from '../../../services/reports/reports.js';
 
-export const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
-export const MonthSchema = z
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
+const MonthSchema = z
   .string()
   .regex(MONTH, 'must be a month as YYYY-MM')
   .refine((v) => Number(v.slice(0, 4)) >= 1970, 'must be 1970-01 or later')
   .openapi({ example: '2026-01' });
 
-export const FilterQuerySchema = z.object({
+const FilterQuerySchema = z.object({
   customer_id: UuidSchema.optional().openapi({ description: "one customer's figures (default: every customer)" }),
   currency: CurrencySchema.optional().openapi({ description: 'one currency (default: each currency separately)' }),
   format: z.enum(['json', 'csv']).optional().openapi({ description: 'csv for a CSV table (also with Accept: text/csv); default json' }),

@@ -8,9 +8,9 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
 import { CreateSpendAlertSchema, ResetSpendAlertSchema, AlertParamsSchema, ListSpendAlertsQuerySchema } from './schemas.js';
 
-export const tags = ['Spend alerts'];
+const tags = ['Spend alerts'];
 
-export const RULES = `An alert compares the customer's **current-period spend** with \`threshold_nanos\`: the charges of its subscriptions in
+const RULES = `An alert compares the customer's **current-period spend** with \`threshold_nanos\`: the charges of its subscriptions in
 the alert's currency for their current billing period, rated cumulatively to the customer's now (recurring fees and usage, before
 tax and credits), optionally only the SKUs metering \`scope.meter_event_type\`. Usage is evaluated shortly after it is recorded
 (debounced per customer), never per event. When the spend reaches the threshold the alert moves Armed → Triggered and one

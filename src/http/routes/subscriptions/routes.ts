@@ -11,7 +11,7 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, UpdateMetadataSchema, ReasonSchema } from '../../schemas.js';
 import { CreateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
 
-export const LIST_RULES =
+const LIST_RULES =
   'Newest first, filtered by customer_id, status, plan_id, currency, test_clock_id and created_gte / created_lt. ' +
   'A JSON array; X-Has-More, X-Next-Cursor and Link rel="next" headers page through the rest.';
 
