@@ -95,6 +95,11 @@ export const DunningScheduleSchema = z
   })
   .openapi('DunningSchedule');
 
+/** A notification as the payment processor sends it (its own event format, read by the processor adapter). */
+export const ProcessorNotificationSchema = z
+  .record(z.string(), z.unknown())
+  .openapi('ProcessorNotification', { description: 'a processor event', additionalProperties: true });
+
 export const NotificationReceiptSchema = z
   .object({
     received: z.literal(true),

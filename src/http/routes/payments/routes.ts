@@ -5,7 +5,7 @@
  * src/services/payments/; the descriptions below publish them.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema } from '../../../schemas/payments.js';
+import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema, ProcessorNotificationSchema } from '../../../schemas/payments.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
@@ -170,7 +170,7 @@ resolves it; invoice.paid and invoice.payment_succeeded collect the invoice name
 Other types, and objects the engine does not know, are acknowledged and ignored. The request only stores the notification; its workflow applies it.`,
   request: {
     headers: z.object({ 'stripe-signature': z.string().optional().openapi({ description: 't=<timestamp>,v1=<HMAC-SHA256 hex>' }) }),
-    body: { required: true, content: { 'application/json': { schema: z.record(z.string(), z.unknown()).openapi('ProcessorNotification', { description: 'a processor event', additionalProperties: true }) } } },
+    body: { required: true, content: { 'application/json': { schema: ProcessorNotificationSchema } } },
   },
   responses: { 200: jsonResponse('Acknowledged', NotificationReceiptSchema) },
 });
