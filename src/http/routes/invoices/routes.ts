@@ -1,7 +1,7 @@
 /**
  * Invoices (SPEC §2 Invoice, §3, §4): reading them, editing Drafts (manual lines, credits, tax) and
  * credit notes against finalized ones. The lifecycle moves (finalize, pay, void) live in
- * invoice-lifecycle.ts. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
+ * routes/invoice-lifecycle/. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
  */
 import { createRoute } from '@hono/zod-openapi';
 import { CreditNoteSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
