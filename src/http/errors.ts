@@ -40,9 +40,9 @@ const STATUS_BY_KIND: Record<DomainErrorKind, ContentfulStatusCode> = {
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.object({
-      code: z.string().openapi({ example: 'validation_failed' }),
+      code: z.string().openapi({ enum: Object.keys(ERROR_CODES), example: 'validation_failed', description: 'one of the error registry\'s codes (x-error-codes, /docs/errors)' }),
       message: z.string(),
-      details: z.record(z.string(), z.unknown()).optional(),
+      details: z.record(z.string(), z.unknown()).optional().openapi({ additionalProperties: true }),
       request_id: z.string(),
     }),
   })
@@ -98,33 +98,38 @@ export function renderError(c: Context, err: unknown): Response {
   return c.json(envelope(c, 'internal_error', 'internal error'), 500);
 }
 
-/** The codes answered with a status, for the description of that status's response. */
-const codesWith = (status: number): string =>
-  Object.entries(ERROR_CODES as Record<string, ErrorCodeEntry>)
-    .filter(([, entry]) => entry.status === status)
-    .map(([code]) => `\`${code}\``)
-    .join(', ');
+/** What an error answer of each status means: the start of the description of that status's response. */
+const STATUS_SUMMARIES: Record<number, string> = {
+  400: 'Validation failed or malformed request',
+  401: 'Missing or invalid credentials',
+  403: 'Credentials lack the required scope',
+  404: 'Resource not found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload too large',
+  415: 'Request body is not JSON',
+  422: 'Business rule violated',
+  429: 'Rate limit exceeded',
+  500: 'Internal error',
+  503: 'Database, Temporal or the payment processor unavailable',
+};
 
-const errorResponse = (status: number, summary: string) => ({
-  description: `${summary}. error.code: ${codesWith(status)}`,
+/** The error response of one status in the document: the envelope, and the codes it can carry there. */
+export const errorResponse = (status: number, codes: readonly string[]) => ({
+  description: `${STATUS_SUMMARIES[status] ?? 'Error'}. error.code: ${codes.map((code) => `\`${code}\``).join(', ')}`,
   content: { 'application/json': { schema: ErrorEnvelopeSchema } },
 });
 
 /**
- * Error responses every authenticated route can produce, spread into each route definition; each
- * lists the codes ERROR_CODES answers with its status (the unit test checks every status is here).
+ * The whole catalogue as error responses, one per status with every code ERROR_CODES answers with it
+ * (a route's own responses list only its codes: src/http/route-errors.ts).
  */
-export const commonErrorResponses = {
-  400: errorResponse(400, 'Validation failed or malformed request'),
-  401: errorResponse(401, 'Missing or invalid credentials'),
-  403: errorResponse(403, 'Credentials lack the required scope'),
-  404: errorResponse(404, 'Resource not found'),
-  409: errorResponse(409, 'Conflict, invalid state transition, or idempotent request in flight'),
-  410: errorResponse(410, 'Gone: an expired link'),
-  413: errorResponse(413, 'Payload too large'),
-  415: errorResponse(415, 'Request body is not JSON'),
-  422: errorResponse(422, 'Business rule violated or Idempotency-Key reused with another body'),
-  429: errorResponse(429, 'Rate limit exceeded'),
-  500: errorResponse(500, 'Internal error'),
-  503: errorResponse(503, 'Database or Temporal unavailable'),
-} as const;
+export const commonErrorResponses: Record<number, ReturnType<typeof errorResponse>> = Object.fromEntries(
+  [...new Set(Object.values(ERROR_CODES as Record<string, ErrorCodeEntry>).map((entry) => entry.status as number))].map((status) => [
+    status,
+    errorResponse(
+      status,
+      Object.entries(ERROR_CODES as Record<string, ErrorCodeEntry>).filter(([, entry]) => entry.status === status).map(([code]) => code),
+    ),
+  ]),
+);

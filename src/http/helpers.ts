@@ -21,18 +21,26 @@ export const mutationRequest = <T extends z.ZodType, R extends boolean = true>(s
 /** A JSON response. */
 export const jsonResponse = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
 
-const PageHeadersSchema = z.object({
-  'X-Has-More': z.enum(['true', 'false']).openapi({ description: '"true" when more items follow this page' }),
-  'X-Next-Cursor': z.string().optional().openapi({ description: 'id to pass as starting_after for the next page (only when X-Has-More is true)' }),
-  Link: z.string().optional().openapi({ description: 'RFC 8288 link to the next page, rel="next" (only when X-Has-More is true)' }),
-});
+/** The pagination headers of every list response, components of the document (registered by registerPageHeaders). */
+export const PAGE_HEADERS = {
+  'X-Has-More': { description: '"true" when more items follow this page', required: true, schema: { type: 'string' as const, enum: ['true', 'false'] } },
+  'X-Next-Cursor': { description: 'id to pass as starting_after for the next page (only when X-Has-More is true)', required: false, schema: { type: 'string' as const } },
+  Link: { description: 'RFC 8288 link to the next page, rel="next" (only when X-Has-More is true)', required: false, schema: { type: 'string' as const } },
+};
+
+const pageHeaders = Object.fromEntries(Object.keys(PAGE_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const lists = new Map<string, z.ZodType>();
 
 /**
  * A list response: the body is a JSON array of the page's items (SPEC §4: "array of ..."), and
  * the pagination travels in headers (X-Has-More, X-Next-Cursor, Link rel="next").
  */
 export function pageResponse<T extends z.ZodType>(description: string, item: T, name: string) {
-  return { description, headers: PageHeadersSchema, content: { 'application/json': { schema: z.array(item).openapi(name) } } };
+  // One named array per item schema, however many lists answer with it.
+  const list = (lists.get(name) as z.ZodArray<T> | undefined) ?? z.array(item).openapi(name);
+  lists.set(name, list);
+  return { description, headers: pageHeaders, content: { 'application/json': { schema: list } } };
 }
 
 /** Answers a page: its items as the body, its position in the pagination headers. */

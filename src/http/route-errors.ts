@@ -8,7 +8,7 @@
  */
 import { z, type RouteConfig } from '@hono/zod-openapi';
 import { ERROR_CODES, type ErrorCodeEntry } from './error-codes.js';
-import { ErrorEnvelopeSchema } from './errors.js';
+import { errorResponse } from './errors.js';
 import { routeAccess } from './middleware/auth.js';
 import { BODY_METHODS } from './middleware/json-body.js';
 
@@ -116,21 +116,6 @@ export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
   return Object.keys(ENTRIES).filter((code) => codes.has(code)) as ErrorCode[];
 }
 
-const STATUS_SUMMARY: Record<number, string> = {
-  400: 'Validation failed or malformed request',
-  401: 'Missing or invalid credentials',
-  403: 'Credentials lack the required scope',
-  404: 'Resource not found',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Payload too large',
-  415: 'Request body is not JSON',
-  422: 'Business rule violated',
-  429: 'Rate limit exceeded',
-  500: 'Internal error',
-  503: 'Database, Temporal or the payment processor unavailable',
-};
-
 /** The route with its error responses cut down to its own codes (success responses untouched). */
 export function withRouteErrorCodes<R extends RouteConfig>(route: R): R {
   const codes = routeErrorCodes(route);
@@ -142,10 +127,7 @@ export function withRouteErrorCodes<R extends RouteConfig>(route: R): R {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    responses[String(status)] = {
-      description: `${STATUS_SUMMARY[status] ?? 'Error'}. error.code: ${list.map((code) => `\`${code}\``).join(', ')}`,
-      content: { 'application/json': { schema: ErrorEnvelopeSchema } },
-    };
+    responses[String(status)] = errorResponse(status, list);
   }
   return { ...route, responses, 'x-error-codes': codes } as R;
 }

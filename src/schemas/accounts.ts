@@ -1,4 +1,5 @@
 /** Customers as the API returns them: the account, its 360 view and its entity hierarchy (SPEC §2, §4). */
+import { auditSnapshot } from './audit.js';
 import { z } from '@hono/zod-openapi';
 import { CurrencySchema, ExternalIdSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 import { PaymentMethodSchema } from './payments.js';
@@ -88,8 +89,8 @@ export const CustomerOverviewSchema = CustomerSchema.extend({
       entity_id: z.string(),
       request_id: z.string().nullable(),
       created_at: TimestampSchema,
-      before: z.unknown(),
-      after: z.unknown(),
+      before: auditSnapshot('the resource before the change (null on creation)'),
+      after: auditSnapshot('the resource after the change (null on deletion)'),
     }),
   ),
   payment_methods: z.array(PaymentMethodSchema).openapi({ description: 'attached payment methods, the default (charged automatically) first' }),

@@ -4,6 +4,10 @@ import { TimestampSchema, UuidSchema } from './common.js';
 
 export const ACTOR_TYPES = ['admin', 'customer', 'api_key', 'workflow', 'system'] as const;
 
+/** A resource as an audit entry records it, before or after the change: an object, or null. The view type is the stored JSON. */
+export const auditSnapshot = (description: string): z.ZodType<unknown> =>
+  z.record(z.string(), z.unknown()).nullable().openapi({ additionalProperties: true, description });
+
 export const AuditEntrySchema = z
   .object({
     id: UuidSchema,
@@ -14,8 +18,8 @@ export const AuditEntrySchema = z
     entity_id: z.string().openapi({ description: "the resource's id: a UUID, or the processor's event id for a processor_event" }),
     customer_id: UuidSchema.nullable(),
     request_id: z.string().nullable().openapi({ description: 'X-Request-Id of the API call that made the change; null for changes workflows and the system made on their own' }),
-    before: z.unknown().openapi({ description: 'the resource before the change (null on creation)' }),
-    after: z.unknown().openapi({ description: 'the resource after the change (null on deletion)' }),
+    before: auditSnapshot('the resource before the change (null on creation)'),
+    after: auditSnapshot('the resource after the change (null on deletion)'),
     created_at: TimestampSchema,
   })
   .openapi('AuditEntry');

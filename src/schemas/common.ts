@@ -23,6 +23,12 @@ export const MoneySchema = z
 
 export const NonNegativeMoneySchema = MoneySchema.refine((v) => !v.startsWith('-'), 'must not be negative');
 
+export const PositiveMoneySchema = MoneySchema.refine((v) => !v.startsWith('-') && v !== '0', 'must be greater than zero');
+
+/** An amount for display next to its exact `*_nanos`: rounded once, HalfEven, to the currency's minor unit. */
+export const DisplayAmountSchema = (of: string, detail = '') =>
+  z.string().openapi({ description: `${of} for display: rounded once, HalfEven, to the currency's minor unit${detail}`, example: '10.00' });
+
 export const CurrencySchema = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an upper-case ISO 4217 code')

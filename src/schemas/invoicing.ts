@@ -3,12 +3,44 @@
  * (`*_nanos`); each display string next to one is that amount rounded once for display.
  */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { ratedLineFields } from './rating.js';
 
-const ROUNDING = "rounded once, HalfEven, to the currency's minor unit";
-const DisplayAmountSchema = (of: string) => z.string().openapi({ description: `${of} for display: ${ROUNDING}`, example: '10.00' });
 
 export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
+
+/**
+ * How a line was rated or taxed. Fee and usage lines carry the rated line (tiers, adjustments, package,
+ * commitment); a late-usage line adds `adjustment`; a tax line its rate and taxed line; a spend_cap line the
+ * alerts that withheld charges; manual and credit lines have none (null).
+ */
+export const InvoiceLineDetailSchema = z
+  .object({
+    ...ratedLineFields,
+    adjustment: z
+      .object({
+        reason: z.enum(['late_usage']),
+        service_period_start: TimestampSchema,
+        service_period_end: TimestampSchema,
+        meter_event_type: z.string().nullable(),
+        billed_quantity: z.string().openapi({ description: 'the quantity billed for the period before this line' }),
+        billed_amount_nanos: MoneySchema,
+        rated_quantity: z.string().openapi({ description: 'the quantity of the period with the late events' }),
+        rated_amount_nanos: MoneySchema,
+      })
+      .openapi({ description: 'a late-usage correction: what the period was billed and what it rates to with the late events' }),
+    rate_bps: z.number().int().openapi({ description: 'tax lines: the rate in basis points' }),
+    taxable_line_id: UuidSchema.openapi({ description: 'tax lines: the line taxed' }),
+    taxable_amount_nanos: MoneySchema.openapi({ description: 'tax lines: the amount taxed' }),
+    alert_id: UuidSchema.openapi({ description: 'spend_cap lines: the binding HardLimit alert' }),
+    threshold_nanos: MoneySchema,
+    withheld_nanos: MoneySchema,
+    alerts: z.array(z.object({ alert_id: UuidSchema, threshold_nanos: MoneySchema, charges_nanos: MoneySchema, withheld_nanos: MoneySchema })),
+  })
+  .partial()
+  .catchall(z.unknown())
+  .nullable()
+  .openapi('InvoiceLineDetail', { additionalProperties: true });
 
 export const InvoiceLineItemSchema = z
   .object({
@@ -30,7 +62,8 @@ export const InvoiceLineItemSchema = z
     is_tax: z.boolean(),
     period_start: TimestampSchema.nullable(),
     period_end: TimestampSchema.nullable(),
-    detail: z.unknown().openapi({ description: 'how the line was rated or taxed' }),
+    // The view type stays the stored JSON (unknown); the document publishes its shape.
+    detail: InvoiceLineDetailSchema as z.ZodType<unknown>,
   })
   .openapi('InvoiceLineItem');
 

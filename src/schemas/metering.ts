@@ -123,7 +123,7 @@ export const StoredUsageEventSchema = z
     customer_id: UuidSchema,
     subscription_id: UuidSchema.nullable(),
     timestamp: TimestampSchema.openapi({ description: 'when the event occurred' }),
-    properties: z.record(z.string(), z.unknown()),
+    properties: z.record(z.string(), z.unknown()).openapi({ additionalProperties: true }),
     source: z.string().nullable().openapi({ description: 'the CloudEvents source, when it came as a CloudEvent' }),
     late: z.boolean().openapi({ description: 'it arrived after its period was closed (billed as a prior-period adjustment)' }),
     unbillable_reason: UnbillableReasonSchema.nullable().openapi({ description: 'why no invoice will bill it; null when billable' }),

@@ -3,9 +3,8 @@ import { z } from '@hono/zod-openapi';
 import { PricingModelSchema } from './catalog.js';
 import { CurrencySchema, IsoDateSchema, MoneySchema, UuidSchema } from './common.js';
 
-// Arrays are readonly to match the core's serialized plan (RatedPlanJson), which is returned as is.
-const RatedLineSchema = z
-  .object({
+/** The fields of a rated line; also the detail of the invoice lines billing rates (InvoiceLineDetail). */
+export const ratedLineFields = {
     sku_id: UuidSchema,
     description: z.string(),
     pricing_model: PricingModelSchema,
@@ -49,8 +48,10 @@ const RatedLineSchema = z
     subtotal_nanos: MoneySchema,
     discount_nanos: MoneySchema,
     amount_nanos: MoneySchema,
-  })
-  .openapi('RatedLine');
+};
+
+// Arrays are readonly to match the core's serialized plan (RatedPlanJson), which is returned as is.
+const RatedLineSchema = z.object(ratedLineFields).openapi('RatedLine');
 
 export const RatingPreviewSchema = z
   .object({

@@ -10,6 +10,9 @@ import path from 'node:path';
 import type { App } from '../context.js';
 import { ERROR_CODES, ISSUE_CODES } from '../error-codes.js';
 import { MAX_JSON_DEPTH } from '../middleware/json-body.js';
+import { errorResponse } from '../errors.js';
+import { PAGE_HEADERS } from '../helpers.js';
+import { openApiDocument } from '../openapi-document.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,6 +41,9 @@ window.addEventListener('load', function () {
 </script>
 </body>
 </html>`;
+
+/** The pages of the reference answer only a refused rate (429) besides their content. */
+const rateLimited = { 429: errorResponse(429, ['rate_limited']) };
 
 const escape = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -131,36 +137,39 @@ export function registerDocs(app: App): void {
     bearerFormat: 'JWT',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'X-API-Key' });
+  for (const [name, header] of Object.entries(PAGE_HEADERS)) app.openAPIRegistry.registerComponent('headers', name, header);
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
     tags: ['Platform'],
     summary: 'This OpenAPI 3.0 document (public)',
+    description: 'Public. Generated from the route definitions; the error codes are under x-error-codes and x-issue-codes.',
     security: [],
-    responses: { 200: { description: 'The OpenAPI 3.0 document', content: { 'application/json': { schema: { type: 'object' } } } } },
+    responses: { 200: { description: 'The OpenAPI 3.0 document', content: { 'application/json': { schema: { type: 'object' } } } }, ...rateLimited },
   });
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/docs/api',
+    operationId: 'getApiReference',
     tags: ['Platform'],
     summary: 'The rendered API reference (public; works offline)',
+    description: 'Public. Swagger UI for /openapi.json, served with its assets so it renders without network access.',
     security: [],
-    responses: { 200: { description: 'Swagger UI page for this document', content: { 'text/html': { schema: { type: 'string' } } } } },
+    responses: { 200: { description: 'Swagger UI page for this document', content: { 'text/html': { schema: { type: 'string' } } } }, ...rateLimited },
   });
-  app.doc('/openapi.json', {
-    openapi: '3.0.3',
-    info: { title: 'Billing Engine API', version: '1.0.0', description: DESCRIPTION },
-    security: [{ bearerAuth: [] }, { apiKey: [] }],
-    'x-error-codes': ERROR_CODES,
-    'x-issue-codes': ISSUE_CODES,
-  });
+  // Built on first request, once every route is registered; the routes do not change afterwards.
+  let document: object | undefined;
+  app.get('/openapi.json', (c) => c.json((document ??= openApiDocument(app, DESCRIPTION)), 200));
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/docs/errors',
+    operationId: 'getErrorCatalogue',
     tags: ['Platform'],
     summary: 'The error-code catalogue (public)',
+    description: 'Public. Every error code with its status and meaning, and every issue code of details.issues.',
     security: [],
-    responses: { 200: { description: 'Every error code with its status and meaning, and every issue code', content: { 'text/html': { schema: { type: 'string' } } } } },
+    responses: { 200: { description: 'Every error code with its status and meaning, and every issue code', content: { 'text/html': { schema: { type: 'string' } } } }, ...rateLimited },
   });
   app.get('/docs/api', (c) => c.html(PAGE));
   app.get('/docs/errors', (c) => c.html(ERRORS_PAGE));

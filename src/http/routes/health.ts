@@ -7,8 +7,10 @@ import { jsonResponse } from '../helpers.js';
 const route = createRoute({
   method: 'get',
   path: '/health',
+  operationId: 'getHealth',
   tags: ['Platform'],
   summary: 'Status of the service and its dependencies (public)',
+  description: 'Public. 200 when the database and Temporal both answer, 503 when either does not; checks gives the status and latency of each, down names the ones that did not answer.',
   security: [],
   responses: {
     200: jsonResponse('Database and Temporal both answer', HealthSchema),

@@ -1,0 +1,70 @@
+/**
+ * Invoice documents (issue 19): the PDF of an invoice or credit note for its customer and admins,
+ * and the hosted invoice page a payer opens from hosted_invoice_url without credentials.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { IdParamSchema } from '../../schemas.js';
+import { TokenParamSchema } from './schemas.js';
+
+const tags = ['Invoices'];
+
+const pdfResponse = (description: string) => ({
+  description,
+  headers: {
+    'X-Document-SHA256': { description: 'SHA-256 (hex) of the PDF; the same for every download of a stored edition', schema: { type: 'string' as const } },
+    ETag: { description: 'the SHA-256, quoted', schema: { type: 'string' as const } },
+    'X-Document-Edition': { description: 'the stored edition served (open, paid, void, +cn<n> after credit notes; issued for a credit note); absent for a Draft', schema: { type: 'string' as const } },
+  },
+  content: { 'application/pdf': { schema: z.string().openapi({ format: 'binary' }) } },
+});
+
+export const invoicePdfRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices/{id}/pdf',
+  operationId: 'getInvoicePdf',
+  tags,
+  summary: 'Download the invoice as a PDF',
+  description: `The invoice as the payer receives it: seller and payer blocks, number and dates, one row per line (tier breakdown,
+discounts and overrides, tax lines flagged), subtotal, tax, credits, credit notes, total, amount due and payment status, every
+amount rounded once from the raw amount exactly as the JSON display strings. A Draft is marked DRAFT and has no number. A
+finalized invoice's PDF is stored once per state (Open, Paid, Void, and after each credit note) with its SHA-256 and served
+byte-identical from then on; the invoice workflow renders it after finalization, and a request that comes first renders it.
+A customer token sees only its own invoices (404 otherwise).`,
+  request: { params: IdParamSchema },
+  responses: { 200: pdfResponse('The PDF') },
+});
+
+export const creditNotePdfRoute = createRoute({
+  method: 'get',
+  path: '/v1/credit-notes/{id}/pdf',
+  operationId: 'getCreditNotePdf',
+  tags,
+  summary: 'Download a credit note as a PDF',
+  description: 'The credit note with the invoice it credits; rendered once, stored with its SHA-256 and served identically from then on. A customer token sees only its own (404 otherwise).',
+  request: { params: IdParamSchema },
+  responses: { 200: pdfResponse('The PDF') },
+});
+
+export const hostedPageRoute = createRoute({
+  method: 'get',
+  path: '/hosted/invoices/{token}',
+  operationId: 'getHostedInvoicePage',
+  tags,
+  summary: 'The hosted invoice page (public, from hosted_invoice_url)',
+  description: 'No credentials: the link is the credential. A link that was altered or not issued by this service is 404 `hosted_link_not_found`; an expired one 410 `hosted_link_expired`.',
+  security: [],
+  request: { params: TokenParamSchema },
+  responses: { 200: { description: 'The invoice as an HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
+export const hostedPdfRoute = createRoute({
+  method: 'get',
+  path: '/hosted/invoices/{token}/pdf',
+  operationId: 'getHostedInvoicePdf',
+  tags,
+  summary: 'The PDF of a hosted invoice (public, from hosted_invoice_url)',
+  description: 'The same bytes as GET /v1/invoices/{id}/pdf; 404 `hosted_link_not_found` or 410 `hosted_link_expired` like the page.',
+  security: [],
+  request: { params: TokenParamSchema },
+  responses: { 200: pdfResponse('The PDF') },
+});

@@ -1,0 +1,84 @@
+/**
+ * The events handlers: each reads the validated request, calls its service and answers. The route
+ * definitions are in routes.ts, the request schemas in schemas.ts.
+ */
+import { z } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { type FieldNames } from '../../../services/metering/events.js';
+import { CLOUD_EVENT_BATCH_FIELDS, CLOUD_EVENT_FIELDS, fromCloudEvent, ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, withCustomerIds, type CloudEventInput } from '../../../services/metering/events.js';
+import { ownCustomerId } from '../../actor.js';
+import type { AppEnv } from '../../context.js';
+import { ApiError } from '../../errors.js';
+import { validationError } from '../../helpers.js';
+import type { App } from '../../context.js';
+import { CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, single, batch } from './routes.js';
+import { CloudEventSchema, CloudEventBatchSchema } from './schemas.js';
+
+const mediaTypeOf = (c: Context<AppEnv>) => (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * Structured-mode CloudEvents take another schema than the route's JSON body, so this route
+ * middleware validates and answers them itself; plain JSON goes on to the route's validator. A
+ * CloudEvents media type on the wrong endpoint is a 415 naming the right one.
+ */
+function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, handle: (c: Context<AppEnv>, body: T) => Promise<Response>): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const mediaType = mediaTypeOf(c);
+    if (mediaType === other) {
+      throw new ApiError('unsupported_media_type', `${c.req.path} takes ${accepted} (or application/json), not ${other}`);
+    }
+    if (mediaType !== accepted) {
+      // No media type at all is an empty body: the route's validator reports what is missing.
+      if (mediaType !== 'application/json' && mediaType !== '') throw new ApiError('unsupported_media_type', `${c.req.path} takes application/json or ${accepted}`);
+      if (mediaType === 'application/json') refuseCloudEventAsJson(await c.req.json(), accepted);
+      return next();
+    }
+    const parsed = schema.safeParse(await c.req.json());
+    if (!parsed.success) throw validationError(parsed.error);
+    return handle(c, parsed.data);
+  };
+}
+
+const looksLikeCloudEvent = (value: unknown): boolean => typeof value === 'object' && value !== null && 'specversion' in value;
+
+/**
+ * A CloudEvent (or a batch of them) sent as plain application/json would fail the plain schema on
+ * every CloudEvents attribute; the 400 says which media type takes it instead.
+ */
+function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
+  const items = Array.isArray(body) ? body : [body];
+  if (items.length === 0 || !items.every(looksLikeCloudEvent)) return;
+  const message = `is a CloudEvents attribute, not a field of a plain event: send CloudEvents with Content-Type: ${mediaType}`;
+  throw new ApiError('validation_failed', `invalid request: the body is ${Array.isArray(body) ? 'a batch of CloudEvents' : 'a CloudEvent'}; send it with Content-Type: ${mediaType}`, {
+    issues: [{ path: Array.isArray(body) ? '0.specversion' : 'specversion', message }],
+  });
+}
+
+const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
+
+export function registerEvents(app: App): void {
+  app.openAPIRegistry.register('CloudEvent', CloudEventSchema);
+  app.openAPIRegistry.register('CloudEventBatch', CloudEventBatchSchema);
+
+  const singleCloudEvent = cloudEvents(CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, CloudEventSchema, async (c, event) =>
+    c.json(await ingestEvent(c.get('deps'), fromCloudEvent(event as CloudEventInput), context(c, CLOUD_EVENT_FIELDS)), 200),
+  );
+  const batchCloudEvents = cloudEvents(CLOUD_EVENT_BATCH_MEDIA_TYPE, CLOUD_EVENT_MEDIA_TYPE, CloudEventBatchSchema, async (c, events) =>
+    c.json(await ingestBatch(c.get('deps'), (events as CloudEventInput[]).map(fromCloudEvent), context(c, CLOUD_EVENT_BATCH_FIELDS)), 200),
+  );
+
+  app.openapi(
+    { ...single, middleware: [singleCloudEvent] },
+    async (c) => {
+      const [event] = await withCustomerIds(c.get('deps'), [c.req.valid('json')], JSON_FIELDS, true);
+      return c.json(await ingestEvent(c.get('deps'), event!, context(c, JSON_FIELDS)), 200);
+    },
+  );
+  app.openapi(
+    { ...batch, middleware: [batchCloudEvents] },
+    async (c) => {
+      const events = await withCustomerIds(c.get('deps'), c.req.valid('json').events, JSON_BATCH_FIELDS, false);
+      return c.json(await ingestBatch(c.get('deps'), events, context(c, JSON_BATCH_FIELDS)), 200);
+    },
+  );
+}

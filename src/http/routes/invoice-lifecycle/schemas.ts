@@ -1,0 +1,6 @@
+/**
+ * The requests of the invoice-lifecycle routes: bodies, queries and path parameters, validated before a handler runs.
+ */
+import { z } from '@hono/zod-openapi';
+
+export const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
