@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
-import { installTestRuntime } from './runtime.js';
+import { installTestRuntime, unwinder } from './runtime.js';
 import { createDb } from '../../src/db/client.js';
 import { dropDatabase, EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
@@ -107,9 +107,7 @@ async function startDatabase(teardown: (() => Promise<void>)[]): Promise<{ url: 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const teardown: (() => Promise<void>)[] = [];
-  const unwind = async () => {
-    for (const step of teardown.reverse()) await step().catch((err: unknown) => log(`teardown: ${(err as Error).message}`));
-  };
+  const unwind = unwinder(teardown, log);
   try {
     const [temporalBinary, stripeMockBinary] = await Promise.all([ensureTool(TEMPORAL_CLI, log), ensureTool(STRIPE_MOCK, log)]);
 

@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
-import { installTestRuntime } from '../setup/runtime.js';
+import { installTestRuntime, unwinder } from '../setup/runtime.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/shared/messages.js';
 
 /** The worker's bundle entry: every workflow type, as production runs them. */
@@ -34,9 +34,7 @@ const log = (message: string) => process.stdout.write(`[workflow-logic] ${messag
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = Date.now();
   const teardown: (() => Promise<void>)[] = [];
-  const unwind = async () => {
-    for (const step of teardown.reverse()) await step().catch((err: unknown) => log(`teardown: ${(err as Error).message}`));
-  };
+  const unwind = unwinder(teardown, log);
   try {
     const binary = await ensureTool(TEMPORAL_CLI, log);
     const scratch = await mkdtemp(path.join(os.tmpdir(), 'workflow-logic-'));
