@@ -13,7 +13,7 @@ import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
 import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { renderHtml } from '../../src/services/documents/html.js';
-import { creditNoteDocumentModel, invoiceDocumentModel, type DocumentParties } from '../../src/services/documents/model.js';
+import { creditNoteDocumentModel, invoiceDocumentModel, postalAddressLines, type DocumentParties } from '../../src/services/documents/model.js';
 import { renderPdf } from '../../src/services/documents/pdf.js';
 import { documentSettingsOf } from '../../src/services/documents/settings.js';
 import type { InvoiceLineView, InvoiceView } from '../../src/schemas/invoicing.js';
@@ -296,6 +296,22 @@ describe('invoice PDFs', () => {
     const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));
     expect(text).toContain('Total -$30.00 Applied to invoice INV-000040 as CN-000009 $30.00');
     expect(text).toContain('PAID');
+  });
+
+  it('print the payer address the way its country writes it (US and CA, GB, elsewhere)', async () => {
+    const address = { line1: '1 Main Street', line2: 'Suite 4', city: 'Springfield', state: 'OR', postal_code: '97477', country: 'US' };
+    expect(postalAddressLines(address)).toEqual(['1 Main Street', 'Suite 4', 'Springfield, OR 97477', 'US']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'Toronto', state: 'ON', postal_code: 'M5V 2T6', country: 'CA' })).toEqual(['1 Main Street', 'Toronto, ON M5V 2T6', 'CA']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'London', state: null, postal_code: 'EC1A 1BB', country: 'GB' })).toEqual(['1 Main Street', 'London', 'EC1A 1BB', 'GB']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'Berlin', state: null, postal_code: '10115', country: 'DE' })).toEqual(['1 Main Street', '10115 Berlin', 'DE']);
+    expect(postalAddressLines({ ...address, line2: null, state: null, postal_code: null })).toEqual(['1 Main Street', 'Springfield', 'US']);
+
+    const printed = (lines: string[]) => ({ ...parties, payer: { ...parties.payer, lines: [...lines, 'billing@payer.example'] } });
+    const us = await pdfText(await renderPdf(invoiceDocumentModel(invoice(), [], printed(postalAddressLines(address)), { locale: 'en-US' })));
+    expect(us).toContain('Payer Legal LLC 1 Main Street Suite 4 Springfield, OR 97477 US billing@payer.example');
+    expect(us).not.toContain('97477 Springfield');
+    const gb = renderHtml(invoiceDocumentModel(invoice(), [], printed(postalAddressLines({ ...address, line2: null, city: 'London', state: null, postal_code: 'EC1A 1BB', country: 'GB' })), { locale: 'en-US' }), 'token/pdf');
+    expect(gb).toMatch(/London<br>\s*EC1A 1BB<br>\s*GB/);
   });
 
   it('print the configured logo', async () => {

@@ -19,6 +19,42 @@ export interface DocumentParties {
   payer: Party;
 }
 
+/** A postal address as stored on the customer (BillingAddress). */
+export interface PostalAddress {
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+/**
+ * The lines of a postal address in the order its country's post expects: in the US and Canada the
+ * city, state or province and ZIP or postal code on one line ("Springfield, OR 97477"); in the
+ * United Kingdom the post town and the postcode on lines of their own; elsewhere the postal code
+ * before the city ("10115 Berlin"), a region on its own line. The country code closes the block.
+ */
+export function postalAddressLines(address: PostalAddress): string[] {
+  const lines = [address.line1];
+  if (address.line2) lines.push(address.line2);
+  const country = address.country.toUpperCase();
+  const join = (parts: (string | null)[], separator: string) => parts.filter((part): part is string => Boolean(part)).join(separator);
+  if (country === 'US' || country === 'CA') {
+    lines.push(join([address.city, join([address.state, address.postal_code], ' ')], ', '));
+  } else if (country === 'GB') {
+    lines.push(address.city);
+    if (address.state) lines.push(address.state);
+    if (address.postal_code) lines.push(address.postal_code);
+  } else {
+    lines.push(join([address.postal_code, address.city], ' '));
+    if (address.state) lines.push(address.state);
+  }
+  lines.push(address.country);
+  return lines.filter((line) => line.trim() !== '');
+}
+
 export interface DocumentRow {
   description: string;
   quantity: string;
