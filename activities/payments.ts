@@ -4,7 +4,7 @@
  * (subscription task queue) drive invoice workflows through updates, like the billing activities.
  */
 import type { ServiceDeps } from '../src/services/deps.js';
-import { captureInvoicePayment, chargeInvoice, invoiceOutcome } from '../src/services/payments/collection.js';
+import { captureInvoicePayment, chargeInvoice, invoiceOutcome, paymentFailureOf } from '../src/services/payments/collection.js';
 import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
 import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
 import type { DunningState } from '../workflows/dunning/messages.js';
@@ -16,12 +16,40 @@ export type PaymentActivityDeps = ServiceDeps;
 
 export function createPaymentActivities(deps: PaymentActivityDeps) {
   const payments = deps;
-  /** One line per payment attempt or capture, with its ids and outcome. */
-  const logged = (invoiceId: string, action: string, fields: Record<string, unknown>) => (result: InvoicePaymentResult) => {
-    deps.logger.info(
-      { invoiceId, paymentId: result.paymentId, paymentStatus: result.paymentStatus, invoiceStatus: result.invoice.status, invoiceNumber: result.invoice.invoiceNumber, ...fields },
-      action,
-    );
+  /**
+   * One line per payment attempt or capture, with its ids and its real outcome: `payment charged` /
+   * `payment captured` (info) only for a payment that succeeded; a failed or canceled one is a warn
+   * line with the processor's reason (failureCode, failureMessage); an authorisation waiting for its
+   * capture or an answer still pending is info; a dunning retry counted as failed because no payment
+   * method is on file is a warn line too.
+   */
+  const logged = (invoiceId: string, action: 'charge' | 'capture', fields: Record<string, unknown>) => async (result: InvoicePaymentResult) => {
+    const line = { invoiceId, paymentId: result.paymentId, paymentStatus: result.paymentStatus, invoiceStatus: result.invoice.status, invoiceNumber: result.invoice.invoiceNumber, ...fields };
+    switch (result.paymentStatus) {
+      case 'Succeeded':
+        deps.logger.info(line, action === 'charge' ? 'payment charged' : 'payment captured');
+        break;
+      case 'Failed':
+      case 'Canceled': {
+        const failure = await paymentFailureOf(deps.db, result.paymentId!);
+        const what = result.paymentStatus === 'Failed' ? 'failed' : 'canceled';
+        deps.logger.warn({ ...line, failureCode: failure.code, failureMessage: failure.message }, action === 'charge' ? `payment ${what}` : `payment capture ${what}`);
+        break;
+      }
+      case 'RequiresCapture':
+        deps.logger.info(line, 'payment authorised; waiting for its capture');
+        break;
+      case 'Pending':
+        deps.logger.info(line, 'payment pending; the processor answers later');
+        break;
+      case null:
+        if (fields.dunningAttempt !== null && fields.dunningAttempt !== undefined && result.invoice.status === 'Open') {
+          deps.logger.warn({ ...line, failureCode: 'no_payment_method', failureMessage: 'no payment method on file' }, 'payment failed');
+        } else {
+          deps.logger.info(line, 'no payment attempted');
+        }
+        break;
+    }
     return result;
   };
   return {
@@ -32,12 +60,12 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> =>
       classified(() =>
         (command.actor.type === 'workflow' ? actingAs(command.actor, () => chargeInvoice(payments, invoiceId, command)) : chargeInvoice(payments, invoiceId, command)).then(
-          logged(invoiceId, 'payment charged', { source: command.source, dunningAttempt: command.dunningAttempt ?? null }),
+          logged(invoiceId, 'charge', { source: command.source, dunningAttempt: command.dunningAttempt ?? null }),
         ),
       ),
 
     captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> =>
-      classified(() => captureInvoicePayment(payments, invoiceId, command).then(logged(invoiceId, 'payment captured', {}))),
+      classified(() => captureInvoicePayment(payments, invoiceId, command).then(logged(invoiceId, 'capture', {}))),
 
     /** A processor notification about one of the invoice's payments, applied inside its workflow. */
     applyPaymentNotification: (invoiceId: string, eventId: string): Promise<InvoicePaymentResult> =>

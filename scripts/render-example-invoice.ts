@@ -18,7 +18,7 @@ import type { InvoiceLineRow, InvoiceRow } from '../src/db/invoices.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { PROJECT_ROOT } from '../src/dev/paths.js';
 import { flatRateTax } from '../src/services/billing/tax.js';
-import { invoiceDocumentModel, type DocumentParties } from '../src/services/documents/model.js';
+import { invoiceDocumentModel, postalAddressLines, type DocumentParties } from '../src/services/documents/model.js';
 import { renderPdf } from '../src/services/documents/pdf.js';
 import { toInvoiceView } from '../src/services/invoicing/invoices.js';
 
@@ -28,8 +28,8 @@ const FINALIZED_AT = new Date('2026-11-01T01:00:00Z');
 const IDS = { invoice: '019a4000-0000-7000-8000-000000000001', payer: '019a4000-0000-7000-8000-0000000000c1', child: '019a4000-0000-7000-8000-0000000000c2' };
 
 const parties: DocumentParties = {
-  seller: { name: 'Northwind Metering Ltd', lines: ['40 Ledger Lane', 'EC1A 1BB London', 'United Kingdom', 'billing@northwind.example'], taxId: 'GB 123 4567 89' },
-  payer: { name: 'Acme Corporation', lines: ['500 Market Street', 'Suite 900', '94105 San Francisco, CA', 'US', 'ap@acme.example'], taxId: null },
+  seller: { name: 'Northwind Metering Ltd', lines: ['40 Ledger Lane', 'London', 'EC1A 1BB', 'United Kingdom', 'billing@northwind.example'], taxId: 'GB 123 4567 89' },
+  payer: { name: 'Acme Corporation', lines: [...postalAddressLines({ line1: '500 Market Street', line2: 'Suite 900', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' }), 'ap@acme.example'], taxId: null },
 };
 
 const apiUsage = rateSku(

@@ -4,9 +4,12 @@
  *   1. already cached in .tools/bin, or in the per-user cache (~/.cache/billing-engine/bin, shared
  *      by every clone on the machine), 2. on PATH, 3. `go install` of the pinned version, 4. the
  *      official release archive. When none works, the error names all three ways.
+ * Beside each versioned binary, .tools/bin holds a link under the command's plain name (`temporal`,
+ * `stripe-mock`) to the version in use, so `export PATH="$PWD/.tools/bin:$PATH"` makes the commands
+ * of the docs work as written.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -102,19 +105,48 @@ async function download(spec: ToolSpec, target: string, progress: Progress): Pro
   }
 }
 
+/**
+ * Points `<binDir>/<command>` at `binary` (the version in use), replacing a link to another version
+ * in one rename, so the plain command name works with binDir on PATH. Leaves a regular file of that
+ * name alone (someone put their own there).
+ */
+export async function linkCommand(binDir: string, spec: ToolSpec, binary: string): Promise<string> {
+  const link = path.join(binDir, spec.command);
+  // Relative within binDir (e.g. temporal → temporal-1.5.1), so a moved checkout keeps working.
+  const target = path.dirname(path.resolve(binary)) === path.resolve(binDir) ? path.basename(binary) : binary;
+  const current = await readlink(link).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : err.code === 'EINVAL' ? undefined : Promise.reject(err)));
+  if (current === undefined || current === target) return link;
+  const staged = `${link}.${process.pid}.link`;
+  await rm(staged, { force: true });
+  await symlink(target, staged);
+  await rename(staged, link);
+  return link;
+}
+
 /** Returns the path of a working binary for the tool, getting it the first time. */
 export async function ensureTool(spec: ToolSpec, progress: Progress = () => {}): Promise<string> {
+  const { binary, onPath: fromPath } = await findOrGetTool(spec, progress);
+  // A tool found on PATH already answers to its plain name. Placing the link is a convenience for
+  // people: failing to place it never stops the service.
+  if (!fromPath) {
+    const versioned = path.join(BIN_DIR, `${spec.command}-${spec.version}`);
+    await linkCommand(BIN_DIR, spec, existsSync(versioned) ? versioned : binary).catch(() => {});
+  }
+  return binary;
+}
+
+async function findOrGetTool(spec: ToolSpec, progress: Progress): Promise<{ binary: string; onPath: boolean }> {
   const fileName = `${spec.command}-${spec.version}`;
   const local = path.join(BIN_DIR, fileName);
-  if (existsSync(local)) return local;
+  if (existsSync(local)) return { binary: local, onPath: false };
   await mkdir(BIN_DIR, { recursive: true });
   const shared = path.join(USER_CACHE_DIR, fileName);
   if (existsSync(shared)) {
     await symlink(shared, local).catch(() => {});
-    return shared;
+    return { binary: shared, onPath: false };
   }
   const fromPath = onPath(spec.command);
-  if (fromPath) return fromPath;
+  if (fromPath) return { binary: fromPath, onPath: true };
 
   await mkdir(USER_CACHE_DIR, { recursive: true });
   const partial = `${shared}.${process.pid}.partial`;
@@ -129,7 +161,7 @@ export async function ensureTool(spec: ToolSpec, progress: Progress = () => {}):
       await rename(partial, shared);
       await symlink(shared, local).catch(() => {});
       progress(`${spec.name} ready at ${shared}`);
-      return shared;
+      return { binary: shared, onPath: false };
     } catch (err) {
       await rm(partial, { force: true });
       failures.push(`${how}: ${(err as Error).message.split('\n')[0]}`);

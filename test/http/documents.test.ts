@@ -134,7 +134,7 @@ describe('invoice PDFs', () => {
     const { text } = await getPdf(`/v1/invoices/${id}/pdf`, { as: { customer: payer.id } });
     for (const expected of [
       'Test Seller Ltd', '1 Ledger Lane', 'Tax ID: GB123456789',
-      'Payer Holdings Inc.', '500 Market Street', 'Suite 9', '94105 San Francisco, CA', 'ap@payer.example',
+      'Payer Holdings Inc.', '500 Market Street', 'Suite 9', 'San Francisco, CA 94105 US', 'ap@payer.example',
       `Invoice number ${invoice.invoice_number}`, `Issue date ${date(invoice.finalized_at)}`, `Due date ${date(invoice.due_at)} (net 14 days)`,
       'Service period 2026-01-01 to 2026-01-31', 'Tier 1: 0 to 10,000 10,000 $0.10 $1,000.00', 'Tier 2: over 10,000 5,001 $0.083333333333 $400.01',
       'Contract discount 7.14% -$100.00', 'Pro plan 1 $49.00 $49.00', `Unpaid, due ${date(invoice.due_at)}`,

@@ -13,7 +13,7 @@ import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
 import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { renderHtml } from '../../src/services/documents/html.js';
-import { creditNoteDocumentModel, invoiceDocumentModel, type DocumentParties } from '../../src/services/documents/model.js';
+import { creditNoteDocumentModel, invoiceDocumentModel, postalAddressLines, type DocumentParties } from '../../src/services/documents/model.js';
 import { renderPdf } from '../../src/services/documents/pdf.js';
 import { documentSettingsOf } from '../../src/services/documents/settings.js';
 import type { InvoiceLineView, InvoiceView } from '../../src/schemas/invoicing.js';
@@ -278,13 +278,38 @@ describe('invoice PDFs', () => {
       wallet_applied_nanos: String(cents(5000n)), amount_due_nanos: '0',
     });
     const text = await pdfText(await renderPdf(invoiceDocumentModel(open, [noteOf('CN-000010', cents(1000n), 0n), noteOf('CN-000011', cents(5950n), cents(4050n))], parties, { locale: 'en-US' })));
-    expect(text).toContain('Total $119.50 Credit note CN-000010 (2026-02-05) -$10.00 Credit note CN-000011 (2026-02-05) -$59.50 Paid from credit wallet -$50.00 Amount due $0.00');
-    expect(text).toContain("Credit note CN-000011 gave back paid amounts: $40.50 put on the customer's credit balance.");
+    expect(text).toContain(
+      "Total $119.50 Credit note CN-000010 (2026-02-05) -$10.00 Credit note CN-000011 (2026-02-05): $100.00, of which $40.50 put on the customer's credit balance -$59.50 Paid from credit wallet -$50.00 Amount due $0.00",
+    );
+    expect(text.match(/CN-000011/g)).toHaveLength(1);
 
     // A Paid invoice that consumed 20.00 of customer balance: the payment closes the sum.
     const paid = invoice({ status: 'Paid', paid_at: '2026-02-03T00:00:00.000Z', customer_balance_applied_nanos: String(20n * UNIT), amount_due_nanos: '0' });
     const paidText = await pdfText(await renderPdf(invoiceDocumentModel(paid, [], parties, { locale: 'en-US' })));
     expect(paidText).toContain('Total $1,420.01 Customer credit balance applied -$20.00 Paid on 2026-02-03 -$1,400.01 Amount due $0.00');
+  });
+
+  it('name each credit note once, and still add up from the total to the amount due', async () => {
+    const note = (number: string, parts: { due?: bigint; refund?: bigint; credit?: bigint }) => ({
+      id: '0192f000-0000-7000-8000-0000000000d4', number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      amount_nanos: String((parts.due ?? 0n) + (parts.refund ?? 0n) + (parts.credit ?? 0n)), amount: '', reason: 'other' as const, memo: null, source_invoice_id: null,
+      created_at: '2026-02-05T00:00:00.000Z', due_reduction_nanos: String(parts.due ?? 0n), refund_amount_nanos: String(parts.refund ?? 0n),
+      credit_amount_nanos: String(parts.credit ?? 0n), out_of_band_amount_nanos: '0',
+    });
+    // The issue's case: 5.00 credited on an Open invoice, once as −5.00, never again as "Credited 5.00".
+    const open = invoice({ credited_nanos: String(5n * UNIT), due_reduced_nanos: String(5n * UNIT), amount_due_nanos: String(1_415n * UNIT + 6n * 10n ** 9n) });
+    const openText = await pdfText(await renderPdf(invoiceDocumentModel(open, [note('CN-000012', { due: 5n * UNIT })], parties, { locale: 'en-US' })));
+    expect(openText).toContain('Total $1,420.01 Credit note CN-000012 (2026-02-05) -$5.00 Amount due $1,415.01');
+    expect(openText.match(/CN-000012/g)).toHaveLength(1);
+    expect(openText.match(/\$5\.00/g)).toHaveLength(1);
+    expect(openText).not.toMatch(/Credited/);
+
+    // A Paid invoice refunded 5.00: nothing comes off the amount due; the note is one line under the summary.
+    const paid = invoice({ status: 'Paid', paid_at: '2026-02-03T00:00:00.000Z', credited_nanos: String(5n * UNIT), amount_due_nanos: '0' });
+    const paidText = await pdfText(await renderPdf(invoiceDocumentModel(paid, [note('CN-000013', { refund: 5n * UNIT })], parties, { locale: 'en-US' })));
+    expect(paidText).toContain('Total $1,420.01 Paid on 2026-02-03 -$1,420.01 Amount due $0.00');
+    expect(paidText).toContain('Credit note CN-000013 (2026-02-05) gave back paid amounts: $5.00 refunded.');
+    expect(paidText.match(/CN-000013/g)).toHaveLength(1);
   });
 
   it('show where a credit invoice\'s credit was applied', async () => {
@@ -296,6 +321,22 @@ describe('invoice PDFs', () => {
     const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));
     expect(text).toContain('Total -$30.00 Applied to invoice INV-000040 as CN-000009 $30.00');
     expect(text).toContain('PAID');
+  });
+
+  it('print the payer address the way its country writes it (US and CA, GB, elsewhere)', async () => {
+    const address = { line1: '1 Main Street', line2: 'Suite 4', city: 'Springfield', state: 'OR', postal_code: '97477', country: 'US' };
+    expect(postalAddressLines(address)).toEqual(['1 Main Street', 'Suite 4', 'Springfield, OR 97477', 'US']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'Toronto', state: 'ON', postal_code: 'M5V 2T6', country: 'CA' })).toEqual(['1 Main Street', 'Toronto, ON M5V 2T6', 'CA']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'London', state: null, postal_code: 'EC1A 1BB', country: 'GB' })).toEqual(['1 Main Street', 'London', 'EC1A 1BB', 'GB']);
+    expect(postalAddressLines({ ...address, line2: null, city: 'Berlin', state: null, postal_code: '10115', country: 'DE' })).toEqual(['1 Main Street', '10115 Berlin', 'DE']);
+    expect(postalAddressLines({ ...address, line2: null, state: null, postal_code: null })).toEqual(['1 Main Street', 'Springfield', 'US']);
+
+    const printed = (lines: string[]) => ({ ...parties, payer: { ...parties.payer, lines: [...lines, 'billing@payer.example'] } });
+    const us = await pdfText(await renderPdf(invoiceDocumentModel(invoice(), [], printed(postalAddressLines(address)), { locale: 'en-US' })));
+    expect(us).toContain('Payer Legal LLC 1 Main Street Suite 4 Springfield, OR 97477 US billing@payer.example');
+    expect(us).not.toContain('97477 Springfield');
+    const gb = renderHtml(invoiceDocumentModel(invoice(), [], printed(postalAddressLines({ ...address, line2: null, city: 'London', state: null, postal_code: 'EC1A 1BB', country: 'GB' })), { locale: 'en-US' }), 'token/pdf');
+    expect(gb).toMatch(/London<br>\s*EC1A 1BB<br>\s*GB/);
   });
 
   it('print the configured logo', async () => {

@@ -1,6 +1,7 @@
 /**
  * What the worker logs: one pino JSON line, with ids, for each period close, invoice finalization,
- * payment and workflow failure (billing_error), written by the activities; and the Temporal SDK's
+ * payment attempt (info when it succeeded, warn with the processor's reason when it failed) and
+ * workflow failure (billing_error), written by the activities; and the Temporal SDK's
  * own lines (failures with workflow ids, the bundler) as JSON through the same logger. The
  * activities run here with a logger writing into memory, on the real database, Temporal and
  * stripe-mock.
@@ -71,7 +72,22 @@ describe('worker logs', () => {
 
     const charged = await activities.chargeInvoice(invoiceId, { kind: 'charge', requestKey: `log-test:${invoiceId}`, source: 'auto_charge', actor: SYSTEM_ACTOR });
     expect(charged.paymentId).not.toBeNull();
-    expect(line('payment charged')).toMatchObject({ invoiceId, paymentId: charged.paymentId, paymentStatus: charged.paymentStatus, source: 'auto_charge' });
+    // stripe-mock refuses the card: the line says so, as a warning with the processor's reason, and
+    // nothing claims the payment was charged.
+    expect(charged.paymentStatus).toBe('Failed');
+    const payment = await h.deps.db.payment.findUniqueOrThrow({ where: { id: charged.paymentId! } });
+    expect(payment.failureCode).toEqual(expect.any(String));
+    expect(line('payment failed')).toMatchObject({
+      level: 40,
+      invoiceId,
+      paymentId: charged.paymentId,
+      paymentStatus: 'Failed',
+      invoiceStatus: 'Open',
+      source: 'auto_charge',
+      failureCode: payment.failureCode,
+      failureMessage: payment.failureMessage,
+    });
+    expect(line('payment charged')).toBeUndefined();
 
     await activities.recordBillingError({
       entity: 'subscription',

@@ -21,7 +21,7 @@ import { toCreditNoteView } from '../invoicing/credit-notes.js';
 import { invoiceNow, loadInvoiceView } from '../invoicing/invoices.js';
 import { renderHtml } from './html.js';
 import { verifyHostedLinkToken, type HostedLinkSettings } from './hosted-links.js';
-import { creditNoteDocumentModel, invoiceDocumentModel, type DocumentModel, type DocumentParties } from './model.js';
+import { creditNoteDocumentModel, invoiceDocumentModel, postalAddressLines, type DocumentModel, type DocumentParties } from './model.js';
 import { renderPdf } from './pdf.js';
 import type { DocumentSettings } from './settings.js';
 
@@ -39,13 +39,7 @@ const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes)
 async function currentParties(db: DbClient, settings: DocumentSettings, customerId: string): Promise<DocumentParties> {
   const customer = await getCustomer(db, customerId);
   const address = customer.billing_address;
-  const lines: string[] = [];
-  if (address) {
-    lines.push(address.line1);
-    if (address.line2) lines.push(address.line2);
-    lines.push([address.postal_code, address.city].filter(Boolean).join(' ') + (address.state ? `, ${address.state}` : ''));
-    lines.push(address.country);
-  }
+  const lines = address ? postalAddressLines(address) : [];
   lines.push(customer.email);
   return { seller: settings.seller, payer: { name: customer.legal_name ?? customer.display_name, lines, taxId: customer.tax_id } };
 }

@@ -19,6 +19,42 @@ export interface DocumentParties {
   payer: Party;
 }
 
+/** A postal address as stored on the customer (BillingAddress). */
+export interface PostalAddress {
+  line1: string;
+  line2: string | null;
+  city: string;
+  state: string | null;
+  postal_code: string | null;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
+}
+
+/**
+ * The lines of a postal address in the order its country's post expects: in the US and Canada the
+ * city, state or province and ZIP or postal code on one line ("Springfield, OR 97477"); in the
+ * United Kingdom the post town and the postcode on lines of their own; elsewhere the postal code
+ * before the city ("10115 Berlin"), a region on its own line. The country code closes the block.
+ */
+export function postalAddressLines(address: PostalAddress): string[] {
+  const lines = [address.line1];
+  if (address.line2) lines.push(address.line2);
+  const country = address.country.toUpperCase();
+  const join = (parts: (string | null)[], separator: string) => parts.filter((part): part is string => Boolean(part)).join(separator);
+  if (country === 'US' || country === 'CA') {
+    lines.push(join([address.city, join([address.state, address.postal_code], ' ')], ', '));
+  } else if (country === 'GB') {
+    lines.push(address.city);
+    if (address.state) lines.push(address.state);
+    if (address.postal_code) lines.push(address.postal_code);
+  } else {
+    lines.push(join([address.postal_code, address.city], ' '));
+    if (address.state) lines.push(address.state);
+  }
+  lines.push(address.country);
+  return lines.filter((line) => line.trim() !== '');
+}
+
 export interface DocumentRow {
   description: string;
   quantity: string;
@@ -225,8 +261,9 @@ export function invoiceDocumentModel(
   summary.push({ label: 'Total', amount: money(invoice.total_nanos), strong: true });
   // From the total to the amount due, every step shown, so the summary adds up: where a credit
   // invoice's credit went, what credit notes took off the amount due, the customer balance and wallet
-  // credit applied, what was paid (or voided). The parts of credit notes that gave back settled money
-  // are listed under the summary.
+  // credit applied, what was paid (or voided). Each credit note is named once: on its summary row
+  // (the part that reduced the amount due, its label naming the parts that gave back settled money),
+  // or, when it took nothing off the amount due, in one line under the summary.
   let left = BigInt(invoice.total_nanos);
   for (const { note, invoiceNumber } of applications) {
     summary.push({ label: `Applied to invoice ${invoiceNumber ?? note.invoice_id} as ${note.number}`, amount: money(note.amount_nanos), strong: false });
@@ -237,7 +274,21 @@ export function invoiceDocumentModel(
     summary.push({ label, amount: money(-amount), strong: false });
     left -= amount;
   };
-  for (const note of creditNotes) step(`Credit note ${note.number} (${formatDate(note.created_at)})`, BigInt(note.due_reduction_nanos));
+  const givenBack = (note: CreditNoteView): string[] =>
+    (
+      [
+        [note.refund_amount_nanos, 'refunded'],
+        [note.credit_amount_nanos, "put on the customer's credit balance"],
+        [note.out_of_band_amount_nanos, 'settled out of band'],
+      ] as const
+    )
+      .filter(([amount]) => BigInt(amount) !== 0n)
+      .map(([amount, how]) => `${money(amount)} ${how}`);
+  for (const note of creditNotes) {
+    const parts = givenBack(note);
+    const label = `Credit note ${note.number} (${formatDate(note.created_at)})`;
+    step(parts.length === 0 ? label : `${label}: ${money(note.amount_nanos)}, of which ${parts.join(', ')}`, BigInt(note.due_reduction_nanos));
+  }
   step('Customer credit balance applied', BigInt(invoice.customer_balance_applied_nanos));
   step('Paid from credit wallet', BigInt(invoice.wallet_applied_nanos));
   const settledOrVoided = left - BigInt(invoice.amount_due_nanos);
@@ -247,13 +298,8 @@ export function invoiceDocumentModel(
 
   const notes: string[] = [];
   for (const note of creditNotes) {
-    const givenBack = [
-      [note.refund_amount_nanos, 'refunded'],
-      [note.credit_amount_nanos, "put on the customer's credit balance"],
-      [note.out_of_band_amount_nanos, 'settled out of band'],
-    ].filter(([amount]) => BigInt(amount!) !== 0n);
-    if (givenBack.length > 0) {
-      notes.push(`Credit note ${note.number} gave back paid amounts: ${givenBack.map(([amount, how]) => `${money(amount!)} ${how}`).join(', ')}.`);
+    if (BigInt(note.due_reduction_nanos) === 0n) {
+      notes.push(`Credit note ${note.number} (${formatDate(note.created_at)}) gave back paid amounts: ${givenBack(note).join(', ')}.`);
     }
   }
   if (draft) notes.push('This is a draft: its lines may still change, and it has no invoice number yet.');

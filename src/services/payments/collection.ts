@@ -20,6 +20,7 @@ import {
   findDefaultPaymentMethod,
   findDunningByInvoice,
   findInvoiceRow,
+  findPayment,
   invoiceState,
   findPaymentByRequest,
   findPaymentMethod,
@@ -89,6 +90,12 @@ export async function invoiceOutcome(db: DbClient | ServiceDeps['db'], invoiceId
   const invoice = await invoiceState(db, invoiceId);
   if (!invoice) throw notFound('invoice', invoiceId);
   return { status: invoice.status, invoiceNumber: invoice.invoiceNumber };
+}
+
+/** Why a payment failed or was canceled, as recorded from the processor's answer (nulls when it did not). */
+export async function paymentFailureOf(db: DbClient | ServiceDeps['db'], paymentId: string): Promise<{ code: string | null; message: string | null }> {
+  const payment = await findPayment(db, paymentId);
+  return { code: payment?.failureCode ?? null, message: payment?.failureMessage ?? null };
 }
 
 const amountDue = (invoice: Invoice): bigint => amountDueOf(invoice);
