@@ -37,7 +37,7 @@ import { loadWorkerCapacity } from '../src/config.js';
 import { invoiceWorkflowId } from '../workflows/invoice/messages.js';
 import { subscriptionWorkflowId } from '../workflows/subscription/messages.js';
 import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
-import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
+import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 import { benchDatabase, Teardown } from './support/lifecycle.js';
 
@@ -381,7 +381,6 @@ function writeReport(f: Figures): void {
   const cpus = os.cpus();
   // The worker process reads the same variables from the environment it inherits.
   const capacity = loadWorkerCapacity(process.env);
-  const verdict = (met: boolean, missedBy: string) => (met ? 'met' : `missed (${missedBy})`);
   const perSecond = (count: number, seconds: number) => (Number.isFinite(seconds) ? `${(count / seconds).toFixed(1)}/s (all ${count} after ${seconds.toFixed(1)} s)` : `not all (${count})`);
   const lines = [
     '# Bill-run benchmark',

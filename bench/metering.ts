@@ -19,7 +19,7 @@
  *   BENCH_RESULTS=<file> (where the report goes; default bench/results/metering.md, the recorded
  *   results: point quick or smoke runs elsewhere)
  */
-import { environmentLines, loadLine } from './support/report.js';
+import { endRun, environmentLines, loadLine, verdict } from './support/report.js';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -353,7 +353,6 @@ const pct = (value: number, target: number) => `${Math.round((Math.abs(target - 
 
 function writeReport(f: Figures): void {
   const cpus = os.cpus();
-  const verdict = (ok: boolean, miss: string) => (ok ? 'met' : `**MISSED** (${miss})`);
   const errors = (r: HttpLoadResult) => (r.non2xx + r.errors === 0 ? '0' : `${r.non2xx} non-2xx, ${r.errors} errors`);
   const ratio = f.batch.perSecond / f.raw.perSecond;
   const batchOk = f.batch.perSecond >= TARGETS.batchPerSecond && ratio >= TARGETS.batchVsRaw;
@@ -449,7 +448,10 @@ function writeReport(f: Figures): void {
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`metering benchmark failed: ${(err as Error).stack ?? String(err)}\n`);
-  process.exit(1);
-});
+main().then(
+  () => process.exit(endRun()),
+  (err: unknown) => {
+    process.stderr.write(`metering benchmark failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -33,7 +33,7 @@ import { newId } from '../src/ids.js';
 import { enqueueEvent } from '../src/services/outbox.js';
 import { newWebhookSecret, verifyWebhookSignature } from '../src/services/webhooks/signature.js';
 import { postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
-import { environmentLines, loadLine, runBenchmark, writeReport as writeReportFile } from './support/report.js';
+import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 import { benchDatabase, Teardown } from './support/lifecycle.js';
 
@@ -275,10 +275,10 @@ function writeReport(f: Figures): void {
     '',
     '| measure | figure | baseline (same run) | target | verdict |',
     '|---|---:|---|---|---|',
-    `| ${EVENTS} events × ${ENDPOINTS} endpoints, burst (events committed in ${f.writeSeconds.toFixed(1)} s by ${WRITERS} writers) | **${rate.toFixed(1)} deliveries/s** (${f.deliveries} in ${f.seconds.toFixed(1)} s, first commit to last receipt) | empty workflows started and completed, ${START_CONCURRENCY} in flight: ${f.baselineBefore.perSecond.toFixed(1)}/s before, ${f.baselineAfter.perSecond.toFixed(1)}/s after, mean ${baseline.toFixed(1)}/s → ratio **${ratio.toFixed(2)}** | ≥ ${TARGET_RATIO} × empty-workflow rate | ${met ? 'met' : `missed by ${((1 - ratio / TARGET_RATIO) * 100).toFixed(0)}%`} |`,
+    `| ${EVENTS} events × ${ENDPOINTS} endpoints, burst (events committed in ${f.writeSeconds.toFixed(1)} s by ${WRITERS} writers) | **${rate.toFixed(1)} deliveries/s** (${f.deliveries} in ${f.seconds.toFixed(1)} s, first commit to last receipt) | empty workflows started and completed, ${START_CONCURRENCY} in flight: ${f.baselineBefore.perSecond.toFixed(1)}/s before, ${f.baselineAfter.perSecond.toFixed(1)}/s after, mean ${baseline.toFixed(1)}/s → ratio **${ratio.toFixed(2)}** | ≥ ${TARGET_RATIO} × empty-workflow rate | ${verdict(met, `${((1 - ratio / TARGET_RATIO) * 100).toFixed(0)}% short of the ratio`)} |`,
     `| end to end, commit → receipt, every delivery of the burst | p50 ${f.latency.p50} ms, p90 ${f.latency.p90} ms, p99 ${f.latency.p99} ms, max ${f.latency.max} ms | — | — | informational: in a burst the latency is the queue of deliveries ahead |`,
     `| end to end, commit → receipt, ${PACED_EVENTS} events offered at a steady ${f.paced.eventsPerSecond.toFixed(1)} events/s (half the burst's capacity), ${ENDPOINTS} endpoints | p50 ${f.paced.latency.p50} ms, p90 ${f.paced.latency.p90} ms, **p99 ${f.paced.latency.p99} ms**, max ${f.paced.latency.max} ms | — | — | informational |`,
-    `| correctness, both phases | ${f.duplicates} duplicates, ${f.badSignatures} bad signatures, ${f.delivered} of ${f.total} deliveries Delivered | — | 0, 0, all | ${f.duplicates === 0 && f.badSignatures === 0 && f.delivered === f.total ? 'met' : 'missed'} |`,
+    `| correctness, both phases | ${f.duplicates} duplicates, ${f.badSignatures} bad signatures, ${f.delivered} of ${f.total} deliveries Delivered | — | 0, 0, all | ${verdict(f.duplicates === 0 && f.badSignatures === 0 && f.delivered === f.total, `${f.duplicates} duplicates, ${f.badSignatures} bad signatures, ${f.delivered} of ${f.total} delivered`)} |`,
     '',
     `CPU during the deliveries (cores' worth; this machine has ${cpus.length}): worker process ${cores(f.cpu.worker)}, Temporal dev server ${cores(f.cpu.temporal)}, PostgreSQL ${f.cpu.worker.postgres.toFixed(2)}, this process (writers, receivers) ${f.cpu.worker.loadGenerator.toFixed(2)}, whole machine ${f.cpu.worker.machine.toFixed(2)}. During the empty-workflow baseline: Temporal dev server ${cores(f.baselineBefore.cpu)} before, ${cores(f.baselineAfter.cpu)} after; machine ${f.baselineBefore.cpu.machine.toFixed(2)} and ${f.baselineAfter.cpu.machine.toFixed(2)}.`,
     '',

@@ -22,9 +22,31 @@ export function writeReport(file: string, lines: string[], log: (line: string) =
   log(`report written to ${file}`);
 }
 
+/** The targets this run missed, by how much (verdict). */
+const missedTargets: string[] = [];
+
 /**
- * Runs the benchmark and exits: 0 when it finished, 1 (after logging why) when it failed, 130 when
- * SIGINT or SIGTERM stopped it (after undoing what it had started).
+ * A target's verdict for a report: `met`, or `**MISSED** (by how much)`; a missed target also makes
+ * the run end loudly (endRun: the MISSED lines on stderr and exit code 1), so a regression is seen
+ * the day it lands.
+ */
+export function verdict(met: boolean, missedBy: string): string {
+  if (met) return 'met';
+  missedTargets.push(missedBy);
+  return `**MISSED** (${missedBy})`;
+}
+
+/** The exit code of a run that finished: 1 after listing the targets it missed, else 0. */
+export function endRun(): 0 | 1 {
+  if (missedTargets.length === 0) return 0;
+  process.stderr.write(`MISSED ${missedTargets.length} target(s):\n  ${missedTargets.join('\n  ')}\n`);
+  return 1;
+}
+
+/**
+ * Runs the benchmark and exits: 0 when it finished and met its targets, 1 when it missed one (see
+ * verdict) or failed (after logging why), 130 when SIGINT or SIGTERM stopped it (after undoing what
+ * it had started).
  */
 export function runBenchmark(main: () => Promise<void>, log: (line: string) => void): void {
   let stopping = false;
@@ -44,7 +66,7 @@ export function runBenchmark(main: () => Promise<void>, log: (line: string) => v
   });
   main().then(
     () => {
-      if (!stopping) process.exit(0);
+      if (!stopping) process.exit(endRun());
     },
     (err: unknown) => {
       if (stopping) return;
