@@ -708,7 +708,7 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers. Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.
+         * @description Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers. Filter by customer_id, status, subscription_id, currency, invoice_number (finds an invoice by its number) and created_gte / created_lt.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -10429,6 +10429,8 @@ export interface operations {
                 /** @description invoices with a line of this subscription */
                 subscription_id?: string;
                 currency?: string;
+                /** @description the invoice with this number (INV-######): a list of at most one */
+                invoice_number?: string;
             };
             header?: never;
             path?: never;
@@ -10520,6 +10522,8 @@ export interface operations {
                 /** @description invoices with a line of this subscription */
                 subscription_id?: string;
                 currency?: string;
+                /** @description the invoice with this number (INV-######): a list of at most one */
+                invoice_number?: string;
             };
             header?: never;
             path?: never;

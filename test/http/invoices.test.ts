@@ -125,6 +125,23 @@ describe('GET /admin/v1/invoices', () => {
     expect(bySubscription.data).toEqual([]);
   });
 
+  it('finds an invoice by its number', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const numbered = await makeDraft(customer, [10n * UNIT]);
+    const other = await makeDraft(customer, [20n * UNIT]);
+    await finalize(numbered);
+    await finalize(other);
+    const { invoice_number: number } = await expectJson<InvoiceBody>(await getInvoice(numbered), 200);
+    expect(number).toMatch(/^INV-\d{6}$/);
+
+    const found = await expectPage<InvoiceBody>(await list(`invoice_number=${number}`));
+    expect(found.data.map((i) => [i.id, i.invoice_number])).toEqual([[numbered, number]]);
+    // The number combines with the other filters; an unknown number is an empty list, not an error.
+    expect((await expectPage<InvoiceBody>(await list(`invoice_number=${number}&status=Draft`))).data).toEqual([]);
+    expect((await expectPage<InvoiceBody>(await list('invoice_number=INV-999999'))).data).toEqual([]);
+    expect((await expectJson<ErrorBody>(await list('invoice_number='), 400)).error.code).toBe('validation_failed');
+  });
+
   it('rejects an unknown status and a malformed customer id', async () => {
     for (const query of ['status=Pending', 'customer_id=nope', 'limit=0']) {
       expect((await expectJson<ErrorBody>(await list(query), 400)).error.code, query).toBe('validation_failed');
