@@ -1662,6 +1662,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments (every invoice) with their refunds
+         * @description Every collection attempt of every invoice, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by customer_id, invoice_id, status and created_gte / created_lt.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/invoices/{id}/payment-intents": {
         parameters: {
             query?: never;
@@ -15769,6 +15789,95 @@ export interface operations {
             };
             /** @description Resource not found. error.code: `invoice_not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                customer_id?: string;
+                invoice_id?: string;
+                status?: components["schemas"]["PaymentStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
