@@ -2618,10 +2618,15 @@ export interface components {
              */
             email: string;
             /**
-             * @description ISO 4217; stored and returned as billing_currency (immutable)
+             * @description ISO 4217; stored and returned as billing_currency (immutable). Required unless billing_currency is given
              * @example USD
              */
-            currency: string;
+            currency?: string;
+            /**
+             * @description the same as currency, under the name the customer is returned with: give either (both given, they must be equal)
+             * @example USD
+             */
+            billing_currency?: string;
             account_type: components["schemas"]["AccountType"] & unknown;
             /**
              * Format: uuid
