@@ -244,7 +244,22 @@ describe('POST /admin/v1/customers', () => {
 
   it('refuses a malformed email with 400 naming email', async () => {
     const body = await rejectCreate({ account_type: 'Organization', email: 'not-an-email' }, 400, 'validation_failed');
-    expect(body.error.details?.issues?.map((i) => i.path)).toEqual(['email']);
+    expect(body.error.details?.issues).toEqual([{ path: 'email', message: 'must be an email address' }]);
+    // A value of the wrong type is still wrong, not missing.
+    const wrongType = await rejectCreate({ account_type: 'Organization', email: 42 }, 400, 'validation_failed');
+    expect(wrongType.error.details?.issues).toEqual([{ path: 'email', message: 'must be an email address' }]);
+  });
+
+  it('says a required field left out "is required", in bodies and nested objects alike', async () => {
+    const missing = await rejectCreate({ account_type: 'Organization', email: undefined }, 400, 'validation_failed');
+    expect(missing.error.details?.issues).toEqual([{ path: 'email', message: 'is required' }]);
+    expect(missing.error.message).toBe('invalid request: email: is required');
+    const address = await rejectCreate({ account_type: 'Organization', billing_address: { line1: '1 Main St', country: 'US' } }, 400, 'validation_failed');
+    expect(address.error.details?.issues).toEqual([{ path: 'billing_address.city', message: 'is required' }]);
+    // A body that is no object at all is not a missing field.
+    const res = await h.request('POST', '/admin/v1/customers', { body: [] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.details?.issues?.map((i) => i.message)).not.toContain('is required');
   });
 
   it('refuses unknown fields, missing fields and out-of-range terms with 400', async () => {
