@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Record a manual payment of an Open invoice
-         * @description Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.
+         * @description Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller as actor_id and no name; the audit entry always names the caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.
          */
         post: operations["payInvoice"];
         delete?: never;
@@ -4368,8 +4368,10 @@ export interface components {
             memo?: string | null;
         };
         PayInvoice: {
-            actor_id: string;
-            actor_name: string;
+            /** @description who paid; default: the authenticated caller (its token subject or API key) */
+            actor_id?: string;
+            /** @description who paid, by name; default: none (null) */
+            actor_name?: string;
         };
         IngestEventResult: {
             /** @description true when this request stored the event; false for an id already seen */
@@ -12088,7 +12090,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PayInvoice"];
             };

@@ -149,6 +149,36 @@ describe('GET /admin/v1/invoices', () => {
   });
 });
 
+describe('POST /admin/v1/invoices/:id/pay', () => {
+  const openInvoice = async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [10n * UNIT]);
+    expect(await expectJson<InvoiceBody>(await h.request('POST', `/admin/v1/invoices/${id}/finalize`))).toMatchObject({ status: 'Open' });
+    return id;
+  };
+  const paidBy = async (id: string) => (await h.deps.db.invoice.findUniqueOrThrow({ where: { id } })).paidByActorId;
+
+  it('records the authenticated caller as who paid when the body names no one', async () => {
+    const id = await openInvoice();
+    const paid = await expectJson<InvoiceBody & { paid_by: unknown }>(await h.request('POST', `/admin/v1/invoices/${id}/pay`));
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'test-admin', actor_name: null } });
+    expect(await paidBy(id)).toBe('test-admin');
+
+    const empty = await openInvoice();
+    expect(await expectJson(await h.request('POST', `/admin/v1/invoices/${empty}/pay`, { body: {}, as: 'api_key' }))).toMatchObject({
+      status: 'Paid',
+      paid_by: { actor_id: expect.any(String), actor_name: null },
+    });
+    expect(await paidBy(empty)).not.toBe('test-admin');
+  });
+
+  it('still records actor_id and actor_name when given, and refuses unknown fields', async () => {
+    const id = await openInvoice();
+    expect((await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { amount: '1' } }), 400)).error.code).toBe('validation_failed');
+    const paid = await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { actor_id: 'clerk-7', actor_name: 'Front desk' } }));
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'clerk-7', actor_name: 'Front desk' } });
+  });
+});
+
 describe('GET /admin/v1/invoices/:id and /v1/invoices/:id', () => {
   it('returns the invoice with its lines, money as strings', async () => {
     const customer = await makeCustomer(h.deps.db);
