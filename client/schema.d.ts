@@ -4260,6 +4260,11 @@ export interface components {
              */
             number: string;
             /**
+             * @description the same as number, named like an invoice's invoice_number
+             * @example CN-000001
+             */
+            credit_note_number: string;
+            /**
              * Format: uuid
              * @example 01900000-0000-7000-8000-000000000000
              */

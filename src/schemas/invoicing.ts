@@ -139,6 +139,7 @@ export const CreditNoteSchema = z
   .object({
     id: UuidSchema,
     number: z.string().openapi({ description: 'CN-###### (gapless)', example: 'CN-000001' }),
+    credit_note_number: z.string().openapi({ description: 'the same as number, named like an invoice\'s invoice_number', example: 'CN-000001' }),
     invoice_id: UuidSchema,
     customer_id: UuidSchema,
     currency: CurrencySchema,
