@@ -2268,7 +2268,8 @@ export interface paths {
          *     wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
          *     payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
          *     and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
-         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
+         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of the
+         *     report is as of now: for one customer (customer_id) on a test clock, the clock's frozen time, so sandbox invoices age in sandbox time.
          *     customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.
          */
         get: operations["getArAgingReport"];
@@ -19121,7 +19122,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now) */
+                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
                 as_of?: string;
             };
             header?: never;
@@ -19214,7 +19215,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now) */
+                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
                 as_of?: string;
             };
             header?: never;
