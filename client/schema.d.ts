@@ -3754,6 +3754,21 @@ export interface components {
              * @example 10.00
              */
             amount_due: string;
+            /**
+             * @description credited_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credited: string;
+            /**
+             * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            wallet_applied: string;
+            /**
+             * @description spend_cap_withheld_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            spend_cap_withheld: string;
             /** @description the adapter that computed the tax lines, e.g. "none" or "flat:2000" */
             tax_adapter: string | null;
             /**
@@ -4199,6 +4214,21 @@ export interface components {
              * @example 10.00
              */
             amount_due: string;
+            /**
+             * @description credited_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credited: string;
+            /**
+             * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            wallet_applied: string;
+            /**
+             * @description spend_cap_withheld_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            spend_cap_withheld: string;
             /** @description the adapter that computed the tax lines, e.g. "none" or "flat:2000" */
             tax_adapter: string | null;
             /**
@@ -5413,6 +5443,21 @@ export interface components {
              * @example 1500000000000
              */
             promotional_balance_nanos: string;
+            /**
+             * @description balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            balance: string;
+            /**
+             * @description paid_balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            paid_balance: string;
+            /**
+             * @description promotional_balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            promotional_balance: string;
             /** @description below threshold_nanos after a drawdown, one top-up brings the balance to target_nanos */
             auto_recharge: {
                 /**
@@ -5609,6 +5654,11 @@ export interface components {
              * @example 1500000000000
              */
             threshold_nanos: string;
+            /**
+             * @description threshold_nanos for display: rounded once, HalfEven, to the currency's minor unit (for a HardLimit alert, the spend cap)
+             * @example 10.00
+             */
+            threshold: string;
             /** @example USD */
             currency: string;
             /** @description which charges count towards the threshold */

@@ -274,6 +274,7 @@ async function issueScenario() {
   const first = await expectJson<CreditNoteBody>(await issue(id, { amount_nanos: cents(1000n).toString(), reason: 'other' }), 201);
   expect(allocationOf(first)).toEqual([cents(1000n).toString(), '0', '0', '0']);
   expect(await invoiceOf(id)).toMatchObject({ wallet_applied_nanos: cents(5000n).toString(), credited_nanos: cents(1000n).toString(), amount_due_nanos: cents(5950n).toString() });
+  expect(await invoiceOf(id)).toMatchObject({ wallet_applied: '50.00', credited: '10.00', amount_due: '59.50' });
   return { id, customerId };
 }
 
