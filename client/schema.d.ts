@@ -673,7 +673,11 @@ export interface paths {
         get: operations["getTestClock"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a test clock without customers
+         * @description Deletes a clock no customer lives on (audited as test_clock.deleted). A clock with customers, closed ones included, is 409 `test_clock_has_customers` (details.customers: how many); an advancing clock 409 `test_clock_advancing`; an unknown one 404 `test_clock_not_found`.
+         */
+        delete: operations["deleteTestClock"];
         options?: never;
         head?: never;
         patch?: never;
@@ -708,7 +712,7 @@ export interface paths {
         };
         /**
          * List invoices
-         * @description Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers. Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.
+         * @description Newest first, as a JSON array of invoice summaries: every field of an invoice but its line items (line_item_count instead; GET the invoice for its lines). Pagination in the X-Has-More, X-Next-Cursor and Link headers. Filter by customer_id, status, subscription_id, currency, invoice_number (finds an invoice by its number) and created_gte / created_lt.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -978,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Record a manual payment of an Open invoice
-         * @description Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.
+         * @description Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller as actor_id and no name; the audit entry always names the caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.
          */
         post: operations["payInvoice"];
         delete?: never;
@@ -1662,6 +1666,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments (every invoice) with their refunds
+         * @description Every collection attempt of every invoice, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); filter by customer_id, invoice_id, status and created_gte / created_lt.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/invoices/{id}/payment-intents": {
         parameters: {
             query?: never;
@@ -2244,7 +2268,8 @@ export interface paths {
          *     wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
          *     payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
          *     and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
-         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
+         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of the
+         *     report is as of now: for one customer (customer_id) on a test clock, the clock's frozen time, so sandbox invoices age in sandbox time.
          *     customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.
          */
         get: operations["getArAgingReport"];
@@ -2502,7 +2527,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -2594,10 +2619,15 @@ export interface components {
              */
             email: string;
             /**
-             * @description ISO 4217; stored and returned as billing_currency (immutable)
+             * @description ISO 4217; stored and returned as billing_currency (immutable). Required unless billing_currency is given
              * @example USD
              */
-            currency: string;
+            currency?: string;
+            /**
+             * @description the same as currency, under the name the customer is returned with: give either (both given, they must be equal)
+             * @example USD
+             */
+            billing_currency?: string;
             account_type: components["schemas"]["AccountType"] & unknown;
             /**
              * Format: uuid
@@ -3724,6 +3754,21 @@ export interface components {
              * @example 10.00
              */
             amount_due: string;
+            /**
+             * @description credited_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credited: string;
+            /**
+             * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            wallet_applied: string;
+            /**
+             * @description spend_cap_withheld_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            spend_cap_withheld: string;
             /** @description the adapter that computed the tax lines, e.g. "none" or "flat:2000" */
             tax_adapter: string | null;
             /**
@@ -4169,6 +4214,21 @@ export interface components {
              * @example 10.00
              */
             amount_due: string;
+            /**
+             * @description credited_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credited: string;
+            /**
+             * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            wallet_applied: string;
+            /**
+             * @description spend_cap_withheld_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            spend_cap_withheld: string;
             /** @description the adapter that computed the tax lines, e.g. "none" or "flat:2000" */
             tax_adapter: string | null;
             /**
@@ -4230,6 +4290,11 @@ export interface components {
              * @example CN-000001
              */
             number: string;
+            /**
+             * @description the same as number, named like an invoice's invoice_number
+             * @example CN-000001
+             */
+            credit_note_number: string;
             /**
              * Format: uuid
              * @example 01900000-0000-7000-8000-000000000000
@@ -4339,8 +4404,10 @@ export interface components {
             memo?: string | null;
         };
         PayInvoice: {
-            actor_id: string;
-            actor_name: string;
+            /** @description who paid; default: the authenticated caller (its token subject or API key) */
+            actor_id?: string;
+            /** @description who paid, by name; default: none (null) */
+            actor_name?: string;
         };
         IngestEventResult: {
             /** @description true when this request stored the event; false for an id already seen */
@@ -5376,6 +5443,21 @@ export interface components {
              * @example 1500000000000
              */
             promotional_balance_nanos: string;
+            /**
+             * @description balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            balance: string;
+            /**
+             * @description paid_balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            paid_balance: string;
+            /**
+             * @description promotional_balance_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            promotional_balance: string;
             /** @description below threshold_nanos after a drawdown, one top-up brings the balance to target_nanos */
             auto_recharge: {
                 /**
@@ -5572,6 +5654,11 @@ export interface components {
              * @example 1500000000000
              */
             threshold_nanos: string;
+            /**
+             * @description threshold_nanos for display: rounded once, HalfEven, to the currency's minor unit (for a HardLimit alert, the spend cap)
+             * @example 10.00
+             */
+            threshold: string;
             /** @example USD */
             currency: string;
             /** @description which charges count towards the threshold */
@@ -10278,6 +10365,119 @@ export interface operations {
             };
         };
     };
+    deleteTestClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `test_clock_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `test_clock_advancing`, `test_clock_has_customers` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     advanceTestClock: {
         parameters: {
             query?: never;
@@ -10429,6 +10629,8 @@ export interface operations {
                 /** @description invoices with a line of this subscription */
                 subscription_id?: string;
                 currency?: string;
+                /** @description the invoice with this number (INV-######): a list of at most one */
+                invoice_number?: string;
             };
             header?: never;
             path?: never;
@@ -10520,6 +10722,8 @@ export interface operations {
                 /** @description invoices with a line of this subscription */
                 subscription_id?: string;
                 currency?: string;
+                /** @description the invoice with this number (INV-######): a list of at most one */
+                invoice_number?: string;
             };
             header?: never;
             path?: never;
@@ -11942,7 +12146,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["PayInvoice"];
             };
@@ -15801,6 +16005,95 @@ export interface operations {
             };
         };
     };
+    listPayments: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                customer_id?: string;
+                invoice_id?: string;
+                status?: components["schemas"]["PaymentStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payments */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     chargeInvoice: {
         parameters: {
             query?: never;
@@ -18879,7 +19172,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now) */
+                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
                 as_of?: string;
             };
             header?: never;
@@ -18972,7 +19265,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now) */
+                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
                 as_of?: string;
             };
             header?: never;

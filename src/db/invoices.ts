@@ -48,6 +48,8 @@ export interface InvoiceFilter {
   /** Invoices with a line of this subscription (a consolidated invoice carries several). */
   subscriptionId?: string | undefined;
   currency?: string | undefined;
+  /** The invoice numbered so (INV-######): at most one. */
+  invoiceNumber?: string | undefined;
 }
 
 const SUMMARY = { lines: { where: { kind: 'spend_cap' }, select: { kind: true, amountNanos: true } }, _count: { select: { lines: true } } } as const;
@@ -62,6 +64,7 @@ export function listInvoiceSummaries(tx: DbClient, filter: InvoiceFilter, page: 
       ...(filter.customerId ? { customerId: filter.customerId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.currency ? { currency: filter.currency } : {}),
+      ...(filter.invoiceNumber ? { invoiceNumber: filter.invoiceNumber } : {}),
       ...(filter.subscriptionId ? { lines: { some: { subscriptionId: filter.subscriptionId } } } : {}),
       ...pageWhere(page),
     },

@@ -259,6 +259,25 @@ export async function listInvoicePayments(db: Db, invoiceId: string, page: PageQ
   });
 }
 
+/** Payments of every invoice, newest first, narrowed by customer, invoice and status. */
+export async function listAllPayments(
+  db: Db,
+  filter: { customerId?: string | undefined; invoiceId?: string | undefined; status?: PaymentStatus | undefined },
+  page: PageQuery,
+) {
+  return db.payment.findMany({
+    where: {
+      ...(filter.customerId ? { customerId: filter.customerId } : {}),
+      ...(filter.invoiceId ? { invoiceId: filter.invoiceId } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+      ...pageWhere(page),
+    },
+    orderBy: NEWEST_FIRST,
+    take: page.limit + 1,
+    include: { refunds: { orderBy: { id: 'asc' } } },
+  });
+}
+
 /** The invoice's collected payments, newest first (refunds go to the newest with money left). */
 export const succeededPayments = (db: DbClient | Db, invoiceId: string) =>
   db.payment.findMany({ where: { invoiceId, status: 'Succeeded' }, orderBy: { id: 'desc' } });

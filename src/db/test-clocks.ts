@@ -36,6 +36,14 @@ export async function lockClockForUpdate(tx: DbClient, id: string): Promise<Test
   return current ? getTestClock(tx, id) : undefined;
 }
 
+/** How many customers live on the clock (closed ones included). */
+export const customersOnClockCount = (tx: DbClient, id: string): Promise<number> => tx.customer.count({ where: { testClockId: id } });
+
+/** Deletes the clock's row (the caller checked nothing refers to it). */
+export async function deleteTestClockRow(tx: DbClient, id: string): Promise<void> {
+  await tx.testClock.delete({ where: { id } });
+}
+
 /** Reads the clock's time under a share lock (an advance waits for this transaction); undefined when it does not exist. */
 export async function lockClockShared(tx: DbClient, id: string): Promise<Date | undefined> {
   const [clock] = await tx.$queryRaw<{ frozen_time: Date }[]>`SELECT frozen_time FROM test_clocks WHERE id = ${id}::uuid FOR SHARE`;

@@ -35,7 +35,8 @@ export function newApp(): App {
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result, c) => {
       if (result.success) return;
-      const failure = validationError(result.error);
+      // The validator hands the hook the input it parsed (untyped here): a field left out is told apart from a wrong one.
+      const failure = validationError(result.error, (result as { data?: unknown }).data);
       return c.json(envelope(c, failure.code, failure.message, failure.details), 400);
     },
   });

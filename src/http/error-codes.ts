@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   customer_is_bill_to: { status: 409, meaning: 'the customer cannot be closed while customers that are not Closed are billed to it' },
   event_id_conflict: { status: 409, meaning: "the usage event id is already taken by another customer's event (event ids are global)" },
   test_clock_advancing: { status: 409, meaning: 'another request is advancing the test clock; retry when it is ready' },
+  test_clock_has_customers: { status: 409, meaning: 'the test clock has customers on it (details.customers): only a clock without customers can be deleted' },
   contract_already_amended: { status: 409, meaning: 'the contract was amended by a concurrent request: an amendment chain never forks' },
   subscription_already_linked: { status: 409, meaning: 'the subscription is already linked to a contract' },
   webhook_delivery_in_progress: { status: 409, meaning: 'the webhook delivery is still being attempted; resend it once it is Delivered or Failed' },

@@ -61,14 +61,28 @@ export const asIs = <T>(record: T): T => record;
 /** Actor and request id of the caller, for the audit entry a mutation writes. */
 export const requestContext = (c: Context<AppEnv>): { actor: Actor; requestId: string } => ({ actor: actorOf(c), requestId: c.get('requestId') });
 
+/** Whether `path` names a field absent from the object holding it in `input` (a required field left out). */
+function isMissing(input: unknown, path: PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let holder: unknown = input;
+  for (const key of path.slice(0, -1)) {
+    if (typeof holder !== 'object' || holder === null) return false;
+    holder = (holder as Record<PropertyKey, unknown>)[key];
+  }
+  return typeof holder === 'object' && holder !== null && (holder as Record<PropertyKey, unknown>)[path[path.length - 1]!] === undefined;
+}
+
 /**
  * A failed zod parse as the 400 every route answers: one issue per offending field, an unknown
- * field reported under its own name rather than as an issue of the enclosing object.
+ * field reported under its own name rather than as an issue of the enclosing object. Given the
+ * input that was parsed, a required field left out says "is required" (a field's own message,
+ * such as "must be an email address", is for a value that is there but wrong).
  */
-export function validationError(error: z.ZodError): ApiError {
+export function validationError(error: z.ZodError, input?: unknown): ApiError {
   const issues = error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ path: [...path, key].join('.'), message: 'is not a known field' }));
+    if (issue.code === 'invalid_type' && input !== undefined && isMissing(input, issue.path)) return [{ path: path.join('.'), message: 'is required' }];
     return [{ path: path.join('.') || '(body)', message: issue.message }];
   });
   return new ApiError('validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });

@@ -102,6 +102,9 @@ const invoiceFields = {
   tax: DisplayAmountSchema('tax_nanos'),
   total: DisplayAmountSchema('total_nanos'),
   amount_due: DisplayAmountSchema('amount_due_nanos'),
+  credited: DisplayAmountSchema('credited_nanos'),
+  wallet_applied: DisplayAmountSchema('wallet_applied_nanos'),
+  spend_cap_withheld: DisplayAmountSchema('spend_cap_withheld_nanos'),
   tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
   due_at: TimestampSchema.nullable(),
   finalized_at: TimestampSchema.nullable(),
@@ -139,6 +142,7 @@ export const CreditNoteSchema = z
   .object({
     id: UuidSchema,
     number: z.string().openapi({ description: 'CN-###### (gapless)', example: 'CN-000001' }),
+    credit_note_number: z.string().openapi({ description: 'the same as number, named like an invoice\'s invoice_number', example: 'CN-000001' }),
     invoice_id: UuidSchema,
     customer_id: UuidSchema,
     currency: CurrencySchema,

@@ -1,7 +1,7 @@
 /** Ledger and credit wallet resources as the API returns them. */
 import { z } from '@hono/zod-openapi';
 import { ACCOUNT_KINDS, JOURNAL_KINDS } from '../core/index.js';
-import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const AccountKindSchema = z.enum(ACCOUNT_KINDS).openapi({ description: 'ledger account kind' });
 
@@ -73,6 +73,9 @@ export const WalletSchema = z
     balance_nanos: MoneySchema,
     paid_balance_nanos: MoneySchema,
     promotional_balance_nanos: MoneySchema,
+    balance: DisplayAmountSchema('balance_nanos'),
+    paid_balance: DisplayAmountSchema('paid_balance_nanos'),
+    promotional_balance: DisplayAmountSchema('promotional_balance_nanos'),
     auto_recharge: z
       .object({ threshold_nanos: MoneySchema, target_nanos: MoneySchema })
       .nullable()

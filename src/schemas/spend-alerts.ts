@@ -1,6 +1,6 @@
 /** Spend alerts and the customer's entitlement as the API returns them (SPEC §1 Spend alerts, §4). */
 import { z } from '@hono/zod-openapi';
-import { BillingErrorSchema, CurrencySchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
+import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
 export const SpendAlertTypeSchema = z.enum(['SoftLimit', 'HardLimit']).openapi({
   description: 'SoftLimit notifies (spend_alert.triggered); HardLimit also blocks charges above the threshold for the period and marks the customer blocked',
@@ -27,6 +27,7 @@ export const SpendAlertSchema = z
     customer_id: UuidSchema,
     alert_type: SpendAlertTypeSchema,
     threshold_nanos: MoneySchema,
+    threshold: DisplayAmountSchema('threshold_nanos', ' (for a HardLimit alert, the spend cap)'),
     currency: CurrencySchema,
     scope: z
       .object({ meter_event_type: z.string().nullable().openapi({ description: 'only charges of SKUs metering this event type count; null = every charge' }) })

@@ -164,6 +164,9 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   }),
   'POST /admin/v1/meters': async () => ({ path: '/admin/v1/meters', body: { name: `Walk ${tag()}`, event_type: `walk_${seq}`, aggregation: 'Count' } }),
   'POST /admin/v1/test-clocks': async () => ({ path: '/admin/v1/test-clocks', body: { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' } }),
+  'DELETE /admin/v1/test-clocks/{id}': async () => ({
+    path: `/admin/v1/test-clocks/${(await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' })).id}`,
+  }),
   'POST /admin/v1/test-clocks/{id}/advance': async () => {
     const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
     return { path: `/admin/v1/test-clocks/${clock.id}/advance`, body: { frozen_time: '2026-01-02T00:00:00Z' } };

@@ -28,6 +28,7 @@ const ADMIN: Actor = { type: 'admin', id: 'test-admin' };
 interface CreditNoteBody {
   id: string;
   number: string;
+  credit_note_number: string;
   invoice_id: string;
   customer_id: string;
   currency: string;
@@ -84,6 +85,9 @@ describe('POST /admin/v1/invoices/:id/credit-notes', () => {
       memo: 'Charged twice',
     });
     expect(note.number).toMatch(/^CN-\d{6}$/);
+    // Named like an invoice's invoice_number too; `number` stays (SPEC's field).
+    expect(note.credit_note_number).toBe(note.number);
+    expect((await expectJson<{ number: string; credit_note_number: string }>(await h.request('GET', `/admin/v1/credit-notes/${note.id}`))).credit_note_number).toBe(note.number);
 
     const invoice = await expectJson<{ status: string; credited_nanos: string; amount_due_nanos: string; amount_due: string }>(
       await h.request('GET', `/admin/v1/invoices/${id}`),
@@ -100,6 +104,7 @@ describe('POST /admin/v1/invoices/:id/credit-notes', () => {
         invoice_id: id,
         customer_id: customerId,
         number: note.number,
+        credit_note_number: note.number,
         amount_nanos: '100000000000000',
         currency: 'USD',
         reason: 'duplicate',
@@ -269,6 +274,7 @@ async function issueScenario() {
   const first = await expectJson<CreditNoteBody>(await issue(id, { amount_nanos: cents(1000n).toString(), reason: 'other' }), 201);
   expect(allocationOf(first)).toEqual([cents(1000n).toString(), '0', '0', '0']);
   expect(await invoiceOf(id)).toMatchObject({ wallet_applied_nanos: cents(5000n).toString(), credited_nanos: cents(1000n).toString(), amount_due_nanos: cents(5950n).toString() });
+  expect(await invoiceOf(id)).toMatchObject({ wallet_applied: '50.00', credited: '10.00', amount_due: '59.50' });
   return { id, customerId };
 }
 

@@ -221,9 +221,45 @@ describe('POST /admin/v1/customers', () => {
     expect(body.error.details?.issues?.every((issue) => issue.path === 'currency')).toBe(true);
   });
 
+  it('takes billing_currency as input too, the same field as currency', async () => {
+    const { currency: _dropped, ...withoutCurrency } = { display_name: 'Acme', email: 'billing@acme.test', currency: 'USD', account_type: 'Organization' };
+    const byName = await call<Customer>('POST', '/admin/v1/customers', { ...withoutCurrency, billing_currency: 'EUR' });
+    expect(byName.status, JSON.stringify(byName.body)).toBe(201);
+    expect(byName.body.billing_currency).toBe('EUR');
+    expect((await row(byName.body.id))!.billingCurrency).toBe('EUR');
+    // Both, equal: one currency.
+    expect((await organization({ currency: 'GBP', billing_currency: 'GBP' })).billing_currency).toBe('GBP');
+
+    const differ = await rejectCreate({ account_type: 'Organization', currency: 'USD', billing_currency: 'EUR' }, 400, 'validation_failed');
+    expect(differ.error.details?.issues).toEqual([{ path: 'billing_currency', message: 'must equal currency (USD) when both are given' }]);
+    const before = await customerCount();
+    const neither = await call('POST', '/admin/v1/customers', withoutCurrency);
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details?.issues).toEqual([{ path: 'currency', message: 'is required (or billing_currency)' }]);
+    expect(await customerCount()).toBe(before);
+    const malformed = await rejectCreate({ account_type: 'Organization', currency: undefined, billing_currency: 'usd' }, 400, 'validation_failed');
+    expect(malformed.error.details?.issues).toContainEqual({ path: 'billing_currency', message: 'must be an upper-case ISO 4217 code' });
+    expect(malformed.error.details?.issues?.every((issue) => issue.path === 'billing_currency')).toBe(true);
+  });
+
   it('refuses a malformed email with 400 naming email', async () => {
     const body = await rejectCreate({ account_type: 'Organization', email: 'not-an-email' }, 400, 'validation_failed');
-    expect(body.error.details?.issues?.map((i) => i.path)).toEqual(['email']);
+    expect(body.error.details?.issues).toEqual([{ path: 'email', message: 'must be an email address' }]);
+    // A value of the wrong type is still wrong, not missing.
+    const wrongType = await rejectCreate({ account_type: 'Organization', email: 42 }, 400, 'validation_failed');
+    expect(wrongType.error.details?.issues).toEqual([{ path: 'email', message: 'must be an email address' }]);
+  });
+
+  it('says a required field left out "is required", in bodies and nested objects alike', async () => {
+    const missing = await rejectCreate({ account_type: 'Organization', email: undefined }, 400, 'validation_failed');
+    expect(missing.error.details?.issues).toEqual([{ path: 'email', message: 'is required' }]);
+    expect(missing.error.message).toBe('invalid request: email: is required');
+    const address = await rejectCreate({ account_type: 'Organization', billing_address: { line1: '1 Main St', country: 'US' } }, 400, 'validation_failed');
+    expect(address.error.details?.issues).toEqual([{ path: 'billing_address.city', message: 'is required' }]);
+    // A body that is no object at all is not a missing field.
+    const res = await h.request('POST', '/admin/v1/customers', { body: [] });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as ErrorBody).error.details?.issues?.map((i) => i.message)).not.toContain('is required');
   });
 
   it('refuses unknown fields, missing fields and out-of-range terms with 400', async () => {

@@ -125,10 +125,57 @@ describe('GET /admin/v1/invoices', () => {
     expect(bySubscription.data).toEqual([]);
   });
 
+  it('finds an invoice by its number', async () => {
+    const customer = await makeCustomer(h.deps.db);
+    const numbered = await makeDraft(customer, [10n * UNIT]);
+    const other = await makeDraft(customer, [20n * UNIT]);
+    await finalize(numbered);
+    await finalize(other);
+    const { invoice_number: number } = await expectJson<InvoiceBody>(await getInvoice(numbered), 200);
+    expect(number).toMatch(/^INV-\d{6}$/);
+
+    const found = await expectPage<InvoiceBody>(await list(`invoice_number=${number}`));
+    expect(found.data.map((i) => [i.id, i.invoice_number])).toEqual([[numbered, number]]);
+    // The number combines with the other filters; an unknown number is an empty list, not an error.
+    expect((await expectPage<InvoiceBody>(await list(`invoice_number=${number}&status=Draft`))).data).toEqual([]);
+    expect((await expectPage<InvoiceBody>(await list('invoice_number=INV-999999'))).data).toEqual([]);
+    expect((await expectJson<ErrorBody>(await list('invoice_number='), 400)).error.code).toBe('validation_failed');
+  });
+
   it('rejects an unknown status and a malformed customer id', async () => {
     for (const query of ['status=Pending', 'customer_id=nope', 'limit=0']) {
       expect((await expectJson<ErrorBody>(await list(query), 400)).error.code, query).toBe('validation_failed');
     }
+  });
+});
+
+describe('POST /admin/v1/invoices/:id/pay', () => {
+  const openInvoice = async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [10n * UNIT]);
+    expect(await expectJson<InvoiceBody>(await h.request('POST', `/admin/v1/invoices/${id}/finalize`))).toMatchObject({ status: 'Open' });
+    return id;
+  };
+  const paidBy = async (id: string) => (await h.deps.db.invoice.findUniqueOrThrow({ where: { id } })).paidByActorId;
+
+  it('records the authenticated caller as who paid when the body names no one', async () => {
+    const id = await openInvoice();
+    const paid = await expectJson<InvoiceBody & { paid_by: unknown }>(await h.request('POST', `/admin/v1/invoices/${id}/pay`));
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'test-admin', actor_name: null } });
+    expect(await paidBy(id)).toBe('test-admin');
+
+    const empty = await openInvoice();
+    expect(await expectJson(await h.request('POST', `/admin/v1/invoices/${empty}/pay`, { body: {}, as: 'api_key' }))).toMatchObject({
+      status: 'Paid',
+      paid_by: { actor_id: expect.any(String), actor_name: null },
+    });
+    expect(await paidBy(empty)).not.toBe('test-admin');
+  });
+
+  it('still records actor_id and actor_name when given, and refuses unknown fields', async () => {
+    const id = await openInvoice();
+    expect((await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { amount: '1' } }), 400)).error.code).toBe('validation_failed');
+    const paid = await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { actor_id: 'clerk-7', actor_name: 'Front desk' } }));
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'clerk-7', actor_name: 'Front desk' } });
   });
 });
 

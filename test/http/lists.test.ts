@@ -6,6 +6,7 @@
  * time on test-clock objects, a Draft's amount_due, currency taken from the plan).
  */
 import { randomUUID } from 'node:crypto';
+import { newId } from '../../src/ids.js';
 import { describe, expect, it } from 'vitest';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
@@ -43,6 +44,12 @@ const page = async <T>(path: string, as?: { customer: string }) => expectPage<T>
 const ids = (items: { id: string }[]) => items.map((item) => item.id);
 const subscribe = (customerId: string, planId: string, extra: Record<string, unknown> = {}) =>
   post<Subscription>('/v1/subscriptions', { customer_id: customerId, plan_id: planId, ...extra });
+/** A Draft invoice of the customer, made directly (payments are inserted against it). */
+async function draftInvoice(customerId: string): Promise<string> {
+  const id = newId();
+  await h.deps.db.invoice.create({ data: { id, customerId, currency: 'USD', billingReason: 'manual' } });
+  return id;
+}
 const bill = async (subscriptionId: string) => expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/bill`), 201);
 
 describe('lists are newest first, with created ranges', () => {
@@ -253,6 +260,56 @@ describe('reads that were missing', () => {
     expect(ids((await page<{ id: string }>(`/admin/v1/credit-notes?customer_id=${customerId}`)).data)).toEqual([notes[1]!.id, notes[0]!.id]);
     expect(ids((await page<{ id: string }>(`/admin/v1/credit-notes?invoice_id=${invoice.id}&reason=other`)).data)).toEqual([notes[0]!.id]);
     expect(ids((await page<{ id: string }>(`/admin/v1/credit-notes?customer_id=${customerId}&currency=EUR`)).data)).toEqual([]);
+  });
+
+  it('lists payments of every invoice, newest first, by customer, invoice and status', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const other = await makeCustomer(h.deps.db);
+    const invoices = [await draftInvoice(customerId), await draftInvoice(customerId), await draftInvoice(other)];
+    const pay = (invoiceId: string, customer: string, attempt: number, status: 'Failed' | 'Succeeded') =>
+      h.deps.db.payment.create({
+        data: {
+          id: newId(),
+          invoiceId,
+          customerId: customer,
+          attempt,
+          requestKey: `test:${attempt}`,
+          source: 'on_demand',
+          status,
+          amountNanos: (49n * UNIT).toString(),
+          amountMinor: 4900n,
+          currency: 'USD',
+          attemptedAt: new Date(),
+        },
+      });
+    const failed = await pay(invoices[0]!, customerId, 1, 'Failed');
+    const succeeded = await pay(invoices[0]!, customerId, 2, 'Succeeded');
+    const second = await pay(invoices[1]!, customerId, 1, 'Succeeded');
+    const others = await pay(invoices[2]!, other, 1, 'Succeeded');
+
+    const mine = await page<{ id: string; invoice_id: string; customer_id: string; status: string; amount_nanos: string; refunds: unknown[] }>(
+      `/admin/v1/payments?customer_id=${customerId}`,
+    );
+    expect(mine.data.map((p) => [p.id, p.invoice_id, p.status])).toEqual([
+      [second.id, invoices[1], 'Succeeded'],
+      [succeeded.id, invoices[0], 'Succeeded'],
+      [failed.id, invoices[0], 'Failed'],
+    ]);
+    expect(mine.data[0]).toMatchObject({ customer_id: customerId, amount_nanos: (49n * UNIT).toString(), refunds: [] });
+    expect(ids((await page<{ id: string }>(`/admin/v1/payments?invoice_id=${invoices[0]}`)).data)).toEqual([succeeded.id, failed.id]);
+    expect(ids((await page<{ id: string }>(`/admin/v1/payments?customer_id=${customerId}&status=Failed`)).data)).toEqual([failed.id]);
+    expect(ids((await page<{ id: string }>(`/admin/v1/payments?customer_id=${other}`)).data)).toEqual([others.id]);
+
+    const first = await h.request('GET', `/admin/v1/payments?customer_id=${customerId}&limit=2`);
+    expect(first.headers.get('x-has-more')).toBe('true');
+    expect(ids(await expectJson<{ id: string }[]>(first))).toEqual([second.id, succeeded.id]);
+    const rest = await page<{ id: string }>(`/admin/v1/payments?customer_id=${customerId}&limit=2&starting_after=${first.headers.get('x-next-cursor')}`);
+    expect(ids(rest.data)).toEqual([failed.id]);
+    expect(rest.has_more).toBe(false);
+
+    for (const query of ['status=Paid', 'customer_id=nope', 'payment_id=x']) {
+      expect((await expectJson<{ error: { code: string } }>(await h.request('GET', `/admin/v1/payments?${query}`), 400)).error.code, query).toBe('validation_failed');
+    }
   });
 
   it("lists a customer's raw usage events newest first, to find a misspelled event_type", async () => {

@@ -49,12 +49,13 @@ describe('spend alert resources', () => {
       status: 'Armed',
       currency: 'EUR',
       threshold_nanos: units(100n),
+      threshold: '100.00',
       scope: { meter_event_type: null },
       triggered_at: null,
     });
     expect(soft.history.map((entry) => [entry.kind, entry.actor.type])).toEqual([['created', 'admin']]);
     const hard = await createAlert(customerId, { alert_type: 'HardLimit', threshold_nanos: units(5n), currency: 'USD', scope: { meter_event_type: 'api_calls' } });
-    expect(hard).toMatchObject({ currency: 'USD', scope: { meter_event_type: 'api_calls' } });
+    expect(hard).toMatchObject({ currency: 'USD', threshold: '5.00', scope: { meter_event_type: 'api_calls' } });
     const foreign = await createAlert(otherId, { alert_type: 'HardLimit', threshold_nanos: units(1n) });
 
     const page = await expectPage<Alert>(await h.request('GET', alertsPath(customerId)));
@@ -186,7 +187,7 @@ describe('spend alert evaluation', () => {
     const invoice = await expectJson<{ total_nanos: string; amount_due_nanos: string; spend_cap_withheld_nanos: string; line_items: { kind: string; amount_nanos: string }[] }>(
       await h.request('GET', `/admin/v1/invoices/${draft.id}`),
     );
-    expect(invoice).toMatchObject({ total_nanos: units(30n), amount_due_nanos: units(30n), spend_cap_withheld_nanos: units(1n) });
+    expect(invoice).toMatchObject({ total_nanos: units(30n), amount_due_nanos: units(30n), spend_cap_withheld_nanos: units(1n), spend_cap_withheld: '1.00' });
     expect(invoice.line_items.map((line) => [line.kind, line.amount_nanos])).toEqual([
       ['usage', units(31n)],
       ['spend_cap', (-UNIT).toString()],

@@ -69,6 +69,8 @@ describe('credit wallets', () => {
     expect((await h.request('GET', wallet(customerId))).status).toBe(404);
     const granted = await expectJson<WalletBody>(await h.request('POST', `${wallet(customerId)}/grants`, { body: { amount_nanos: (20n * UNIT).toString(), description: 'welcome credit' } }), 201);
     expect(granted).toMatchObject({ balance_nanos: (20n * UNIT).toString(), promotional_balance_nanos: (20n * UNIT).toString(), paid_balance_nanos: '0' });
+    // Display strings beside the raw amounts, rounded once like every other display field.
+    expect(granted).toMatchObject({ balance: '20.00', promotional_balance: '20.00', paid_balance: '0.00' });
 
     // Without a card: 422; with one, stripe-mock refuses the confirmation, recorded Failed with its intent.
     const refused = await h.request('POST', `${wallet(customerId)}/top-ups`, { body: { amount_nanos: (50n * UNIT).toString() } });

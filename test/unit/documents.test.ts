@@ -163,6 +163,9 @@ function invoice(overrides: Partial<InvoiceView> = {}): InvoiceView {
     tax: '130.00',
     total: '1420.00',
     amount_due: '1420.00',
+    credited: '0.00',
+    wallet_applied: '0.00',
+    spend_cap_withheld: '0.00',
     tax_adapter: 'flat:1000',
     due_at: '2026-03-03T01:00:00.000Z',
     finalized_at: '2026-02-01T01:00:00.000Z',
@@ -250,7 +253,7 @@ describe('invoice PDFs', () => {
 
   it('list the credit notes of an invoice, and a credit note references its invoice', async () => {
     const note = {
-      id: '0192f000-0000-7000-8000-0000000000d1', number: 'CN-000007', invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      id: '0192f000-0000-7000-8000-0000000000d1', number: 'CN-000007', credit_note_number: 'CN-000007', invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
       amount_nanos: String(20n * UNIT), amount: '20.00', reason: 'product_unsatisfactory' as const, memo: 'Outage on Jan 12', source_invoice_id: null, created_at: '2026-02-05T00:00:00.000Z',
       due_reduction_nanos: String(20n * UNIT), refund_amount_nanos: '0', credit_amount_nanos: '0', out_of_band_amount_nanos: '0',
     };
@@ -269,7 +272,7 @@ describe('invoice PDFs', () => {
     // 100.00 note allocated 59.50 off the amount due and 40.50 to the customer's balance.
     const cents = (n: bigint) => (n * UNIT) / 100n;
     const noteOf = (number: string, due: bigint, credit: bigint) => ({
-      id: '0192f000-0000-7000-8000-0000000000d3', number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      id: '0192f000-0000-7000-8000-0000000000d3', number, credit_note_number: number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
       amount_nanos: String(due + credit), amount: '', reason: 'other' as const, memo: null, source_invoice_id: null, created_at: '2026-02-05T00:00:00.000Z',
       due_reduction_nanos: String(due), refund_amount_nanos: '0', credit_amount_nanos: String(credit), out_of_band_amount_nanos: '0',
     });
@@ -315,7 +318,7 @@ describe('invoice PDFs', () => {
   it('show where a credit invoice\'s credit was applied', async () => {
     const credit = invoice({ total_nanos: String(-30n * UNIT), amount_due_nanos: '0', status: 'Paid', paid_at: '2026-02-01T01:00:00.000Z', line_items: [line({ kind: 'fee', description: 'Unused Pro days', amount_nanos: String(-30n * UNIT) })] });
     const applied = {
-      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z', due_reduction_nanos: String(30n * UNIT), refund_amount_nanos: '0', credit_amount_nanos: '0', out_of_band_amount_nanos: '0' },
+      note: { id: '0192f000-0000-7000-8000-0000000000d2', number: 'CN-000009', credit_note_number: 'CN-000009', invoice_id: '0192f000-0000-7000-8000-0000000000e1', customer_id: credit.customer_id, currency: 'USD', amount_nanos: String(30n * UNIT), amount: '30.00', reason: 'order_change' as const, memo: null, source_invoice_id: credit.id, created_at: '2026-02-01T01:00:00.000Z', due_reduction_nanos: String(30n * UNIT), refund_amount_nanos: '0', credit_amount_nanos: '0', out_of_band_amount_nanos: '0' },
       invoiceNumber: 'INV-000040',
     };
     const text = await pdfText(await renderPdf(invoiceDocumentModel(credit, [], parties, { locale: 'en-US' }, [applied])));

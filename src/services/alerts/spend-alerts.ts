@@ -24,7 +24,7 @@
  *   period start) clears it the same way.
  */
 import type { PageQuery } from '../../db/pages.js';
-import { thresholdCrossed } from '../../core/index.js';
+import { thresholdCrossed, toDisplay } from '../../core/index.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { customerNow } from '../../db/contracts.js';
 import { findCustomer } from '../../db/customers.js';
@@ -73,6 +73,7 @@ function toView(alert: SpendAlertRow, history: SpendAlertEventRow[]): SpendAlert
     customer_id: alert.customerId,
     alert_type: alert.alertType,
     threshold_nanos: alert.thresholdNanos.toFixed(0),
+    threshold: toDisplay(fromDecimal(alert.thresholdNanos), alert.currency).text,
     currency: alert.currency,
     scope: { meter_event_type: alert.meterEventType },
     status: alert.status,

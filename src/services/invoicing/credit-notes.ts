@@ -61,6 +61,7 @@ export function toCreditNoteView(note: CreditNoteRow): CreditNoteView {
   return {
     id: note.id,
     number: note.number,
+    credit_note_number: note.number,
     invoice_id: note.invoiceId,
     customer_id: note.customerId,
     currency: note.currency,
@@ -192,6 +193,7 @@ export async function creditInvoice(tx: DbClient, invoiceId: string, input: Issu
       invoice_id: invoiceId,
       customer_id: note.customerId,
       number,
+      credit_note_number: number,
       amount_nanos: input.amountNanos.toString(),
       ...allocationFields,
       currency: note.currency,

@@ -89,6 +89,9 @@ function invoiceFields(invoice: InvoiceRow, spendCapWithheld: bigint): Omit<Invo
     tax: display(fromDecimal(invoice.taxNanos)),
     total: display(total),
     amount_due: display(amountDue),
+    credited: display(fromDecimal(invoice.creditedNanos)),
+    wallet_applied: display(fromDecimal(invoice.walletAppliedNanos)),
+    spend_cap_withheld: display(spendCapWithheld),
     tax_adapter: invoice.taxAdapter,
     due_at: iso(invoice.dueAt),
     finalized_at: iso(invoice.finalizedAt),
@@ -147,15 +150,16 @@ export interface InvoiceListQuery extends PageQuery {
   status?: InvoiceFilter['status'];
   subscription_id?: string | undefined;
   currency?: string | undefined;
+  invoice_number?: string | undefined;
 }
 
 /** Invoice summaries, newest first; `ownCustomerId` (a customer token) sees only invoices addressed to it. */
 export async function listInvoices(db: Db, query: InvoiceListQuery, ownCustomerId?: string): Promise<Page<InvoiceSummaryView>> {
-  const { customer_id, status, subscription_id, currency, ...page } = query;
+  const { customer_id, status, subscription_id, currency, invoice_number, ...page } = query;
   if (ownCustomerId !== undefined && customer_id !== undefined && customer_id !== ownCustomerId) throw notFound('customer', customer_id);
   // A customer token whose subject names no customer id at all has no invoices to list.
   if (ownCustomerId !== undefined && !UUID_PATTERN.test(ownCustomerId)) throw notFound('customer', ownCustomerId);
-  const rows = await listInvoiceSummaries(db, { customerId: ownCustomerId ?? customer_id, status, subscriptionId: subscription_id, currency }, page);
+  const rows = await listInvoiceSummaries(db, { customerId: ownCustomerId ?? customer_id, status, subscriptionId: subscription_id, currency, invoiceNumber: invoice_number }, page);
   return toPage(rows, page.limit, toInvoiceSummaryView);
 }
 

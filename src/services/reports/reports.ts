@@ -6,6 +6,7 @@
  */
 import { poolReader, type Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
+import { customerNow } from '../../db/contracts.js';
 import { arAging, deferredSchedule, ledgerBalancesAsOf, mrrAsOf, mrrChanges, type ReportFilter } from '../../db/reports.js';
 import { notFound, validation } from '../../errors.js';
 import type { ArAgingView, DeferredRevenueView, MrrMovement, MrrMovementsView, MrrView } from '../../schemas/reports.js';
@@ -35,8 +36,14 @@ const currenciesOf = (items: readonly { currency: string }[]): string[] => [...n
 
 // ── AR aging ─────────────────────────────────────────────────────────────────────────────────
 
-export async function arAgingReport(deps: ReportDeps, asOf: Date, query: ReportQuery): Promise<ArAgingView> {
+/**
+ * The aging report as of `asOf`; without one, as of now: the customer's "now" (its test clock's
+ * frozen time) when the report is of one customer on a test clock, so sandbox invoices age in
+ * sandbox time, else the wall clock.
+ */
+export async function arAgingReport(deps: ReportDeps & Pick<ServiceDeps, 'clock'>, requestedAsOf: Date | undefined, query: ReportQuery): Promise<ArAgingView> {
   const filter = await filterOf(deps.db, query);
+  const asOf = requestedAsOf ?? (filter.customerId === null ? deps.clock() : await customerNow(deps.db, filter.customerId, deps.clock()));
   const read = poolReader(deps.pool);
   const [rows, ledger] = await Promise.all([arAging(read, asOf, filter), ledgerBalancesAsOf(read, 'accounts_receivable', asOf, filter)]);
   const currencies = [...new Set([...currenciesOf(rows), ...[...ledger.entries()].filter(([, v]) => v !== 0n).map(([c]) => c)])].sort();

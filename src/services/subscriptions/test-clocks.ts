@@ -28,6 +28,8 @@
 import { subscriptionIdsOnClock } from '../../db/subscriptions.js';
 import {
   beginAdvance,
+  customersOnClockCount,
+  deleteTestClockRow,
   finishAdvance,
   findTestClock,
   insertTestClock,
@@ -92,6 +94,26 @@ export async function getTestClock(deps: ServiceDeps, id: string): Promise<TestC
   const row = await findTestClock(deps.db, id);
   if (!row) throw notFound('test_clock', id);
   return toView(row);
+}
+
+/**
+ * Deletes a clock nothing lives on: a clock with customers (closed ones too: their invoices and
+ * subscriptions keep its time) is 409 test_clock_has_customers, an advancing one 409
+ * test_clock_advancing. Audited as test_clock.deleted. The row is locked first, so a customer
+ * created on the clock concurrently either commits before (and is counted) or finds no clock.
+ */
+export async function deleteTestClock(deps: ServiceDeps, id: string, actor: Actor, requestId: string): Promise<void> {
+  await deps.db.$transaction(async (tx) => {
+    const clock = await lockClockForUpdate(tx, id);
+    if (!clock) throw notFound('test_clock', id);
+    if (clock.status === 'advancing') throw advancing();
+    const customers = await customersOnClockCount(tx, id);
+    if (customers > 0) {
+      throw conflict('test_clock_has_customers', `the test clock has ${customers} customer(s) on it; only a clock without customers can be deleted`, { customers });
+    }
+    await deleteTestClockRow(tx, id);
+    await recordAudit(tx, { action: 'test_clock.deleted', actor, entityType: 'test_clock', entityId: id, before: toView(clock), requestId });
+  });
 }
 
 /** Whether the clock's advance workflow is running (Temporal reached within the API's deadline, else 503). */

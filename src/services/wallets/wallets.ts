@@ -26,6 +26,7 @@ import {
   walletTopUpJournal,
 } from '../../core/index.js';
 import type { Db, DbClient } from '../../db/client.js';
+import { toDisplay } from '../../core/index.js';
 import { customerNow } from '../../db/contracts.js';
 import { findCustomer } from '../../db/customers.js';
 import { amountDueOf, updateInvoice, type InvoiceRow } from '../../db/invoices.js';
@@ -88,6 +89,9 @@ export function toWalletView(wallet: WalletRow, grants: WalletGrantRow[]): Walle
     balance_nanos: fromDecimal(wallet.balanceNanos).toString(),
     paid_balance_nanos: sum('paid').toString(),
     promotional_balance_nanos: sum('promotional').toString(),
+    balance: toDisplay(fromDecimal(wallet.balanceNanos), wallet.currency).text,
+    paid_balance: toDisplay(sum('paid'), wallet.currency).text,
+    promotional_balance: toDisplay(sum('promotional'), wallet.currency).text,
     auto_recharge: threshold !== null && target !== null ? { threshold_nanos: threshold.toString(), target_nanos: target.toString() } : null,
     grants: grants.map((g) => ({
       id: g.id,

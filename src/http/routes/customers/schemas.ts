@@ -27,7 +27,10 @@ export const CreateCustomerSchema = z
   .strictObject({
     display_name: NameSchema,
     email: EmailSchema,
-    currency: CurrencySchema.openapi({ description: 'ISO 4217; stored and returned as billing_currency (immutable)' }),
+    currency: CurrencySchema.optional().openapi({ description: 'ISO 4217; stored and returned as billing_currency (immutable). Required unless billing_currency is given' }),
+    billing_currency: CurrencySchema.optional().openapi({
+      description: 'the same as currency, under the name the customer is returned with: give either (both given, they must be equal)',
+    }),
     account_type: AccountTypeSchema.openapi({ description: 'immutable after creation' }),
     parent_id: UuidSchema.nullable().optional().openapi({ description: 'required for a Subsidiary, null otherwise' }),
     legal_name: NameSchema.nullable().optional(),
@@ -40,6 +43,15 @@ export const CreateCustomerSchema = z
     external_id: ExternalIdSchema.nullable().optional(),
     metadata: MetadataInputSchema.optional(),
   })
+  .superRefine((body, ctx) => {
+    if (body.currency === undefined && body.billing_currency === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['currency'], message: 'is required (or billing_currency)' });
+    } else if (body.currency !== undefined && body.billing_currency !== undefined && body.currency !== body.billing_currency) {
+      ctx.addIssue({ code: 'custom', path: ['billing_currency'], message: `must equal currency (${body.currency}) when both are given` });
+    }
+  })
+  // The one field the service stores as billing_currency.
+  .transform(({ billing_currency, currency, ...body }) => ({ ...body, currency: (currency ?? billing_currency)! }))
   .openapi('CreateCustomerRequest');
 
 export const UpdateCustomerSchema = z

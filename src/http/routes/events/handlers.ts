@@ -33,8 +33,9 @@ function cloudEvents<T>(accepted: string, other: string, schema: z.ZodType<T>, h
       if (mediaType === 'application/json') refuseCloudEventAsJson(await c.req.json(), accepted);
       return next();
     }
-    const parsed = schema.safeParse(await c.req.json());
-    if (!parsed.success) throw validationError(parsed.error);
+    const body: unknown = await c.req.json();
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     return handle(c, parsed.data);
   };
 }

@@ -34,9 +34,10 @@ export const pay = createRoute({
   tags: ['Invoices'],
   summary: 'Record a manual payment of an Open invoice',
   description:
-    "Open → Paid; records actor_id/actor_name as who paid (the audit entry names the authenticated caller), writes invoice.paid " +
+    "Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller " +
+    "as actor_id and no name; the audit entry always names the caller), writes invoice.paid " +
     "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.",
-  request: { params: IdParamSchema, ...mutationRequest(PaySchema) },
+  request: { params: IdParamSchema, ...mutationRequest(PaySchema, false) },
   responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema) },
 });
 export const voidRoute = createRoute({

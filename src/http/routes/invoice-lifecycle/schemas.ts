@@ -3,4 +3,9 @@
  */
 import { z } from '@hono/zod-openapi';
 
-export const PaySchema = z.strictObject({ actor_id: z.string().min(1).max(200), actor_name: z.string().min(1).max(200) }).openapi('PayInvoice');
+export const PaySchema = z
+  .strictObject({
+    actor_id: z.string().min(1).max(200).optional().openapi({ description: 'who paid; default: the authenticated caller (its token subject or API key)' }),
+    actor_name: z.string().min(1).max(200).optional().openapi({ description: "who paid, by name; default: none (null)" }),
+  })
+  .openapi('PayInvoice');

@@ -22,7 +22,7 @@ export const listRoute = createRoute({
   operationId: 'listInvoices',
   tags,
   summary: 'List invoices',
-  description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency and created_gte / created_lt.`,
+  description: `${LIST_SUMMARY} Filter by customer_id, status, subscription_id, currency, invoice_number (finds an invoice by its number) and created_gte / created_lt.`,
   request: { query: ListInvoicesQuerySchema },
   responses: { 200: pageResponse('One page of invoice summaries', InvoiceSummarySchema, 'InvoiceList') },
 });

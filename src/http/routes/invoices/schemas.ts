@@ -54,6 +54,13 @@ export const ListInvoicesQuerySchema = PaginationQuerySchema.extend({
   status: InvoiceStatusSchema.optional(),
   subscription_id: UuidSchema.optional().openapi({ description: 'invoices with a line of this subscription' }),
   currency: CurrencySchema.optional(),
+  invoice_number: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(64)
+    .optional()
+    .openapi({ description: 'the invoice with this number (INV-######): a list of at most one', example: 'INV-000123' }),
 });
 
 export const ListCreditNotesQuerySchema = PaginationQuerySchema.extend({

@@ -7,11 +7,11 @@ import { getInvoiceDunning, listDunning, retryDunning } from '../../../services/
 import { runInvoicePayment } from '../../../services/payments/invoice-payments.js';
 import { receiveNotification } from '../../../services/payments/notifications.js';
 import { attachPaymentMethod, detachPaymentMethod, getPaymentMethod, listPaymentMethods } from '../../../services/payments/payment-methods.js';
-import { listPayments, getPaymentView } from '../../../services/payments/payments.js';
+import { listEveryPayment, listPayments, getPaymentView } from '../../../services/payments/payments.js';
 import { refundInvoice } from '../../../services/payments/refunds.js';
 import type { App } from '../../context.js';
 import { requestContext, sendPage } from '../../helpers.js';
-import { attachRoute, listMethodsRoute, getMethodRoute, detachRoute, listPaymentsRoute, createIntentRoute, captureRoute, refundRoute, listDunningRoute, invoiceDunningRoute, retryDunningRoute, webhookRoute } from './routes.js';
+import { attachRoute, listMethodsRoute, getMethodRoute, detachRoute, listPaymentsRoute, listAllPaymentsRoute, createIntentRoute, captureRoute, refundRoute, listDunningRoute, invoiceDunningRoute, retryDunningRoute, webhookRoute } from './routes.js';
 import { PaymentIntentSchema, RefundRequestSchema } from './schemas.js';
 
 export function registerPayments(app: App): void {
@@ -32,6 +32,8 @@ export function registerPayments(app: App): void {
   );
 
   app.openapi(listPaymentsRoute, async (c) => sendPage(c, await listPayments(c.get('deps').db, c.req.valid('param').id, c.req.valid('query'))));
+
+  app.openapi(listAllPaymentsRoute, async (c) => sendPage(c, await listEveryPayment(c.get('deps').db, c.req.valid('query'))));
 
   app.openapi(createIntentRoute, async (c) => {
     const body = (c.req.valid('json') as z.infer<typeof PaymentIntentSchema> | undefined) ?? {};

@@ -8,7 +8,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PaymentMethodSchema, RefundSchema, PaymentSchema, DunningScheduleSchema, NotificationReceiptSchema, ProcessorNotificationSchema } from '../../../schemas/payments.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
-import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema } from './schemas.js';
+import { AttachSchema, PaymentIntentSchema, RefundRequestSchema, ListDunningQuerySchema, ListPaymentsQuerySchema } from './schemas.js';
 
 const tags = ['Payments'];
 
@@ -70,6 +70,19 @@ export const listPaymentsRoute = createRoute({
   summary: "List an invoice's payments (every collection attempt) with their refunds",
   description: 'One payment per attempt (auto-charge, dunning retries, charges on demand, payments the processor reported), newest first, as a JSON array (pagination in headers).',
   request: { params: IdParamSchema, query: PaginationQuerySchema },
+  responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList') },
+});
+
+export const listAllPaymentsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/payments',
+  operationId: 'listPayments',
+  tags,
+  summary: 'List payments (every invoice) with their refunds',
+  description:
+    'Every collection attempt of every invoice, newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link ' +
+    'headers); filter by customer_id, invoice_id, status and created_gte / created_lt.',
+  request: { query: ListPaymentsQuerySchema },
   responses: { 200: pageResponse('One page of payments', PaymentSchema, 'PaymentList') },
 });
 

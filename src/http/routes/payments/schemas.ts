@@ -3,6 +3,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { CREDIT_NOTE_REASONS } from '../../../schemas/invoicing.js';
+import { PaymentStatusSchema } from '../../../schemas/payments.js';
 import { UuidSchema, PositiveMoneySchema } from '../../../schemas/common.js';
 import { PaginationQuerySchema } from '../../schemas.js';
 
@@ -33,4 +34,10 @@ export const ListDunningQuerySchema = PaginationQuerySchema.extend({
   status: z.enum(['Active', 'Resolved', 'Exhausted']).optional(),
   customer_id: UuidSchema.optional(),
   subscription_id: UuidSchema.optional(),
+});
+
+export const ListPaymentsQuerySchema = PaginationQuerySchema.extend({
+  customer_id: UuidSchema.optional(),
+  invoice_id: UuidSchema.optional(),
+  status: PaymentStatusSchema.optional(),
 });

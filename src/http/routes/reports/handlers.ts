@@ -16,7 +16,7 @@ export function registerReports(app: App): void {
 
   app.openapi(arAgingRoute, async (c) => {
     const { as_of, customer_id, currency, format } = c.req.valid('query');
-    const view = await arAgingReport(c.get('deps'), as_of ? new Date(as_of) : c.get('deps').clock(), { customerId: customer_id, currency });
+    const view = await arAgingReport(c.get('deps'), as_of ? new Date(as_of) : undefined, { customerId: customer_id, currency });
     return wantsCsv(c, format) ? sendCsv(c, arAgingCsv(view), 'ar-aging.csv') : c.json(view, 200);
   });
 

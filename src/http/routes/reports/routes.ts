@@ -29,7 +29,8 @@ over 90 days past due. An invoice's open amount is the net of its accounts_recei
 wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
 payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
 and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
-receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it.
+receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of the
+report is as of now: for one customer (customer_id) on a test clock, the clock's frozen time, so sandbox invoices age in sandbox time.
 ${SCOPE}`,
   request: { query: AsOfQuerySchema },
   responses: { 200: reportResponse('The aging report', ArAgingSchema) },

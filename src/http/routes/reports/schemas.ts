@@ -19,7 +19,7 @@ const FilterQuerySchema = z.object({
 });
 
 export const AsOfQuerySchema = FilterQuerySchema.extend({
-  as_of: DateTimeSchema.optional().openapi({ description: 'the instant the report is as of (default: now)' }),
+  as_of: DateTimeSchema.optional().openapi({ description: "the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time)" }),
 });
 
 export const MovementsQuerySchema = FilterQuerySchema.extend({

@@ -3,7 +3,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { DateTimeSchema } from '../../../schemas/common.js';
 import { TestClockSchema } from '../../../schemas/subscriptions.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
-import { IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
+import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 
 export const create = createRoute({
   method: 'post',
@@ -55,4 +55,17 @@ export const advance = createRoute({
     'runs, another is 409 test_clock_advancing.',
   request: { params: IdParamSchema, ...mutationRequest(z.strictObject({ frozen_time: DateTimeSchema })) },
   responses: { 202: jsonResponse('The test clock, advancing', TestClockSchema) },
+});
+
+export const remove = createRoute({
+  method: 'delete',
+  path: '/admin/v1/test-clocks/{id}',
+  operationId: 'deleteTestClock',
+  tags: ['Test clocks'],
+  summary: 'Delete a test clock without customers',
+  description:
+    'Deletes a clock no customer lives on (audited as test_clock.deleted). A clock with customers, closed ones included, is 409 ' +
+    '`test_clock_has_customers` (details.customers: how many); an advancing clock 409 `test_clock_advancing`; an unknown one 404 `test_clock_not_found`.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 204: { description: 'Deleted' } },
 });
