@@ -294,7 +294,7 @@ describe('invoice PDFs', () => {
 
   it('name each credit note once, and still add up from the total to the amount due', async () => {
     const note = (number: string, parts: { due?: bigint; refund?: bigint; credit?: bigint }) => ({
-      id: '0192f000-0000-7000-8000-0000000000d4', number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
+      id: '0192f000-0000-7000-8000-0000000000d4', number, credit_note_number: number, invoice_id: invoice().id, customer_id: invoice().customer_id, currency: 'USD',
       amount_nanos: String((parts.due ?? 0n) + (parts.refund ?? 0n) + (parts.credit ?? 0n)), amount: '', reason: 'other' as const, memo: null, source_invoice_id: null,
       created_at: '2026-02-05T00:00:00.000Z', due_reduction_nanos: String(parts.due ?? 0n), refund_amount_nanos: String(parts.refund ?? 0n),
       credit_amount_nanos: String(parts.credit ?? 0n), out_of_band_amount_nanos: '0',
