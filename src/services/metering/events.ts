@@ -32,6 +32,11 @@
  *   correction invoice once the subscription has ended (services/billing/late-usage.ts). An event
  *   without subscription_id is late when that holds for any subscription of its customer. Events
  *   more than LATE_USAGE_MAX_DAYS before the customer's now are refused (timestamp_too_old).
+ * - Bounded sums: a request, and a customer's calendar month (UTC) of events, carry at most
+ *   MAX_MONTHLY_QUANTITY units, counted as each event's magnitude (magnitudeOf); the month's sum is
+ *   kept by the storing statement itself (usage_quantity_totals, whose CHECK refuses the excess), so
+ *   what would pass it is a 422 quantity_limit_exceeded and nothing of the request is stored. With
+ *   the catalog's price bounds no period's charge can overflow the money columns.
  * - Billability: an event no subscription period covers (no subscription, before its start, after
  *   its end, in a trial) is stored, answered billable: false with its unbillable_reason, and counted
  *   in the usage summary (unbillable_event_count). Without a timestamp an event is dated at receipt.
