@@ -244,6 +244,7 @@ describe('webhook delivery', () => {
       invoice_id: open.id,
       customer_id: payer,
       number: note.number,
+      credit_note_number: note.number,
       amount_nanos: '1000000000000',
       due_reduction_nanos: '1000000000000',
       refund_amount_nanos: '0',
