@@ -59,7 +59,7 @@ import { customerIdsByExternalId } from '../../db/customers.js';
 import { quantityBoundOf, storeEachEvent, storeEvents, type EventProblem, type EventRow, type StoreLimits } from '../../db/metering/event-store.js';
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
-import { ONE_UNIT } from '../../core/index.js';
+import { coefficientAt, ONE_UNIT, parseQuantity } from '../../core/index.js';
 import { scheduleRollup } from './usage.js';
 import { numericMeterProperties, type NumericProperty } from './meters.js';
 import type { IngestBatchResult, IngestEventResult, UnbillableReason } from '../../schemas/metering.js';
@@ -243,11 +243,13 @@ export function meterPropertyIssues(properties: Record<string, unknown>, numeric
  */
 export const MAX_MONTHLY_QUANTITY = 10n ** 18n;
 
-/** A quantity's absolute value in units of 10^-12 (numbers and decimal strings validated before). */
+/**
+ * A quantity's absolute value in units of 10^-12, read with the core's decimal parser (numbers and
+ * decimal strings were validated before: at most MAX_QUANTITY_DECIMALS decimals); 0 for anything else.
+ */
 function scaledAbs(value: unknown): bigint {
-  const text = typeof value === 'number' ? Math.abs(value).toFixed(MAX_QUANTITY_DECIMALS) : typeof value === 'string' && DECIMAL.test(value) ? value.replace('-', '') : '0';
-  const [integer = '0', fraction = ''] = text.split('.');
-  return BigInt(integer) * ONE_UNIT + BigInt(fraction.slice(0, MAX_QUANTITY_DECIMALS).padEnd(MAX_QUANTITY_DECIMALS, '0'));
+  const text = typeof value === 'number' ? Math.abs(value).toFixed(MAX_QUANTITY_DECIMALS) : typeof value === 'string' && DECIMAL.test(value) ? value.replace('-', '') : null;
+  return text === null ? 0n : coefficientAt(parseQuantity(text), MAX_QUANTITY_DECIMALS);
 }
 
 /**
