@@ -19,6 +19,12 @@ export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg
   // An idle pooled connection that the server drops (a restart, pg_terminate_backend) is emitted
   // here: without a listener the process would die of it. The pool discards the connection itself.
   pool.on('error', () => {});
+  // A checked-out connection has no pool listener: one the server drops between two statements of
+  // an interactive transaction (Prisma holds it idle in the transaction while the caller works)
+  // would emit an unheard 'error' and kill the process. Every connection keeps a listener for its
+  // whole life instead; the next statement on it fails with a connection error (transient), and
+  // the pool destroys it on release because it is no longer queryable.
+  pool.on('connect', (client) => client.on('error', () => {}));
   // Interactive transactions queue on row locks (an invoice's credit notes, a wallet's drawdowns):
   // Prisma's defaults (2 s to get a connection, 5 s in all) fail such a queue under load, where
   // waiting a little longer is what the caller wants.

@@ -10,6 +10,7 @@ import { createDb, withPooledClient } from '../../src/db/client.js';
 import { freePort } from '../../src/dev/processes.js';
 import { newId } from '../../src/ids.js';
 import { isDependencyUnavailable } from '../../src/services/availability.js';
+import { classifyFailure } from '../../src/services/failures/taxonomy.js';
 import { reconcileSubscriptionWorkflows } from '../../src/services/subscriptions/workflow-starts.js';
 import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
 import { subscriptionStateQuery, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
@@ -103,6 +104,51 @@ describe('a dropped database connection', () => {
     );
     expect(isDependencyUnavailable(err)).toBe(true);
     expect((await h.deps.pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('to a checked-out connection between two queries neither kills the process nor goes back to the pool', async () => {
+    const { db, pool } = createDb(inject('databaseUrl'), 1);
+    try {
+      // Checked out as the driver adapter and the outbox listener do, with nothing of ours listening for 'error'.
+      const client = await pool.connect();
+      const pid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await h.deps.db.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+      // The server's "terminating connection" arrives with no query running: an unheard 'error' would be an uncaught exception.
+      await eventually(async () => expect((client as unknown as { _queryable: boolean })._queryable).toBe(false));
+      client.release();
+      expect((await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid).not.toBe(pid);
+    } finally {
+      await db.$disconnect();
+      await pool.end();
+    }
+  });
+
+  it('between two statements of a transaction fails that transaction as transient, and neither kills the process nor keeps the connection', async () => {
+    const { db, pool } = createDb(inject('databaseUrl'), 1);
+    try {
+      const outcome = await db
+        .$transaction(async (tx) => {
+          const [row] = await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+          const pid = row!.pid;
+          // The connection sits idle in the transaction while the server drops it: its 'error' has no query to fail.
+          await h.deps.db.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+          await eventually(async () => {
+            const [gone] = await h.deps.db.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ${pid}::int`;
+            expect(gone!.n).toBe(0n);
+          });
+          return tx.$queryRaw`SELECT 1`;
+        })
+        .then(
+          () => new Error('the transaction outlived its connection'),
+          (err: unknown) => err,
+        );
+      expect(classifyFailure(outcome), String(outcome)).toBe('transient');
+      // The pool of one replaced the dead connection.
+      expect(await db.$queryRaw<{ one: number }[]>`SELECT 1 AS one`).toEqual([{ one: 1 }]);
+    } finally {
+      await db.$disconnect();
+      await pool.end();
+    }
   });
 
   it('takes over a clock left advancing by a terminated advance workflow, and the next advance finishes the work', async () => {
