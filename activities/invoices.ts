@@ -26,7 +26,9 @@ import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/ser
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
 import type { SubscriptionCommand } from '../workflows/shared/messages.js';
+import type { WithFollowUps } from '../workflows/follow-ups/messages.js';
 import type { FinalizedInvoice, FinalizeInvoiceCommand, InvoiceOutcome, InvoiceStatus, PayInvoiceCommand } from '../workflows/invoice/messages.js';
+import { collectingFollowUps, type FollowUpDeps } from '../src/services/follow-ups.js';
 import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
 import type { BillNowResult, ChangePlanCommand, SubscriptionSnapshot } from '../workflows/subscription/messages.js';
 
@@ -72,8 +74,12 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     return result;
   }
 
-  /** Draft → Open in one transaction (number, spend cap, tax, wallet drawdown, ledger, outbox, audit), then the top-ups a drawdown called for. */
-  async function finalizeRecord(invoiceId: string, command: FinalizeInvoiceCommand): Promise<FinalizedInvoice> {
+  /**
+   * Draft → Open in one transaction (number, spend cap, tax, wallet drawdown, ledger, outbox, audit),
+   * then the top-ups a drawdown called for: their workflows are started through `followUps` (collected
+   * for the invoice's workflow, or at once when finalized outside one).
+   */
+  async function finalizeRecord(invoiceId: string, command: FinalizeInvoiceCommand, followUps: FollowUpDeps = workflows): Promise<FinalizedInvoice> {
     const result = await finalizeInvoice(db, invoiceId, {
       actor: command.actor,
       at: command.at ? new Date(command.at) : await invoiceNow(db, invoiceId, new Date()),
@@ -87,7 +93,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     // A drawdown that crossed its wallet's auto-recharge threshold recorded a top-up: charge it (a
     // retry, which finds the invoice finalized, looks again; no drawdown, no top-up).
     if (result.alreadyFinalized || result.invoice.wallet_applied_nanos !== '0') {
-      await startPendingRecharges(workflows, result.invoice.customer_id);
+      await startPendingRecharges({ db, ...followUps }, result.invoice.customer_id);
     }
     // The API answers with the invoice as it stood finalized, before its auto-charge (which runs next).
     return command.chargeAfterAnswer === true ? { ...outcome(result.invoice), view: { ...result.invoice } } : outcome(result.invoice);
@@ -173,10 +179,13 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     billLateUsageCorrections: (input: { testClockId: string | null; at?: string }): Promise<LateUsageCorrectionsSummary> =>
       classified(() => billLateUsageCorrections(input.testClockId, input.at ?? new Date().toISOString())),
 
-    finalizeInvoiceRecord: (invoiceId: string, command: FinalizeInvoiceCommand) => classified(() => finalizeRecord(invoiceId, command)),
+    /** The invoice workflow's finalize: the recharges it calls for are that workflow's to start (returned as follow-ups). */
+    finalizeInvoiceRecord: (invoiceId: string, command: FinalizeInvoiceCommand): Promise<WithFollowUps<FinalizedInvoice>> =>
+      classified(() => collectingFollowUps(deps, (collecting) => finalizeRecord(invoiceId, command, collecting))),
 
-    payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand) =>
-      classified(async () => {
+    /** Paid by hand; the dunning schedule it closes and the trials it ends are told by the invoice's workflow (follow-ups). */
+    payInvoiceRecord: (invoiceId: string, command: PayInvoiceCommand): Promise<WithFollowUps<InvoiceOutcome>> =>
+      classified(() => collectingFollowUps(deps, async (collecting) => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const paid = await markInvoicePaid(db, invoiceId, {
           actor: command.actor,
@@ -185,15 +194,15 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });
         // An invoice in dunning paid by hand closes its schedule (its subscriptions back to Active).
-        await closeDunning(deps, invoiceId, 'paid_manually', at);
+        await closeDunning(collecting, invoiceId, 'paid_manually', at);
         // A Trialing subscription whose invoice is paid becomes Active.
-        await endTrialsPaidBy(deps, invoiceId, at);
+        await endTrialsPaidBy(collecting, invoiceId, at);
         deps.logger.info({ invoiceId, invoiceNumber: paid.invoice_number, customerId: paid.customer_id, paidBy: command.paidBy.actorId, status: paid.status }, 'invoice paid by hand');
         return outcome(paid);
-      }),
+      })),
 
-    voidInvoiceRecord: (invoiceId: string, command: SubscriptionCommand) =>
-      classified(async () => {
+    voidInvoiceRecord: (invoiceId: string, command: SubscriptionCommand): Promise<WithFollowUps<InvoiceOutcome>> =>
+      classified(() => collectingFollowUps(deps, async (collecting) => {
         const at = await invoiceNow(db, invoiceId, new Date());
         const voided = await voidInvoice(db, invoiceId, {
           actor: command.actor,
@@ -201,9 +210,9 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
           ...(command.reason ? { reason: command.reason } : {}),
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });
-        await closeDunning(deps, invoiceId, 'voided', at);
+        await closeDunning(collecting, invoiceId, 'voided', at);
         return outcome(voided);
-      }),
+      })),
 
     /**
      * Renders and stores the PDF of the invoice's current state (after finalization, and when it is

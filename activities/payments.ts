@@ -1,6 +1,7 @@
 /**
  * Payment and dunning activities. The invoice workflow's (invoice task queue) charge, capture and
- * apply notifications inside its mutex; the dunning, processor-event and daily-check workflows'
+ * apply notifications inside its mutex, and hand back the follow-ups (dunning started or closed,
+ * subscriptions told) for that workflow to run; the dunning, processor-event and daily-check workflows'
  * (subscription task queue) drive invoice workflows through updates, like the billing activities.
  */
 import type { ServiceDeps } from '../src/services/deps.js';
@@ -11,6 +12,8 @@ import type { DunningState } from '../workflows/dunning/messages.js';
 import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult } from '../workflows/invoice/messages.js';
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
+import { collectingFollowUps } from '../src/services/follow-ups.js';
+import type { WithFollowUps } from '../workflows/follow-ups/messages.js';
 
 export type PaymentActivityDeps = ServiceDeps;
 
@@ -57,22 +60,26 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
      * A charge another workflow asked for (a dunning retry, the auto-charge of a finalization) is that
      * workflow's, with what follows from it (dunning started, its notices): the audit trail names it.
      */
-    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<InvoicePaymentResult> =>
+    chargeInvoice: (invoiceId: string, command: ChargeInvoiceCommand): Promise<WithFollowUps<InvoicePaymentResult>> =>
       classified(() =>
-        (command.actor.type === 'workflow' ? actingAs(command.actor, () => chargeInvoice(payments, invoiceId, command)) : chargeInvoice(payments, invoiceId, command)).then(
-          logged(invoiceId, 'charge', { source: command.source, dunningAttempt: command.dunningAttempt ?? null }),
+        collectingFollowUps(payments, (collecting) =>
+          (command.actor.type === 'workflow' ? actingAs(command.actor, () => chargeInvoice(collecting, invoiceId, command)) : chargeInvoice(collecting, invoiceId, command)).then(
+            logged(invoiceId, 'charge', { source: command.source, dunningAttempt: command.dunningAttempt ?? null }),
+          ),
         ),
       ),
 
-    captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<InvoicePaymentResult> =>
-      classified(() => captureInvoicePayment(payments, invoiceId, command).then(logged(invoiceId, 'capture', {}))),
+    captureInvoicePayment: (invoiceId: string, command: CaptureInvoicePaymentCommand): Promise<WithFollowUps<InvoicePaymentResult>> =>
+      classified(() => collectingFollowUps(payments, (collecting) => captureInvoicePayment(collecting, invoiceId, command).then(logged(invoiceId, 'capture', {})))),
 
     /** A processor notification about one of the invoice's payments, applied inside its workflow. */
-    applyPaymentNotification: (invoiceId: string, eventId: string): Promise<InvoicePaymentResult> =>
-      classified(async () => {
-        await applyNotification(payments, eventId);
-        return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
-      }),
+    applyPaymentNotification: (invoiceId: string, eventId: string): Promise<WithFollowUps<InvoicePaymentResult>> =>
+      classified(() =>
+        collectingFollowUps(payments, async (collecting) => {
+          await applyNotification(collecting, eventId);
+          return { invoice: await invoiceOutcome(deps.db, invoiceId), paymentId: null, paymentStatus: null };
+        }),
+      ),
 
     processProcessorEvent: (eventId: string): Promise<string> => classified(() => processNotification(payments, eventId)),
 

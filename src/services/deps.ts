@@ -7,6 +7,7 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { PaymentProcessor } from '../processor/index.js';
 import type { TemporalGateway } from '../temporal/gateway.js';
+import type { FollowUp } from '../temporal/messages.js';
 import type { TaxAdapter } from './billing/tax.js';
 import type { DocumentSettings } from './documents/settings.js';
 import type { WebhookSettings } from './webhooks/settings.js';
@@ -39,6 +40,12 @@ export interface ServiceDeps {
   clock: () => Date;
   /** What other domains do when this one records a fact (wired in src/reactions.ts). */
   reactions: DomainReactions;
+  /**
+   * Set by a workflow's activity: the follow-ups (starts and signals of other workflows) its services
+   * asked for are collected here and handed back to that workflow, which runs them (follow-ups.ts).
+   * Absent (the API): they run at once through the gateway.
+   */
+  followUps?: FollowUp[];
 }
 
 /**

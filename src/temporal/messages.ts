@@ -14,5 +14,6 @@ export type * from '../../workflows/webhook-delivery/messages.js';
 export type * from '../../workflows/dunning/messages.js';
 export type * from '../../workflows/processor-event/messages.js';
 export type * from '../../workflows/wallet-recharge/messages.js';
+export type * from '../../workflows/follow-ups/messages.js';
 export type * from '../../workflows/spend-alerts/messages.js';
 export type * from '../../workflows/test-clock-advance/messages.js';

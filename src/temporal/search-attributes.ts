@@ -5,31 +5,12 @@
  * `temporal operator search-attribute create` (docs/workflows-and-operations.md, "Finding workflows").
  */
 import type { Connection } from '@temporalio/client';
-import type { SearchAttributePair } from '@temporalio/common';
-import { BILLING_STATUS_ATTRIBUTE, CUSTOMER_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, SEARCH_ATTRIBUTE_KEYS, SUBSCRIPTION_ID_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE } from '../../workflows/shared/messages.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../workflows/shared/messages.js';
 
-/** What a workflow is about; absent or null values are left unset. */
-export interface WorkflowSearchValues {
-  customerId?: string | null;
-  subscriptionId?: string | null;
-  invoiceNumber?: string | null;
-  status?: string | null;
-  testClockId?: string | null;
-}
+/** The typed search attributes a workflow starts with (built beside the keys, so workflows starting children use them too). */
+export { workflowSearchAttributes, type WorkflowSearchValues } from '../../workflows/shared/messages.js';
 
 const INDEXED_VALUE_TYPE_KEYWORD = 2;
-
-/** The typed search attributes a workflow starts with. */
-export function workflowSearchAttributes(values: WorkflowSearchValues): SearchAttributePair[] {
-  const pairs: [typeof CUSTOMER_ID_ATTRIBUTE, string | null | undefined][] = [
-    [CUSTOMER_ID_ATTRIBUTE, values.customerId],
-    [SUBSCRIPTION_ID_ATTRIBUTE, values.subscriptionId],
-    [INVOICE_NUMBER_ATTRIBUTE, values.invoiceNumber],
-    [BILLING_STATUS_ATTRIBUTE, values.status],
-    [TEST_CLOCK_ID_ATTRIBUTE, values.testClockId],
-  ];
-  return pairs.filter((pair): pair is [typeof CUSTOMER_ID_ATTRIBUTE, string] => typeof pair[1] === 'string').map(([key, value]) => ({ key, value }));
-}
 
 /** `temporal server start-dev` flags that register every key (`--search-attribute Name=Keyword`). */
 export function devServerSearchAttributeFlags(): string[] {

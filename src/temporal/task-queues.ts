@@ -1,15 +1,17 @@
+import { TASK_QUEUE_SUFFIXES } from '../../workflows/shared/messages.js';
+
 /**
  * Task queues. Invoice workflows and their activities run on a queue of their own: activities of the
  * subscription queue call updates on invoice workflows and wait for them, so sharing one queue's
  * slots could leave every slot waiting on work that has no slot to run in.
  */
-export const invoiceTaskQueue = (taskQueue: string): string => `${taskQueue}-invoices`;
+export const invoiceTaskQueue = (taskQueue: string): string => `${taskQueue}${TASK_QUEUE_SUFFIXES.invoices}`;
 
 /**
  * Webhook deliveries run on a queue of their own: their attempts wait on receivers (up to the
  * delivery timeout each), which must never take the slots billing work runs in.
  */
-export const webhookTaskQueue = (taskQueue: string): string => `${taskQueue}-webhooks`;
+export const webhookTaskQueue = (taskQueue: string): string => `${taskQueue}${TASK_QUEUE_SUFFIXES.webhooks}`;
 
 /**
  * Id reuse of invoice workflows: a run that completed (the invoice is Paid or Void) is never
@@ -22,4 +24,4 @@ export const INVOICE_WORKFLOW_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as co
  * Test-clock advances run on a queue of their own: an advance's activity waits on the updates of
  * every workflow on the clock, whose activities must never wait for the slots it holds.
  */
-export const testClockTaskQueue = (taskQueue: string): string => `${taskQueue}-test-clocks`;
+export const testClockTaskQueue = (taskQueue: string): string => `${taskQueue}${TASK_QUEUE_SUFFIXES.testClocks}`;

@@ -188,7 +188,8 @@ describe('subscription lifecycle', () => {
       });
       expect(active, how).toMatchObject({ period_start: '2026-02-03T09:00:00.000Z', period_end: '2026-03-03T09:00:00.000Z', trial_end: '2026-02-03T09:00:00.000Z' });
       const handle = h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id));
-      expect(await handle.query(subscriptionStateQuery), how).toMatchObject({ status: 'Active', periodEnd: '2026-03-03T09:00:00.000Z' });
+      // The row moves inside the workflow's activity; the workflow's own state once that activity answered.
+      await eventually(async () => expect(await handle.query(subscriptionStateQuery), how).toMatchObject({ status: 'Active', periodEnd: '2026-03-03T09:00:00.000Z' }));
       expect(await handle.query(nextWakeQuery), how).toBe('2026-03-03T09:00:00.000Z');
       const moved = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: subscription.id, action: 'subscription.active' } });
       expect([moved.actorType, (moved.after as { reason: string }).reason], how).toEqual(['workflow', `payment_succeeded:${invoiceId}`]);

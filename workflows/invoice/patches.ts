@@ -25,3 +25,10 @@ export const CHARGE_AFTER_FINALIZE_ANSWER_PATCH = 'invoice-charge-after-finalize
  * invoice: upserted when a move changes its status. Runs without the marker kept those they started with.
  */
 export const INVOICE_SEARCH_ATTRIBUTES_PATCH = 'invoice-search-attributes';
+/**
+ * The follow-ups of a move (a dunning schedule started or closed, a recharge started, subscriptions
+ * told a payment's outcome) are handed back by its activity and run by this workflow (child starts,
+ * signals: workflows/follow-ups), so its history shows them. Activities of runs without the marker
+ * ran them themselves through the gateway.
+ */
+export const INVOICE_FOLLOW_UPS_PATCH = 'invoice-runs-follow-ups';

@@ -34,7 +34,9 @@ import {
   type InvoiceWorkflowInput,
   type PayInvoiceCommand,
 } from './messages.js';
-import { AUTO_CHARGE_PATCH, CHARGE_AFTER_FINALIZE_ANSWER_PATCH, INVOICE_BILLING_ERRORS_PATCH, INVOICE_SEARCH_ATTRIBUTES_PATCH } from './patches.js';
+import { AUTO_CHARGE_PATCH, CHARGE_AFTER_FINALIZE_ANSWER_PATCH, INVOICE_BILLING_ERRORS_PATCH, INVOICE_FOLLOW_UPS_PATCH, INVOICE_SEARCH_ATTRIBUTES_PATCH } from './patches.js';
+import { runFollowUps } from '../follow-ups/index.js';
+import type { WithFollowUps } from '../follow-ups/messages.js';
 
 const {
   finalizeInvoiceRecord,
@@ -91,7 +93,7 @@ export class InvoiceRun {
       async () => {
         let view: FinalizedInvoice['view'];
         const finalizedState = await this.locked('finalize', async () => {
-          const { view: asFinalized, ...finalized } = await finalizeInvoiceRecord(this.input.invoiceId, command);
+          const { view: asFinalized, ...finalized } = await this.followedUp(finalizeInvoiceRecord(this.input.invoiceId, command));
           view = asFinalized;
           if (finalized.status !== 'Open' || !patched(AUTO_CHARGE_PATCH)) return finalized;
           if (command.chargeAfterAnswer === true && patched(CHARGE_AFTER_FINALIZE_ANSWER_PATCH)) {
@@ -159,11 +161,11 @@ export class InvoiceRun {
   }
 
   private pay(command: PayInvoiceCommand): Promise<InvoiceOutcome> {
-    return this.recorded(() => this.locked('pay', () => payInvoiceRecord(this.input.invoiceId, command)), () => this.pay(command), command.at);
+    return this.recorded(() => this.locked('pay', () => this.followedUp(payInvoiceRecord(this.input.invoiceId, command))), () => this.pay(command), command.at);
   }
 
   private voidIt(command: SubscriptionCommand): Promise<InvoiceOutcome> {
-    return this.recorded(() => this.locked('void', () => voidInvoiceRecord(this.input.invoiceId, command)), () => this.voidIt(command), command.at);
+    return this.recorded(() => this.locked('void', () => this.followedUp(voidInvoiceRecord(this.input.invoiceId, command))), () => this.voidIt(command), command.at);
   }
 
   /** An operator's retry: clears the billing_error (once it is recorded) and runs the move that failed again. */
@@ -199,18 +201,28 @@ export class InvoiceRun {
   }
 
   private autoCharge(command: SubscriptionCommand): Promise<InvoicePaymentResult> {
-    return chargeInvoice(this.input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' });
+    return this.followedUp(chargeInvoice(this.input.invoiceId, { kind: 'charge', actor: command.actor, requestKey: 'auto_charge', source: 'auto_charge' }));
   }
 
   private collect(command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
     switch (command.kind) {
       case 'charge':
-        return chargeInvoice(this.input.invoiceId, command);
+        return this.followedUp(chargeInvoice(this.input.invoiceId, command));
       case 'capture':
-        return captureInvoicePayment(this.input.invoiceId, command);
+        return this.followedUp(captureInvoicePayment(this.input.invoiceId, command));
       case 'notification':
-        return applyPaymentNotification(this.input.invoiceId, command.eventId);
+        return this.followedUp(applyPaymentNotification(this.input.invoiceId, command.eventId));
     }
+  }
+
+  /**
+   * A move's activity result without its follow-ups, once they ran here (INVOICE_FOLLOW_UPS_PATCH):
+   * started the workflows and sent the signals the move asked for, still under the lock.
+   */
+  private async followedUp<T extends object>(step: Promise<WithFollowUps<T>>): Promise<T> {
+    const { followUps, ...result } = await step;
+    if (followUps !== undefined && followUps.length > 0 && patched(INVOICE_FOLLOW_UPS_PATCH)) await runFollowUps(followUps);
+    return result as T;
   }
 
   /** A notification applies whatever the state (it may concern a Draft's earlier payment); charges need an Open invoice. */

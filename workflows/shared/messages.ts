@@ -4,7 +4,7 @@
  * search attributes, and the `nextWakeAt` query test clocks step by.
  * Timestamps cross the boundary as ISO strings; money as decimal strings.
  */
-import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy, type SearchAttributePair } from '@temporalio/common';
 import { defineQuery } from '@temporalio/workflow';
 
 /**
@@ -22,6 +22,39 @@ export const BILLING_STATUS_ATTRIBUTE = defineSearchAttributeKey('BillingStatus'
 
 export const TEST_CLOCK_ID_ATTRIBUTE = defineSearchAttributeKey('TestClockId', SearchAttributeType.KEYWORD);
 export const SEARCH_ATTRIBUTE_KEYS = [CUSTOMER_ID_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, BILLING_STATUS_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE] as const;
+
+/** What a workflow is about; absent or null values are left unset. */
+export interface WorkflowSearchValues {
+  customerId?: string | null;
+  subscriptionId?: string | null;
+  invoiceNumber?: string | null;
+  status?: string | null;
+  testClockId?: string | null;
+}
+
+/** The typed search attributes a workflow starts with (the gateway's starts and a workflow's child starts). */
+export function workflowSearchAttributes(values: WorkflowSearchValues): SearchAttributePair[] {
+  const pairs: [typeof CUSTOMER_ID_ATTRIBUTE, string | null | undefined][] = [
+    [CUSTOMER_ID_ATTRIBUTE, values.customerId],
+    [SUBSCRIPTION_ID_ATTRIBUTE, values.subscriptionId],
+    [INVOICE_NUMBER_ATTRIBUTE, values.invoiceNumber],
+    [BILLING_STATUS_ATTRIBUTE, values.status],
+    [TEST_CLOCK_ID_ATTRIBUTE, values.testClockId],
+  ];
+  return pairs.filter((pair): pair is [typeof CUSTOMER_ID_ATTRIBUTE, string] => typeof pair[1] === 'string').map(([key, value]) => ({ key, value }));
+}
+
+/**
+ * Task queues: the subscription queue (TEMPORAL_TASK_QUEUE) and the queues named after it, one per
+ * kind of work that must never wait for another's slots (src/temporal/task-queues.ts says why).
+ */
+export const TASK_QUEUE_SUFFIXES = { invoices: '-invoices', webhooks: '-webhooks', testClocks: '-test-clocks' } as const;
+
+/** The subscription queue a queue is named after (a workflow finds it from its own queue). */
+export const subscriptionTaskQueueOf = (taskQueue: string): string => {
+  for (const suffix of Object.values(TASK_QUEUE_SUFFIXES)) if (taskQueue.endsWith(suffix)) return taskQueue.slice(0, -suffix.length);
+  return taskQueue;
+};
 
 export interface ActorRef {
   type: 'admin' | 'customer' | 'api_key' | 'workflow' | 'system';

@@ -38,7 +38,7 @@ import type { Invoice } from '../../generated/prisma/client.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError, type IntentOutcome, type IntentResult } from '../../processor/index.js';
 import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoiceOutcome, InvoicePaymentResult } from '../../temporal/messages.js';
-import { signalPaymentOutcome } from '../../temporal/workflows/subscription.js';
+import { followUp, type FollowUpDeps } from '../follow-ups.js';
 import { PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { lockInvoice } from '../../db/invoices.js';
 import { amountDueOf, invoiceNow, markInvoicePaid } from '../invoicing/invoices.js';
@@ -403,10 +403,9 @@ async function settleAfter(deps: ServiceDeps, payment: Payment, effects: Effects
  * `paid` payment outcome, at the payment's time). Idempotent: a subscription that is no longer
  * Trialing is not told again.
  */
-export async function endTrialsPaidBy(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, at: Date): Promise<void> {
-  for (const subscriptionId of await trialingSubscriptionIds(deps.db, invoiceId)) {
-    await signalPaymentOutcome(deps.temporal, subscriptionId, { invoiceId, outcome: 'paid', at: at.toISOString() });
-  }
+export async function endTrialsPaidBy(deps: Pick<ServiceDeps, 'db'> & FollowUpDeps, invoiceId: string, at: Date): Promise<void> {
+  const subscriptionIds = await trialingSubscriptionIds(deps.db, invoiceId);
+  await followUp(deps, ...subscriptionIds.map((subscriptionId) => ({ kind: 'payment_outcome' as const, subscriptionId, outcome: { invoiceId, outcome: 'paid' as const, at: at.toISOString() } })));
 }
 
 async function applyEffects(deps: ServiceDeps, invoiceId: string, effects: Effects): Promise<void> {

@@ -32,9 +32,9 @@ import { Prisma, type DunningSchedule, type Invoice } from '../../generated/pris
 import { DomainError, notFound } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
 import type { DunningCheckSummary, DunningState, DunningWorkflowInput, FailedRunItem, PaymentOutcomeSignal, SubscriptionCommand } from '../../temporal/messages.js';
-import { dunningWorkflowRunning, retryDunningStep, signalDunningClosed, startDunningWorkflowRun } from '../../temporal/workflows/dunning.js';
+import { dunningWorkflowRunning, retryDunningStep } from '../../temporal/workflows/dunning.js';
+import { followUp, type FollowUpDeps } from '../follow-ups.js';
 import { startProcessorEventWorkflow } from '../../temporal/workflows/processor-event.js';
-import { signalPaymentOutcome } from '../../temporal/workflows/subscription.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
@@ -263,7 +263,7 @@ export async function progressDunning(tx: DbClient, invoiceId: string, attempt: 
  * retry waiting for an operator) is cleared with it: there is no retry left to make
  * (`dunning_schedule.billing_cleared` audit entry, log line); the workflow holding it ends on the signal.
  */
-export async function closeDunning(deps: Pick<ServiceDeps, 'db' | 'temporal' | 'logger'>, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
+export async function closeDunning(deps: Pick<ServiceDeps, 'db' | 'logger'> & FollowUpDeps, invoiceId: string, reason: 'payment_succeeded' | 'paid_manually' | 'voided', at: Date): Promise<void> {
   const closed = await deps.db.$transaction(async (tx) => {
     const current = await lockDunningByInvoice(tx, invoiceId);
     if (!current) return null;
@@ -301,7 +301,7 @@ export async function closeDunning(deps: Pick<ServiceDeps, 'db' | 'temporal' | '
   if (closed.cleared !== null) {
     deps.logger.info({ dunningScheduleId: closed.schedule.id, invoiceId, reason, billingError: closed.cleared }, 'dunning schedule closed; its billing_error cleared (no retry left to make)');
   }
-  await signalDunningClosed(deps.temporal, invoiceId, { status: 'Resolved', attemptCount: closed.schedule.attemptCount });
+  await followUp(deps, { kind: 'dunning_closed', invoiceId, state: { status: 'Resolved', attemptCount: closed.schedule.attemptCount } });
   await tellSubscriptions(deps, invoiceId, 'settled');
 }
 
@@ -309,15 +309,15 @@ export async function closeDunning(deps: Pick<ServiceDeps, 'db' | 'temporal' | '
  * Tells the invoice's subscriptions how its payment ended: `failed` makes them PastDue, `settled`
  * Active again (those with another unresolved schedule stay PastDue).
  */
-export async function tellSubscriptions(deps: Pick<ServiceDeps, 'db' | 'temporal'>, invoiceId: string, outcome: PaymentOutcomeSignal['outcome']): Promise<void> {
+export async function tellSubscriptions(deps: Pick<ServiceDeps, 'db'> & FollowUpDeps, invoiceId: string, outcome: PaymentOutcomeSignal['outcome']): Promise<void> {
   for (const subscriptionId of await invoiceSubscriptionIds(deps.db, invoiceId)) {
     if (outcome === 'settled' && (await hasOpenDunning(deps.db, subscriptionId, invoiceId))) continue;
-    await signalPaymentOutcome(deps.temporal, subscriptionId, { invoiceId, outcome });
+    await followUp(deps, { kind: 'payment_outcome', subscriptionId, outcome: { invoiceId, outcome } });
   }
 }
 
 /** Starts (or, for a re-driven schedule, restarts) the dunning workflow of a schedule. */
-export async function startDunningWorkflow(deps: Pick<ServiceDeps, 'temporal'>, schedule: DunningSchedule, clockNow?: Date): Promise<void> {
+export async function startDunningWorkflow(deps: FollowUpDeps, schedule: DunningSchedule, clockNow?: Date): Promise<void> {
   const input: DunningWorkflowInput = {
     invoiceId: schedule.invoiceId,
     failedAt: schedule.failedAt.toISOString(),
@@ -325,5 +325,5 @@ export async function startDunningWorkflow(deps: Pick<ServiceDeps, 'temporal'>, 
     attemptCount: schedule.attemptCount,
     testClock: schedule.testClockId ? { id: schedule.testClockId, now: (clockNow ?? schedule.failedAt).toISOString() } : null,
   };
-  await startDunningWorkflowRun(deps.temporal, input, { customerId: schedule.customerId, testClockId: schedule.testClockId });
+  await followUp(deps, { kind: 'start_dunning', input, customerId: schedule.customerId, testClockId: schedule.testClockId });
 }

@@ -64,7 +64,8 @@ import { DomainError, notFound, validation } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError } from '../../processor/index.js';
 import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
 import type { SubscriptionCommand } from '../../temporal/messages.js';
-import { retryWalletRechargeStep, signalTopUpSettled, startWalletRechargeWorkflow } from '../../temporal/workflows/wallet-recharge.js';
+import { retryWalletRechargeStep, signalTopUpSettled } from '../../temporal/workflows/wallet-recharge.js';
+import { followUp, type FollowUpDeps } from '../follow-ups.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { engineActor, PROCESSOR_ACTOR, recordAudit, type Actor } from '../audit.js';
 import { toPage } from '../pagination.js';
@@ -670,10 +671,7 @@ export async function retryTopUp(deps: Pick<ServiceDeps, 'db' | 'temporal'>, cus
  * that recorded them; a workflow already started for one is left alone, so calling this again,
  * e.g. from a retried activity, starts nothing twice).
  */
-export async function startPendingRecharges(deps: Pick<ServiceDeps, 'db' | 'temporal'>, customerId: string): Promise<string[]> {
-  const started: string[] = [];
-  for (const topUp of await pendingRechargesOfCustomer(deps.db, customerId)) {
-    if (await startWalletRechargeWorkflow(deps.temporal, topUp.id, customerId)) started.push(topUp.id);
-  }
-  return started;
+export async function startPendingRecharges(deps: Pick<ServiceDeps, 'db'> & FollowUpDeps, customerId: string): Promise<void> {
+  const topUps = await pendingRechargesOfCustomer(deps.db, customerId);
+  await followUp(deps, ...topUps.map((topUp) => ({ kind: 'start_wallet_recharge' as const, topUpId: topUp.id, customerId })));
 }

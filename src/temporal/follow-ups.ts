@@ -1,0 +1,29 @@
+/**
+ * Runs follow-ups (workflows/follow-ups/messages.ts) through the gateway: what a service asks of
+ * other workflows when the API, not a workflow, called it. A workflow's activity hands them back to
+ * its workflow instead (workflows/follow-ups/index.ts runs them there).
+ */
+import type { FollowUp } from '../../workflows/follow-ups/messages.js';
+import type { TemporalGateway } from './gateway.js';
+import { signalDunningClosed, startDunningWorkflowRun } from './workflows/dunning.js';
+import { signalPaymentOutcome } from './workflows/subscription.js';
+import { startWalletRechargeWorkflow } from './workflows/wallet-recharge.js';
+
+export async function runFollowUpsThroughGateway(gateway: TemporalGateway, followUps: readonly FollowUp[]): Promise<void> {
+  for (const followUp of followUps) {
+    switch (followUp.kind) {
+      case 'start_wallet_recharge':
+        await startWalletRechargeWorkflow(gateway, followUp.topUpId, followUp.customerId);
+        break;
+      case 'start_dunning':
+        await startDunningWorkflowRun(gateway, followUp.input, { customerId: followUp.customerId, testClockId: followUp.testClockId });
+        break;
+      case 'payment_outcome':
+        await signalPaymentOutcome(gateway, followUp.subscriptionId, followUp.outcome);
+        break;
+      case 'dunning_closed':
+        await signalDunningClosed(gateway, followUp.invoiceId, followUp.state);
+        break;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Follow-ups: what a service's step asks of other workflows once it committed (start one, signal
+ * one). Called from the API, a service runs them at once through the gateway; called from a
+ * workflow's activity, it hands them back in the activity's result, and the workflow runs them
+ * itself (./index.ts): activities never drive other workflows, and the workflow's history shows
+ * every start and signal it caused.
+ */
+import type { DunningState, DunningWorkflowInput } from '../dunning/messages.js';
+import type { PaymentOutcomeSignal } from '../subscription/messages.js';
+
+export type FollowUp =
+  /** A Pending auto-recharge top-up gets its workflow (`wallet-recharge:<top-up id>`); a top-up that has one keeps it. */
+  | { kind: 'start_wallet_recharge'; topUpId: string; customerId: string }
+  /** A dunning schedule gets its workflow (`dunning:<invoice id>`); a running one is kept. */
+  | { kind: 'start_dunning'; input: DunningWorkflowInput; customerId: string; testClockId: string | null }
+  /** A subscription's workflow is told how an invoice's payment ended; an ended workflow needs nothing. */
+  | { kind: 'payment_outcome'; subscriptionId: string; outcome: PaymentOutcomeSignal }
+  /** A dunning workflow is told its schedule closed; an ended workflow needs nothing. */
+  | { kind: 'dunning_closed'; invoiceId: string; state: DunningState };
+
+/** An activity's result with the follow-ups its workflow runs after it (absent in histories recorded before they existed). */
+export type WithFollowUps<T> = T & { followUps?: FollowUp[] };
