@@ -44,6 +44,20 @@ export async function progressiveThreshold(tx: DbClient, id: string): Promise<bi
   return row.progressiveThresholdNanos === null ? null : BigInt(row.progressiveThresholdNanos.toFixed(0));
 }
 
+/**
+ * The subscriptions of these customers that have a progressive billing threshold and may bill now
+ * (not Trialing, not Expired), with their customer's time (the test clock's, else `realNow`).
+ */
+export async function thresholdSubscriptionsOf(tx: DbClient, customerIds: string[], realNow: Date): Promise<{ id: string; now: Date }[]> {
+  if (customerIds.length === 0) return [];
+  const rows = await tx.subscription.findMany({
+    where: { customerId: { in: customerIds }, progressiveThresholdNanos: { not: null }, status: { notIn: ['Trialing', 'Expired'] } },
+    select: { id: true, testClock: { select: { frozenTime: true } } },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => ({ id: row.id, now: row.testClock?.frozenTime ?? realNow }));
+}
+
 export interface SubscriptionChanges {
   status?: SubscriptionStatus;
   planId?: string;
