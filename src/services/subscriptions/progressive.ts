@@ -14,8 +14,11 @@ import { signalUsageAccrued } from '../../temporal/workflows/subscription.js';
 import { Coalescer } from '../coalescer.js';
 import type { ServiceDeps } from '../deps.js';
 
-/** How long ingestion gathers customers before it signals their subscriptions with a threshold (per process). */
-export const THRESHOLD_SIGNAL_COALESCE_MS = 100;
+/**
+ * How long ingestion gathers customers before it signals their subscriptions with a threshold (per
+ * process): at most two signals a second per subscription and API process, whatever the event rate.
+ */
+export const THRESHOLD_SIGNAL_COALESCE_MS = 500;
 
 const thresholdSignals = new Coalescer<ServiceDeps>(THRESHOLD_SIGNAL_COALESCE_MS, (deps, customers) => void signalThresholdSubscriptions(deps, customers));
 
