@@ -2,7 +2,7 @@
  * Invoice and billing activities. Failures are classified (./failures.ts): domain errors and other
  * deterministic failures are never retried, transient ones are.
  */
-import { billSubscription, billsAlone, progressiveThresholdOf, type BillingReason } from '../src/services/billing/billing.js';
+import { billSubscription, billsAlone, progressiveThresholdOf, unbilledChargesToDate, type BillingReason } from '../src/services/billing/billing.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 import { DomainError } from '../src/errors.js';
 import { classified, workflowActor } from './failures.js';
@@ -121,6 +121,14 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   }
 
   const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: workflowActor(), reason, at });
+
+  /** Bills the current period to `upTo` (default `at`) into its Draft and finalizes the Draft, dated `at`, when its total reached `threshold`. */
+  async function billAtThreshold(input: { subscriptionId: string; at: string }, threshold: bigint, upTo = new Date(input.at)): Promise<{ invoiceId: string | null; finalized: boolean }> {
+    const draft = await bill(input.subscriptionId, { upTo: upTo.toISOString(), reason: 'threshold' });
+    if (!draft.invoiceId || BigInt(draft.totalNanos) < threshold) return { invoiceId: draft.invoiceId, finalized: false };
+    const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'));
+    return { invoiceId: draft.invoiceId, finalized: finalized.deferred === null };
+  }
 
   /**
    * Finalizes a closed period's Draft (the billing group's), dated `at`. A Draft nobody moved yet
@@ -276,15 +284,25 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         return finalizeClosedDraft(invoiceId, input.at);
       }),
 
-    /** Progressive billing: finalizes the period's Draft once its charges reach the threshold. */
+    /** Progressive billing, the daily check: finalizes the period's Draft once its charges reach the threshold. */
     checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
       classified(async () => {
         const threshold = await progressiveThresholdOf(db, input.subscriptionId);
         if (threshold === null) return { invoiceId: null, finalized: false };
-        const draft = await bill(input.subscriptionId, { upTo: input.at, reason: 'threshold' });
-        if (!draft.invoiceId || BigInt(draft.totalNanos) < threshold) return { invoiceId: draft.invoiceId, finalized: false };
-        const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'));
-        return { invoiceId: draft.invoiceId, finalized: finalized.deferred === null };
+        return billAtThreshold(input, threshold);
+      }),
+
+    /**
+     * Progressive billing on the crossing (usage was stored): the same check, after a read-only test
+     * of the subscription's unbilled charges to date, so usage below the threshold writes nothing.
+     */
+    checkThresholdCrossing: (input: { subscriptionId: string; at: string }) =>
+      classified(async () => {
+        const threshold = await progressiveThresholdOf(db, input.subscriptionId);
+        // Usage stamped at the very instant `at` (a test clock's time) counts: rated to just after it.
+        const through = new Date(Date.parse(input.at) + 1);
+        if (threshold === null || (await unbilledChargesToDate(db, input.subscriptionId, through)) < threshold) return { invoiceId: null, finalized: false };
+        return billAtThreshold(input, threshold, through);
       }),
 
     changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>

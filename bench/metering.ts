@@ -18,6 +18,10 @@
  *   BENCH_EVENTS=1000000 BENCH_BATCH=1000 BENCH_CONCURRENCY=4 BENCH_SECONDS=20 BENCH_KEEP_DB=1
  *   BENCH_RESULTS=<file> (where the report goes; default bench/results/metering.md, the recorded
  *   results: point quick or smoke runs elsewhere)
+ *   BENCH_PROGRESSIVE_THRESHOLD_NANOS=<raw units> gives the measured subscription a progressive
+ *   threshold (above anything the run accrues), so ingestion also takes its crossing path: one
+ *   lookup and one `usageAccrued` signal per coalescing window (the bench starts no subscription
+ *   workflow, so the signal finds none and is dropped, as for an ended one).
  */
 import { endRun, environmentLines, loadLine, verdict } from './support/report.js';
 import { writeFileSync } from 'node:fs';
@@ -49,6 +53,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const PROGRESSIVE_THRESHOLD = process.env.BENCH_PROGRESSIVE_THRESHOLD_NANOS;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENT_TYPE = 'tokens_used';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/metering.md', import.meta.url));
@@ -137,7 +142,17 @@ async function main(): Promise<void> {
     const baselineSubscriptionId = newId();
     for (const [id, customer] of [[subscriptionId, customerId], [baselineSubscriptionId, baselineCustomerId]] as const) {
       await db.subscription.create({
-        data: { id, customerId: customer, planId, currency: 'USD', status: 'Active', periodStart, periodEnd, billingAnchor: periodStart },
+        data: {
+          id,
+          customerId: customer,
+          planId,
+          currency: 'USD',
+          status: 'Active',
+          periodStart,
+          periodEnd,
+          billingAnchor: periodStart,
+          ...(PROGRESSIVE_THRESHOLD !== undefined && id === subscriptionId ? { progressiveThresholdNanos: PROGRESSIVE_THRESHOLD } : {}),
+        },
       });
     }
     const meters = [
@@ -388,7 +403,7 @@ function writeReport(f: Figures): void {
     '',
     ...environmentLines('PostgreSQL, the API, the load generator and the Temporal dev server all run on it'),
     `- PostgreSQL: ${f.server}`,
-    `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS})`,
+    `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS}${PROGRESSIVE_THRESHOLD === undefined ? '' : `, BENCH_PROGRESSIVE_THRESHOLD_NANOS=${PROGRESSIVE_THRESHOLD}`})`,
     '- system under test: the real API process (`node --import tsx src/main.ts`, request logging on, rate limit raised) over loopback; API-key auth for ingestion, a customer token for the summary',
     loadLine(f.loadBefore),
     '',

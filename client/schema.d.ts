@@ -3575,7 +3575,7 @@ export interface components {
             charged_through_date: string | null;
             contract_id: string | null;
             test_clock_id: string | null;
-            /** @description progressive billing threshold of accrued charges */
+            /** @description progressive billing threshold of accrued charges (raw units): usage that takes them to it is invoiced within seconds; null when the period is billed only at its close */
             progressive_threshold_nanos: string | null;
             paused_at: string | null;
             cancelled_at: string | null;
@@ -3630,7 +3630,7 @@ export interface components {
             /** @description defaults to the plan's trial_days; > 0 starts in Trialing */
             trial_days?: number;
             /**
-             * @description progressive billing: when the open period's accrued charges reach this, its Draft is finalized and a new one opens
+             * @description progressive billing: when the open period's accrued charges reach this, its Draft is finalized (a threshold invoice) and a new one opens; checked within seconds of the usage that crosses it, and daily as a backstop
              * @example 1500000000000
              */
             progressive_threshold_nanos?: string;

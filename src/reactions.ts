@@ -4,7 +4,12 @@
  */
 import { noteUsageRecorded } from './services/alerts/spend-alerts.js';
 import type { DomainReactions } from './services/deps.js';
+import { noteUsageForThresholds } from './services/subscriptions/progressive.js';
 
 export const DOMAIN_REACTIONS: DomainReactions = {
-  usageRecorded: noteUsageRecorded,
+  // Usage stored: spend alerts evaluate again, and subscriptions with a progressive threshold check for a crossing.
+  usageRecorded: (deps, customerIds) => {
+    noteUsageRecorded(deps, customerIds);
+    noteUsageForThresholds(deps, customerIds);
+  },
 };

@@ -44,6 +44,24 @@ export async function progressiveThreshold(tx: DbClient, id: string): Promise<bi
   return row.progressiveThresholdNanos === null ? null : BigInt(row.progressiveThresholdNanos.toFixed(0));
 }
 
+/**
+ * The subscriptions of these customers that have a progressive billing threshold and may bill now
+ * (not Trialing, not Expired), with their customer's time: `realNow`, or their test clock's, which
+ * while it advances is the time every driven workflow has reached (its frozen time is the target).
+ */
+export async function thresholdSubscriptionsOf(tx: DbClient, customerIds: string[], realNow: Date): Promise<{ id: string; now: Date }[]> {
+  if (customerIds.length === 0) return [];
+  const rows = await tx.subscription.findMany({
+    where: { customerId: { in: customerIds }, progressiveThresholdNanos: { not: null }, status: { notIn: ['Trialing', 'Expired'] } },
+    select: { id: true, testClock: { select: { frozenTime: true, status: true, simulatedTime: true } } },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map(({ id, testClock: clock }) => ({
+    id,
+    now: clock === null ? realNow : clock.status === 'ready' ? clock.frozenTime : (clock.simulatedTime ?? clock.frozenTime),
+  }));
+}
+
 export interface SubscriptionChanges {
   status?: SubscriptionStatus;
   planId?: string;

@@ -22,7 +22,7 @@ export const SubscriptionSchema = z
     charged_through_date: z.string().nullable().openapi({ description: 'how far the subscription has been billed' }),
     contract_id: z.string().nullable(),
     test_clock_id: z.string().nullable(),
-    progressive_threshold_nanos: z.string().nullable().openapi({ description: 'progressive billing threshold of accrued charges' }),
+    progressive_threshold_nanos: z.string().nullable().openapi({ description: 'progressive billing threshold of accrued charges (raw units): usage that takes them to it is invoiced within seconds; null when the period is billed only at its close' }),
     paused_at: z.string().nullable(),
     cancelled_at: z.string().nullable(),
     billing_error: BillingErrorSchema,

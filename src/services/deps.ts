@@ -54,6 +54,6 @@ export interface ServiceDeps {
  * The composition roots wire them (src/reactions.ts).
  */
 export interface DomainReactions {
-  /** Usage of these customers was stored (metering): their spend alerts are evaluated again (alerts). */
+  /** Usage of these customers was stored (metering), after its commit: their spend alerts are evaluated again (alerts), their subscriptions with a progressive threshold check for a crossing (subscriptions). */
   usageRecorded(deps: ServiceDeps, customerIds: Iterable<string>): void;
 }

@@ -1,15 +1,16 @@
 /**
  * The subscription workflow's clock-driven billing on a test clock, with short configured periods:
  * progressive billing (the accrued charges checked against the threshold every configured interval,
- * only in billable states, across a period close), the period close and roll, the Draft finalized
+ * only in billable states, across a period close; and on the crossing: the `usageAccrued` signals of a
+ * burst debounced into one check), the period close and roll, the Draft finalized
  * once its grace period is over, the trial end, a cancelled subscription's last close and expiry,
  * and a step failing for good held as the subscription's billing_error for an operator retry.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nextWakeQuery, type SubscriptionCommand } from '../../workflows/shared/messages.js';
-import { advanceClockUpdate, cancelSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionStateQuery, subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../workflows/subscription/messages.js';
-import { deterministicFailure, useWorkflowLogic, type ActivityMocks, type MockedWorkflow } from '../support/workflow-logic.js';
+import { advanceClockUpdate, cancelSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionStateQuery, subscriptionWorkflowId, type SubscriptionWorkflowInput, usageAccruedSignal } from '../../workflows/subscription/messages.js';
+import { deferred, deterministicFailure, useWorkflowLogic, type ActivityMocks, type MockedWorkflow } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic([
   'transitionSubscription',
@@ -18,6 +19,7 @@ const logic = useWorkflowLogic([
   'rollSubscriptionPeriod',
   'finalizePeriodInvoice',
   'checkProgressiveThreshold',
+  'checkThresholdCrossing',
   'recordBillingError',
   'clearBillingError',
 ]);
@@ -52,6 +54,7 @@ function subscriptionActivities(initial: SubscriptionSnapshot, overrides: Activi
     closeSubscriptionPeriod: async ({ period }) => ({ invoiceId: `inv-${period.start}`, created: true, finalizeAt: new Date(Date.parse(period.end) + GRACE_MS).toISOString() }),
     finalizePeriodInvoice: async ({ period }) => ({ invoiceId: `inv-${period.start}`, status: 'Open', deferred: null }),
     checkProgressiveThreshold: async () => ({ invoiceId: null, finalized: false }),
+    checkThresholdCrossing: async () => ({ invoiceId: null, finalized: false }),
     recordBillingError: async () => {},
     clearBillingError: async () => {},
     ...overrides,
@@ -150,6 +153,73 @@ describe.concurrent('progressive billing: the threshold check', () => {
       { activity: 'transitionSubscription', args: [{ subscriptionId, from: 'Cancelled', to: 'Expired', at: at(3), reason: 'period_ended', actor: { type: 'workflow', id: run.id } }] },
       { activity: 'finalizePeriodInvoice', args: [{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }] },
     ]);
+  });
+});
+
+describe.concurrent('progressive billing on the crossing: usageAccrued signals', () => {
+  const accrued = (at: string) => ({ at });
+
+  it('a burst of signals makes one check, after the debounce, at the latest customer time signalled', async () => {
+    const { subscriptionId, run, handle, advance } = await startSubscription(ACTIVE, DAY_MS);
+    // The run's clock is at the start; the customer's (test clock) time is later: the check goes by the latter.
+    await Promise.all([0.5, 0.55, 0.6, 0.52, 0.58].map((day) => handle.signal(usageAccruedSignal, accrued(at(day)))));
+    await run.called('checkThresholdCrossing');
+    // The advance waits for crossing checks armed or running: once it answers, no other check is pending.
+    expect(await advance(at(0.7))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(1) });
+    expect(run.argsOf('checkThresholdCrossing')).toEqual([[{ subscriptionId, at: at(0.6) }]]);
+  });
+
+  it('usage signalled while the check runs gets a check of its own; one signalled later, another', async () => {
+    const gate = deferred();
+    let checks = 0;
+    const { subscriptionId, run, handle, advance } = await startSubscription(ACTIVE, DAY_MS, {
+      checkThresholdCrossing: async () => {
+        if ((checks += 1) === 1) await gate.promise;
+        return { invoiceId: 'inv-threshold', finalized: checks === 1 };
+      },
+    });
+    await handle.signal(usageAccruedSignal, accrued(at(0.1)));
+    await run.called('checkThresholdCrossing');
+    // The first check may have read the usage before this one committed: it is checked again.
+    await handle.signal(usageAccruedSignal, accrued(at(0.2)));
+    gate.resolve();
+    await run.called('checkThresholdCrossing', 2);
+    await handle.signal(usageAccruedSignal, accrued(at(0.3)));
+    await run.called('checkThresholdCrossing', 3);
+    await advance(at(0.4));
+    expect(run.argsOf('checkThresholdCrossing')).toEqual([[{ subscriptionId, at: at(0.1) }], [{ subscriptionId, at: at(0.2) }], [{ subscriptionId, at: at(0.3) }]]);
+  });
+
+  it('a failing check is logged and left to the daily check: no billing_error, the next usage checks again', async () => {
+    let checks = 0;
+    const { run, handle, advance } = await startSubscription(ACTIVE, DAY_MS, {
+      checkThresholdCrossing: async () => {
+        if ((checks += 1) === 1) throw deterministicFailure('rating overflow');
+        return { invoiceId: null, finalized: false };
+      },
+    });
+    await handle.signal(usageAccruedSignal, accrued(at(0.1)));
+    await run.called('checkThresholdCrossing');
+    expect(await advance(at(0.2))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(1) });
+    await handle.signal(usageAccruedSignal, accrued(at(0.3)));
+    await run.called('checkThresholdCrossing', 2);
+    // The daily check still runs at its time.
+    await advance(at(1));
+    expect(timeline(run)).toEqual([
+      ['checkThresholdCrossing', at(0.1)],
+      ['checkThresholdCrossing', at(0.3)],
+      ['checkProgressiveThreshold', at(1)],
+    ]);
+    expect(run.argsOf('recordBillingError')).toEqual([]);
+  });
+
+  it('checks nothing while trialing', async () => {
+    const trialing: SubscriptionSnapshot = { status: 'Trialing', periodStart: at(0), periodEnd: at(2), trialEnd: at(2) };
+    const { run, handle, advance } = await startSubscription(trialing, DAY_MS);
+    await handle.signal(usageAccruedSignal, accrued(at(0.1)));
+    // The advance answers once the armed check has run (and found nothing billable).
+    expect(await advance(at(0.5))).toEqual({ caughtUp: true, status: 'Trialing', nextWakeAt: at(2) });
+    expect(run.calls).toEqual([]);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   resumeSubscriptionUpdate,
   retrySubscriptionBillingUpdate,
   subscriptionStateQuery,
+  usageAccruedSignal,
   type ChangePlanCommand,
   type SubscriptionSnapshot,
   type SubscriptionStatus,
@@ -85,6 +86,9 @@ export function registerHandlers(run: SubscriptionRun): void {
     }
   });
 
+  // Progressive billing on the crossing: usage of this subscription committed (see run.usageAccrued).
+  setHandler(usageAccruedSignal, ({ at }) => run.usageAccrued(at));
+
   registerRetry(run);
   setHandler(subscriptionStateQuery, () => run.state);
   setHandler(nextWakeQuery, () => nextWakeAt(run));
@@ -95,7 +99,7 @@ export function registerHandlers(run: SubscriptionRun): void {
       if (through !== undefined) run.advanceReaches(through);
       // A run holding a billing error answers at once: the advance must not wait for an operator.
       await condition(
-        () => run.finished || run.continuing || run.hold.recorded || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0),
+        () => run.finished || run.continuing || run.hold.recorded || (run.clock.caughtUp() && run.mutex.idle && run.paymentMoves === 0 && run.crossingChecks === 0),
       );
       // The next wake rides along (an answer, no command): the drive skips a query per workflow and step.
       return { caughtUp: !run.continuing, status: run.state.status, nextWakeAt: nextWakeAt(run) };

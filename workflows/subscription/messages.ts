@@ -99,3 +99,15 @@ export interface PaymentOutcomeSignal {
 }
 
 export const paymentOutcomeSignal = defineSignal<[PaymentOutcomeSignal]>('paymentOutcome');
+
+/**
+ * To a subscription workflow with a progressive billing threshold: usage was stored for it (sent by
+ * ingestion after the events committed, coalesced per process). The run checks whether the accrued
+ * charges crossed the threshold, once per burst (debounced, see ./run.ts).
+ */
+export interface UsageAccruedSignal {
+  /** The customer's time when the usage was stored (ISO; its test clock's for a sandbox customer). */
+  at: string;
+}
+
+export const usageAccruedSignal = defineSignal<[UsageAccruedSignal]>('usageAccrued');

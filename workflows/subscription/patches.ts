@@ -54,3 +54,12 @@ export const COMMANDS_AT_CLOCK_TIME = 'subscription-commands-at-clock-time';
  * Runs without the marker never received that outcome.
  */
 export const TRIAL_ENDS_ON_PAYMENT = 'subscription-trial-ends-on-payment';
+
+/**
+ * Progressive billing on the crossing: the `usageAccrued` signal (sent by ingestion once usage of a
+ * subscription with a threshold committed) arms one debounced threshold check
+ * (THRESHOLD_CROSSING_DEBOUNCE_MS of workflow time), so a burst of events makes one check and, when it
+ * crossed, one threshold invoice. The daily check stays as a backstop. Runs without the marker never
+ * received the signal.
+ */
+export const THRESHOLD_ON_CROSSING = 'subscription-threshold-on-crossing';

@@ -2,7 +2,7 @@
  * The state of one subscription workflow run, and the steps that persist its moves. Handlers and the
  * main loop share it; every step runs under `mutex`, so they never persist concurrently.
  */
-import { ActivityFailure, patched, proxyActivities, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, log, patched, proxyActivities, sleep, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { WorkflowClock } from '../clock.js';
 import {
@@ -16,14 +16,20 @@ import {
 import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE } from './patches.js';
-import { deadlineStep } from './state-machine.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { BILLABLE, deadlineStep } from './state-machine.js';
 import { nextWake, type Wake, type WakeReason } from './wake.js';
 
 export const activities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: ACTIVITY_RETRY,
 });
+
+/**
+ * How long (workflow time, real even on a test clock) a `usageAccrued` signal waits before its
+ * threshold check: the signals of a burst arriving meanwhile join that one check.
+ */
+export const THRESHOLD_CROSSING_DEBOUNCE_MS = 1_000;
 
 export class SubscriptionRun {
   readonly subscriptionId: string;
@@ -36,6 +42,10 @@ export class SubscriptionRun {
   readonly pending: PendingClose[];
   /** Subscription time of the next progressive-billing check; null without a threshold. */
   private nextCheckMs: number | null;
+  /** The latest customer time a `usageAccrued` signal carried while a crossing check is armed; null when none is armed. */
+  private crossingAt: number | null = null;
+  /** Crossing checks armed or running: a test-clock advance waits for them. */
+  crossingChecks = 0;
   /** The main loop has ended: clock advances answer at once. */
   finished = false;
   /** The run is about to continue as new: clock advances answer caughtUp=false and go to the next run. */
@@ -159,6 +169,51 @@ export class SubscriptionRun {
       progressiveCheckEveryMs: this.input.progressiveCheckEveryMs,
       pendingCloses: this.pending,
     };
+  }
+
+  /**
+   * Usage was stored for the subscription at the customer's time `at`: unless a check is armed
+   * already (then the signal joins it), arms one that runs after THRESHOLD_CROSSING_DEBOUNCE_MS and
+   * finalizes the period's Draft if the accrued charges crossed the threshold. The check is disarmed
+   * when it starts, so usage signalled while it runs gets a check of its own (it may have been
+   * committed after the check read the usage). A check that fails is logged and left to the daily
+   * check, which holds for an operator.
+   */
+  async usageAccrued(at: string): Promise<void> {
+    const atMs = Date.parse(at);
+    if (this.crossingAt !== null) {
+      if (!Number.isNaN(atMs)) this.crossingAt = Math.max(this.crossingAt, atMs);
+      return;
+    }
+    if (this.finished || !patched(THRESHOLD_ON_CROSSING)) return;
+    this.crossingAt = Number.isNaN(atMs) ? 0 : atMs;
+    this.crossingChecks += 1;
+    let started = false;
+    try {
+      await sleep(THRESHOLD_CROSSING_DEBOUNCE_MS);
+      await this.mutex.run(() => {
+        started = true;
+        return this.checkCrossing();
+      });
+    } finally {
+      // Disarmed by the check itself (a signal during the check arms the next one); else here.
+      if (!started) this.crossingAt = null;
+      this.crossingChecks -= 1;
+    }
+  }
+
+  /** The armed crossing check, at the later of the run's time and the signalled customer time (a run on a test clock may lag its clock). */
+  private async checkCrossing(): Promise<void> {
+    const at = new Date(Math.max(this.clock.nowMs(), this.crossingAt ?? 0)).toISOString();
+    this.crossingAt = null;
+    // A held run bills nothing until an operator's retry; outside a billable state there is nothing to bill.
+    if (this.finished || this.hold.error !== null || !BILLABLE.includes(this.state.status)) return;
+    try {
+      await activities.checkThresholdCrossing({ subscriptionId: this.subscriptionId, at });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn('threshold crossing check failed; the daily check will retry', { subscriptionId: this.subscriptionId, at, error: err.cause?.message ?? err.message });
+    }
   }
 
   /** Closes a period a coterm realignment cut short (billed now, finalized when its grace period is over). */

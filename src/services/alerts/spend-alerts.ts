@@ -60,6 +60,7 @@ import { billingErrorView, toBillingErrorView } from '../failures/billing-errors
 import type { Logger } from '../../logger.js';
 import { currentPeriodSpend, type PeriodSpend } from '../billing/billing.js';
 import type { ServiceDeps } from '../deps.js';
+import { Coalescer } from '../coalescer.js';
 import { enqueueEvent } from '../outbox.js';
 import { toPage } from '../pagination.js';
 import type { BillingErrorState, SpendAlertWorkflowInput, SpendEvaluation } from '../../temporal/messages.js';
@@ -412,11 +413,7 @@ export async function requestSpendEvaluation(deps: ServiceDeps, customerId: stri
 /** How long ingestion gathers customers before it signals their evaluators (per process). */
 export const SPEND_SIGNAL_COALESCE_MS = 250;
 
-interface PendingSignals {
-  customers: Set<string>;
-  timer: NodeJS.Timeout | null;
-}
-const pendingByDb = new WeakMap<Db, PendingSignals>();
+const spendSignals = new Coalescer<ServiceDeps>(SPEND_SIGNAL_COALESCE_MS, (deps, customers) => void signalEvaluators(deps, customers));
 
 /**
  * Notes that usage of these customers was recorded. Never per event: the customers of every
@@ -425,18 +422,7 @@ const pendingByDb = new WeakMap<Db, PendingSignals>();
  * the next usage, alert change or period start evaluates again.
  */
 export function noteUsageRecorded(deps: ServiceDeps, customerIds: Iterable<string>): void {
-  let pending = pendingByDb.get(deps.db);
-  if (!pending) pendingByDb.set(deps.db, (pending = { customers: new Set(), timer: null }));
-  for (const id of customerIds) pending.customers.add(id.toLowerCase());
-  if (pending.timer !== null || pending.customers.size === 0) return;
-  const state = pending;
-  state.timer = setTimeout(() => {
-    const customers = [...state.customers];
-    state.customers.clear();
-    state.timer = null;
-    void signalEvaluators(deps, customers);
-  }, SPEND_SIGNAL_COALESCE_MS);
-  state.timer.unref();
+  spendSignals.note(deps.db, deps, customerIds);
 }
 
 async function signalEvaluators(deps: ServiceDeps, customerIds: string[]): Promise<void> {

@@ -405,6 +405,25 @@ export function progressiveThresholdOf(db: DbClient, subscriptionId: string): Pr
   return progressiveThreshold(db, subscriptionId);
 }
 
+/**
+ * What billing the subscription's current period to `at` would put on its Draft for it (its charges
+ * rated to date less what finalized invoices already carry for the period), read without a lock or a
+ * write: the cheap first test of a threshold crossing check. 0 when the subscription bills nothing
+ * now (trial, Expired, a period already closed).
+ */
+export async function unbilledChargesToDate(db: DbClient, subscriptionId: string, at: Date): Promise<bigint> {
+  const subscription = await findSubscription(db, subscriptionId);
+  if (!subscription || subscription.status === 'Trialing' || subscription.status === 'Expired') return 0n;
+  const period = { start: subscription.periodStart, end: subscription.periodEnd };
+  if (subscription.trialEnd !== null && period.end <= subscription.trialEnd) return 0n;
+  if (await findPeriodClose(db, subscription.id, period.start)) return 0n;
+  const upTo = at < period.end ? at : period.end;
+  const phases = await phasesOverlapping(db, subscription.id, period);
+  const basis = await periodBasis(db, subscription.id, period.start);
+  const target = await rateToDate(db, subscription, period, phases, upTo, await contractOfRow(db, subscription), basis);
+  return chargesToInvoice(target, await billedInPeriod(db, subscription.id, period.start)).reduce((sum, charge) => sum + charge.amount_nanos, 0n);
+}
+
 export interface BillInput {
   subscriptionId: string;
   /** The period to bill; the subscription's current period when absent. */

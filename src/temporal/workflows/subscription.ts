@@ -1,10 +1,10 @@
 /**
  * The subscription workflow (`subscription:<id>`, on the subscription task queue): its start after
- * the subscription row commits, the commands sent to it as updates, and the payment outcomes
- * signalled to it.
+ * the subscription row commits, the commands sent to it as updates, and the payment outcomes and
+ * stored usage (progressive billing) signalled to it.
  */
 import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
-import { alignToContractUpdate, type BillNowResult, billSubscriptionUpdate, cancelSubscriptionUpdate, type ChangePlanCommand, changePlanUpdate, pauseSubscriptionUpdate, paymentOutcomeSignal, type PaymentOutcomeSignal, resumeSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionWorkflowId, type SubscriptionWorkflowInput } from '../../../workflows/subscription/messages.js';
+import { alignToContractUpdate, type BillNowResult, billSubscriptionUpdate, cancelSubscriptionUpdate, type ChangePlanCommand, changePlanUpdate, pauseSubscriptionUpdate, paymentOutcomeSignal, type PaymentOutcomeSignal, resumeSubscriptionUpdate, retrySubscriptionBillingUpdate, type SubscriptionSnapshot, subscriptionWorkflowId, type SubscriptionWorkflowInput, usageAccruedSignal } from '../../../workflows/subscription/messages.js';
 import { withTemporalDeadline } from '../client.js';
 import { startedUnlessTaken, unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
 import { workflowSearchAttributes } from '../search-attributes.js';
@@ -67,4 +67,9 @@ export function retrySubscriptionStep(gateway: TemporalGateway, subscriptionId: 
 /** Tells the subscription how a payment of its invoice ended; a workflow that has ended has nothing left to change. */
 export async function signalPaymentOutcome(gateway: TemporalGateway, subscriptionId: string, outcome: PaymentOutcomeSignal): Promise<void> {
   await unlessWorkflowGone(() => handleOf(gateway, subscriptionId).signal(paymentOutcomeSignal, outcome), undefined);
+}
+
+/** Tells a subscription with a progressive threshold that usage was stored for it at the customer's time `at`; an ended workflow has nothing to check. */
+export async function signalUsageAccrued(gateway: TemporalGateway, subscriptionId: string, at: Date): Promise<void> {
+  await unlessWorkflowGone(() => withTemporalDeadline(gateway, () => handleOf(gateway, subscriptionId).signal(usageAccruedSignal, { at: at.toISOString() })), undefined);
 }

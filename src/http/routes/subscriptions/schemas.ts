@@ -13,7 +13,9 @@ export const CreateSubscriptionSchema = z
     currency: CurrencySchema.optional().openapi({ description: "ISO 4217; defaults to the currency of the plan's SKUs, which all share one" }),
     trial_days: z.number().int().min(0).max(730).optional().openapi({ description: "defaults to the plan's trial_days; > 0 starts in Trialing" }),
     progressive_threshold_nanos: NonNegativeMoneySchema.optional().openapi({
-      description: 'progressive billing: when the open period\'s accrued charges reach this, its Draft is finalized and a new one opens',
+      description:
+        "progressive billing: when the open period's accrued charges reach this, its Draft is finalized (a threshold invoice) and a new one opens; " +
+        'checked within seconds of the usage that crosses it, and daily as a backstop',
     }),
     metadata: MetadataInputSchema.optional(),
   })
