@@ -358,7 +358,8 @@ describe('report requests', () => {
       ]);
       await recomputeTotals(tx, invoiceId);
     });
-    await finalizeInvoice(h.deps.db, invoiceId, { actor: { type: 'admin', id: 'test-admin' }, at: new Date('2026-01-01T00:00:00Z'), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+    // Finalized mid-January: billed in January, which also recognizes the part served before it.
+    await finalizeInvoice(h.deps.db, invoiceId, { actor: { type: 'admin', id: 'test-admin' }, at: new Date('2026-01-15T00:00:00Z'), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
     const schedule = await expectJson<{ months: Record<string, unknown>[]; rows: Record<string, unknown>[] }>(
       await h.request('GET', `/admin/v1/reports/deferred-revenue?from=2026-01&to=2026-02&customer_id=${customerId}`),
     );
