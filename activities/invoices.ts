@@ -198,6 +198,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         const paid = await markInvoicePaid(db, invoiceId, {
           actor: command.actor,
           paidBy: command.paidBy,
+          ...(command.reference !== undefined ? { reference: command.reference } : {}),
+          ...(command.amountNanos !== undefined ? { expectedAmountNanos: BigInt(command.amountNanos) } : {}),
           at,
           ...(command.requestId ? { requestId: command.requestId } : {}),
         });

@@ -982,7 +982,7 @@ export interface paths {
         put?: never;
         /**
          * Record a manual payment of an Open invoice
-         * @description Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller as actor_id and no name; the audit entry always names the caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.
+         * @description Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller as actor_id and no name; the audit entry always names the caller), writes invoice.paid and advances the charged_through_date of every subscription the invoice bills to the end of the period billed. An optional reference (a check number, a wire reference; at most 200 characters) is stored on the invoice, shown as paid_by.reference and in the invoice.paid audit entry. An optional amount_nanos is checked against the amount due: partial payments are not modelled, so any other amount is 422 payment_amount_mismatch (details.amount_due_nanos) and the invoice stays Open.
          */
         post: operations["payInvoice"];
         delete?: never;
@@ -1113,7 +1113,9 @@ export interface paths {
          *     Errors: unknown customer or subscription 404; a subscription of another customer 422 subscription_customer_mismatch; a timestamp too far
          *     in the future or older than the lateness limit 400; an id already used by another customer's event 409 event_id_conflict (nothing stored).
          *
-         *     Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
+         *     Validation: the customer exists (customer tokens: their own customer only; with a customer token an event naming no customer, no
+         *     customer_id nor external_customer_id and for CloudEvents no subject, is the token's own customer, while admin credentials must name it:
+         *     400 validation_failed otherwise); subscription_id, when given, is a subscription of that
          *     customer; the timestamp is an ISO 8601 date-time (UTC offset within ±15:59, not before 1970) at most EVENT_MAX_FUTURE_SKEW_SECONDS
          *     (default 300 s) after the customer's current time (its test clock's for sandbox customers); properties is an
          *     object; JSON numbers must be exact as sent (integers within ±2^53, others at most 15 significant digits): send exact
@@ -1154,7 +1156,9 @@ export interface paths {
          *     Send `application/cloudevents-batch+json` (a JSON array of CloudEvents) for a CloudEvents batch; its error paths are
          *     `<index>.<attribute>`.
          *
-         *     Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
+         *     Validation: the customer exists (customer tokens: their own customer only; with a customer token an event naming no customer, no
+         *     customer_id nor external_customer_id and for CloudEvents no subject, is the token's own customer, while admin credentials must name it:
+         *     400 validation_failed otherwise); subscription_id, when given, is a subscription of that
          *     customer; the timestamp is an ISO 8601 date-time (UTC offset within ±15:59, not before 1970) at most EVENT_MAX_FUTURE_SKEW_SECONDS
          *     (default 300 s) after the customer's current time (its test clock's for sandbox customers); properties is an
          *     object; JSON numbers must be exact as sent (integers within ±2^53, others at most 15 significant digits): send exact
@@ -2091,7 +2095,8 @@ export interface paths {
          * @description Adds promotional credit (optionally expiring at expires_at, which must be after the customer's current time). Promotional
          *     credit is drawn before paid credit, soonest expiry first; what is left at expiry is written off at the next operation on the wallet or
          *     period close. Creates the wallet on first use. A grant that would take the balance past what 38 digits of raw units hold is 422
-         *     `wallet_balance_out_of_range`.
+         *     `wallet_balance_out_of_range`. Answers the wallet as it stands after the grant (every Wallet field) with the grant it created in
+         *     `grant` (id, kind promotional, amount_nanos, remaining_nanos, expires_at, granted_at).
          */
         post: operations["grantWalletCredit"];
         delete?: never;
@@ -2268,8 +2273,11 @@ export interface paths {
          *     wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
          *     payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
          *     and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
-         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of the
-         *     report is as of now: for one customer (customer_id) on a test clock, the clock's frozen time, so sandbox invoices age in sandbox time.
+         *     receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of each
+         *     customer's invoices age against that customer's own time, so sandbox invoices age in sandbox time: its test clock's frozen time when it is
+         *     on one, else now, in the report of one customer (customer_id; the report's as_of is that time) and in the report of every customer (each
+         *     row's as_of says the time it was aged at; the report's as_of is now, and the ledger figure beside each currency's total takes each
+         *     customer's accounts at that customer's time too).
          *     customer_id narrows the report to one customer (404 `customer_not_found` when there is none), currency to one currency.
          */
         get: operations["getArAgingReport"];
@@ -2468,10 +2476,10 @@ export interface components {
             type: string;
             /**
              * Format: uuid
-             * @description the customer id
+             * @description the customer id; required with admin credentials, and with a customer token the token's own customer when absent
              * @example 01900000-0000-7000-8000-000000000000
              */
-            subject: string;
+            subject?: string;
             /**
              * Format: date-time
              * @description becomes timestamp; the time of receipt when absent
@@ -2527,7 +2535,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -3695,20 +3703,30 @@ export interface components {
              */
             tax_nanos: string;
             /**
-             * @description credits applied to the Draft (positive)
+             * @description the credit lines (kind credit) put on the invoice while it was a Draft, as a positive sum; already taken out of total_nanos. Same value as credit_lines_nanos
              * @example 1500000000000
              */
             credits_applied_nanos: string;
+            /**
+             * @description the clearer name of credits_applied_nanos: the sum of the credit lines on the invoice (added while a Draft), positive, already taken out of total_nanos. Not credit notes (see credit_notes_nanos)
+             * @example 1500000000000
+             */
+            credit_lines_nanos: string;
             /**
              * @description subtotal + tax − credits applied, exact
              * @example 1500000000000
              */
             total_nanos: string;
             /**
-             * @description credited by credit notes after finalization (all their parts)
+             * @description credited by credit notes after finalization (all their parts). Same value as credit_notes_nanos
              * @example 1500000000000
              */
             credited_nanos: string;
+            /**
+             * @description the clearer name of credited_nanos: the sum of the credit notes issued against the invoice after finalization (all their parts; total_nanos is never changed by them). Not credit lines (see credit_lines_nanos)
+             * @example 1500000000000
+             */
+            credit_notes_nanos: string;
             /**
              * @description the part of credited_nanos that reduced the amount due; the rest was refunded, put on the customer's credit balance or settled out of band
              * @example 1500000000000
@@ -3760,6 +3778,16 @@ export interface components {
              */
             credited: string;
             /**
+             * @description credit_lines_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credit_lines: string;
+            /**
+             * @description credit_notes_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credit_notes: string;
+            /**
              * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
              * @example 10.00
              */
@@ -3789,6 +3817,8 @@ export interface components {
             paid_by: {
                 actor_id: string;
                 actor_name: string | null;
+                /** @description the reference a manual payment was recorded with (a check number, a wire reference); null when none was given */
+                reference: string | null;
             } | null;
             /**
              * Format: date-time
@@ -4155,20 +4185,30 @@ export interface components {
              */
             tax_nanos: string;
             /**
-             * @description credits applied to the Draft (positive)
+             * @description the credit lines (kind credit) put on the invoice while it was a Draft, as a positive sum; already taken out of total_nanos. Same value as credit_lines_nanos
              * @example 1500000000000
              */
             credits_applied_nanos: string;
+            /**
+             * @description the clearer name of credits_applied_nanos: the sum of the credit lines on the invoice (added while a Draft), positive, already taken out of total_nanos. Not credit notes (see credit_notes_nanos)
+             * @example 1500000000000
+             */
+            credit_lines_nanos: string;
             /**
              * @description subtotal + tax − credits applied, exact
              * @example 1500000000000
              */
             total_nanos: string;
             /**
-             * @description credited by credit notes after finalization (all their parts)
+             * @description credited by credit notes after finalization (all their parts). Same value as credit_notes_nanos
              * @example 1500000000000
              */
             credited_nanos: string;
+            /**
+             * @description the clearer name of credited_nanos: the sum of the credit notes issued against the invoice after finalization (all their parts; total_nanos is never changed by them). Not credit lines (see credit_lines_nanos)
+             * @example 1500000000000
+             */
+            credit_notes_nanos: string;
             /**
              * @description the part of credited_nanos that reduced the amount due; the rest was refunded, put on the customer's credit balance or settled out of band
              * @example 1500000000000
@@ -4220,6 +4260,16 @@ export interface components {
              */
             credited: string;
             /**
+             * @description credit_lines_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credit_lines: string;
+            /**
+             * @description credit_notes_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            credit_notes: string;
+            /**
              * @description wallet_applied_nanos for display: rounded once, HalfEven, to the currency's minor unit
              * @example 10.00
              */
@@ -4249,6 +4299,8 @@ export interface components {
             paid_by: {
                 actor_id: string;
                 actor_name: string | null;
+                /** @description the reference a manual payment was recorded with (a check number, a wire reference); null when none was given */
+                reference: string | null;
             } | null;
             /**
              * Format: date-time
@@ -4408,6 +4460,16 @@ export interface components {
             actor_id?: string;
             /** @description who paid, by name; default: none (null) */
             actor_name?: string;
+            /**
+             * @description what identifies the payment outside this system (a check number, a wire reference), 1-200 characters; stored on the invoice (paid_by.reference) and in its invoice.paid audit entry
+             * @example wire 2026-0117-ACME
+             */
+            reference?: string;
+            /**
+             * @description the amount paid, when the caller wants it checked: it must equal the invoice's amount_due_nanos (partial payments are not modelled), else 422 payment_amount_mismatch and nothing is recorded
+             * @example 1500000000000
+             */
+            amount_nanos?: string;
         };
         IngestEventResult: {
             /** @description true when this request stored the event; false for an id already seen */
@@ -4438,7 +4500,7 @@ export interface components {
             event_type: string;
             /**
              * Format: uuid
-             * @description the customer; or name it by external_customer_id
+             * @description the customer; or name it by external_customer_id. Required (one of the two) with admin credentials; with a customer token, an event naming neither is the token's own customer
              * @example 01900000-0000-7000-8000-000000000000
              */
             customer_id?: string;
@@ -5471,40 +5533,43 @@ export interface components {
                  */
                 target_nanos: string;
             } | null;
-            grants: {
-                /**
-                 * Format: uuid
-                 * @example 01900000-0000-7000-8000-000000000000
-                 */
-                id: string;
-                /** @enum {string} */
-                kind: "paid" | "promotional";
-                /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
-                 * @example 1500000000000
-                 */
-                amount_nanos: string;
-                /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
-                 * @example 1500000000000
-                 */
-                remaining_nanos: string;
-                /**
-                 * Format: date-time
-                 * @example 2026-01-31T12:00:00.000Z
-                 */
-                expires_at: string | null;
-                /**
-                 * Format: date-time
-                 * @example 2026-01-31T12:00:00.000Z
-                 */
-                granted_at: string;
-            }[];
+            grants: components["schemas"]["WalletGrant"][];
             /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
              */
             created_at: string;
+        };
+        WalletGrant: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "paid" | "promotional";
+            /**
+             * @description the credit granted
+             * @example 1500000000000
+             */
+            amount_nanos: string;
+            /**
+             * @description what is left of it (drawdowns and expiry take from it)
+             * @example 1500000000000
+             */
+            remaining_nanos: string;
+            /**
+             * Format: date-time
+             * @description when what is left of it is written off; null: never
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description when it was granted (the customer's time)
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            granted_at: string;
         };
         WalletTransactionList: components["schemas"]["WalletTransaction"][];
         WalletTransaction: {
@@ -5606,6 +5671,9 @@ export interface components {
              * @example 01900000-0000-7000-8000-000000000000
              */
             payment_method_id?: string;
+        };
+        WalletWithGrant: components["schemas"]["Wallet"] & {
+            grant: components["schemas"]["WalletGrant"] & unknown;
         };
         WalletGrantRequest: {
             /**
@@ -5899,6 +5967,7 @@ export interface components {
         ArAgingReport: {
             /**
              * Format: date-time
+             * @description the requested as_of; without one, now (for one customer on a test clock: its frozen time), and each row of every-customer report is aged at its customer's own time (the row's as_of)
              * @example 2026-01-31T12:00:00.000Z
              */
             as_of: string;
@@ -5950,6 +6019,12 @@ export interface components {
                 currency: string;
                 /** @description invoices with something still owed (a positive open amount) */
                 open_invoices: number;
+                /**
+                 * Format: date-time
+                 * @description the instant this row is read and aged at: the report's as_of when one was given, else the customer's own time (its test clock's frozen time when it is on one, else now)
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                as_of: string;
             }[];
             totals: {
                 /**
@@ -6136,50 +6211,54 @@ export interface components {
             customer_id: string | null;
             /** @example USD */
             currency: string | null;
-            months: {
-                /**
-                 * @description UTC calendar month
-                 * @example 2026-01
-                 */
-                month: string;
-                /** @example USD */
-                currency: string;
-                /**
-                 * @description deferred at the start of the month
-                 * @example 1500000000000
-                 */
-                opening_deferred_nanos: string;
-                /**
-                 * @description deferred lines of invoices finalized in the month
-                 * @example 1500000000000
-                 */
-                billed_nanos: string;
-                /**
-                 * @description earned in the month (ratably, by the ledger formula)
-                 * @example 1500000000000
-                 */
-                recognized_nanos: string;
-                /**
-                 * @description taken out by voids in the month
-                 * @example 1500000000000
-                 */
-                reversed_nanos: string;
-                /**
-                 * @description opening + billed − recognized − reversed, exactly
-                 * @example 1500000000000
-                 */
-                closing_deferred_nanos: string;
-                /**
-                 * @description the ledger's deferred_revenue balance at the end of the month
-                 * @example 1500000000000
-                 */
-                ledger_deferred_nanos: string;
-                /**
-                 * @description ledger − closing: recognition the ledger posts at the next period close (0 once it has caught up)
-                 * @example 1500000000000
-                 */
-                unposted_recognition_nanos: string;
-            }[];
+            /** @description one row per month and currency (the same items as rows; the SPEC name) */
+            months: components["schemas"]["DeferredRevenueMonth"][];
+            /** @description the same items as months, under the name the other reports use */
+            rows: components["schemas"]["DeferredRevenueMonth"][];
+        };
+        DeferredRevenueMonth: {
+            /**
+             * @description UTC calendar month
+             * @example 2026-01
+             */
+            month: string;
+            /** @example USD */
+            currency: string;
+            /**
+             * @description deferred at the start of the month
+             * @example 1500000000000
+             */
+            opening_deferred_nanos: string;
+            /**
+             * @description deferred lines of invoices finalized in the month
+             * @example 1500000000000
+             */
+            billed_nanos: string;
+            /**
+             * @description earned in the month (ratably, by the ledger formula)
+             * @example 1500000000000
+             */
+            recognized_nanos: string;
+            /**
+             * @description taken out by voids in the month
+             * @example 1500000000000
+             */
+            reversed_nanos: string;
+            /**
+             * @description opening + billed − recognized − reversed, exactly
+             * @example 1500000000000
+             */
+            closing_deferred_nanos: string;
+            /**
+             * @description the ledger's deferred_revenue balance at the end of the month
+             * @example 1500000000000
+             */
+            ledger_deferred_nanos: string;
+            /**
+             * @description ledger − closing: recognition the ledger posts at the next period close (0 once it has caught up)
+             * @example 1500000000000
+             */
+            unposted_recognition_nanos: string;
         };
         AuditEntryList: components["schemas"]["AuditEntry"][];
         AuditEntry: {
@@ -12224,7 +12303,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused`, `billing_failed` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `billing_failed`, `payment_amount_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18079,13 +18158,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The wallet */
+            /** @description The wallet after the grant, with the grant created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Wallet"];
+                    "application/json": components["schemas"]["WalletWithGrant"];
                 };
             };
             /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
@@ -19172,7 +19251,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
+                /** @description the instant the report is as of (default: now; AR aging without it ages each customer's invoices at that customer's own time, its test clock's frozen time when it has one) */
                 as_of?: string;
             };
             header?: never;
@@ -19265,7 +19344,7 @@ export interface operations {
                 currency?: string;
                 /** @description csv for a CSV table (also with Accept: text/csv); default json */
                 format?: "json" | "csv";
-                /** @description the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time) */
+                /** @description the instant the report is as of (default: now; AR aging without it ages each customer's invoices at that customer's own time, its test clock's frozen time when it has one) */
                 as_of?: string;
             };
             header?: never;

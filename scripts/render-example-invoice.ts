@@ -133,6 +133,7 @@ const invoice: InvoiceRow = {
   paidAt: null,
   paidByActorId: null,
   paidByActorName: null,
+  paidReference: null,
   voidedAt: null,
   createdAt: PERIOD.start,
   updatedAt: FINALIZED_AT,

@@ -225,6 +225,7 @@ export interface InvoiceChanges {
   paidAt?: Date;
   paidByActorId?: string;
   paidByActorName?: string | null;
+  paidReference?: string | null;
   voidedAt?: Date;
   metadata?: Record<string, string>;
 }

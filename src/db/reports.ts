@@ -24,6 +24,30 @@ export interface AgingRow {
   over90: bigint;
   total: bigint;
   openInvoices: number;
+  /** The instant the row is aged against (the customer's own time in customer-time mode). */
+  asOf: Date;
+}
+
+/**
+ * The instant receivables are read and aged at: one for every customer, or (`customerTime`) each
+ * customer's own time, its test clock's frozen time when it has one, else `asOf` (now). In
+ * customer-time mode the queries join `customer_clocks` (the customers on a test clock and its time,
+ * a CTE: `clocks` to put first in a WITH list, `withClocks` as a whole WITH clause) by customer id;
+ * `at` is the per-row instant and `earliest` the lowest of them (an index bound).
+ */
+function asOfSql(asOf: Date, customerTime: boolean) {
+  if (!customerTime) {
+    const at = Prisma.sql`${asOf}::timestamptz`;
+    return { clocks: Prisma.empty, withClocks: Prisma.empty, join: () => Prisma.empty, at, earliest: at };
+  }
+  const clocks = Prisma.sql`customer_clocks AS (SELECT c.id AS customer_id, tc.frozen_time FROM customers c JOIN test_clocks tc ON tc.id = c.test_clock_id)`;
+  return {
+    clocks: Prisma.sql`${clocks},`,
+    withClocks: Prisma.sql`WITH ${clocks}`,
+    join: (alias: string) => Prisma.sql`LEFT JOIN customer_clocks k ON k.customer_id = ${Prisma.raw(alias)}.customer_id`,
+    at: Prisma.sql`COALESCE(k.frozen_time, ${asOf}::timestamptz)`,
+    earliest: Prisma.sql`(SELECT LEAST(${asOf}::timestamptz, min(frozen_time)) FROM customer_clocks)`,
+  };
 }
 
 /** An entry's amount on the debit side (what it adds to a receivable), in SQL over the alias `e`. */
@@ -46,42 +70,47 @@ const DEBIT_NET = Prisma.raw(`CASE WHEN e.side = 'debit' THEN e.amount_nanos ELS
  * Only what is owed is aged: an item whose net is not positive is no open receivable (a credit the
  * customer has is its credit balance, a liability, never a negative receivable), so no amount is
  * negative, and `openInvoices` counts the invoices with something still owed.
+ *
+ * With `customerTime`, each customer's receivables are read and aged at its own time (see asOfSql),
+ * still in this one statement.
  */
-export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter): Promise<AgingRow[]> {
+export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter, customerTime = false): Promise<AgingRow[]> {
+  const { clocks, join, at, earliest } = asOfSql(asOf, customerTime);
   const rows = await read<
-    { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: string }
+    { customer_id: string; customer_name: string; currency: string; c0: string; c1: string; c2: string; c3: string; c4: string; total: string; invoices: string; as_of: string }
   >(
-    Prisma.sql`WITH open_items AS (
-       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, r.balance_nanos AS open_nanos
-         FROM ledger_receivable_items r
-        WHERE r.last_effective_at <= ${asOf} AND r.balance_nanos <> 0
+    Prisma.sql`WITH ${clocks} open_items AS (
+       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, r.balance_nanos AS open_nanos, ${at} AS as_of
+         FROM ledger_receivable_items r ${join('r')}
+        WHERE r.last_effective_at <= ${at} AND r.balance_nanos <> 0
           AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
        UNION ALL
-       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, t.open_nanos
-         FROM ledger_receivable_items r
+       SELECT r.customer_id, r.currency, r.invoice_id, r.due_at, t.open_nanos, ${at} AS as_of
+         FROM ledger_receivable_items r ${join('r')}
         CROSS JOIN LATERAL (
           SELECT sum(${DEBIT_NET}) AS open_nanos
-            FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id AND e.account_id = r.account_id AND e.effective_at <= ${asOf}
+            FROM ledger_journals j JOIN ledger_entries e ON e.journal_id = j.id AND e.account_id = r.account_id AND e.effective_at <= ${at}
            WHERE j.invoice_id = r.invoice_id) t
-        WHERE r.invoice_id IS NOT NULL AND r.first_effective_at <= ${asOf} AND r.last_effective_at > ${asOf} AND t.open_nanos <> 0
+        WHERE r.invoice_id IS NOT NULL AND r.first_effective_at <= ${at} AND r.last_effective_at > ${earliest} AND r.last_effective_at > ${at} AND t.open_nanos <> 0
           AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
        UNION ALL
-       SELECT r.customer_id, r.currency, NULL::uuid, NULL::timestamptz, sum(${DEBIT_NET})
-         FROM ledger_receivable_items r
-         JOIN ledger_entries e ON e.account_id = r.account_id AND e.effective_at <= ${asOf}
+       SELECT r.customer_id, r.currency, NULL::uuid, NULL::timestamptz, sum(${DEBIT_NET}), max(${at})
+         FROM ledger_receivable_items r ${join('r')}
+         JOIN ledger_entries e ON e.account_id = r.account_id AND e.effective_at <= ${at}
          JOIN ledger_journals j ON j.id = e.journal_id AND j.invoice_id IS NULL
-        WHERE r.invoice_id IS NULL AND r.first_effective_at <= ${asOf} AND r.last_effective_at > ${asOf}
+        WHERE r.invoice_id IS NULL AND r.first_effective_at <= ${at} AND r.last_effective_at > ${earliest} AND r.last_effective_at > ${at}
           AND (${filter.customerId}::uuid IS NULL OR r.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR r.currency = ${filter.currency}::text)
         GROUP BY r.customer_id, r.currency
        HAVING sum(${DEBIT_NET}) <> 0
      ), aged AS (
-       SELECT o.customer_id, o.currency, o.invoice_id, o.open_nanos,
-              COALESCE((${asOf}::timestamptz AT TIME ZONE 'UTC')::date - (o.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
+       SELECT o.customer_id, o.currency, o.invoice_id, o.open_nanos, o.as_of,
+              COALESCE((o.as_of AT TIME ZONE 'UTC')::date - (o.due_at AT TIME ZONE 'UTC')::date, 0) AS days_past_due
          FROM open_items o
         WHERE o.open_nanos > 0
      )
      SELECT g.customer_id::text AS customer_id, c.display_name AS customer_name, g.currency,
-            g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices::text AS invoices
+            g.c0::text AS c0, g.c1::text AS c1, g.c2::text AS c2, g.c3::text AS c3, g.c4::text AS c4, g.total::text AS total, g.invoices::text AS invoices,
+            to_char(g.as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of
        FROM (
          SELECT customer_id, currency,
                 COALESCE(sum(open_nanos) FILTER (WHERE days_past_due <= 0), 0) AS c0,
@@ -90,7 +119,8 @@ export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter)
                 COALESCE(sum(open_nanos) FILTER (WHERE days_past_due BETWEEN 61 AND 90), 0) AS c3,
                 COALESCE(sum(open_nanos) FILTER (WHERE days_past_due > 90), 0) AS c4,
                 sum(open_nanos) AS total,
-                (count(*) FILTER (WHERE invoice_id IS NOT NULL))::int AS invoices
+                (count(*) FILTER (WHERE invoice_id IS NOT NULL))::int AS invoices,
+                max(as_of) AS as_of
            FROM aged GROUP BY customer_id, currency
        ) g JOIN customers c ON c.id = g.customer_id
       ORDER BY g.currency, c.display_name, g.customer_id`,
@@ -106,21 +136,28 @@ export async function arAging(read: SqlReader, asOf: Date, filter: ReportFilter)
     over90: BigInt(r.c4),
     total: BigInt(r.total),
     openInvoices: Number(r.invoices),
+    asOf: new Date(r.as_of),
   }));
 }
 
-/** One account kind's balance on its normal side per currency, as of an instant (the tie-out figure). */
+/**
+ * One account kind's balance on its normal side per currency, as of an instant (the tie-out figure);
+ * with `customerTime`, each customer's accounts as of its own time (see asOfSql).
+ */
 export async function ledgerBalancesAsOf(
   read: SqlReader,
   kind: 'accounts_receivable' | 'deferred_revenue',
   asOf: Date,
   filter: ReportFilter,
+  customerTime = false,
 ): Promise<Map<string, bigint>> {
+  const { withClocks, join, at } = asOfSql(asOf, customerTime);
   const rows = await read<{ currency: string; balance: string }>(Prisma.sql`
+    ${withClocks}
     SELECT a.currency,
            (sum(CASE WHEN e.side = 'debit' THEN e.amount_nanos ELSE -e.amount_nanos END)
               * CASE WHEN ${kind}::text = 'accounts_receivable' THEN 1 ELSE -1 END)::text AS balance
-      FROM ledger_accounts a JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${asOf}::timestamptz
+      FROM ledger_accounts a ${join('a')} JOIN ledger_entries e ON e.account_id = a.id AND e.effective_at <= ${at}
      WHERE a.kind = ${kind}::"LedgerAccountKind"
        AND (${filter.customerId}::uuid IS NULL OR a.customer_id = ${filter.customerId}::uuid)
        AND (${filter.currency}::text IS NULL OR a.currency = ${filter.currency}::text)

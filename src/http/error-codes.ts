@@ -102,6 +102,10 @@ export const ERROR_CODES = {
   nothing_to_bill: { status: 422, meaning: 'the current period has no charges beyond those already invoiced' },
   line_amount_mismatch: { status: 422, meaning: 'a line amount_nanos differs from quantity × unit_amount_nanos' },
   amount_out_of_range: { status: 422, meaning: 'the invoice totals would not fit DECIMAL(38,0)' },
+  payment_amount_mismatch: {
+    status: 422,
+    meaning: 'a manual payment whose amount_nanos is not the invoice\'s amount due (partial payments are not modelled); details.amount_due_nanos is what it owes',
+  },
   negative_invoice_total: { status: 422, meaning: 'the change would take the invoice total below zero' },
   credit_exceeds_invoice: { status: 422, meaning: 'credits would exceed the invoice subtotal plus tax' },
   credit_note_exceeds_remaining: { status: 422, meaning: 'the credit note exceeds what remains to be credited on the invoice (total − credited; details.remaining_nanos)' },

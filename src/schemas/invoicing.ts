@@ -82,9 +82,19 @@ const invoiceFields = {
   period_end: TimestampSchema.nullable(),
   subtotal_nanos: MoneySchema.openapi({ description: 'sum of the lines that are neither tax nor credit (a spend_cap line included)' }),
   tax_nanos: MoneySchema.openapi({ description: 'sum of the tax lines' }),
-  credits_applied_nanos: MoneySchema.openapi({ description: 'credits applied to the Draft (positive)' }),
+  credits_applied_nanos: MoneySchema.openapi({
+    description: 'the credit lines (kind credit) put on the invoice while it was a Draft, as a positive sum; already taken out of total_nanos. Same value as credit_lines_nanos',
+  }),
+  credit_lines_nanos: MoneySchema.openapi({
+    description:
+      'the clearer name of credits_applied_nanos: the sum of the credit lines on the invoice (added while a Draft), positive, already taken out of total_nanos. Not credit notes (see credit_notes_nanos)',
+  }),
   total_nanos: MoneySchema.openapi({ description: 'subtotal + tax − credits applied, exact' }),
-  credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization (all their parts)' }),
+  credited_nanos: MoneySchema.openapi({ description: 'credited by credit notes after finalization (all their parts). Same value as credit_notes_nanos' }),
+  credit_notes_nanos: MoneySchema.openapi({
+    description:
+      'the clearer name of credited_nanos: the sum of the credit notes issued against the invoice after finalization (all their parts; total_nanos is never changed by them). Not credit lines (see credit_lines_nanos)',
+  }),
   due_reduced_nanos: MoneySchema.openapi({
     description: "the part of credited_nanos that reduced the amount due; the rest was refunded, put on the customer's credit balance or settled out of band",
   }),
@@ -103,13 +113,21 @@ const invoiceFields = {
   total: DisplayAmountSchema('total_nanos'),
   amount_due: DisplayAmountSchema('amount_due_nanos'),
   credited: DisplayAmountSchema('credited_nanos'),
+  credit_lines: DisplayAmountSchema('credit_lines_nanos'),
+  credit_notes: DisplayAmountSchema('credit_notes_nanos'),
   wallet_applied: DisplayAmountSchema('wallet_applied_nanos'),
   spend_cap_withheld: DisplayAmountSchema('spend_cap_withheld_nanos'),
   tax_adapter: z.string().nullable().openapi({ description: 'the adapter that computed the tax lines, e.g. "none" or "flat:2000"' }),
   due_at: TimestampSchema.nullable(),
   finalized_at: TimestampSchema.nullable(),
   paid_at: TimestampSchema.nullable(),
-  paid_by: z.object({ actor_id: z.string(), actor_name: z.string().nullable() }).nullable(),
+  paid_by: z
+    .object({
+      actor_id: z.string(),
+      actor_name: z.string().nullable(),
+      reference: z.string().nullable().openapi({ description: 'the reference a manual payment was recorded with (a check number, a wire reference); null when none was given' }),
+    })
+    .nullable(),
   voided_at: TimestampSchema.nullable(),
   billing_error: BillingErrorSchema,
   created_at: TimestampSchema,

@@ -65,6 +65,19 @@ export const TrialBalanceSchema = z
   .openapi('TrialBalance');
 export type TrialBalanceView = z.infer<typeof TrialBalanceSchema>;
 
+/** One grant of credit to a wallet: a paid top-up or a promotional grant. */
+export const WalletGrantSchema = z
+  .object({
+    id: UuidSchema,
+    kind: z.enum(['paid', 'promotional']),
+    amount_nanos: MoneySchema.openapi({ description: 'the credit granted' }),
+    remaining_nanos: MoneySchema.openapi({ description: 'what is left of it (drawdowns and expiry take from it)' }),
+    expires_at: TimestampSchema.nullable().openapi({ description: 'when what is left of it is written off; null: never' }),
+    granted_at: TimestampSchema.openapi({ description: "when it was granted (the customer's time)" }),
+  })
+  .openapi('WalletGrant');
+export type WalletGrantView = z.infer<typeof WalletGrantSchema>;
+
 export const WalletSchema = z
   .object({
     id: UuidSchema,
@@ -80,20 +93,17 @@ export const WalletSchema = z
       .object({ threshold_nanos: MoneySchema, target_nanos: MoneySchema })
       .nullable()
       .openapi({ description: 'below threshold_nanos after a drawdown, one top-up brings the balance to target_nanos' }),
-    grants: z.array(
-      z.object({
-        id: UuidSchema,
-        kind: z.enum(['paid', 'promotional']),
-        amount_nanos: MoneySchema,
-        remaining_nanos: MoneySchema,
-        expires_at: TimestampSchema.nullable(),
-        granted_at: TimestampSchema,
-      }),
-    ),
+    grants: z.array(WalletGrantSchema),
     created_at: TimestampSchema,
   })
   .openapi('Wallet');
 export type WalletView = z.infer<typeof WalletSchema>;
+
+/** What a promotional grant answers: the wallet as it stands after it, plus the grant it created. */
+export const WalletWithGrantSchema = WalletSchema.extend({
+  grant: WalletGrantSchema.openapi({ description: 'the grant this request created (also listed in grants)' }),
+}).openapi('WalletWithGrant');
+export type WalletWithGrantView = z.infer<typeof WalletWithGrantSchema>;
 
 export const WalletTransactionSchema = z
   .object({

@@ -13,7 +13,10 @@ export const AgingBucketsSchema = z.object({
 
 export const ArAgingSchema = z
   .object({
-    as_of: TimestampSchema,
+    as_of: TimestampSchema.openapi({
+      description:
+        "the requested as_of; without one, now (for one customer on a test clock: its frozen time), and each row of every-customer report is aged at its customer's own time (the row's as_of)",
+    }),
     customer_id: UuidSchema.nullable(),
     currency: CurrencySchema.nullable(),
     rows: z.array(
@@ -22,6 +25,10 @@ export const ArAgingSchema = z
         customer_name: z.string(),
         currency: CurrencySchema,
         open_invoices: z.number().int().openapi({ description: 'invoices with something still owed (a positive open amount)' }),
+        as_of: TimestampSchema.openapi({
+          description:
+            "the instant this row is read and aged at: the report's as_of when one was given, else the customer's own time (its test clock's frozen time when it is on one, else now)",
+        }),
       }),
     ),
     totals: z.array(
@@ -92,27 +99,31 @@ export const MrrMovementsSchema = z
   .openapi('MrrMovementsReport');
 export type MrrMovementsView = z.infer<typeof MrrMovementsSchema>;
 
+/** One month of the deferred revenue schedule in one currency. */
+const DeferredRevenueRowSchema = z
+  .object({
+    month: z.string().openapi({ example: '2026-01', description: 'UTC calendar month' }),
+    currency: CurrencySchema,
+    opening_deferred_nanos: MoneySchema.openapi({ description: 'deferred at the start of the month' }),
+    billed_nanos: MoneySchema.openapi({ description: 'deferred lines of invoices finalized in the month' }),
+    recognized_nanos: MoneySchema.openapi({ description: 'earned in the month (ratably, by the ledger formula)' }),
+    reversed_nanos: MoneySchema.openapi({ description: 'taken out by voids in the month' }),
+    closing_deferred_nanos: MoneySchema.openapi({ description: 'opening + billed − recognized − reversed, exactly' }),
+    ledger_deferred_nanos: MoneySchema.openapi({ description: "the ledger's deferred_revenue balance at the end of the month" }),
+    unposted_recognition_nanos: MoneySchema.openapi({
+      description: 'ledger − closing: recognition the ledger posts at the next period close (0 once it has caught up)',
+    }),
+  })
+  .openapi('DeferredRevenueMonth');
+
 export const DeferredRevenueSchema = z
   .object({
     from: z.string().openapi({ example: '2026-01' }),
     to: z.string().openapi({ example: '2026-12' }),
     customer_id: UuidSchema.nullable(),
     currency: CurrencySchema.nullable(),
-    months: z.array(
-      z.object({
-        month: z.string().openapi({ example: '2026-01', description: 'UTC calendar month' }),
-        currency: CurrencySchema,
-        opening_deferred_nanos: MoneySchema.openapi({ description: 'deferred at the start of the month' }),
-        billed_nanos: MoneySchema.openapi({ description: 'deferred lines of invoices finalized in the month' }),
-        recognized_nanos: MoneySchema.openapi({ description: 'earned in the month (ratably, by the ledger formula)' }),
-        reversed_nanos: MoneySchema.openapi({ description: 'taken out by voids in the month' }),
-        closing_deferred_nanos: MoneySchema.openapi({ description: 'opening + billed − recognized − reversed, exactly' }),
-        ledger_deferred_nanos: MoneySchema.openapi({ description: "the ledger's deferred_revenue balance at the end of the month" }),
-        unposted_recognition_nanos: MoneySchema.openapi({
-          description: 'ledger − closing: recognition the ledger posts at the next period close (0 once it has caught up)',
-        }),
-      }),
-    ),
+    months: z.array(DeferredRevenueRowSchema).openapi({ description: 'one row per month and currency (the same items as rows; the SPEC name)' }),
+    rows: z.array(DeferredRevenueRowSchema).openapi({ description: 'the same items as months, under the name the other reports use' }),
   })
   .openapi('DeferredRevenueSchedule');
 export type DeferredRevenueView = z.infer<typeof DeferredRevenueSchema>;

@@ -710,6 +710,62 @@ describe('CloudEvents structured mode', () => {
   });
 });
 
+describe('events naming no customer', () => {
+  const withoutCustomer = (customerId: string, overrides: Record<string, unknown> = {}) => {
+    const { customer_id: _named, ...rest } = event(customerId, overrides);
+    return rest;
+  };
+  const cloudEventOf = (overrides: Record<string, unknown> = {}) => ({
+    specversion: '1.0',
+    id: `ce_${newId()}`,
+    source: '//api.example.com/gateway',
+    type: 'api_calls',
+    time: minutesAgo(2),
+    data: { quantity: '2' },
+    ...overrides,
+  });
+  type Issues = { error: { code: string; details: { issues: { path: string; message: string }[] } } };
+
+  it("are the customer token's own customer: single events, batches and CloudEvents alike", async () => {
+    const mine = await makeCustomer(h.deps.db);
+    const single = withoutCustomer(mine);
+    expect(await body(await h.request('POST', '/v1/events', { as: { customer: mine }, body: single }), 200)).toMatchObject({ accepted: true, event_id: single.id });
+    const batch = [withoutCustomer(mine), event(mine)];
+    expect(await body(await h.request('POST', '/v1/events/batch', { as: { customer: mine }, body: { events: batch } }), 200)).toMatchObject({ accepted_count: 2 });
+    const ce = cloudEventOf();
+    expect(await body(await h.request('POST', '/v1/events', { as: { customer: mine }, body: ce, headers: { 'content-type': 'application/cloudevents+json' } }), 200)).toMatchObject({ accepted: true });
+    const ceBatch = [cloudEventOf(), cloudEventOf({ subject: mine })];
+    const headers = { 'content-type': 'application/cloudevents-batch+json' };
+    expect(await body(await h.request('POST', '/v1/events/batch', { as: { customer: mine }, body: ceBatch, headers }), 200)).toMatchObject({ accepted_count: 2 });
+    const ids = [single.id, ...batch.map((e) => e.id), ce.id, ...ceBatch.map((e) => e.id)];
+    const rows = await h.deps.db.usageEvent.findMany({ where: { id: { in: ids } }, select: { customerId: true } });
+    expect(rows.map((r) => r.customerId)).toEqual(Array(6).fill(mine));
+  });
+
+  it("still refuses another customer's id from a customer token, storing nothing", async () => {
+    const mine = await makeCustomer(h.deps.db);
+    const theirs = await makeCustomer(h.deps.db);
+    const res = await h.request('POST', '/v1/events/batch', { as: { customer: mine }, body: { events: [withoutCustomer(mine), event(theirs)] } });
+    expect((await body<Issues>(res, 422)).error.details.issues.map((i) => i.path)).toEqual(['events.1.customer_id']);
+    expect(await stored({ customerId: mine })).toBe(0);
+    expect(await stored({ customerId: theirs })).toBe(0);
+  });
+
+  it('must name the customer with admin credentials (400 naming each event)', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const single = await body<Issues>(await h.request('POST', '/v1/events', { body: withoutCustomer(customerId) }), 400);
+    expect(single.error.code).toBe('validation_failed');
+    expect(single.error.details.issues).toEqual([{ path: 'customer_id', message: 'name the customer: customer_id, or external_customer_id' }]);
+    const batch = await body<Issues>(await h.request('POST', '/v1/events/batch', { body: { events: [event(customerId), withoutCustomer(customerId)] } }), 400);
+    expect(batch.error.details.issues.map((i) => i.path)).toEqual(['events.1.customer_id']);
+    const ce = await body<Issues>(await h.request('POST', '/v1/events', { body: cloudEventOf(), headers: { 'content-type': 'application/cloudevents+json' } }), 400);
+    expect(ce.error.details.issues).toEqual([{ path: 'subject', message: 'name the customer: subject' }]);
+    const ceBatch = await h.request('POST', '/v1/events/batch', { body: [cloudEventOf({ subject: customerId }), cloudEventOf()], headers: { 'content-type': 'application/cloudevents-batch+json' } });
+    expect((await body<Issues>(ceBatch, 400)).error.details.issues.map((i) => i.path)).toEqual(['1.subject']);
+    expect(await stored({ customerId })).toBe(0);
+  });
+});
+
 describe('API description', () => {
   it('documents the JSON and CloudEvents media types of both ingestion endpoints', async () => {
     const doc = (await (await h.request('GET', '/openapi.json', { as: 'none' })).json()) as {

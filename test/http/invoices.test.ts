@@ -175,7 +175,36 @@ describe('POST /admin/v1/invoices/:id/pay', () => {
     const id = await openInvoice();
     expect((await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { amount: '1' } }), 400)).error.code).toBe('validation_failed');
     const paid = await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { actor_id: 'clerk-7', actor_name: 'Front desk' } }));
-    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'clerk-7', actor_name: 'Front desk' } });
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'clerk-7', actor_name: 'Front desk', reference: null } });
+  });
+
+  it('stores a reference on the invoice, in its view and its audit entry', async () => {
+    const id = await openInvoice();
+    const paid = await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { reference: 'check 10442', amount_nanos: (10n * UNIT).toString() } }));
+    expect(paid).toMatchObject({ status: 'Paid', paid_by: { actor_id: 'test-admin', actor_name: null, reference: 'check 10442' } });
+    expect(await expectJson(await h.request('GET', `/admin/v1/invoices/${id}`))).toMatchObject({ paid_by: { reference: 'check 10442' } });
+    expect((await h.deps.db.invoice.findUniqueOrThrow({ where: { id } })).paidReference).toBe('check 10442');
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { entityId: id, action: 'invoice.paid' } });
+    expect(audit.map((a) => a.after)).toEqual([{ status: 'Paid', paid_by: { actor_id: 'test-admin', actor_name: null, reference: 'check 10442' } }]);
+  });
+
+  it('refuses an amount other than the amount due with 422 payment_amount_mismatch, leaving the invoice Open', async () => {
+    const id = await openInvoice();
+    for (const amount of [(10n * UNIT - 1n).toString(), (10n * UNIT + 1n).toString(), '0']) {
+      const refused = await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { amount_nanos: amount, reference: 'wire 1' } }), 422);
+      expect(refused.error, amount).toMatchObject({ code: 'payment_amount_mismatch', details: { amount_nanos: amount, amount_due_nanos: (10n * UNIT).toString() } });
+    }
+    const open = await h.deps.db.invoice.findUniqueOrThrow({ where: { id } });
+    expect([open.status, open.paidReference, open.paidByActorId]).toEqual(['Open', null, null]);
+    expect(await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { amount_nanos: (10n * UNIT).toString() } }))).toMatchObject({ status: 'Paid' });
+  });
+
+  it('bounds the reference and the amount at the door (400)', async () => {
+    const id = await openInvoice();
+    for (const body of [{ reference: '' }, { reference: 'x'.repeat(201) }, { reference: 'line\nbreak' }, { amount_nanos: '-1' }, { amount_nanos: '1.5' }, { amount_nanos: '1'.repeat(39) }]) {
+      expect((await expectJson<ErrorBody>(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body }), 400)).error.code, JSON.stringify(body)).toBe('validation_failed');
+    }
+    expect(await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: { reference: 'r'.repeat(200) } }))).toMatchObject({ paid_by: { reference: 'r'.repeat(200) } });
   });
 });
 
@@ -303,6 +332,31 @@ describe('POST /admin/v1/invoices/:id/line-items', () => {
   it('is 404 for an unknown invoice', async () => {
     const res = await h.request('POST', `/admin/v1/invoices/${newId()}/line-items`, { body: { description: 'x', amount_nanos: '1' } });
     expect((await expectJson<ErrorBody>(res, 404)).error.code).toBe('invoice_not_found');
+  });
+});
+
+describe('credit lines and credit notes on an invoice', () => {
+  it('names them apart: credit_lines_nanos (= credits_applied_nanos) and credit_notes_nanos (= credited_nanos), with display strings', async () => {
+    const id = await makeDraft(await makeCustomer(h.deps.db), [100n * UNIT]);
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/credits`, { body: { amount_nanos: (30n * UNIT).toString(), description: 'Loyalty credit' } }), 201);
+    const draft = await expectJson<InvoiceBody>(await h.request('GET', `/admin/v1/invoices/${id}`));
+    expect(draft).toMatchObject({ credits_applied_nanos: (30n * UNIT).toString(), credit_lines_nanos: (30n * UNIT).toString(), credit_lines: '30.00', credit_notes_nanos: '0', credit_notes: '0.00' });
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/finalize`));
+    const note = { amount_nanos: (12_500_000_000_000n).toString(), reason: 'other' };
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/credit-notes`, { body: note }), 201);
+    const credited = await expectJson<InvoiceBody>(await h.request('GET', `/admin/v1/invoices/${id}`));
+    expect(credited).toMatchObject({
+      total_nanos: (70n * UNIT).toString(),
+      credits_applied_nanos: (30n * UNIT).toString(),
+      credit_lines_nanos: (30n * UNIT).toString(),
+      credit_lines: '30.00',
+      credited_nanos: '12500000000000',
+      credit_notes_nanos: '12500000000000',
+      credited: '12.50',
+      credit_notes: '12.50',
+    });
+    const listed = await expectPage<InvoiceBody>(await h.request('GET', `/admin/v1/invoices?customer_id=${credited.customer_id}`));
+    expect(listed.data[0]).toMatchObject({ credit_lines_nanos: (30n * UNIT).toString(), credit_notes_nanos: '12500000000000' });
   });
 });
 

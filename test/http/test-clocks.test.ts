@@ -67,17 +67,22 @@ describe('AR aging of a test-clock customer', () => {
   }
   const aging = async (query: string) => expectJson<Aging>(await h.request('GET', `/admin/v1/reports/ar-aging?${query}`));
 
+  /** An Open invoice of `amount` finalized at `at` (net 30). */
+  const openInvoice = async (customerId: string, clockId: string | null, at: string, amount: bigint, currency = 'USD') => {
+    const invoiceId = newId();
+    await h.deps.db.$transaction(async (tx) => {
+      await tx.invoice.create({ data: { id: invoiceId, customerId, currency, billingReason: 'manual', testClockId: clockId, createdAt: new Date(at) } });
+      await insertLines(tx, invoiceId, [{ kind: 'fee' as const, description: 'Fee', amountNanos: amount }]);
+      await recomputeTotals(tx, invoiceId);
+    });
+    await finalizeInvoice(h.deps.db, invoiceId, { actor: { type: 'admin', id: 'test-admin' }, at: new Date(at), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+  };
+
   it("is as of the clock's time by default, so its open invoice is current, not over 90 days", async () => {
     const frozen = '2025-01-01T00:00:00.000Z';
     const clockId = await makeTestClock(h.deps.db, frozen);
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
-    const invoiceId = newId();
-    await h.deps.db.$transaction(async (tx) => {
-      await tx.invoice.create({ data: { id: invoiceId, customerId, currency: 'USD', billingReason: 'manual', testClockId: clockId, createdAt: new Date(frozen) } });
-      await insertLines(tx, invoiceId, [{ kind: 'fee' as const, description: 'Fee', amountNanos: 25n * UNIT }]);
-      await recomputeTotals(tx, invoiceId);
-    });
-    await finalizeInvoice(h.deps.db, invoiceId, { actor: { type: 'admin', id: 'test-admin' }, at: new Date(frozen), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+    await openInvoice(customerId, clockId, frozen, 25n * UNIT);
 
     const byDefault = await aging(`customer_id=${customerId}`);
     expect(byDefault.as_of).toBe(frozen);
@@ -94,5 +99,44 @@ describe('AR aging of a test-clock customer', () => {
     const advanced = await aging(`customer_id=${customerId}`);
     expect(advanced.as_of).toBe('2025-02-15T00:00:00.000Z');
     expect(advanced.rows).toEqual([expect.objectContaining({ current_nanos: '0', days_1_30_nanos: (25n * UNIT).toString() })]);
+  });
+
+  it("ages each customer at its own time in the every-customer report, tied to the ledger at those times", async () => {
+    type Row = Aging['rows'][number] & { as_of: string; days_31_60_nanos: string };
+    type Report = { as_of: string; rows: Row[]; totals: { currency: string; total_nanos: string; ledger_accounts_receivable_nanos: string }[] };
+    // A clock in the past and one in the future (its invoice would not even be open yet in wall time), beside a wall-clock customer;
+    // in a currency no other test uses, so the currency's totals are these three customers'.
+    const pastClock = await makeTestClock(h.deps.db, '2025-03-01T00:00:00.000Z');
+    const past = await makeCustomer(h.deps.db, { testClockId: pastClock });
+    await openInvoice(past, pastClock, '2025-03-01T00:00:00.000Z', 11n * UNIT, 'NOK');
+    const futureClock = await makeTestClock(h.deps.db, '2031-06-01T00:00:00.000Z');
+    const future = await makeCustomer(h.deps.db, { testClockId: futureClock });
+    await openInvoice(future, futureClock, '2031-06-01T00:00:00.000Z', 13n * UNIT, 'NOK');
+    const wall = await makeCustomer(h.deps.db);
+    const fiftyDaysAgo = new Date(Date.now() - 50 * 86_400_000).toISOString();
+    await openInvoice(wall, null, fiftyDaysAgo, 17n * UNIT, 'NOK');
+
+    const before = Date.now();
+    const report = await expectJson<Report>(await h.request('GET', '/admin/v1/reports/ar-aging?currency=NOK'));
+    expect(Date.parse(report.as_of)).toBeGreaterThanOrEqual(before - 1000);
+    const rowOf = (customerId: string) => report.rows.find((r) => r.customer_id === customerId);
+    expect(rowOf(past)).toMatchObject({ as_of: '2025-03-01T00:00:00.000Z', current_nanos: (11n * UNIT).toString(), over_90_nanos: '0' });
+    expect(rowOf(future)).toMatchObject({ as_of: '2031-06-01T00:00:00.000Z', current_nanos: (13n * UNIT).toString(), total_nanos: (13n * UNIT).toString() });
+    expect(rowOf(wall)).toMatchObject({ as_of: report.as_of, days_1_30_nanos: (17n * UNIT).toString() });
+    // Totals are the rows' sums and equal the ledger's receivable read at each customer's time.
+    expect(report.rows).toHaveLength(3);
+    expect(report.totals).toEqual([expect.objectContaining({ currency: 'NOK', total_nanos: (41n * UNIT).toString(), ledger_accounts_receivable_nanos: (41n * UNIT).toString() })]);
+
+    // Advancing a clock ages its customer's invoices in this report too (15 days past due, net 30).
+    await h.deps.db.testClock.update({ where: { id: pastClock }, data: { frozenTime: new Date('2025-04-15T00:00:00.000Z') } });
+    const advanced = await expectJson<Report>(await h.request('GET', '/admin/v1/reports/ar-aging?currency=NOK'));
+    expect(advanced.rows.find((r) => r.customer_id === past)).toMatchObject({ as_of: '2025-04-15T00:00:00.000Z', days_1_30_nanos: (11n * UNIT).toString() });
+
+    // An explicit as_of still ages every customer at that one instant.
+    const at = new Date().toISOString();
+    const fixed = await expectJson<Report>(await h.request('GET', `/admin/v1/reports/ar-aging?currency=NOK&as_of=${encodeURIComponent(at)}`));
+    expect(fixed.rows.find((r) => r.customer_id === past)).toMatchObject({ as_of: at, over_90_nanos: (11n * UNIT).toString() });
+    expect(fixed.rows.find((r) => r.customer_id === future)).toBeUndefined();
+    expect(fixed.totals).toEqual([expect.objectContaining({ total_nanos: (28n * UNIT).toString(), ledger_accounts_receivable_nanos: (28n * UNIT).toString() })]);
   });
 });

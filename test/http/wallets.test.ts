@@ -126,6 +126,30 @@ describe('credit wallets', () => {
     expect(await h.deps.db.ledgerJournal.count({ where: { invoiceId: id, kind: 'payment_collected' } })).toBe(0);
   });
 
+  it('a grant answers the wallet after it with the grant it created', async () => {
+    const clockId = await makeTestClock(h.deps.db, '2026-03-01T00:00:00Z');
+    const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+    await h.request('POST', `${wallet(customerId)}/grants`, { body: { amount_nanos: (7n * UNIT).toString() } });
+    type Granted = WalletBody & { grant: { id: string; kind: string; amount_nanos: string; remaining_nanos: string; expires_at: string | null; granted_at: string } };
+    const body = { amount_nanos: (12n * UNIT).toString(), expires_at: '2026-04-01T00:00:00Z', description: 'spring promotion' };
+    const granted = await expectJson<Granted>(await h.request('POST', `${wallet(customerId)}/grants`, { body }), 201);
+    expect(granted.grant).toEqual({
+      id: expect.any(String),
+      kind: 'promotional',
+      amount_nanos: (12n * UNIT).toString(),
+      remaining_nanos: (12n * UNIT).toString(),
+      expires_at: '2026-04-01T00:00:00.000Z',
+      granted_at: '2026-03-01T00:00:00.000Z',
+    });
+    // Still the wallet (every Wallet field), the new grant among its grants.
+    expect(granted).toMatchObject({ customer_id: customerId, currency: 'USD', balance_nanos: (19n * UNIT).toString(), promotional_balance_nanos: (19n * UNIT).toString() });
+    expect(granted.grants).toHaveLength(2);
+    expect(granted.grants).toContainEqual(granted.grant);
+    const stored = await h.deps.db.walletGrant.findUniqueOrThrow({ where: { id: granted.grant.id } });
+    expect(stored.amountNanos.toFixed(0)).toBe((12n * UNIT).toString());
+    expect(await expectJson(await h.request('GET', wallet(customerId)))).not.toHaveProperty('grant');
+  });
+
   it('promotional credit expires on the customer\'s clock, written off dated at its expiry', async () => {
     const clockId = await makeTestClock(h.deps.db, '2026-01-01T00:00:00Z');
     const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });

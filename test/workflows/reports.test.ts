@@ -10,6 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import { earnedBy, ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
+import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
+import { newId } from '../../src/ids.js';
+import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
+import { applyTax, zeroTax } from '../../src/services/billing/tax.js';
 import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
@@ -344,6 +348,28 @@ describe('revenue reports on a test-clock scenario', () => {
 });
 
 describe('report requests', () => {
+  it('answers the deferred revenue schedule under rows as well as months (the same items)', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const invoiceId = newId();
+    await h.deps.db.$transaction(async (tx) => {
+      await tx.invoice.create({ data: { id: invoiceId, customerId, currency: 'USD', billingReason: 'manual', createdAt: new Date('2026-01-01T00:00:00Z') } });
+      await insertLines(tx, invoiceId, [
+        { kind: 'fee', description: 'Annual fee', amountNanos: 365n * UNIT, periodStart: new Date('2026-01-01T00:00:00Z'), periodEnd: new Date('2027-01-01T00:00:00Z') },
+      ]);
+      await recomputeTotals(tx, invoiceId);
+    });
+    // Finalized mid-January: billed in January, which also recognizes the part served before it.
+    await finalizeInvoice(h.deps.db, invoiceId, { actor: { type: 'admin', id: 'test-admin' }, at: new Date('2026-01-15T00:00:00Z'), applyTax: (tx, invoice) => applyTax(tx, invoice, zeroTax) });
+    const schedule = await expectJson<{ months: Record<string, unknown>[]; rows: Record<string, unknown>[] }>(
+      await h.request('GET', `/admin/v1/reports/deferred-revenue?from=2026-01&to=2026-02&customer_id=${customerId}`),
+    );
+    expect(schedule.months.map((m) => [m.month, m.billed_nanos, m.recognized_nanos])).toEqual([
+      ['2026-01', (365n * UNIT).toString(), (31n * UNIT).toString()],
+      ['2026-02', '0', (28n * UNIT).toString()],
+    ]);
+    expect(schedule.rows).toEqual(schedule.months);
+  });
+
   it('answers CSV for format=csv, refuses unknown parameters and bad ranges, 404s an unknown customer', async () => {
     const csv = await h.request('GET', '/admin/v1/reports/ar-aging?as_of=2026-01-01T00:00:00Z&format=csv');
     expect(csv.status).toBe(200);

@@ -27,6 +27,10 @@ export interface InvoiceOutcome {
 export interface PayInvoiceCommand extends SubscriptionCommand {
   /** Who paid, as the caller reports it (SPEC: actor_id, actor_name); the audit actor is the caller. */
   paidBy: { actorId: string; actorName: string | null };
+  /** The payment's reference (a check number, a wire reference), stored on the invoice; absent in earlier commands. */
+  reference?: string;
+  /** The amount paid as the caller states it (raw units, decimal string): must be the amount due; absent in earlier commands. */
+  amountNanos?: string;
 }
 
 /** Finalize an invoice (Draft → Open). */

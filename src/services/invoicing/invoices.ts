@@ -78,8 +78,10 @@ function invoiceFields(invoice: InvoiceRow, spendCapWithheld: bigint): Omit<Invo
     subtotal_nanos: invoice.subtotalNanos.toFixed(0),
     tax_nanos: invoice.taxNanos.toFixed(0),
     credits_applied_nanos: invoice.creditsAppliedNanos.toFixed(0),
+    credit_lines_nanos: invoice.creditsAppliedNanos.toFixed(0),
     total_nanos: total.toString(),
     credited_nanos: invoice.creditedNanos.toFixed(0),
+    credit_notes_nanos: invoice.creditedNanos.toFixed(0),
     due_reduced_nanos: invoice.dueReducedNanos.toFixed(0),
     wallet_applied_nanos: invoice.walletAppliedNanos.toFixed(0),
     customer_balance_applied_nanos: invoice.customerBalanceAppliedNanos.toFixed(0),
@@ -90,13 +92,15 @@ function invoiceFields(invoice: InvoiceRow, spendCapWithheld: bigint): Omit<Invo
     total: display(total),
     amount_due: display(amountDue),
     credited: display(fromDecimal(invoice.creditedNanos)),
+    credit_lines: display(fromDecimal(invoice.creditsAppliedNanos)),
+    credit_notes: display(fromDecimal(invoice.creditedNanos)),
     wallet_applied: display(fromDecimal(invoice.walletAppliedNanos)),
     spend_cap_withheld: display(spendCapWithheld),
     tax_adapter: invoice.taxAdapter,
     due_at: iso(invoice.dueAt),
     finalized_at: iso(invoice.finalizedAt),
     paid_at: iso(invoice.paidAt),
-    paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName } : null,
+    paid_by: invoice.paidByActorId ? { actor_id: invoice.paidByActorId, actor_name: invoice.paidByActorName, reference: invoice.paidReference } : null,
     voided_at: iso(invoice.voidedAt),
     billing_error: billingErrorView(invoice.billingError),
     created_at: invoice.createdAt.toISOString(),
@@ -337,6 +341,10 @@ export interface PaymentRecord {
   actor: Actor;
   /** Who paid, as reported (SPEC: actor_id, actor_name). */
   paidBy: { actorId: string; actorName: string | null };
+  /** The payment's reference (a check number, a wire reference), stored as paid_by.reference. */
+  reference?: string;
+  /** The amount the payer states it paid: refused unless it is the amount due (partial payments are not modelled). */
+  expectedAmountNanos?: bigint;
   at: Date;
   requestId?: string;
 }
@@ -347,6 +355,13 @@ export async function markInvoicePaid(db: Db, id: string, payment: PaymentRecord
     const current = await lockInvoice(tx, id);
     if (current.status === 'Paid') return loadInvoiceView(tx, id);
     if (current.status !== 'Open') throw invalidTransition('invoice', current.status, 'pay');
+    const due = amountDueView(current);
+    if (payment.expectedAmountNanos !== undefined && payment.expectedAmountNanos !== due) {
+      throw new DomainError('unprocessable', 'payment_amount_mismatch', `amount_nanos ${payment.expectedAmountNanos} is not the amount due (${due}): partial payments are not modelled`, {
+        amount_nanos: payment.expectedAmountNanos.toString(),
+        amount_due_nanos: due.toString(),
+      });
+    }
     await settle(tx, current, payment, true);
     return loadInvoiceView(tx, id);
   });
@@ -362,6 +377,7 @@ async function settle(tx: DbClient, invoice: InvoiceRow, payment: PaymentRecord,
     paidAt: payment.at,
     paidByActorId: payment.paidBy.actorId,
     paidByActorName: payment.paidBy.actorName,
+    ...(payment.reference !== undefined ? { paidReference: payment.reference } : {}),
   });
   if (charged) await advanceChargedThrough(tx, invoice.id);
   const due = amountDueOf(paid);
@@ -380,7 +396,10 @@ async function settle(tx: DbClient, invoice: InvoiceRow, payment: PaymentRecord,
     entityId: invoice.id,
     customerId: paid.customerId,
     before: { status: 'Open' },
-    after: { status: 'Paid', paid_by: { actor_id: payment.paidBy.actorId, actor_name: payment.paidBy.actorName } },
+    after: {
+      status: 'Paid',
+      paid_by: { actor_id: payment.paidBy.actorId, actor_name: payment.paidBy.actorName, ...(payment.reference !== undefined ? { reference: payment.reference } : {}) },
+    },
     ...(payment.requestId ? { requestId: payment.requestId } : {}),
   });
 }

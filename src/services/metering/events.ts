@@ -142,7 +142,8 @@ export interface CloudEventInput {
   id: string;
   source: string;
   type: string;
-  subject: string;
+  /** Absent only from a customer token, whose own customer it then is (filled in before fromCloudEvent). */
+  subject?: string | undefined;
   time?: string | undefined;
   data?: Record<string, unknown> | undefined;
   subscriptionid?: string | undefined;
@@ -153,7 +154,7 @@ export function fromCloudEvent(event: CloudEventInput): UsageEventInput {
   return {
     id: event.id,
     event_type: event.type,
-    customer_id: event.subject,
+    customer_id: event.subject ?? '',
     subscription_id: event.subscriptionid ?? null,
     timestamp: event.time,
     properties: event.data ?? {},

@@ -37,15 +37,17 @@ const currenciesOf = (items: readonly { currency: string }[]): string[] => [...n
 // ── AR aging ─────────────────────────────────────────────────────────────────────────────────
 
 /**
- * The aging report as of `asOf`; without one, as of now: the customer's "now" (its test clock's
- * frozen time) when the report is of one customer on a test clock, so sandbox invoices age in
- * sandbox time, else the wall clock.
+ * The aging report as of `asOf`; without one, each customer's invoices age against that customer's
+ * own time, so sandbox invoices age in sandbox time: for one customer, its "now" (its test clock's
+ * frozen time, else the wall clock); for every customer, the same per customer in the one statement
+ * (each row's as_of), the report's as_of being the wall clock.
  */
 export async function arAgingReport(deps: ReportDeps & Pick<ServiceDeps, 'clock'>, requestedAsOf: Date | undefined, query: ReportQuery): Promise<ArAgingView> {
   const filter = await filterOf(deps.db, query);
   const asOf = requestedAsOf ?? (filter.customerId === null ? deps.clock() : await customerNow(deps.db, filter.customerId, deps.clock()));
+  const customerTime = requestedAsOf === undefined && filter.customerId === null;
   const read = poolReader(deps.pool);
-  const [rows, ledger] = await Promise.all([arAging(read, asOf, filter), ledgerBalancesAsOf(read, 'accounts_receivable', asOf, filter)]);
+  const [rows, ledger] = await Promise.all([arAging(read, asOf, filter, customerTime), ledgerBalancesAsOf(read, 'accounts_receivable', asOf, filter, customerTime)]);
   const currencies = [...new Set([...currenciesOf(rows), ...[...ledger.entries()].filter(([, v]) => v !== 0n).map(([c]) => c)])].sort();
   return {
     as_of: asOf.toISOString(),
@@ -62,6 +64,7 @@ export async function arAgingReport(deps: ReportDeps & Pick<ServiceDeps, 'clock'
       over_90_nanos: r.over90.toString(),
       total_nanos: r.total.toString(),
       open_invoices: r.openInvoices,
+      as_of: r.asOf.toISOString(),
     })),
     totals: currencies.map((currency) => {
       const of = rows.filter((r) => r.currency === currency);
@@ -187,24 +190,19 @@ export async function deferredRevenueReport(deps: ReportDeps, range: { from: str
   if (months < 1) throw validation('to', 'must be the same month as from or later');
   if (months > MAX_SCHEDULE_MONTHS) throw validation('to', `the schedule covers at most ${MAX_SCHEDULE_MONTHS} months`);
   const filter = await filterOf(deps.db, query);
-  const rows = await deferredSchedule(poolReader(deps.pool), range.from, range.to, filter);
-  return {
-    from: range.from,
-    to: range.to,
-    customer_id: filter.customerId,
-    currency: filter.currency,
-    months: rows.map((r) => ({
-      month: r.month,
-      currency: r.currency,
-      opening_deferred_nanos: r.opening.toString(),
-      billed_nanos: r.billed.toString(),
-      recognized_nanos: r.recognized.toString(),
-      reversed_nanos: r.reversed.toString(),
-      closing_deferred_nanos: r.closing.toString(),
-      ledger_deferred_nanos: r.ledgerBalance.toString(),
-      unposted_recognition_nanos: (r.ledgerBalance - r.closing).toString(),
-    })),
-  };
+  const schedule = (await deferredSchedule(poolReader(deps.pool), range.from, range.to, filter)).map((r) => ({
+    month: r.month,
+    currency: r.currency,
+    opening_deferred_nanos: r.opening.toString(),
+    billed_nanos: r.billed.toString(),
+    recognized_nanos: r.recognized.toString(),
+    reversed_nanos: r.reversed.toString(),
+    closing_deferred_nanos: r.closing.toString(),
+    ledger_deferred_nanos: r.ledgerBalance.toString(),
+    unposted_recognition_nanos: (r.ledgerBalance - r.closing).toString(),
+  }));
+  // `months` is the SPEC's name; `rows` (the same items) is the name every other report uses.
+  return { from: range.from, to: range.to, customer_id: filter.customerId, currency: filter.currency, months: schedule, rows: schedule };
 }
 
 export const deferredRevenueCsv = (view: DeferredRevenueView): CsvTable => ({

@@ -62,7 +62,7 @@ import {
 } from '../../db/wallets.js';
 import { DomainError, notFound, validation } from '../../errors.js';
 import { ProcessorRejectedError, ProcessorUnavailableError } from '../../processor/index.js';
-import type { WalletTopUpView, WalletTransactionView, WalletView } from '../../schemas/ledger.js';
+import type { WalletGrantView, WalletTopUpView, WalletTransactionView, WalletView, WalletWithGrantView } from '../../schemas/ledger.js';
 import type { SubscriptionCommand } from '../../temporal/messages.js';
 import { retryWalletRechargeStep, signalTopUpSettled } from '../../temporal/workflows/wallet-recharge.js';
 import { followUp, type FollowUpDeps } from '../follow-ups.js';
@@ -77,6 +77,17 @@ export type WalletDeps = Pick<ServiceDeps, 'db' | 'processor' | 'logger' | 'cloc
 const iso = (d: Date | null): string | null => d?.toISOString() ?? null;
 
 // ── Views ────────────────────────────────────────────────────────────────────────────────────
+
+function toGrantView(g: WalletGrantRow): WalletGrantView {
+  return {
+    id: g.id,
+    kind: g.kind === 'promotional' ? 'promotional' : 'paid',
+    amount_nanos: g.amountNanos.toFixed(0),
+    remaining_nanos: g.remainingNanos.toFixed(0),
+    expires_at: iso(g.expiresAt),
+    granted_at: g.grantedAt.toISOString(),
+  };
+}
 
 export function toWalletView(wallet: WalletRow, grants: WalletGrantRow[]): WalletView {
   const live = grants.filter((g) => fromDecimal(g.remainingNanos) > 0n);
@@ -94,14 +105,7 @@ export function toWalletView(wallet: WalletRow, grants: WalletGrantRow[]): Walle
     paid_balance: toDisplay(sum('paid'), wallet.currency).text,
     promotional_balance: toDisplay(sum('promotional'), wallet.currency).text,
     auto_recharge: threshold !== null && target !== null ? { threshold_nanos: threshold.toString(), target_nanos: target.toString() } : null,
-    grants: grants.map((g) => ({
-      id: g.id,
-      kind: g.kind === 'promotional' ? 'promotional' : 'paid',
-      amount_nanos: g.amountNanos.toFixed(0),
-      remaining_nanos: g.remainingNanos.toFixed(0),
-      expires_at: iso(g.expiresAt),
-      granted_at: g.grantedAt.toISOString(),
-    })),
+    grants: grants.map(toGrantView),
     created_at: wallet.createdAt.toISOString(),
   };
 }
@@ -363,7 +367,8 @@ function assertBalanceFits(balance: bigint, amount: bigint): void {
 /** The largest top-up charged through the processor, in minor units: amounts travel to it as JSON numbers. */
 const MAX_TOP_UP_MINOR = BigInt(Number.MAX_SAFE_INTEGER);
 
-export async function grantPromotionalCredit(deps: WalletDeps, customerId: string, input: GrantInput, context: { actor: Actor; requestId?: string }): Promise<WalletView> {
+/** Grants promotional credit; answers the wallet after it with the grant it created (`grant`). */
+export async function grantPromotionalCredit(deps: WalletDeps, customerId: string, input: GrantInput, context: { actor: Actor; requestId?: string }): Promise<WalletWithGrantView> {
   if (input.amountNanos <= 0n) throw validation('amount_nanos', 'must be greater than zero');
   return deps.db.$transaction(async (tx) => {
     await requireCustomer(tx, customerId);
@@ -405,7 +410,7 @@ export async function grantPromotionalCredit(deps: WalletDeps, customerId: strin
       ...(context.requestId ? { requestId: context.requestId } : {}),
     });
     const updated = (await findWalletById(tx, wallet.id))!;
-    return toWalletView(updated, await grantsOf(tx, wallet.id));
+    return { ...toWalletView(updated, await grantsOf(tx, wallet.id)), grant: toGrantView(grant) };
   });
 }
 

@@ -5,7 +5,9 @@
 import { z } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { type FieldNames } from '../../../services/metering/events.js';
-import { CLOUD_EVENT_BATCH_FIELDS, CLOUD_EVENT_FIELDS, fromCloudEvent, ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, withCustomerIds, type CloudEventInput } from '../../../services/metering/events.js';
+import { CLOUD_EVENT_BATCH_FIELDS, CLOUD_EVENT_FIELDS, fromCloudEvent, ingestBatch, ingestEvent, JSON_BATCH_FIELDS, JSON_FIELDS, withCustomerIds, type CloudEventInput, type SentUsageEvent } from '../../../services/metering/events.js';
+import { notFound } from '../../../errors.js';
+import { UUID_PATTERN } from '../../../ids.js';
 import { ownCustomerId } from '../../actor.js';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
@@ -57,28 +59,50 @@ function refuseCloudEventAsJson(body: unknown, mediaType: string): void {
 
 const context = (c: Context<AppEnv>, fields: FieldNames) => ({ ownCustomerId: ownCustomerId(c), fields });
 
+/**
+ * Events that name no customer: a customer token's are its own customer's (`name` fills it in);
+ * admin credentials must name it, so those events are the 400 listing each one.
+ */
+function namingOwnCustomer<T>(c: Context<AppEnv>, events: T[], fields: FieldNames, isNamed: (event: T) => boolean, name: (event: T, customerId: string) => T): T[] {
+  if (events.every(isNamed)) return events;
+  const own = ownCustomerId(c);
+  if (own === undefined) {
+    const missing = fields.customer_id === 'subject' ? 'subject' : 'customer_id, or external_customer_id';
+    const issues = events.flatMap((event, i) => (isNamed(event) ? [] : [{ path: `${fields.prefix(i)}${fields.customer_id}`, message: `name the customer: ${missing}` }]));
+    throw new ApiError('validation_failed', `invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, { issues });
+  }
+  // A token whose subject is no customer id has no customer to send events for.
+  if (!UUID_PATTERN.test(own)) throw notFound('customer', own);
+  return events.map((event) => (isNamed(event) ? event : name(event, own)));
+}
+
+const jsonNamed = (event: SentUsageEvent) => event.customer_id !== undefined || event.external_customer_id !== undefined;
+const jsonOwn = (event: SentUsageEvent, customerId: string): SentUsageEvent => ({ ...event, customer_id: customerId });
+const cloudNamed = (event: CloudEventInput) => event.subject !== undefined;
+const cloudOwn = (event: CloudEventInput, customerId: string): CloudEventInput => ({ ...event, subject: customerId });
+
 export function registerEvents(app: App): void {
   app.openAPIRegistry.register('CloudEvent', CloudEventSchema);
   app.openAPIRegistry.register('CloudEventBatch', CloudEventBatchSchema);
 
   const singleCloudEvent = cloudEvents(CLOUD_EVENT_MEDIA_TYPE, CLOUD_EVENT_BATCH_MEDIA_TYPE, CloudEventSchema, async (c, event) =>
-    c.json(await ingestEvent(c.get('deps'), fromCloudEvent(event as CloudEventInput), context(c, CLOUD_EVENT_FIELDS)), 200),
+    c.json(await ingestEvent(c.get('deps'), fromCloudEvent(namingOwnCustomer(c, [event as CloudEventInput], CLOUD_EVENT_FIELDS, cloudNamed, cloudOwn)[0]!), context(c, CLOUD_EVENT_FIELDS)), 200),
   );
   const batchCloudEvents = cloudEvents(CLOUD_EVENT_BATCH_MEDIA_TYPE, CLOUD_EVENT_MEDIA_TYPE, CloudEventBatchSchema, async (c, events) =>
-    c.json(await ingestBatch(c.get('deps'), (events as CloudEventInput[]).map(fromCloudEvent), context(c, CLOUD_EVENT_BATCH_FIELDS)), 200),
+    c.json(await ingestBatch(c.get('deps'), namingOwnCustomer(c, events as CloudEventInput[], CLOUD_EVENT_BATCH_FIELDS, cloudNamed, cloudOwn).map(fromCloudEvent), context(c, CLOUD_EVENT_BATCH_FIELDS)), 200),
   );
 
   app.openapi(
     { ...single, middleware: [singleCloudEvent] },
     async (c) => {
-      const [event] = await withCustomerIds(c.get('deps'), [c.req.valid('json')], JSON_FIELDS, true);
+      const [event] = await withCustomerIds(c.get('deps'), namingOwnCustomer(c, [c.req.valid('json')], JSON_FIELDS, jsonNamed, jsonOwn), JSON_FIELDS, true);
       return c.json(await ingestEvent(c.get('deps'), event!, context(c, JSON_FIELDS)), 200);
     },
   );
   app.openapi(
     { ...batch, middleware: [batchCloudEvents] },
     async (c) => {
-      const events = await withCustomerIds(c.get('deps'), c.req.valid('json').events, JSON_BATCH_FIELDS, false);
+      const events = await withCustomerIds(c.get('deps'), namingOwnCustomer(c, c.req.valid('json').events, JSON_BATCH_FIELDS, jsonNamed, jsonOwn), JSON_BATCH_FIELDS, false);
       return c.json(await ingestBatch(c.get('deps'), events, context(c, JSON_BATCH_FIELDS)), 200);
     },
   );

@@ -23,7 +23,9 @@ function alsoAccepting<R extends RouteConfig>(route: R, mediaType: string, schem
 }
 
 const VALIDATION_RULES = `
-Validation: the customer exists (customer tokens: their own customer only); subscription_id, when given, is a subscription of that
+Validation: the customer exists (customer tokens: their own customer only; with a customer token an event naming no customer, no
+customer_id nor external_customer_id and for CloudEvents no subject, is the token's own customer, while admin credentials must name it:
+400 validation_failed otherwise); subscription_id, when given, is a subscription of that
 customer; the timestamp is an ISO 8601 date-time (UTC offset within ±15:59, not before 1970) at most EVENT_MAX_FUTURE_SKEW_SECONDS
 (default ${MAX_FUTURE_SKEW_MS / 1000} s) after the customer's current time (its test clock's for sandbox customers); properties is an
 object; JSON numbers must be exact as sent (integers within ±2^53, others at most ${MAX_NUMBER_DIGITS} significant digits): send exact

@@ -53,16 +53,17 @@ export const UsageEventSchema = z
   .strictObject({
     id: EventIdSchema,
     event_type: EventTypeSchema,
-    customer_id: UuidSchema.optional().openapi({ description: 'the customer; or name it by external_customer_id' }),
+    customer_id: UuidSchema.optional().openapi({
+      description:
+        "the customer; or name it by external_customer_id. Required (one of the two) with admin credentials; with a customer token, an event naming neither is the token's own customer",
+    }),
     external_customer_id: ExternalIdSchema.optional().openapi({ description: "the customer's external_id, instead of customer_id" }),
     subscription_id: UuidSchema.nullish().openapi({ description: "attributes the event to this subscription (must be the customer's)" }),
     timestamp: EventTimestampSchema.optional().openapi({ description: "when the usage happened; the time of receipt (the customer's current time) when absent" }),
     properties: PropertiesSchema.optional(),
   })
   .superRefine((event, ctx) => {
-    if (event.customer_id === undefined && event.external_customer_id === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['customer_id'], message: 'name the customer: customer_id, or external_customer_id' });
-    }
+    // An event naming no customer is refused by the handler unless a customer token sent it (its own customer).
     if (event.customer_id !== undefined && event.external_customer_id !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['external_customer_id'], message: 'name the customer once: customer_id or external_customer_id, not both' });
     }
@@ -93,7 +94,9 @@ export const CloudEventSchema = z
     id: EventIdSchema,
     source: z.string().min(1).max(1024).openapi({ description: 'stored with the event' }),
     type: EventTypeSchema.openapi({ description: 'becomes event_type' }),
-    subject: UuidSchema.openapi({ description: 'the customer id' }),
+    subject: UuidSchema.optional().openapi({
+      description: "the customer id; required with admin credentials, and with a customer token the token's own customer when absent",
+    }),
     time: EventTimestampSchema.optional().openapi({ description: 'becomes timestamp; the time of receipt when absent' }),
     datacontenttype: z
       .string()

@@ -15,10 +15,15 @@ export function registerInvoiceLifecycle(app: App): void {
   app.openapi(retry, async (c) => c.json(withHostedLink(c, await retryInvoiceBilling(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
   app.openapi(finalize, async (c) => c.json(withHostedLink(c, await finalizeInvoiceNow(c.get('deps'), c.req.valid('param').id, requestContext(c))), 200));
   app.openapi(pay, async (c) => {
-    const { actor_id, actor_name } = (c.req.valid('json') as z.infer<typeof PaySchema> | undefined) ?? {};
+    const { actor_id, actor_name, reference, amount_nanos } = (c.req.valid('json') as z.infer<typeof PaySchema> | undefined) ?? {};
     const context = requestContext(c);
     // The caller is known from its credentials: who paid defaults to it.
-    const command = { ...context, paidBy: { actorId: actor_id ?? context.actor.id, actorName: actor_name ?? null } };
+    const command = {
+      ...context,
+      paidBy: { actorId: actor_id ?? context.actor.id, actorName: actor_name ?? null },
+      ...(reference !== undefined ? { reference } : {}),
+      ...(amount_nanos !== undefined ? { amountNanos: amount_nanos } : {}),
+    };
     return c.json(withHostedLink(c, await moveInvoiceNow(c.get('deps'), c.req.valid('param').id, 'pay', command)), 200);
   });
   app.openapi(voidRoute, async (c) => {

@@ -36,7 +36,10 @@ export const pay = createRoute({
   description:
     "Open → Paid; records actor_id/actor_name as who paid (both optional, the body too: by default the authenticated caller " +
     "as actor_id and no name; the audit entry always names the caller), writes invoice.paid " +
-    "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed.",
+    "and advances the charged_through_date of every subscription the invoice bills to the end of the period billed. " +
+    'An optional reference (a check number, a wire reference; at most 200 characters) is stored on the invoice, shown as ' +
+    'paid_by.reference and in the invoice.paid audit entry. An optional amount_nanos is checked against the amount due: partial ' +
+    "payments are not modelled, so any other amount is 422 payment_amount_mismatch (details.amount_due_nanos) and the invoice stays Open.",
   request: { params: IdParamSchema, ...mutationRequest(PaySchema, false) },
   responses: { 200: jsonResponse('The Paid invoice', InvoiceSchema) },
 });

@@ -5,7 +5,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
-import { CustomerLedgerSchema, LedgerEntrySchema, TrialBalanceSchema, WalletSchema, WalletTopUpSchema, WalletTransactionSchema } from '../../../schemas/ledger.js';
+import { CustomerLedgerSchema, LedgerEntrySchema, TrialBalanceSchema, WalletSchema, WalletTopUpSchema, WalletTransactionSchema, WalletWithGrantSchema } from '../../../schemas/ledger.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { AsOfQuerySchema, EntriesQuerySchema, TrialBalanceQuerySchema, WalletParamsSchema, TopUpSchema, GrantSchema, AutoRechargeSchema } from './schemas.js';
@@ -133,9 +133,10 @@ export const grantRoute = createRoute({
   description: `Adds promotional credit (optionally expiring at expires_at, which must be after the customer's current time). Promotional
 credit is drawn before paid credit, soonest expiry first; what is left at expiry is written off at the next operation on the wallet or
 period close. Creates the wallet on first use. A grant that would take the balance past what 38 digits of raw units hold is 422
-\`wallet_balance_out_of_range\`.`,
+\`wallet_balance_out_of_range\`. Answers the wallet as it stands after the grant (every Wallet field) with the grant it created in
+\`grant\` (id, kind promotional, amount_nanos, remaining_nanos, expires_at, granted_at).`,
   request: { params: WalletParamsSchema, ...mutationRequest(GrantSchema) },
-  responses: { 201: jsonResponse('The wallet', WalletSchema) },
+  responses: { 201: jsonResponse('The wallet after the grant, with the grant created', WalletWithGrantSchema) },
 });
 
 export const autoRechargeRoute = createRoute({

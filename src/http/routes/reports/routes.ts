@@ -29,8 +29,11 @@ over 90 days past due. An invoice's open amount is the net of its accounts_recei
 wallet drawdown, payments, credit notes, refunds, void); days past due are whole UTC days from its due date (finalization + the customer's
 payment_terms_days) to the as_of date. Only what is owed is aged: an invoice whose net is not positive is not open, so no amount is negative
 and open_invoices counts the invoices with something still owed (a credit the customer has is its credit balance, not a negative
-receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of the
-report is as of now: for one customer (customer_id) on a test clock, the clock's frozen time, so sandbox invoices age in sandbox time.
+receivable). Per currency, total_nanos equals the ledger's accounts_receivable balance as of as_of, shown beside it. Without as_of each
+customer's invoices age against that customer's own time, so sandbox invoices age in sandbox time: its test clock's frozen time when it is
+on one, else now, in the report of one customer (customer_id; the report's as_of is that time) and in the report of every customer (each
+row's as_of says the time it was aged at; the report's as_of is now, and the ledger figure beside each currency's total takes each
+customer's accounts at that customer's time too).
 ${SCOPE}`,
   request: { query: AsOfQuerySchema },
   responses: { 200: reportResponse('The aging report', ArAgingSchema) },

@@ -19,7 +19,9 @@ const FilterQuerySchema = z.object({
 });
 
 export const AsOfQuerySchema = FilterQuerySchema.extend({
-  as_of: DateTimeSchema.optional().openapi({ description: "the instant the report is as of (default: now; the AR aging of one customer on a test clock: the clock's frozen time)" }),
+  as_of: DateTimeSchema.optional().openapi({
+    description: "the instant the report is as of (default: now; AR aging without it ages each customer's invoices at that customer's own time, its test clock's frozen time when it has one)",
+  }),
 });
 
 export const MovementsQuerySchema = FilterQuerySchema.extend({
