@@ -16,3 +16,4 @@ export type * from '../../workflows/processor-event/messages.js';
 export type * from '../../workflows/wallet-recharge/messages.js';
 export type * from '../../workflows/spend-alerts/messages.js';
 export type * from '../../workflows/test-clock-advance/messages.js';
+export type * from '../../workflows/simulation/messages.js';

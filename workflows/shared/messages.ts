@@ -21,7 +21,18 @@ export const INVOICE_NUMBER_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber'
 export const BILLING_STATUS_ATTRIBUTE = defineSearchAttributeKey('BillingStatus', SearchAttributeType.KEYWORD);
 
 export const TEST_CLOCK_ID_ATTRIBUTE = defineSearchAttributeKey('TestClockId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTE_KEYS = [CUSTOMER_ID_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, BILLING_STATUS_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE] as const;
+/** A price simulation's id and its status (running, cancelling, completed, cancelled, failed): the simulation workflow's. */
+export const SIMULATION_ID_ATTRIBUTE = defineSearchAttributeKey('SimulationId', SearchAttributeType.KEYWORD);
+export const SIMULATION_STATUS_ATTRIBUTE = defineSearchAttributeKey('SimulationStatus', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_KEYS = [
+  CUSTOMER_ID_ATTRIBUTE,
+  SUBSCRIPTION_ID_ATTRIBUTE,
+  INVOICE_NUMBER_ATTRIBUTE,
+  BILLING_STATUS_ATTRIBUTE,
+  TEST_CLOCK_ID_ATTRIBUTE,
+  SIMULATION_ID_ATTRIBUTE,
+  SIMULATION_STATUS_ATTRIBUTE,
+] as const;
 
 export interface ActorRef {
   type: 'admin' | 'customer' | 'api_key' | 'workflow' | 'system';
