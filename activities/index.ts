@@ -9,6 +9,7 @@ import { createLedgerActivities } from './ledger.js';
 import { createPaymentActivities } from './payments.js';
 import { createSubscriptionActivities } from './subscriptions.js';
 import { createWalletActivities } from './wallets.js';
+import { createSimulationActivities } from './simulations.js';
 import { createSpendAlertActivities } from './spend-alerts.js';
 import { createTestClockActivities } from './test-clocks.js';
 import { createWebhookActivities } from './webhooks.js';
@@ -28,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createWalletActivities(deps),
     ...createSpendAlertActivities(deps),
     ...createLedgerActivities(deps),
+    ...createSimulationActivities(deps),
     ...createFailureActivities(deps),
     ...createTestClockActivities({ ...deps, billLateUsageCorrections: invoices.billLateUsageCorrections }),
   };

@@ -18,28 +18,22 @@
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_SUBSCRIPTIONS=1000 BENCH_EVENTS_PER_SUBSCRIPTION=20 BENCH_HISTORY_SAMPLE=50 BENCH_RESULTS=<file>
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pg from 'pg';
-import { PROJECT_ROOT } from '../src/dev/paths.js';
-import { freePort, stopProcess, waitFor } from '../src/dev/processes.js';
-import { apiKeyHash, generateSecrets } from '../src/dev/secrets.js';
-import { startTemporalDevServer } from '../src/dev/temporal-dev-server.js';
-import { ensureTool, TEMPORAL_CLI } from '../src/dev/tools.js';
+import { stopProcess, waitFor } from '../src/dev/processes.js';
 import { connectTemporal } from '../src/temporal/client.js';
 import { loadWorkerCapacity } from '../src/config.js';
 import { invoiceWorkflowId } from '../workflows/invoice/messages.js';
 import { subscriptionWorkflowId } from '../workflows/subscription/messages.js';
-import { percentile, postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
+import { percentile, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
-import { benchDatabase, Teardown } from './support/lifecycle.js';
+import { Teardown } from './support/lifecycle.js';
+import { apiClient, benchServices, startProcess } from './support/project-processes.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1_000);
 const EVENTS_PER_SUBSCRIPTION = Number(process.env.BENCH_EVENTS_PER_SUBSCRIPTION ?? 20);
@@ -84,40 +78,6 @@ const NOOP_WORKFLOW = { module: new URL('./bill-run/noop-workflow.ts', import.me
 /** `count` no-op workflows with one no-op activity each, started START_CONCURRENCY at a time, each awaited. */
 const baselineRate = (address: string, temporalPid: number, pgPid: number, count: number, label: string): Promise<BaselineResult> =>
   workflowRate(address, { temporal: temporalPid, postgres: pgPid }, NOOP_WORKFLOW, count, label, log);
-
-/** A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log. */
-function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  // BENCH_LOG_DIR=<folder> keeps each process's whole output there (e.g. to find the cause of a 500).
-  const keep = process.env.BENCH_LOG_DIR ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(entry, '.ts')}.log`), { flags: 'a' }) : null;
-  const collect = (chunk: Buffer) => {
-    keep?.write(chunk);
-    output = (output + chunk.toString()).slice(-4_000);
-  };
-  child.stderr!.on('data', collect);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      collect(chunk);
-      if (output.includes(readyLine)) resolve(child);
-    });
-  });
-}
-
-/** Admin calls to the API under test; any status other than `expect` fails the run with the body. */
-function apiClient(base: string, apiKey: string) {
-  return async <T>(method: string, route: string, body?: unknown, expect: number[] = [200, 201]): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${base}${route}`, {
-      method,
-      headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!expect.includes(res.status)) throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 500)}`);
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  };
-}
 
 interface Progress {
   closed: number;
@@ -177,41 +137,11 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const teardown = new Teardown(log);
   try {
-    const databaseUrl = await benchDatabase(SERVER_URL, 'bill_run', teardown);
-    const scratch = await mkdtemp(path.join(os.tmpdir(), 'billing-bench-bill-run-'));
-    teardown.push(() => rm(scratch, { recursive: true, force: true }));
-    const temporalServer = await startTemporalDevServer({
-      binary: await ensureTool(TEMPORAL_CLI, log),
-      port: await freePort(),
-      uiPort: 0,
-      namespace: 'default',
-      headless: true,
-      dbFile: path.join(scratch, 'temporal.db'),
-    });
-    teardown.push(temporalServer.stop);
-    const pgPid = await postmasterPid(databaseUrl);
+    const { databaseUrl, temporalServer, pgPid, apiKey, port, env } = await benchServices({ serverUrl: SERVER_URL, name: 'bill_run', taskQueue: TASK_QUEUE, teardown, log });
     log(`database ${new URL(databaseUrl).pathname.slice(1)}, Temporal dev server (file-backed) on ${temporalServer.address}`);
 
     const baselineBefore = await baselineRate(temporalServer.address, temporalServer.process.pid!, pgPid, SUBSCRIPTIONS, 'before');
 
-    const secrets = generateSecrets();
-    const port = await freePort();
-    const env = {
-      NODE_ENV: 'development',
-      DATABASE_URL: databaseUrl,
-      TEMPORAL_ADDRESS: temporalServer.address,
-      TEMPORAL_TASK_QUEUE: TASK_QUEUE,
-      LOG_LEVEL: 'info',
-      JWT_SECRET: secrets.jwt_secret,
-      API_KEY_HASH: apiKeyHash(secrets.api_key),
-      PROCESSOR_WEBHOOK_SECRET: secrets.processor_webhook_secret,
-      HOSTED_LINK_SECRET: secrets.hosted_link_secret,
-      // No payment methods are attached, so nothing is charged; the processor is never called.
-      PROCESSOR_API_BASE: 'http://127.0.0.1:9',
-      PORT: String(port),
-      RATE_LIMIT_RPS: '100000',
-      RATE_LIMIT_BURST: '100000',
-    };
     const worker = await startProcess('src/worker.ts', env, 'worker ready');
     teardown.push(() => stopProcess(worker));
     const api = await startProcess('src/main.ts', env, 'api listening');
@@ -220,7 +150,7 @@ async function main(): Promise<void> {
     await waitFor('API health', async () => {
       if ((await fetch(`${base}/health`)).status !== 200) throw new Error('not healthy');
     }, 60_000);
-    const call = apiClient(base, secrets.api_key);
+    const call = apiClient(base, apiKey);
 
     // Catalog, clock, customers and subscriptions, usage: the state a bill run starts from.
     const plan = (await call<{ id: string }>('POST', '/admin/v1/catalog/plans', { name: 'Bench', billing_cadence: 'Monthly' })).body;

@@ -28,6 +28,7 @@ import { arAging, ledgerBalancesAsOf, mrrAsOf } from '../src/db/reports.js';
 import { newId } from '../src/ids.js';
 import { percentile } from './metering/load.js';
 import { describeServer, startStack } from './metering/stack.js';
+import { Columns, insertSeeding } from './support/columns.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport } from './support/report.js';
 
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
@@ -61,29 +62,6 @@ interface Plan {
   id: string;
   cadence: 'Monthly' | 'Quarterly' | 'Annual';
   fee: bigint;
-}
-
-/** Rows of one table as column arrays, inserted with one INSERT … SELECT FROM unnest(…). */
-class Columns {
-  readonly data: unknown[][];
-  constructor(
-    readonly table: string,
-    readonly columns: readonly [name: string, type: string][],
-  ) {
-    this.data = columns.map(() => []);
-  }
-  push(...values: unknown[]): void {
-    values.forEach((v, i) => this.data[i]!.push(v));
-  }
-  get size(): number {
-    return this.data[0]!.length;
-  }
-  async insert(client: pg.PoolClient): Promise<void> {
-    if (this.size === 0) return;
-    const names = this.columns.map(([name]) => name).join(', ');
-    const unnest = this.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-    await client.query(`INSERT INTO ${this.table} (${names}) SELECT * FROM unnest(${unnest})`, this.data);
-  }
 }
 
 async function seed(pool: pg.Pool, plans: Plan[]): Promise<{ invoices: number; journals: number; entries: number; phases: number }> {
@@ -183,22 +161,11 @@ async function seed(pool: pg.Pool, plans: Plan[]): Promise<{ invoices: number; j
       }
     }
 
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      // Seeding only: the database's guard triggers (invoices move Draft → Open → Paid/Void, each journal
-      // balances at commit) are off in this transaction; the journals built above balance, and the
-      // aging total is checked against the ledger before anything is timed. The trigger that keeps the
-      // receivable items with the entries stays on (seed() enables it in every mode).
-      await client.query(`SET LOCAL session_replication_role = replica`);
-      for (const table of [customers, subscriptions, phases, invoices, accounts, journals, entries]) await table.insert(client);
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    // Seeding only: the database's guard triggers (invoices move Draft → Open → Paid/Void, each journal
+    // balances at commit) are off in this transaction; the journals built above balance, and the
+    // aging total is checked against the ledger before anything is timed. The trigger that keeps the
+    // receivable items with the entries stays on (seed() enables it in every mode).
+    await insertSeeding(pool, [customers, subscriptions, phases, invoices, accounts, journals, entries]);
     invoiceCount += invoices.size;
     journalCount += journals.size;
     entryCount += entries.size;

@@ -2355,6 +2355,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a price simulation
+         * @description Answers 202 at once with the simulation (status `running`); a workflow (`simulation:<id>` in the Temporal UI, search attributes SimulationId and SimulationStatus) then re-rates the last `range.last_periods` closed periods of every subscription in `scope` (in the candidate plan’s currency) with the candidate, by the period close’s own rating over the usage recorded for each period, in batches. GET the simulation for progress, totals and the distribution; the per-period results as CSV at results_csv_url. Nothing it does touches invoices, the ledger or billing’s audit trail. An unknown candidate or scope plan is 404 `plan_not_found`, an unknown version 404 `plan_version_not_found`, a candidate plan without SKUs 422 `plan_has_no_skus`; price changes are validated like SKU prices (400 naming each field).
+         */
+        post: operations["createSimulation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a price simulation
+         * @description Its status, progress (updated after each batch), and per currency the totals (actual, candidate, delta) and the distribution of customers by how much more or less they would pay (buckets), over the results so far.
+         */
+        get: operations["getSimulation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulations/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running price simulation
+         * @description Moves it to `cancelling`; it stops before its next batch and ends `cancelled`, keeping the results so far. A simulation that is not running is 409 `simulation_not_running`.
+         */
+        post: operations["cancelSimulation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/simulations/{id}/results.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A price simulation’s results as CSV
+         * @description One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.
+         */
+        get: operations["getSimulationResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/audit-log": {
         parameters: {
             query?: never;
@@ -2535,7 +2615,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -6259,6 +6339,189 @@ export interface components {
              * @example 1500000000000
              */
             unposted_recognition_nanos: string;
+        };
+        Simulation: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            status: components["schemas"]["SimulationStatus"];
+            candidate: components["schemas"]["SimulationCandidate"];
+            scope: components["schemas"]["SimulationScope"];
+            range: components["schemas"]["SimulationRange"];
+            /** @description the simulation workflow in the Temporal UI (search attributes SimulationId, SimulationStatus) */
+            workflow_id: string;
+            /** @description updated after each batch */
+            progress: {
+                /** @description subscriptions in scope with a closed period; null until counted */
+                subscriptions_total: number | null;
+                /** @description subscriptions re-rated so far */
+                subscriptions_done: number;
+                /** @description (subscription, period) pairs re-rated so far */
+                periods_done: number;
+            };
+            /** @description per currency, over the results so far (final once completed) */
+            totals: components["schemas"]["SimulationTotals"][];
+            /** @description path of the per-period results as CSV */
+            results_csv_url: string;
+            /** @description why a failed simulation failed */
+            error: {
+                type: string;
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            finished_at: string | null;
+        };
+        /**
+         * @description running → completed; cancel moves running to cancelling, then cancelled after the batch in progress; failed: see error
+         * @enum {string}
+         */
+        SimulationStatus: "running" | "cancelling" | "completed" | "cancelled" | "failed";
+        /** @description What the periods are re-rated with */
+        SimulationCandidate: components["schemas"]["SimulationPlanVersionCandidate"] | components["schemas"]["SimulationPriceChangesCandidate"];
+        SimulationPlanVersionCandidate: {
+            /**
+             * @description every period is rated with this plan version’s SKUs, whatever plan its subscription was on (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "plan_version";
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            plan_id: string;
+            /** @description the plan version (GET /admin/v1/plans/{id}/versions) */
+            version: number;
+        };
+        SimulationPriceChangesCandidate: {
+            /**
+             * @description periods of subscriptions on this plan are rated with their own plan version, these SKUs repriced (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "price_changes";
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            plan_id: string;
+            /** @description at most 100, one per SKU */
+            price_changes: components["schemas"]["SimulationPriceChange"][];
+        };
+        /** @description New prices for one SKU; fields left out keep the SKU’s own */
+        SimulationPriceChange: {
+            /**
+             * Format: uuid
+             * @description a SKU of the candidate plan (any version)
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            sku_id: string;
+            /**
+             * @description the new unit (or flat) price
+             * @example 1500000000000
+             */
+            unit_amount_nanos?: string;
+            /** @description Graduated and Volume only: the new tiers, the last unbounded */
+            tiers?: components["schemas"]["TierInput"][];
+            /**
+             * @description Committed only: the new price per unit beyond the commit
+             * @example 1500000000000
+             */
+            overage_unit_amount_nanos?: string;
+            /**
+             * @description Committed only: the new minimum charge per period
+             * @example 1500000000000
+             */
+            commit_amount_nanos?: string;
+        };
+        /** @description Which subscriptions are re-rated: of those, the ones in the candidate plan’s currency that have at least one closed period */
+        SimulationScope: components["schemas"]["SimulationCustomersScope"] | components["schemas"]["SimulationPlanScope"] | components["schemas"]["SimulationAllScope"];
+        SimulationCustomersScope: {
+            /**
+             * @description the subscriptions of these customers (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "customers";
+            /** @description at most 1000 */
+            customer_ids: string[];
+        };
+        SimulationPlanScope: {
+            /**
+             * @description the subscriptions now on this plan (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "plan";
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            plan_id: string;
+        };
+        SimulationAllScope: {
+            /**
+             * @description every subscription (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "all";
+        };
+        SimulationRange: {
+            /** @description the last N closed periods of each subscription (1–36) */
+            last_periods: number;
+        };
+        SimulationTotals: {
+            /** @example USD */
+            currency: string;
+            /** @description customers with re-rated periods in this currency */
+            customers: number;
+            /**
+             * @description what the periods were billed: fee and usage lines of their non-void invoices, before tax and credits
+             * @example 1500000000000
+             */
+            actual_nanos: string;
+            /**
+             * @description what the candidate rates for the same periods
+             * @example 1500000000000
+             */
+            candidate_nanos: string;
+            /**
+             * @description candidate − actual
+             * @example 1500000000000
+             */
+            delta_nanos: string;
+            /** @description customers whose candidate total is above their actual */
+            customers_paying_more: number;
+            /** @description customers whose candidate total is below their actual */
+            customers_paying_less: number;
+            /** @description customers whose candidate total equals their actual */
+            customers_unchanged: number;
+            /** @description every bucket, from the largest decrease to the largest increase, then from_zero */
+            buckets: {
+                /**
+                 * @description change of the customer’s total relative to what it was billed; lower bounds inclusive; from_zero: billed nothing, charged something
+                 * @enum {string}
+                 */
+                bucket: "decrease_50_or_more" | "decrease_20_to_50" | "decrease_10_to_20" | "decrease_5_to_10" | "decrease_under_5" | "unchanged" | "increase_under_5" | "increase_5_to_10" | "increase_10_to_20" | "increase_20_to_50" | "increase_50_or_more" | "from_zero";
+                /** @description customers in the bucket */
+                customers: number;
+                /**
+                 * @description sum of their deltas (candidate − actual)
+                 * @example 1500000000000
+                 */
+                delta_nanos: string;
+            }[];
+        };
+        CreateSimulation: {
+            candidate: components["schemas"]["SimulationCandidate"];
+            scope: components["schemas"]["SimulationScope"];
+            range: components["schemas"]["SimulationRange"];
         };
         AuditEntryList: components["schemas"]["AuditEntry"][];
         AuditEntry: {
@@ -19581,6 +19844,426 @@ export interface operations {
                 };
             };
             /** @description Resource not found. error.code: `customer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSimulation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSimulation"];
+            };
+        };
+        responses: {
+            /** @description The simulation, running */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `plan_not_found`, `plan_version_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `plan_has_no_skus` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The simulation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `simulation_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelSimulation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The simulation, cancelling */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `simulation_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `simulation_not_running` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSimulationResultsCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `simulation_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;

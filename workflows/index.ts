@@ -12,3 +12,4 @@ export { lateUsageCorrectionsWorkflow } from './late-usage-corrections/index.js'
 export { walletRechargeWorkflow } from './wallet-recharge/index.js';
 export { spendAlertWorkflow } from './spend-alerts/index.js';
 export { testClockAdvanceWorkflow } from './test-clock-advance/index.js';
+export { simulationWorkflow } from './simulation/index.js';

@@ -407,3 +407,9 @@ export async function findPlanPricing(tx: DbClient, planId: string): Promise<Pla
 export async function getPlanPricing(tx: DbClient, planId: string, version: number): Promise<PlanPricing> {
   return toPlanPricing(await tx.plan.findUniqueOrThrow({ where: { id: planId }, include: pricingOf(version) }));
 }
+
+/** Every SKU a plan ever had (all its versions), in id order; null when the plan does not exist. */
+export async function allPlanSkuPrices(tx: DbClient, planId: string): Promise<SkuPrice[] | null> {
+  const plan = await tx.plan.findUnique({ where: { id: planId }, include: { skus: { orderBy: { id: 'asc' } }, product: { select: { tags: true } } } });
+  return plan === null ? null : plan.skus.map((row) => toSkuPrice(row, plan.product?.tags ?? []));
+}

@@ -208,6 +208,21 @@ export async function periodBasis(tx: DbClient, subscriptionId: string, periodSt
   return row === null ? null : { start: civilOfDate(row.basisStart), end: civilOfDate(row.basisEnd) };
 }
 
+/** Every phase of these subscriptions, by subscription then start (phasesOverlapping for many periods at once). */
+export function phasesOfSubscriptions(tx: DbClient, subscriptionIds: string[]): Promise<SubscriptionPhaseRow[]> {
+  return tx.subscriptionPhase.findMany({ where: { subscriptionId: { in: subscriptionIds } }, orderBy: [{ subscriptionId: 'asc' }, { startsAt: 'asc' }] });
+}
+
+/** The phases among `phases` (of one subscription, by start) that overlap the period: what phasesOverlapping reads. */
+export const overlapping = (phases: readonly SubscriptionPhaseRow[], period: { start: Date; end: Date }): SubscriptionPhaseRow[] =>
+  phases.filter((phase) => phase.startsAt < period.end && (phase.endsAt === null || phase.endsAt > period.start));
+
+/** Every recorded proration basis of these subscriptions, keyed `<subscription id>|<period start ISO>`. */
+export async function periodBasesOf(tx: DbClient, subscriptionIds: string[]): Promise<Map<string, PeriodBasis>> {
+  const rows = await tx.subscriptionPeriodBasis.findMany({ where: { subscriptionId: { in: subscriptionIds } } });
+  return new Map(rows.map((row) => [`${row.subscriptionId}|${row.periodStart.toISOString()}`, { start: civilOfDate(row.basisStart), end: civilOfDate(row.basisEnd) }]));
+}
+
 /** Records (or replaces) the proration basis of a subscription period. */
 export async function setPeriodBasis(tx: DbClient, input: { subscriptionId: string; periodStart: Date; periodEnd: Date; basis: PeriodBasis }): Promise<void> {
   const data = { periodEnd: input.periodEnd, basisStart: new Date(`${input.basis.start}T00:00:00.000Z`), basisEnd: new Date(`${input.basis.end}T00:00:00.000Z`) };

@@ -48,6 +48,7 @@ export const ERROR_CODES = {
   processor_event_not_found: { status: 404, meaning: 'no processor notification with this event id was received' },
   hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
   wallet_not_found: { status: 404, meaning: 'the customer has no wallet in this currency (a top-up, a grant or auto-recharge settings create it)' },
+  simulation_not_found: { status: 404, meaning: 'the price simulation does not exist' },
   wallet_top_up_not_found: { status: 404, meaning: 'the wallet top-up does not exist' },
   // 409
   invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },
@@ -72,6 +73,7 @@ export const ERROR_CODES = {
     status: 409,
     meaning: "the invoice's credit notes put credit on the customer's balance that the customer has spent since: it cannot be voided (issue a credit note instead)",
   },
+  simulation_not_running: { status: 409, meaning: 'the price simulation is not running (cancelling, completed, cancelled or failed): only a running one can be cancelled' },
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
@@ -97,6 +99,7 @@ export const ERROR_CODES = {
   bill_to_closed: { status: 422, meaning: 'the bill-to customer is Closed' },
   customer_not_active: { status: 422, meaning: 'only Active customers can subscribe' },
   plan_has_no_skus: { status: 422, meaning: 'the plan has no SKUs to bill or rate' },
+  simulation_rating_failed: { status: 422, meaning: "a price simulation's candidate could not rate a period (the simulation ends failed with it as its error)" },
   currency_mismatch: { status: 422, meaning: "the currency does not match the plan's SKUs" },
   same_plan: { status: 422, meaning: 'the subscription is already on this plan version (or a migration from a version to itself)' },
   nothing_to_bill: { status: 422, meaning: 'the current period has no charges beyond those already invoiced' },
@@ -187,6 +190,7 @@ export const ISSUE_CODES: Readonly<Record<string, string>> = {
   duplicate_sku: 'a SKU appears twice',
   unknown_sku: 'a tier override names a SKU that is not in the plan',
   duplicate_override: 'two tier overrides name the same SKU',
+  duplicate_price_change: 'two price changes of a simulation candidate name the same SKU',
   unknown_meter: 'a quantity names a meter no usage SKU of the plan rates',
   invalid_quantity: 'a quantity is not a non-negative decimal',
   invalid_quantity_scale: 'a quantity has more decimal places than supported',

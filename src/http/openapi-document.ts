@@ -25,6 +25,7 @@ export const API_TAGS = [
   { name: 'Wallets', description: 'Prepaid credit wallets: top-ups, grants and auto-recharge.' },
   { name: 'Spend alerts', description: 'Spend thresholds per customer and the entitlement they gate.' },
   { name: 'Reports', description: 'AR aging, MRR, MRR movements, deferred revenue and reconciliation.' },
+  { name: 'Simulations', description: 'Price simulations: a candidate plan version or price changes re-rated over closed periods, apart from billing.' },
   { name: 'Audit', description: 'The append-only audit trail of every change.' },
 ];
 

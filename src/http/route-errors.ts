@@ -35,6 +35,7 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   'payment-methods': 'payment_method_not_found',
   wallets: 'wallet_not_found',
   'processor-events': 'processor_event_not_found',
+  simulations: 'simulation_not_found',
 };
 
 /** Resources a write creates on first use (a wallet: by a top-up, a grant or auto-recharge settings): only reads answer their not-found. */

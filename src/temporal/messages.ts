@@ -17,3 +17,4 @@ export type * from '../../workflows/wallet-recharge/messages.js';
 export type * from '../../workflows/follow-ups/messages.js';
 export type * from '../../workflows/spend-alerts/messages.js';
 export type * from '../../workflows/test-clock-advance/messages.js';
+export type * from '../../workflows/simulation/messages.js';

@@ -25,3 +25,9 @@ export const INVOICE_WORKFLOW_REUSE_POLICY = 'ALLOW_DUPLICATE_FAILED_ONLY' as co
  * every workflow on the clock, whose activities must never wait for the slots it holds.
  */
 export const testClockTaskQueue = (taskQueue: string): string => `${taskQueue}${TASK_QUEUE_SUFFIXES.testClocks}`;
+
+/**
+ * Price simulations run on a queue of their own, with few activity slots: their batches read much
+ * and bill nothing, and must never take the slots (nor the database connections) billing runs on.
+ */
+export const simulationTaskQueue = (taskQueue: string): string => `${taskQueue}${TASK_QUEUE_SUFFIXES.simulations}`;

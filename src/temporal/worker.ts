@@ -3,7 +3,7 @@ import { bundleWorkflowCode, NativeConnection, Worker, type WorkerOptions } from
 import type { Logger } from '../logger.js';
 import { connectionOptions, PLAINTEXT, type TemporalSecurity } from './security.js';
 import { sdkLogger } from './sdk-logs.js';
-import { invoiceTaskQueue, testClockTaskQueue, webhookTaskQueue } from './task-queues.js';
+import { invoiceTaskQueue, simulationTaskQueue, testClockTaskQueue, webhookTaskQueue } from './task-queues.js';
 
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
 
@@ -12,6 +12,9 @@ const DEFAULT_WEBHOOK_ATTEMPTS = 32;
 
 /** Test-clock advances driven at once per worker process: each waits on the workflows of its clock. */
 const TEST_CLOCK_DRIVES = 4;
+
+/** Simulation batches run at once per worker process (each re-rates up to a batch of subscriptions). */
+const SIMULATION_BATCHES = 2;
 
 export interface WorkerParams {
   address: string;
@@ -38,7 +41,7 @@ export interface WorkerParams {
   workflowBundle?: WorkerOptions['workflowBundle'];
 }
 
-/** The workers of one process: one per task queue (subscriptions, invoices, webhooks, test-clock advances), sharing a connection, a bundle and the activities. */
+/** The workers of one process: one per task queue (subscriptions, invoices, webhooks, test-clock advances, simulations), sharing a connection, a bundle and the activities. */
 export interface BillingWorkers {
   connection: NativeConnection;
   /** Resolves once every worker has stopped (after shutdown(), or SIGINT/SIGTERM through the runtime). */
@@ -52,7 +55,10 @@ export async function createWorkers(params: WorkerParams): Promise<BillingWorker
   const workflowBundle = params.workflowBundle ?? (await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: sdkLogger(params.logger) }));
   const webhooks = webhookTaskQueue(params.taskQueue);
   const testClocks = testClockTaskQueue(params.taskQueue);
-  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue), webhooks, testClocks];
+  const simulations = simulationTaskQueue(params.taskQueue);
+  const queues = [params.taskQueue, invoiceTaskQueue(params.taskQueue), webhooks, testClocks, simulations];
+  const activitySlots = (taskQueue: string): number =>
+    taskQueue === testClocks ? TEST_CLOCK_DRIVES : taskQueue === simulations ? SIMULATION_BATCHES : params.maxConcurrentActivities;
   const workers = await Promise.all(
     queues.map((taskQueue) =>
       Worker.create({
@@ -61,7 +67,7 @@ export async function createWorkers(params: WorkerParams): Promise<BillingWorker
         taskQueue,
         activities: params.activities,
         workflowBundle,
-        maxConcurrentActivityTaskExecutions: taskQueue === testClocks ? TEST_CLOCK_DRIVES : params.maxConcurrentActivities,
+        maxConcurrentActivityTaskExecutions: activitySlots(taskQueue),
         ...(params.maxConcurrentWorkflowTasks === undefined ? {} : { maxConcurrentWorkflowTaskExecutions: params.maxConcurrentWorkflowTasks }),
         ...(taskQueue === webhooks ? { maxConcurrentLocalActivityExecutions: params.maxConcurrentWebhookAttempts ?? DEFAULT_WEBHOOK_ATTEMPTS } : {}),
       }),

@@ -20,6 +20,7 @@ import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { emitEvent, startTestRelay } from '../support/webhooks.js';
 import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { newId } from '../../src/ids.js';
 
 const h = useHarness();
 let relay: OutboxRelay;
@@ -170,6 +171,21 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'POST /admin/v1/test-clocks/{id}/advance': async () => {
     const clock = await post('/admin/v1/test-clocks', { name: `Walk ${tag()}`, frozen_time: '2026-01-01T00:00:00Z' });
     return { path: `/admin/v1/test-clocks/${clock.id}/advance`, body: { frozen_time: '2026-01-02T00:00:00Z' } };
+  },
+
+  'POST /admin/v1/simulations': async () => {
+    const planId = await plan();
+    return { path: '/admin/v1/simulations', body: { candidate: { kind: 'plan_version', plan_id: planId, version: 1 }, scope: { kind: 'plan', plan_id: planId }, range: { last_periods: 1 } } };
+  },
+  'POST /admin/v1/simulations/{id}/cancel': async () => {
+    // A running simulation whose workflow is gone (as one that ended just as the cancel came in): a
+    // started one over nothing would complete before the walk could cancel it.
+    const id = newId();
+    const planId = await plan();
+    await h.deps.db.simulation.create({
+      data: { id, status: 'running', candidate: { kind: 'plan_version', plan_id: planId, version: 1 }, scope: { kind: 'all' }, lastPeriods: 1, requestedBy: 'admin:walk' },
+    });
+    return { path: `/admin/v1/simulations/${id}/cancel` };
   },
 
   'POST /v1/subscriptions': async () => {

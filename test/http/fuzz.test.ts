@@ -74,6 +74,7 @@ interface Seeds {
   spend_alert: string;
   processor_event: string;
   top_up: string;
+  simulation: string;
 }
 
 const h = useHarness();
@@ -129,7 +130,13 @@ async function seed(): Promise<Seeds> {
   expect(await expectJson(await notify(h, { id: processor_event, object: 'event', type: 'customer.created', data: { object: { id: `cus_fuzz_${tag}`, object: 'customer' } } }))).toMatchObject({ action: 'ignored' });
   // A top-up of the customer's USD wallet (stripe-mock refuses the charge: Failed).
   const top_up = (await create(`/admin/v1/customers/${customer}/wallets/USD/top-ups`, { amount_nanos: '10000000000000' })).id;
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up };
+  const simulation = (
+    await expectJson<{ id: string }>(
+      await h.request('POST', '/admin/v1/simulations', { body: { candidate: { kind: 'plan_version', plan_id: plans[1], version: 1 }, scope: { kind: 'plan', plan_id: plans[0] }, range: { last_periods: 1 } } }),
+      202,
+    )
+  ).id;
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation };
 }
 
 beforeAll(async () => {
@@ -156,6 +163,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   alerts: 'spend_alert',
   'processor-events': 'processor_event',
   'top-ups': 'top_up',
+  simulations: 'simulation',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */

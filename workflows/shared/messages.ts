@@ -21,7 +21,18 @@ export const INVOICE_NUMBER_ATTRIBUTE = defineSearchAttributeKey('InvoiceNumber'
 export const BILLING_STATUS_ATTRIBUTE = defineSearchAttributeKey('BillingStatus', SearchAttributeType.KEYWORD);
 
 export const TEST_CLOCK_ID_ATTRIBUTE = defineSearchAttributeKey('TestClockId', SearchAttributeType.KEYWORD);
-export const SEARCH_ATTRIBUTE_KEYS = [CUSTOMER_ID_ATTRIBUTE, SUBSCRIPTION_ID_ATTRIBUTE, INVOICE_NUMBER_ATTRIBUTE, BILLING_STATUS_ATTRIBUTE, TEST_CLOCK_ID_ATTRIBUTE] as const;
+/** A price simulation's id and its status (running, cancelling, completed, cancelled, failed): the simulation workflow's. */
+export const SIMULATION_ID_ATTRIBUTE = defineSearchAttributeKey('SimulationId', SearchAttributeType.KEYWORD);
+export const SIMULATION_STATUS_ATTRIBUTE = defineSearchAttributeKey('SimulationStatus', SearchAttributeType.KEYWORD);
+export const SEARCH_ATTRIBUTE_KEYS = [
+  CUSTOMER_ID_ATTRIBUTE,
+  SUBSCRIPTION_ID_ATTRIBUTE,
+  INVOICE_NUMBER_ATTRIBUTE,
+  BILLING_STATUS_ATTRIBUTE,
+  TEST_CLOCK_ID_ATTRIBUTE,
+  SIMULATION_ID_ATTRIBUTE,
+  SIMULATION_STATUS_ATTRIBUTE,
+] as const;
 
 /** What a workflow is about; absent or null values are left unset. */
 export interface WorkflowSearchValues {
@@ -48,7 +59,7 @@ export function workflowSearchAttributes(values: WorkflowSearchValues): SearchAt
  * Task queues: the subscription queue (TEMPORAL_TASK_QUEUE) and the queues named after it, one per
  * kind of work that must never wait for another's slots (src/temporal/task-queues.ts says why).
  */
-export const TASK_QUEUE_SUFFIXES = { invoices: '-invoices', webhooks: '-webhooks', testClocks: '-test-clocks' } as const;
+export const TASK_QUEUE_SUFFIXES = { invoices: '-invoices', webhooks: '-webhooks', testClocks: '-test-clocks', simulations: '-simulations' } as const;
 
 /** The subscription queue a queue is named after (a workflow finds it from its own queue). */
 export const subscriptionTaskQueueOf = (taskQueue: string): string => {

@@ -21,7 +21,7 @@
 import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, subtractQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
-import { getPlanPricing } from '../../db/catalog.js';
+import { getPlanPricing, type PlanPricing } from '../../db/catalog.js';
 import { getCustomer, type CustomerRecord } from '../../db/customers.js';
 import {
   billedInPeriod as billedLines,
@@ -55,6 +55,7 @@ import { notFound } from '../../errors.js';
 import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
 import { findPeriodClose, insertPeriodClose, markPeriodsAccounted, periodDraftPending, periodsWithLateUsage, usageBilledForPeriod } from '../../db/period-closes.js';
 import { rateUnderContract } from './contract-pricing.js';
+import type { QuantityReader } from '../metering/usage.js';
 
 export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final' | 'late_usage_correction';
 
@@ -85,6 +86,21 @@ const NOTHING: BillResult = { invoiceId: null, created: false, totalNanos: '0' }
 const civil = (d: Date): string => d.toISOString().slice(0, 10);
 const RECURRING = new Set(['Flat', 'Committed']);
 
+/** The prices a phase is rated with: its own plan version's, except in a simulation (services/simulations). */
+export type PhasePricing = (phase: SubscriptionPhaseRow) => Promise<PlanPricing>;
+
+/**
+ * How a rating reads what it rates, when not each on its own from the database: the prices of each
+ * phase, and (for many periods read at once, a simulation's batch) the phases, the proration basis
+ * and the meters.
+ */
+export interface PeriodReads {
+  pricingOf?: PhasePricing;
+  phases?: (subscriptionId: string, period: Period) => Promise<SubscriptionPhaseRow[]>;
+  basis?: (subscriptionId: string, periodStart: Date) => Promise<PeriodBasis | null>;
+  quantities?: QuantityReader;
+}
+
 /** The charges of the period [start, end) rated to `upTo`, phase by phase, under the subscription's contract terms. */
 async function rateToDate(
   tx: DbClient,
@@ -94,7 +110,9 @@ async function rateToDate(
   upTo: Date,
   contract: ContractRecord | null,
   basis: PeriodBasis | null,
+  reads: PeriodReads = {},
 ): Promise<TargetLine[]> {
+  const pricingOf = reads.pricingOf ?? ((phase: SubscriptionPhaseRow) => getPlanPricing(tx, phase.planId, phase.planVersion));
   const lines: TargetLine[] = [];
   for (const phase of phases) {
     const from = phase.startsAt > period.start ? phase.startsAt : period.start;
@@ -102,7 +120,7 @@ async function rateToDate(
     const usageTo = phaseEnd < upTo ? phaseEnd : upTo;
     if (from >= phaseEnd) continue;
     // The phase's own plan version: a SKU added to the plan later never reaches its bill.
-    const plan = await getPlanPricing(tx, phase.planId, phase.planVersion);
+    const plan = await pricingOf(phase);
     const service = { start: civil(from), end: civil(phaseEnd) };
     // Recurring fees are prorated by whole days: a phase shorter than a day has none, only usage.
     const wholeDays = service.start < service.end;
@@ -119,6 +137,7 @@ async function rateToDate(
       from,
       to: usageTo,
       contract,
+      ...(reads.quantities === undefined ? {} : { quantities: reads.quantities }),
     });
     for (const line of rated.lines) {
       lines.push({
@@ -153,10 +172,20 @@ async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart:
 }
 
 /** The subscription's charges of a whole period [start, end), rated as its close rates them. */
-async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null): Promise<TargetLine[]> {
-  const phases = await phasesOverlapping(tx, subscription.id, period);
-  const basis = await periodBasis(tx, subscription.id, period.start);
-  return rateToDate(tx, subscription, period, phases, period.end, contract, basis);
+async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null, reads: PeriodReads = {}): Promise<TargetLine[]> {
+  const phases = await (reads.phases ?? ((id, p) => phasesOverlapping(tx, id, p)))(subscription.id, period);
+  const basis = await (reads.basis ?? ((id, start) => periodBasis(tx, id, start)))(subscription.id, period.start);
+  return rateToDate(tx, subscription, period, phases, period.end, contract, basis, reads);
+}
+
+/**
+ * A closed period's charges (its fees and the usage recorded for it, whole) rated exactly as its
+ * close rated them, phase by phase under the subscription's contract, but with the prices
+ * `reads.pricingOf` gives each phase: a price simulation's candidate. Reads only.
+ */
+export async function rateClosedPeriodWith(db: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null, reads: PeriodReads): Promise<bigint> {
+  const lines = await rateWholePeriod(db, subscription, period, contract, reads);
+  return lines.reduce((sum, line) => sum + line.amount_nanos, 0n);
 }
 
 /**

@@ -36,7 +36,7 @@ import {
 import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
-import { quantitiesForPeriod } from '../metering/usage.js';
+import { quantityReader, type QuantityReader } from '../metering/usage.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
   tiers.map((tier) => ({
@@ -100,6 +100,8 @@ export interface PeriodRatingInput {
   to: Date;
   /** The subscription's contract (any status), or null. */
   contract: ContractRecord | null;
+  /** How the meters are read: a reader of this call's own unless the caller reads many periods at once. */
+  quantities?: QuantityReader;
 }
 
 const civilStart = (civil: string): Date => new Date(`${civil}T00:00:00.000Z`);
@@ -120,12 +122,9 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
   // WeightedSum level deltas, events stored before the door refused them) can bring it down to
   // zero, never lower (docs/failures.md); the usage summary still shows the raw value.
+  const read = input.quantities ?? quantityReader(db);
   const quantities = async (to: Date): Promise<Record<string, string>> =>
-    to > input.from
-      ? atLeastZero(
-          await quantitiesForPeriod(db as unknown as Db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to }),
-        )
-      : {};
+    to > input.from ? atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to })) : {};
   const usage = await quantities(input.to);
   const service = input.service ? { service: input.service } : {};
   const pricing = input.contract === null ? undefined : contractPricing(input.contract);

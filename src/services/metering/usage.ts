@@ -101,6 +101,47 @@ async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: S
 
 const defaultSpec = (eventType: string): AggregatorSpec => ({ kind: 'default', eventType });
 
+export interface QuantityRequest {
+  subscriptionId: string;
+  customerId: string;
+  eventTypes: string[];
+  from: Date;
+  to: Date;
+}
+
+/** Reads quantities as quantitiesForPeriod does. */
+export type QuantityReader = (input: QuantityRequest) => Promise<Record<string, string>>;
+
+/**
+ * A reader of quantities that resolves each set of event types' meters and rollup cursor hints
+ * once, for many reads (a price simulation's batch). Hints only ever lag the cursors, which never
+ * costs exactness (see readAggregates): only a longer tail of raw events to read.
+ */
+export function quantityReader(db: DbClient): QuantityReader {
+  const resolved = new Map<string, Promise<{ specs: AggregatorSpec[]; hints: Map<string, bigint> }>>();
+  const read = prismaReader(db);
+  const resolve = async (eventTypes: string[]) => {
+    const first = await firstMeters(db, eventTypes);
+    const specs = eventTypes.map((type) => {
+      const meter = first.get(type);
+      return meter ? meterSpec(meter) : defaultSpec(type);
+    });
+    return { specs, hints: await readCursors(read, [...new Set(specs.map(cursorKey))]) };
+  };
+  return async (input) => {
+    const eventTypes = [...new Set(input.eventTypes)];
+    if (eventTypes.length === 0) return {};
+    if (input.to <= input.from) return Object.fromEntries(eventTypes.map((type) => [type, '0']));
+    const key = eventTypes.join('\u0000');
+    let meters = resolved.get(key);
+    if (!meters) resolved.set(key, (meters = resolve(eventTypes)));
+    const { specs, hints } = await meters;
+    const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
+    const values = await aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints);
+    return Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
+  };
+}
+
 /**
  * Quantity per meter_event_type for the SKUs of a subscription's plan over [from, to), exact
  * decimal strings. Each type uses the FIRST meter created for it (its aggregation and filters,
@@ -109,23 +150,8 @@ const defaultSpec = (eventType: string): AggregatorSpec => ({ kind: 'default', e
  * without a subscription_id count; late events included. "0" for types without events (and for an
  * empty range).
  */
-export async function quantitiesForPeriod(
-  db: DbClient,
-  input: { subscriptionId: string; customerId: string; eventTypes: string[]; from: Date; to: Date },
-): Promise<Record<string, string>> {
-  const eventTypes = [...new Set(input.eventTypes)];
-  if (eventTypes.length === 0) return {};
-  if (input.to <= input.from) return Object.fromEntries(eventTypes.map((type) => [type, '0']));
-  const first = await firstMeters(db, eventTypes);
-  const specs = eventTypes.map((type) => {
-    const meter = first.get(type);
-    return meter ? meterSpec(meter) : defaultSpec(type);
-  });
-  const read = prismaReader(db);
-  const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
-  const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
-  const values = await aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints);
-  return Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
+export function quantitiesForPeriod(db: DbClient, input: QuantityRequest): Promise<Record<string, string>> {
+  return quantityReader(db)(input);
 }
 
 // ── Usage summary ────────────────────────────────────────────────────────────────────────────

@@ -1,0 +1,17 @@
+/**
+ * Simulation activities (workflows/simulation): count the scope, re-rate one batch, record the end.
+ * Each is idempotent: a retried batch writes the same results and progress again.
+ */
+import type { ServiceDeps } from '../src/services/deps.js';
+import { countSimulationScope, finishSimulation, simulateSubscriptionBatch } from '../src/services/simulations/simulations.js';
+import type { BillingErrorState } from '../workflows/shared/messages.js';
+import type { SimulationBatchInput, SimulationBatchResult, SimulationOutcome } from '../workflows/simulation/messages.js';
+import { classified } from './failures.js';
+
+export function createSimulationActivities(deps: Pick<ServiceDeps, 'db' | 'clock' | 'logger'>) {
+  return {
+    countSimulationScope: (simulationId: string): Promise<number> => classified(() => countSimulationScope(deps.db, simulationId)),
+    simulateBatch: (input: SimulationBatchInput): Promise<SimulationBatchResult> => classified(() => simulateSubscriptionBatch(deps.db, input)),
+    finishSimulation: (input: { simulationId: string; status: SimulationOutcome; error?: BillingErrorState }): Promise<void> => classified(() => finishSimulation(deps, input)),
+  };
+}
