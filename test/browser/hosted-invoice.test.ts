@@ -19,12 +19,9 @@ import { createApp } from '../../src/http/app.js';
 import { ROUTES } from '../../src/http/routes/index.js';
 import { freePort } from '../../src/dev/processes.js';
 import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
-import { dunningWorkflowId } from '../../workflows/dunning/messages.js';
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
-import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
-import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { expectJson, terminatedAfterAll, useHarness } from '../support/harness.js';
-import { attachCard, autoChargeOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf } from '../support/payments.js';
+import { eventId, eventually, intentEvent, notify, openInvoiceThroughApi, outboxOf, paymentsOf } from '../support/payments.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -72,15 +69,8 @@ describe.skipIf(!hasChromium)('the hosted invoice page in Chromium', () => {
 
   /** An Open 49.00 invoice finalized through the API, with a card on file (its auto-charge refused by stripe-mock) or without. */
   async function openInvoice(withCard: boolean): Promise<Invoice & { customerId: string }> {
-    const customerId = await makeCustomer(h.deps.db);
-    if (withCard) await attachCard(h, customerId);
-    const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
-    cleanup.push(subscriptionWorkflowId(sub.id));
-    const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
-    cleanup.push(dunningWorkflowId(draft.id));
-    expect((await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`))).status).toBe('Open');
-    if (withCard) await autoChargeOf(h, draft.id);
-    return { ...(await getInvoice(draft.id)), customerId };
+    const { customerId, invoiceId } = await openInvoiceThroughApi(h, cleanup, withCard);
+    return { ...(await getInvoice(invoiceId)), customerId };
   }
 
   /** The invoice as the API shows it, with its link on the served address. */
