@@ -25,7 +25,8 @@ import { eventId, eventually, intentEvent, notify, openInvoiceThroughApi, outbox
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`[browser tests] skipped: ${CHROMIUM} is missing (Debian package \`chromium\`; .ci/run installs it)`);
+const SKIPPED = `skipped: ${CHROMIUM} is missing (Debian package \`chromium\`; .ci/run installs it)`;
+if (!hasChromium) console.warn(`[browser tests] ${SKIPPED}`);
 
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
@@ -44,7 +45,7 @@ let baseUrl = '';
 let profile = '';
 let browser: BrowserContext | undefined;
 
-describe.skipIf(!hasChromium)('the hosted invoice page in Chromium', () => {
+describe.skipIf(!hasChromium)(`the hosted invoice page in Chromium${hasChromium ? '' : ` (${SKIPPED})`}`, () => {
   beforeAll(async () => {
     // The same API as the harness's, listening on a port, its links on that address.
     const port = await freePort();
