@@ -34,7 +34,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/{http,workflows,e2e}/**/*.test.ts'],
+          include: ['test/{http,workflows,e2e,browser}/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/setup/global-setup.ts'],
           testTimeout: 60_000,

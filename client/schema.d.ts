@@ -1065,11 +1065,65 @@ export interface paths {
         };
         /**
          * The hosted invoice page (public, from hosted_invoice_url)
-         * @description No credentials: the link is the credential. A link that was altered or not issued by this service is 404 `hosted_link_not_found`; an expired one 410 `hosted_link_expired`.
+         * @description No credentials: the link is the credential. While the invoice is Open with something to pay, the page has a Pay form
+         *     (POST /hosted/invoices/{token}/pay): "Pay with <card on file>" when the payer has a default payment method, and "Pay" on the
+         *     processor's checkout page. A link that was altered or not issued by this service is 404 `hosted_link_not_found`; an expired one
+         *     410 `hosted_link_expired`. Every error of the /hosted routes is answered as an HTML page (text/html) with that status, saying what
+         *     to do, its code in the X-Error-Code header.
          */
         get: operations["getHostedInvoicePage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hosted/invoices/{token}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay from the hosted invoice page (the page's form)
+         * @description The Pay form of the hosted page (application/x-www-form-urlencoded), without credentials. Accepted only from the page:
+         *     its `form_token` (signed for this link, issued at most an hour before) and, when the browser sends them, an `Origin` of this
+         *     service or `Sec-Fetch-Site: same-origin`; anything else is 403 `hosted_form_refused`. `card_on_file` charges the payer's default
+         *     payment method through the invoice's workflow like POST /admin/v1/invoices/{id}/payment-intents (payment source `hosted_page`;
+         *     422 `no_payment_method` without one) and answers 303 back to the page, which shows the outcome; `checkout` opens a checkout session
+         *     at the processor for the amount due and answers 303 to its page (422 `checkout_rejected` when the processor refuses), from which the
+         *     payer comes back to the page; the processor's payment_intent.succeeded collects the invoice. An invoice that is no longer Open
+         *     answers 303 to the page. 404 `hosted_link_not_found` and 410 `hosted_link_expired` like the page; errors are HTML pages.
+         */
+        post: operations["payHostedInvoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/invoices/{id}/hosted-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new hosted invoice link
+         * @description For a payer whose link expired (410 `hosted_link_expired`) before paying: a new link to the same page, expiring
+         *     HOSTED_LINK_TTL_DAYS after now on the invoice's clock (its test clock's time for sandbox invoices). Links issued earlier stay valid
+         *     until their own expiry. Only finalized invoices have a page: a Draft is 409 `invalid_state_transition`. Audited as
+         *     `invoice.hosted_link_renewed`.
+         */
+        post: operations["renewHostedInvoiceLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2615,7 +2669,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -3912,7 +3966,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft
+             * @description a link to the invoice page (and its PDF) a payer can open and pay from without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that; POST /admin/v1/invoices/{id}/hosted-link issues a new one); null for a Draft
              * @example https://billing.example.com/hosted/invoices/0192…
              */
             hosted_invoice_url: string | null;
@@ -4394,7 +4448,7 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft
+             * @description a link to the invoice page (and its PDF) a payer can open and pay from without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that; POST /admin/v1/invoices/{id}/hosted-link issues a new one); null for a Draft
              * @example https://billing.example.com/hosted/invoices/0192…
              */
             hosted_invoice_url: string | null;
@@ -4550,6 +4604,24 @@ export interface components {
              * @example 1500000000000
              */
             amount_nanos?: string;
+        };
+        HostedPayForm: {
+            /** @description the form token of the page the form came from (issued with the page, accepted for an hour) */
+            form_token: string;
+            /**
+             * @description `card_on_file` charges the payer's default payment method; `checkout` opens the processor's checkout page for the amount due
+             * @enum {string}
+             */
+            method: "card_on_file" | "checkout";
+        };
+        HostedLink: {
+            /** @description a new link to the hosted invoice page, valid HOSTED_LINK_TTL_DAYS from now (the invoice clock) */
+            hosted_invoice_url: string;
+            /**
+             * @description when the new link expires (ISO 8601)
+             * @example 2026-03-01T00:00:00.000Z
+             */
+            expires_at: string;
         };
         IngestEventResult: {
             /** @description true when this request stored the event; false for an id already seen */
@@ -5158,8 +5230,11 @@ export interface components {
             payment_method_id: string | null;
             /** @description the invoice's attempt number (1, 2, …); with the invoice id, the processor idempotency key */
             attempt: number;
-            /** @enum {string} */
-            source: "auto_charge" | "dunning" | "on_demand" | "processor";
+            /**
+             * @description what made the attempt: the auto-charge at finalization, a dunning retry, an on-demand charge (payment-intents), the payer on the hosted invoice page (Pay with the payment method on file), or the processor (a payment made at the processor, e.g. its checkout page)
+             * @enum {string}
+             */
+            source: "auto_charge" | "dunning" | "on_demand" | "hosted_page" | "processor";
             /** @description the dunning retry (1-4) this attempt was */
             dunning_attempt: number | null;
             status: components["schemas"]["PaymentStatus"];
@@ -12916,7 +12991,10 @@ export interface operations {
     };
     getHostedInvoicePage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `complete` when the processor's checkout page sent the payer back after paying: the page says the payment is being confirmed until it is */
+                checkout?: "complete";
+            };
             header?: never;
             path: {
                 /** @description the signed part of hosted_invoice_url */
@@ -12955,6 +13033,262 @@ export interface operations {
             };
             /** @description Gone. error.code: `hosted_link_expired` */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    payHostedInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the signed part of hosted_invoice_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["HostedPayForm"];
+            };
+        };
+        responses: {
+            /** @description To the hosted page (after a charge of the card on file) or to the processor's checkout page */
+            303: {
+                headers: {
+                    /** @description where the browser goes next */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `hosted_form_refused` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `invoice_not_found`, `hosted_link_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone. error.code: `hosted_link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `billing_failed`, `nothing_to_charge`, `no_payment_method`, `checkout_rejected` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable`, `payment_processor_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renewHostedInvoiceLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedLink"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `invoice_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `invalid_state_transition`, `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone. error.code: `hosted_link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

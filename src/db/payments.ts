@@ -116,7 +116,7 @@ export async function attachedPaymentMethods(db: DbClient | Db, customerId: stri
 
 // ── Payments ──
 
-export type PaymentSource = 'auto_charge' | 'dunning' | 'on_demand' | 'processor';
+export type PaymentSource = 'auto_charge' | 'dunning' | 'on_demand' | 'hosted_page' | 'processor';
 export type RefundStatus = 'Pending' | 'Succeeded' | 'Failed';
 export type DunningClosedReason = 'payment_succeeded' | 'paid_manually' | 'voided' | 'exhausted';
 
@@ -204,6 +204,8 @@ export const toPaymentRecord = (row: Payment & { refunds?: Refund[] }): PaymentR
 });
 
 export const findPayment = (db: DbClient | Db, id: string) => db.payment.findUnique({ where: { id } });
+/** The invoice's latest payment attempt (the highest attempt number), if any. */
+export const latestPayment = (db: DbClient | Db, invoiceId: string) => db.payment.findFirst({ where: { invoiceId }, orderBy: { attempt: 'desc' } });
 export const findPaymentByIntent = (db: DbClient | Db, paymentIntentId: string) => db.payment.findUnique({ where: { processorPaymentIntentId: paymentIntentId } });
 export const findPaymentByRequest = (db: DbClient | Db, invoiceId: string, requestKey: string) =>
   db.payment.findUnique({ where: { invoiceId_requestKey: { invoiceId, requestKey } } });

@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   // 401, 403
   unauthenticated: { status: 401, meaning: 'no credentials, or credentials that did not verify' },
   forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
+  hosted_form_refused: { status: 403, meaning: "a hosted page's Pay form not sent from that page: another site's origin, or a form token missing, altered or older than an hour (reload the page)" },
   // 404
   not_found: { status: 404, meaning: 'no such route' },
   customer_not_found: { status: 404, meaning: 'the customer does not exist or is not visible to the caller' },
@@ -76,7 +77,7 @@ export const ERROR_CODES = {
   simulation_not_running: { status: 409, meaning: 'the price simulation is not running (cancelling, completed, cancelled or failed): only a running one can be cancelled' },
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
-  hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date); the invoice carries a current one' },
+  hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date, or after its renewal); POST /admin/v1/invoices/{id}/hosted-link issues a new one' },
   no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract, processor notification or wallet top-up has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
@@ -135,6 +136,7 @@ export const ERROR_CODES = {
   webhook_url_not_allowed: { status: 422, meaning: 'the webhook URL is not an absolute http(s) URL without credentials, or (in production mode) points at a loopback, link-local or private address' },
   nothing_to_charge: { status: 422, meaning: 'the invoice has nothing left to pay' },
   no_payment_method: { status: 422, meaning: 'the payer has no payment method on file to charge' },
+  checkout_rejected: { status: 422, meaning: 'the payment processor refused to open a checkout session for the invoice' },
   payment_method_rejected: { status: 422, meaning: 'the payment processor refused the payment method' },
   nothing_to_refund: { status: 422, meaning: 'the invoice has no collected payment with money left to refund' },
   refund_not_whole_minor_units: { status: 422, meaning: "a refund amount is not a whole number of the currency's minor units" },

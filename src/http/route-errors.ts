@@ -66,6 +66,7 @@ const ROUTE_CODES: Record<string, ErrorCode[]> = {
   'POST /admin/v1/invoices/{id}/void': ['invalid_state_transition', 'customer_credit_spent', ...WORKFLOW_UPDATE],
   'POST /admin/v1/invoices/{id}/payment-intents': WORKFLOW_UPDATE,
   'POST /admin/v1/invoices/{id}/capture': WORKFLOW_UPDATE,
+  'POST /hosted/invoices/{token}/pay': ['hosted_form_refused', 'nothing_to_charge', 'payment_processor_unavailable', ...WORKFLOW_UPDATE],
   'POST /admin/v1/contracts/{id}/subscriptions': ['coterm_not_alignable', ...WORKFLOW_UPDATE],
   'POST /v1/events': ['event_id_conflict', 'subscription_customer_mismatch', 'customer_not_found', 'subscription_not_found', 'quantity_limit_exceeded'],
   'POST /v1/events/batch': ['invalid_events', 'event_id_conflict', 'quantity_limit_exceeded'],

@@ -49,6 +49,37 @@ export interface RefundResult {
   failureMessage: string | null;
 }
 
+/** A hosted checkout page of the processor where a payer pays an amount by card (Stripe Checkout). */
+export interface CheckoutSessionRequest {
+  amountMinor: bigint;
+  currency: string;
+  /** The payer's processor customer when it has one (its saved details prefill the page). */
+  processorCustomerId: string | null;
+  /** Shown on the processor's page, e.g. "Invoice INV-000042". */
+  description: string;
+  /**
+   * Carried by the PaymentIntent the session creates, so the processor's payment_intent.succeeded
+   * names the invoice it collects (handled like any PaymentIntent made outside the engine).
+   */
+  metadata: { invoice_id: string };
+  /** Where the processor sends the payer back after paying, and after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+  idempotencyKey: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  /** The processor's page to send the payer to. */
+  url: string;
+}
+
+/**
+ * Where the processor's checkout pages live: the hosted invoice page's form may lead there (its
+ * Content-Security-Policy `form-action` names it).
+ */
+export const PROCESSOR_CHECKOUT_ORIGIN = 'https://checkout.stripe.com';
+
 /** Display details of an attached payment method (never a card number). */
 export interface PaymentMethodDetails {
   id: string;
@@ -76,6 +107,8 @@ export interface PaymentProcessor {
   /** Creates and confirms a PaymentIntent off session: the answer says what became of it. */
   createPaymentIntent(request: CreateIntentRequest): Promise<IntentResult>;
   capturePaymentIntent(paymentIntentId: string, idempotencyKey: string): Promise<IntentResult>;
+  /** Opens a checkout session for one payment: the payer pays on the processor's page. */
+  createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
   refund(request: RefundRequest): Promise<RefundResult>;
   /** Verifies the signature header over the raw body; throws InvalidSignatureError. */
   verifyNotification(rawBody: string, signature: string | undefined, secret: string): ProcessorNotification;

@@ -11,6 +11,7 @@ import {
   NOTIFICATION_TOLERANCE_SECONDS,
   ProcessorRejectedError,
   ProcessorUnavailableError,
+  type CheckoutSessionRequest,
   type CreateIntentRequest,
   type IntentResult,
   type PaymentMethodDetails,
@@ -143,6 +144,29 @@ export function createStripeProcessor(config: StripeProcessorConfig): PaymentPro
 
     capturePaymentIntent: (paymentIntentId, idempotencyKey) =>
       call(async () => toIntentResult(await stripe.paymentIntents.capture(paymentIntentId, {}, { idempotencyKey }))),
+
+    createCheckoutSession: (request: CheckoutSessionRequest) =>
+      call(async () => {
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: request.currency.toLowerCase(), unit_amount: amountNumber(request.amountMinor), product_data: { name: request.description } },
+              },
+            ],
+            ...(request.processorCustomerId ? { customer: request.processorCustomerId } : {}),
+            payment_intent_data: { description: request.description, metadata: request.metadata },
+            metadata: request.metadata,
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
+        return { id: session.id, url: session.url };
+      }),
 
     refund: (request: RefundRequest) =>
       call(async (): Promise<RefundResult> => {

@@ -133,7 +133,7 @@ const invoiceFields = {
   created_at: TimestampSchema,
   hosted_invoice_url: z.string().nullable().openapi({
     description:
-      'a link to the invoice page (and its PDF) a payer can open without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that); null for a Draft',
+      'a link to the invoice page (and its PDF) a payer can open and pay from without credentials; unguessable, it expires HOSTED_LINK_TTL_DAYS after due_at (410 after that; POST /admin/v1/invoices/{id}/hosted-link issues a new one); null for a Draft',
     example: 'https://billing.example.com/hosted/invoices/0192…',
   }),
   metadata: MetadataSchema,

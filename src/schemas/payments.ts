@@ -50,7 +50,9 @@ export const PaymentSchema = z
     customer_id: UuidSchema.openapi({ description: 'the payer charged (the invoice is addressed to it)' }),
     payment_method_id: UuidSchema.nullable(),
     attempt: z.number().int().openapi({ description: "the invoice's attempt number (1, 2, …); with the invoice id, the processor idempotency key" }),
-    source: z.enum(['auto_charge', 'dunning', 'on_demand', 'processor']),
+    source: z.enum(['auto_charge', 'dunning', 'on_demand', 'hosted_page', 'processor']).openapi({
+      description: 'what made the attempt: the auto-charge at finalization, a dunning retry, an on-demand charge (payment-intents), the payer on the hosted invoice page (Pay with the payment method on file), or the processor (a payment made at the processor, e.g. its checkout page)',
+    }),
     dunning_attempt: z.number().int().nullable().openapi({ description: 'the dunning retry (1-4) this attempt was' }),
     status: PaymentStatusSchema,
     capture_method: z.enum(['automatic', 'manual']),

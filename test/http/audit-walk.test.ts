@@ -48,6 +48,9 @@ const EXCLUDED: Record<string, string> = {
   // The processor's notification is only received (stored, deduplicated) here; what it changes is
   // applied by its workflow and audited there with actor system/payment-processor (no request id).
   'POST /v1/webhooks/processor': 'receipt of a processor notification; applied and audited by its workflow',
+  // The hosted page's HTML form (not JSON), answered with a 303: its entries (invoice.checkout_started,
+  // payment.attempted, actor the invoice's customer) are checked by test/http/documents.test.ts and test/browser.
+  'POST /hosted/invoices/{token}/pay': "the hosted page's form, audited and checked in the documents and browser tests",
 };
 
 type Caller = 'admin' | 'api_key' | { customer: string };
@@ -261,6 +264,7 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'POST /admin/v1/invoices/{id}/finalize': async () => ({ path: `/admin/v1/invoices/${await draftInvoice()}/finalize` }),
   'POST /admin/v1/invoices/{id}/pay': async () => ({ path: `/admin/v1/invoices/${await openInvoice()}/pay`, body: { actor_id: 'ops-1', actor_name: 'Ops' } }),
   'POST /admin/v1/invoices/{id}/void': async () => ({ path: `/admin/v1/invoices/${await openInvoice()}/void`, body: { reason: 'walk' } }),
+  'POST /admin/v1/invoices/{id}/hosted-link': async () => ({ path: `/admin/v1/invoices/${await openInvoice()}/hosted-link` }),
   'POST /admin/v1/invoices/{id}/retry': async () => {
     const id = await draftInvoice();
     await withOverflow(h.deps.db, { table: 'invoices', when: `NEW.id = '${id}'::uuid AND NEW.status = 'Open'` }, async () => {

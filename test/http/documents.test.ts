@@ -11,7 +11,7 @@ import { insertLines, recomputeTotals, type NewLine } from '../../src/db/invoice
 import { newId } from '../../src/ids.js';
 import type { Actor } from '../../src/services/audit.js';
 import { applyTax, createTaxAdapter } from '../../src/services/billing/tax.js';
-import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
+import { hostedFormToken, hostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
 import type { CreditNoteView, InvoiceView } from '../../src/schemas/invoicing.js';
 import type { CustomerView } from '../../src/schemas/accounts.js';
@@ -282,6 +282,19 @@ async function waitFor<T>(read: () => Promise<T | null>, timeoutMs = 20_000): Pr
   }
 }
 
+/** A /hosted answer for a browser: an HTML page with the status, saying what happened, its code in X-Error-Code. */
+async function expectHostedError(res: Response, status: number, code: string, title: string): Promise<string> {
+  const html = await res.text();
+  expect(res.status, html).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  expect(res.headers.get('x-error-code')).toBe(code);
+  expect(res.headers.get('x-frame-options')).toBe('DENY');
+  expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+  expect(html).toContain(`<h1>${title}</h1>`);
+  expect(html).not.toMatch(/<script/i);
+  return html;
+}
+
 describe('hosted invoice links', () => {
   it('open the page and the PDF without credentials; an altered link or another invoice id is 404', async () => {
     const payer = await createCustomer({ display_name: 'Hosted payer', currency: 'USD' });
@@ -303,7 +316,8 @@ describe('hosted invoice links', () => {
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     const csp = page.headers.get('content-security-policy') ?? '';
-    expect(csp.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"]));
+    expect(csp.split('; ')).toEqual(expect.arrayContaining(["default-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self' https://checkout.stripe.com"]));
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const html = await page.text();
     // The style the policy allows is the page's own (by its hash), and there is no script.
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
@@ -330,8 +344,7 @@ describe('hosted invoice links', () => {
     ]) {
       for (const suffix of ['', '/pdf']) {
         const res = await h.request('GET', `/hosted/invoices/${tampered}${suffix}`, { as: 'none' });
-        const body = await expectJson<{ error: { code: string } }>(res, 404);
-        expect(body.error.code).toBe('hosted_link_not_found');
+        await expectHostedError(res, 404, 'hosted_link_not_found', 'This invoice link is not valid');
       }
     }
     const otherHtml = await (await h.request('GET', new URL((await getInvoice(otherId)).hosted_invoice_url!).pathname, { as: 'none' })).text();
@@ -354,11 +367,69 @@ describe('hosted invoice links', () => {
     expect((await h.request('GET', path, { as: 'none' })).status).toBe(200);
     await h.deps.db.testClock.update({ where: { id: clockId }, data: { frozenTime: new Date('2026-02-10T00:00:00Z') } });
     for (const suffix of ['', '/pdf']) {
-      const body = await expectJson<{ error: { code: string; details: { expired_at: string } } }>(await h.request('GET', `${path}${suffix}`, { as: 'none' }), 410);
-      expect(body.error).toMatchObject({ code: 'hosted_link_expired', details: { expired_at: '2026-02-10T00:00:00.000Z' } });
+      const html = await expectHostedError(await h.request('GET', `${path}${suffix}`, { as: 'none' }), 410, 'hosted_link_expired', 'This invoice link has expired');
+      expect(html).toContain('this one expired on 2026-02-10');
     }
+
+    // The seller renews it: a new link valid HOSTED_LINK_TTL_DAYS from the clock's now; the old one stays expired.
+    const renewed = await expectJson<{ hosted_invoice_url: string; expires_at: string }>(await h.request('POST', `/admin/v1/invoices/${id}/hosted-link`), 201);
+    expect(renewed.expires_at).toBe('2026-03-12T00:00:00.000Z');
+    expect(renewed.hosted_invoice_url).toMatch(/^http:\/\/billing\.test\/hosted\/invoices\//);
+    const renewedPath = new URL(renewed.hosted_invoice_url).pathname;
+    expect((await h.request('GET', renewedPath, { as: 'none' })).status).toBe(200);
+    expect((await h.request('GET', path, { as: 'none' })).status).toBe(410);
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: id, action: 'invoice.hosted_link_renewed' } })).toBe(1);
+    // A Draft has no page to link to; customers cannot renew.
+    const draftId = await makeDraft(payer.id, 'USD', [{ kind: 'fee', description: 'Draft fee', amountNanos: UNIT }], { testClockId: clockId });
+    expect((await expectJson<{ error: { code: string } }>(await h.request('POST', `/admin/v1/invoices/${draftId}/hosted-link`), 409)).error.code).toBe('invalid_state_transition');
+    expect((await h.request('POST', `/admin/v1/invoices/${id}/hosted-link`, { as: { customer: payer.id } })).status).toBe(403);
 
     const forged = hostedLinkToken('another-secret-of-at-least-32-characters', id, new Date('2030-01-01T00:00:00Z'));
     expect((await h.request('GET', `/hosted/invoices/${forged}`, { as: 'none' })).status).toBe(404);
+  });
+
+  it('take the Pay form only from the page itself: another origin, a missing, altered or stale form token is a 403 page', async () => {
+    const payer = await createCustomer({ display_name: 'Form payer', currency: 'USD' });
+    const id = await makeDraft(payer.id, 'USD', [{ kind: 'fee', description: 'Form fee', amountNanos: 12n * UNIT }]);
+    await finalizeWithTax(id);
+    const path = new URL((await getInvoice(id)).hosted_invoice_url!).pathname;
+    const token = path.split('/').pop()!;
+    const html = await (await h.request('GET', path, { as: 'none' })).text();
+    // No card on file: one button, to the processor's checkout page; the form posts to the link's /pay.
+    expect(html).toContain(`<form class="pay" method="post" action="${token}/pay">`);
+    expect(html).toContain('<button type="submit" name="method" value="checkout">Pay $13.20</button>');
+    expect(html).not.toContain('card_on_file');
+    const formToken = /name="form_token" value="([^"]+)"/.exec(html)![1]!;
+
+    const post = (form: Record<string, string>, headers: Record<string, string> = { origin: 'http://billing.test' }) =>
+      h.request('POST', `${path}/pay`, { as: 'none', rawBody: new URLSearchParams(form).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+    const refused = async (res: Response, reason: string) => expect(await expectHostedError(res, 403, 'hosted_form_refused', 'The payment was not started')).toContain(reason);
+    await refused(await post({ form_token: formToken, method: 'checkout' }, { origin: 'https://attacker.example' }), 'sent from another site');
+    await refused(await post({ form_token: formToken, method: 'checkout' }, { 'sec-fetch-site': 'cross-site' }), 'sent from another site');
+    await refused(await post({ form_token: `${formToken.slice(0, -2)}AA`, method: 'checkout' }), 'did not come from the invoice page');
+    await refused(await post({ form_token: hostedFormToken(h.secrets.hosted_link_secret, `${token}x`, new Date()), method: 'checkout' }), 'did not come from the invoice page');
+    await refused(await post({ form_token: hostedFormToken(h.secrets.hosted_link_secret, token, new Date(Date.now() - 3_601_000)), method: 'checkout' }), 'more than an hour');
+    await expectHostedError(await post({ method: 'checkout' }), 400, 'validation_failed', 'Something went wrong');
+    await expectHostedError(await post({ form_token: formToken, method: 'cash' }), 400, 'validation_failed', 'Something went wrong');
+    // The card on file, without one: nothing charged, the page says what to do.
+    expect(await expectHostedError(await post({ form_token: formToken, method: 'card_on_file' }), 422, 'no_payment_method', 'No payment method on file')).toContain('pay with a card instead');
+    expect(await h.deps.db.payment.count({ where: { invoiceId: id } })).toBe(0);
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: id, action: 'invoice.checkout_started' } })).toBe(0);
+
+    // From the page (same origin, its token): a checkout session at the processor, the browser sent there.
+    const checkout = await post({ form_token: formToken, method: 'checkout' }, { origin: 'http://billing.test', 'sec-fetch-site': 'same-origin' });
+    expect(checkout.status).toBe(303);
+    expect(checkout.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const [started] = await h.deps.db.auditLogEntry.findMany({ where: { entityId: id, action: 'invoice.checkout_started' } });
+    expect(started?.after).toMatchObject({ amount_minor: '1320', currency: 'USD', checkout_session_id: expect.stringMatching(/^cs_/) });
+
+    // Paid meanwhile: the form leads back to the page, which says so.
+    await expectJson(await h.request('POST', `/admin/v1/invoices/${id}/pay`, { body: {} }));
+    const after = await post({ form_token: formToken, method: 'checkout' });
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe(`http://billing.test${path}`);
+    const paid = await (await h.request('GET', path, { as: 'none' })).text();
+    expect(paid).toMatch(/<p class="notice ok" role="status">Paid on \d{4}-\d{2}-\d{2}\. Thank you\.<\/p>/);
+    expect(paid).not.toContain('<form');
   });
 });

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../src/http/error-codes.js';
 import { expectJson, useHarness } from '../support/harness.js';
+import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { eventId, notify } from '../support/payments.js';
 
 interface Schema {
@@ -75,6 +76,8 @@ interface Seeds {
   processor_event: string;
   top_up: string;
   simulation: string;
+  /** The signed part of a hosted link to the seeded invoice (a /hosted/invoices/{token} route's parameter). */
+  hosted_link: string;
 }
 
 const h = useHarness();
@@ -136,7 +139,8 @@ async function seed(): Promise<Seeds> {
       202,
     )
   ).id;
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation };
+  const hosted_link = hostedLinkToken(h.secrets.hosted_link_secret, invoice.id, new Date('2100-01-01T00:00:00Z'));
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, hosted_link };
 }
 
 beforeAll(async () => {
@@ -187,6 +191,10 @@ const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...names.map((name) => seeds[name])) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) });
 
 function pathFor(path: string): fc.Arbitrary<string> {
+  // A hosted link's {token}: mostly the seeded invoice's signed one (so the link verifies), sometimes an unsigned id.
+  if (path.includes('{token}')) {
+    return fc.oneof({ weight: 4, arbitrary: fc.constant(seeds.hosted_link) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) }).map((token) => path.replace('{token}', token));
+  }
   // A {currency} path parameter (a customer's wallet) takes a currency code; every other one an id.
   if (path.includes('{currency}')) {
     return fc.tuple(fc.constantFrom('USD', 'EUR'), pathWithIds(path.replace('{currency}', CURRENCY_SLOT))).map(([currency, p]) => p.replace(CURRENCY_SLOT, currency));
@@ -326,7 +334,16 @@ interface Attempt {
   contentType: string | undefined;
 }
 
-const jsonAttempt = (kind: string, contentType = 'application/json') => (value: unknown): Attempt => ({ kind, body: toJson(value), contentType });
+const FORM = 'application/x-www-form-urlencoded';
+
+/** A form body (the hosted page's Pay form): an object's fields, each a string (anything else as its JSON); any other value as JSON text. */
+function toForm(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return toJson(value);
+  return new URLSearchParams(Object.entries(value).map(([key, v]): [string, string] => [key, typeof v === 'string' ? v : toJson(v)])).toString();
+}
+
+/** A body in its media type: URL-encoded for a form, else JSON. */
+const jsonAttempt = (kind: string, contentType = 'application/json') => (value: unknown): Attempt => ({ kind, body: contentType === FORM ? toForm(value) : toJson(value), contentType });
 
 /** Every way a request body of one media type can go wrong, built on its schema. */
 function attemptsFor(mediaType: string, schema: Schema): fc.Arbitrary<Attempt> {
@@ -376,10 +393,24 @@ async function send(method: string, path: string, attempt: Attempt, idempotencyK
   return res;
 }
 
+interface ErrorBody {
+  error?: { code?: unknown; message?: unknown; request_id?: unknown; details?: { issues?: { path: string }[] } };
+}
+
+/**
+ * The error a response carries: the JSON envelope, or, from the /hosted pages (answered to browsers as
+ * HTML), the page's code (X-Error-Code), title and request id (X-Request-Id).
+ */
+async function errorOf(res: Response): Promise<{ body: ErrorBody; text: string }> {
+  const text = await res.text();
+  if (!res.headers.get('content-type')?.startsWith('text/html')) return { body: (text.startsWith('{') ? JSON.parse(text) : {}) as ErrorBody, text };
+  return { body: { error: { code: res.headers.get('x-error-code'), message: /<h1>([^<]+)<\/h1>/.exec(text)?.[1], request_id: res.headers.get('x-request-id') } }, text };
+}
+
 async function expectHandled(res: Response, context: string): Promise<void> {
   expect(res.status, context).toBeLessThan(500);
   if (res.status >= 400) {
-    const body = (await res.json()) as { error?: { code?: unknown; message?: unknown; request_id?: unknown } };
+    const { body } = await errorOf(res);
     expect(body.error, context).toMatchObject({ code: expect.any(String), message: expect.any(String) });
     // Every code answered is one the registry (and so the OpenAPI document) lists, with this status.
     expect((ERROR_CODES as Record<string, { status: number }>)[String(body.error?.code)]?.status, `${context}: ${String(body.error?.code)}`).toBe(res.status);
@@ -465,9 +496,9 @@ describe('query strings are strict', () => {
       // A typo of a declared filter where there is one (`customer` for `customer_id`), else any name.
       const typo = declared.includes('customer_id') ? 'customer' : 'unknown_param';
       const res = await send(op.method, `${path}?${typo}=x`, { kind: 'params', body: op.method === 'GET' ? undefined : '{}', contentType: op.method === 'GET' ? undefined : 'application/json' }, null);
-      const text = await res.text();
-      const body = (text.startsWith('{') ? JSON.parse(text) : {}) as { error?: { code?: string; details?: { issues?: { path: string }[] } } };
-      const named = body.error?.details?.issues?.some((issue) => issue.path === typo) ?? false;
+      const { body, text } = await errorOf(res);
+      // An HTML page names the parameter in its text.
+      const named = (body.error?.details?.issues?.some((issue) => issue.path === typo) ?? false) || (res.headers.get('content-type')?.startsWith('text/html') === true && text.includes(typo));
       if (res.status !== 400 || body.error?.code !== 'validation_failed' || !named) wrong.push(`${op.method} ${op.path} → ${res.status} ${text.slice(0, 200)}`);
     }
     expect(wrong).toEqual([]);

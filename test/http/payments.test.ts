@@ -19,7 +19,7 @@ import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { ledgerBalances } from '../support/ledger.js';
-import { attachCard, autoChargeOf, dunningOf, eventId, eventually, intentEvent, notify, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
+import { attachCard, autoChargeOf, dunningOf, eventId, eventually, intentEvent, notify, openInvoiceThroughApi, outboxOf, paymentsOf, signatureFor, type PaymentView } from '../support/payments.js';
 
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
@@ -32,18 +32,7 @@ interface Invoice {
 }
 
 /** An Open 49.00 invoice of a customer (with a card unless told otherwise) whose auto-charge failed at stripe-mock. */
-async function openInvoice(withCard = true) {
-  const customerId = await makeCustomer(h.deps.db);
-  if (withCard) await attachCard(h, customerId);
-  const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
-  cleanup.push(subscriptionWorkflowId(sub.id));
-  const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
-  cleanup.push(dunningWorkflowId(draft.id));
-  const invoice = await expectJson<Invoice>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`));
-  expect(invoice.status).toBe('Open');
-  if (withCard) await autoChargeOf(h, draft.id);
-  return { customerId, subscriptionId: sub.id, invoiceId: draft.id };
-}
+const openInvoice = (withCard = true) => openInvoiceThroughApi(h, cleanup, withCard);
 
 /** An invoice collected by a payment_intent.succeeded notification about its auto-charge. */
 async function paidInvoice() {

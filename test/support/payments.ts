@@ -5,7 +5,10 @@
  */
 import Stripe from 'stripe';
 import { expect } from 'vitest';
+import { dunningWorkflowId } from '../../workflows/dunning/messages.js';
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
+import { makeCustomer, makePlan } from './fixtures.js';
 import { expectJson, expectPage, type Harness } from './harness.js';
 
 export interface PaymentView {
@@ -124,6 +127,23 @@ export async function autoChargeOf(h: Harness, invoiceId: string): Promise<Payme
     expect(charge?.status ?? 'none').not.toMatch(/^(none|Pending)$/);
     return charge!;
   });
+}
+
+/**
+ * An Open 49.00 invoice finalized through the API for a new customer, with a card on file (its
+ * auto-charge refused by stripe-mock, recorded) or without; its workflows pushed to `cleanup`.
+ */
+export async function openInvoiceThroughApi(h: Harness, cleanup: string[], withCard = true): Promise<{ customerId: string; subscriptionId: string; invoiceId: string }> {
+  const customerId = await makeCustomer(h.deps.db);
+  if (withCard) await attachCard(h, customerId);
+  const sub = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: await makePlan(h.deps.db), currency: 'USD' } }), 201);
+  cleanup.push(subscriptionWorkflowId(sub.id));
+  const draft = await expectJson<{ id: string }>(await h.request('POST', `/admin/v1/subscriptions/${sub.id}/bill`), 201);
+  cleanup.push(dunningWorkflowId(draft.id));
+  const invoice = await expectJson<{ status: string }>(await h.request('POST', `/admin/v1/invoices/${draft.id}/finalize`));
+  expect(invoice.status).toBe('Open');
+  if (withCard) await autoChargeOf(h, draft.id);
+  return { customerId, subscriptionId: sub.id, invoiceId: draft.id };
 }
 
 /** The outbox events of one aggregate, of the given types, in order. */

@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { ISO_4217, ONE_UNIT as UNIT, toDisplay } from '../../src/core/index.js';
 import { loadApiConfig, loadWorkerConfig } from '../../src/config.js';
 import { formatAmount, formatQuantity, formatUnitPrice, lastDayOf } from '../../src/services/documents/format.js';
-import { hostedInvoiceUrl, hostedLinkToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
-import { renderHtml } from '../../src/services/documents/html.js';
+import { hostedFormToken, hostedInvoiceUrl, hostedLinkToken, renewedHostedLink, verifyHostedFormToken, verifyHostedLinkToken } from '../../src/services/documents/hosted-links.js';
+import { renderHostedError, renderHtml } from '../../src/services/documents/html.js';
 import { creditNoteDocumentModel, invoiceDocumentModel, postalAddressLines, type DocumentParties } from '../../src/services/documents/model.js';
 import { renderPdf } from '../../src/services/documents/pdf.js';
 import { documentSettingsOf } from '../../src/services/documents/settings.js';
@@ -107,6 +107,35 @@ describe('hosted links', () => {
     expect(url).toMatch(new RegExp(`^https://billing\\.example\\.com/hosted/invoices/${id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`));
     expect(verifyHostedLinkToken(secret, url!.split('/').pop()!)?.expiresAt.toISOString()).toBe('2026-03-02T00:00:00.000Z');
     expect(hostedInvoiceUrl(settings, { id, finalized_at: null, due_at: null })).toBeNull();
+  });
+
+  it('renew to HOSTED_LINK_TTL_DAYS after the given now, rounded up to the second', () => {
+    const settings = { secret, ttlDays: 30, baseUrl: 'https://billing.example.com' };
+    const renewed = renewedHostedLink(settings, id, new Date('2026-05-01T10:00:00.250Z'));
+    expect(renewed.expiresAt.toISOString()).toBe('2026-05-31T10:00:01.000Z');
+    expect(verifyHostedLinkToken(secret, renewed.url.split('/').pop()!)).toEqual({ invoiceId: id, expiresAt: renewed.expiresAt });
+  });
+
+  it("sign the Pay form for one link, for an hour: another link's, an altered or an older token is refused", () => {
+    const link = hostedLinkToken(secret, id, expiresAt);
+    const issued = new Date('2026-02-01T12:00:00.000Z');
+    const form = hostedFormToken(secret, link, issued);
+    const at = (ms: number) => new Date(issued.getTime() + ms);
+    expect(verifyHostedFormToken(secret, link, form, at(0))).toBe('ok');
+    expect(verifyHostedFormToken(secret, link, form, at(3_600_000))).toBe('ok');
+    expect(verifyHostedFormToken(secret, link, form, at(3_600_001))).toBe('stale');
+    expect(verifyHostedFormToken(secret, link, form, at(-120_000)), 'issued in the future').toBe('stale');
+    const [time = '', signature = ''] = form.split('.');
+    for (const bad of [
+      hostedFormToken(secret, hostedLinkToken(secret, id, new Date('2026-04-01T00:00:00Z')), issued),
+      hostedFormToken('t'.repeat(40), link, issued),
+      `${Number(time) + 1}.${signature}`,
+      `${time}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
+      time,
+      '',
+    ]) {
+      expect(verifyHostedFormToken(secret, link, bad, at(0)), bad).toBe('invalid');
+    }
   });
 });
 
@@ -362,6 +391,23 @@ describe('invoice PDFs', () => {
     expect(html).not.toContain('<script>');
     expect(html).toContain('$1,420.01');
     expect(html).toContain('href="token/pdf"');
+    expect(html).not.toContain('<form');
+  });
+
+  it('the hosted page offers the card on file and the checkout in one form, and says where paying stands', () => {
+    const model = invoiceDocumentModel(invoice(), [], parties, { locale: 'en-US' });
+    const pay = { action: 'token/pay', formToken: '1.sig"<', amount: '$1,420.01', card: 'Visa •••• 4242' };
+    const html = renderHtml(model, 'token/pdf', { notice: { tone: 'error', text: 'The last payment attempt failed: <declined>. You can try again.' }, pay });
+    expect(html).toContain('<form class="pay" method="post" action="token/pay"><input type="hidden" name="form_token" value="1.sig&quot;&lt;">');
+    expect(html).toContain('<button type="submit" name="method" value="card_on_file">Pay $1,420.01 with Visa •••• 4242</button>');
+    expect(html).toContain('<button type="submit" name="method" value="checkout" class="secondary">Pay with another card</button>');
+    expect(html).toContain('<p class="notice error" role="status">The last payment attempt failed: &lt;declined&gt;. You can try again.</p>');
+    const noCard = renderHtml(model, 'token/pdf', { notice: null, pay: { ...pay, card: null } });
+    expect(noCard).toContain('<button type="submit" name="method" value="checkout">Pay $1,420.01</button>');
+    expect(noCard).not.toContain('card_on_file');
+    const error = renderHostedError({ status: 410, code: 'hosted_link_expired', title: 'Expired', message: 'Ask <Seller>', requestId: 'r1' });
+    expect(error).toContain('<h1>Expired</h1><p>Ask &lt;Seller&gt;</p>');
+    expect(error).not.toMatch(/<script|<form/);
   });
 });
 

@@ -63,7 +63,7 @@ export interface ChargeInvoiceCommand extends SubscriptionCommand {
   kind: 'charge';
   /** What asks for the charge, once per invoice: a retried request finds its first payment. */
   requestKey: string;
-  source: 'auto_charge' | 'dunning' | 'on_demand';
+  source: 'auto_charge' | 'dunning' | 'on_demand' | 'hosted_page';
   dunningAttempt?: number;
   /** A payment method of the payer (its id); the payer's default when absent. */
   paymentMethodId?: string;

@@ -25,7 +25,7 @@ import {
 } from '../../services/idempotency.js';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../context.js';
-import { BODY_METHODS } from './json-body.js';
+import { BODY_METHODS, isFormBody } from './json-body.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'X-Idempotency-Replayed';
@@ -50,9 +50,12 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A request's fingerprint: the canonical JSON of bodies the JSON body middleware parsed and bounded, else the raw text. */
-const fingerprint = (method: string, body: string): string =>
-  sha256Hex(BODY_METHODS.has(method) && body.length > 0 ? canonicalJson(JSON.parse(body)) : body);
+/**
+ * A request's fingerprint: the canonical JSON of bodies the JSON body middleware parsed and bounded,
+ * else the raw text (a hosted page's HTML form, the one other body it lets through).
+ */
+const fingerprint = (method: string, contentType: string | undefined, body: string): string =>
+  sha256Hex(BODY_METHODS.has(method) && body.length > 0 && !isFormBody(contentType) ? canonicalJson(JSON.parse(body)) : body);
 
 /** The row key of one caller's use of one Idempotency-Key on one method + path. */
 function idempotencyScope(caller: string, method: string, path: string, key: string): string {
@@ -73,7 +76,7 @@ export function idempotencyMiddleware(): MiddlewareHandler<AppEnv> {
     const principal = c.get('principal');
     const caller = principal ? `${principal.kind}:${principal.subject}` : 'anonymous';
     const scope = idempotencyScope(caller, c.req.method, c.req.path, key);
-    const requestHash = fingerprint(c.req.method, await c.req.text());
+    const requestHash = fingerprint(c.req.method, c.req.header('content-type'), await c.req.text());
 
     const claim = await claimIdempotencyKey(db, { scope, requestHash, now: clock(), ttlMs: settings.idempotencyTtlMs });
     if (claim.kind === 'reused') {

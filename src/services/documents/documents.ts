@@ -14,13 +14,15 @@ import { creditNotesFromSource, creditNotesOf, findCreditNote } from '../../db/c
 import { getCustomer } from '../../db/customers.js';
 import { findDocument, firstPrintedParties, storeDocument, type DocumentOwner } from '../../db/documents.js';
 import { newId } from '../../ids.js';
-import { notFound } from '../../errors.js';
-import { engineActor, recordAudit } from '../audit.js';
+import { invalidTransition, notFound } from '../../errors.js';
+import { engineActor, recordAudit, type RequestContext } from '../audit.js';
 import type { InvoiceView } from '../../schemas/invoicing.js';
 import { toCreditNoteView } from '../invoicing/credit-notes.js';
 import { invoiceNow, loadInvoiceView } from '../invoicing/invoices.js';
-import { renderHtml } from './html.js';
-import { verifyHostedLinkToken, type HostedLinkSettings } from './hosted-links.js';
+import { formatAmount, formatDate } from './format.js';
+import { hostedPayState, type HostedPayState } from './hosted-pay.js';
+import { renderHtml, type HostedPanel } from './html.js';
+import { renewedHostedLink, verifyHostedLinkToken, type HostedLinkSettings } from './hosted-links.js';
 import { creditNoteDocumentModel, invoiceDocumentModel, postalAddressLines, type DocumentModel, type DocumentParties } from './model.js';
 import { renderPdf } from './pdf.js';
 import type { DocumentSettings } from './settings.js';
@@ -163,8 +165,66 @@ export async function resolveHostedLink(db: Db, links: HostedLinkSettings, token
   return { status: 'ok', invoiceId: link.invoiceId };
 }
 
-/** The hosted page of an invoice: the same document as its PDF, as HTML. */
-export async function hostedInvoicePage(db: Db, settings: DocumentSettings, invoiceId: string, pdfHref: string): Promise<string> {
+/**
+ * A new link to a finalized invoice's page, expiring HOSTED_LINK_TTL_DAYS after now on the invoice's
+ * clock (a Draft has no page), audited as invoice.hosted_link_renewed.
+ */
+export async function renewHostedLink(db: Db, links: HostedLinkSettings, invoiceId: string, realNow: Date, ctx: RequestContext): Promise<{ url: string; expiresAt: Date }> {
+  const invoice = await loadInvoiceView(db, invoiceId);
+  if (invoice.status === 'Draft') throw invalidTransition('invoice', invoice.status, 'link');
+  const link = renewedHostedLink(links, invoiceId, await invoiceNow(db, invoiceId, realNow));
+  await recordAudit(db, {
+    action: 'invoice.hosted_link_renewed',
+    actor: ctx.actor,
+    entityType: 'invoice',
+    entityId: invoiceId,
+    customerId: invoice.customer_id,
+    after: { expires_at: link.expiresAt.toISOString() },
+    requestId: ctx.requestId,
+  });
+  return link;
+}
+
+export interface HostedPageLinks {
+  /** The PDF of the same link. */
+  pdfHref: string;
+  /** Where the Pay form posts, and its form token. */
+  payAction: string;
+  formToken: string;
+  /** The payer came back from the processor's checkout page (it may not have told us yet). */
+  backFromCheckout: boolean;
+}
+
+const cardLabel = (card: { brand: string | null; last4: string | null }): string =>
+  `${card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : 'Card'}${card.last4 ? ` •••• ${card.last4}` : ''}`;
+
+/** What the page says about paying: the invoice's state, its last attempt, and the Pay form while it can be paid. */
+function hostedPanel(invoice: InvoiceView, state: HostedPayState, settings: DocumentSettings, links: HostedPageLinks): HostedPanel {
+  if (invoice.status === 'Paid') return { notice: { tone: 'ok', text: `Paid on ${formatDate(invoice.paid_at ?? invoice.created_at)}. Thank you.` }, pay: null };
+  if (invoice.status === 'Void') return { notice: { tone: 'info', text: 'This invoice was voided: there is nothing to pay.' }, pay: null };
+  const last = state.lastAttempt;
+  let notice: HostedPanel['notice'] = null;
+  if (last?.status === 'Pending' || last?.status === 'RequiresCapture') {
+    notice = { tone: 'info', text: 'A payment is being processed. This page shows the invoice Paid once the payment processor confirms it.' };
+  } else if (links.backFromCheckout) {
+    notice = { tone: 'info', text: 'Thank you. The payment processor is confirming your payment: reload this page in a moment to see the invoice Paid.' };
+  } else if (last?.status === 'Failed') {
+    notice = { tone: 'error', text: `The last payment attempt failed${last.failureMessage ? `: ${last.failureMessage}` : ''}. You can try again.` };
+  }
+  const pay = state.payable
+    ? {
+        action: links.payAction,
+        formToken: links.formToken,
+        amount: formatAmount(BigInt(invoice.amount_due_nanos), invoice.currency, settings.locale),
+        card: state.card ? cardLabel(state.card) : null,
+      }
+    : null;
+  return { notice, pay };
+}
+
+/** The hosted page of an invoice: the same document as its PDF, as HTML, with what the payer can do. */
+export async function hostedInvoicePage(db: Db, settings: DocumentSettings, invoiceId: string, links: HostedPageLinks): Promise<string> {
   const document = await invoiceDocument(db, settings, invoiceId);
-  return renderHtml(document.model, pdfHref);
+  const state = await hostedPayState(db, invoiceId);
+  return renderHtml(document.model, links.pdfHref, hostedPanel(document.invoice, state, settings, links));
 }

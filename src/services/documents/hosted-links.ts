@@ -5,6 +5,12 @@
  *
  * A link expires HOSTED_LINK_TTL_DAYS after the invoice's due date, on the invoice's own clock (its
  * test clock's time for sandbox invoices), so every response carries the same URL for an invoice.
+ * A renewed link (POST /admin/v1/invoices/:id/hosted-link) expires HOSTED_LINK_TTL_DAYS after its
+ * renewal instead, for a payer whose link ran out before the invoice was paid.
+ *
+ * The Pay form of the page carries a form token, `<issued, unix milliseconds>.<signature>`, the
+ * signature an HMAC of the link and the time the page was rendered: a form is accepted only from a
+ * page of the same link rendered within FORM_TOKEN_MAX_AGE_SECONDS.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -34,10 +40,42 @@ export function hostedLinkExpiry(invoice: { finalized_at: string | null; due_at:
   return from === null ? null : new Date(Date.parse(from) + ttlDays * 86_400_000);
 }
 
+const linkUrl = (settings: HostedLinkSettings, invoiceId: string, expiresAt: Date): string =>
+  `${settings.baseUrl.replace(/\/+$/, '')}/hosted/invoices/${hostedLinkToken(settings.secret, invoiceId, expiresAt)}`;
+
 export function hostedInvoiceUrl(settings: HostedLinkSettings, invoice: { id: string; finalized_at: string | null; due_at: string | null }): string | null {
   const expiresAt = hostedLinkExpiry(invoice, settings.ttlDays);
-  if (expiresAt === null) return null;
-  return `${settings.baseUrl.replace(/\/+$/, '')}/hosted/invoices/${hostedLinkToken(settings.secret, invoice.id, expiresAt)}`;
+  return expiresAt === null ? null : linkUrl(settings, invoice.id, expiresAt);
+}
+
+/** A fresh link to an invoice, expiring HOSTED_LINK_TTL_DAYS after `now` (the invoice's clock), to the second. */
+export function renewedHostedLink(settings: HostedLinkSettings, invoiceId: string, now: Date): { url: string; expiresAt: Date } {
+  const expiresAt = new Date(Math.ceil((now.getTime() + settings.ttlDays * 86_400_000) / 1000) * 1000);
+  return { url: linkUrl(settings, invoiceId, expiresAt), expiresAt };
+}
+
+/** How long a rendered page's Pay form is accepted (an hour). */
+export const FORM_TOKEN_MAX_AGE_SECONDS = 3600;
+
+const signForm = (secret: string, token: string, issued: string): string =>
+  createHmac('sha256', secret).update(`hosted-form:${token}:${issued}`, 'utf8').digest('base64url');
+
+/** The form token of a page of the link `token` rendered at `now` (real time). */
+export function hostedFormToken(secret: string, token: string, now: Date): string {
+  const issued = String(now.getTime());
+  return `${issued}.${signForm(secret, token, issued)}`;
+}
+
+/** Whether a form token was issued for this link by a page rendered at most FORM_TOKEN_MAX_AGE_SECONDS ago. */
+export function verifyHostedFormToken(secret: string, token: string, formToken: string, now: Date): 'ok' | 'invalid' | 'stale' {
+  const match = /^([0-9]{1,15})\.([A-Za-z0-9_-]{43})$/.exec(formToken);
+  if (!match) return 'invalid';
+  const [, issued = '', signature = ''] = match;
+  const expected = Buffer.from(signForm(secret, token, issued), 'utf8');
+  const given = Buffer.from(signature, 'utf8');
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';
+  const age = now.getTime() - Number(issued);
+  return age >= -60_000 && age <= FORM_TOKEN_MAX_AGE_SECONDS * 1000 ? 'ok' : 'stale';
 }
 
 export type VerifiedLink = { invoiceId: string; expiresAt: Date };

@@ -1,8 +1,10 @@
 /**
  * The hosted invoice page: the same document model as the PDF, as one self-contained HTML page
- * (inline styles, no scripts, nothing loaded from elsewhere) with a link to download the PDF.
+ * (inline styles, no scripts, nothing loaded from elsewhere) with a link to download the PDF and,
+ * while the invoice can be paid, a Pay form; and the HTML pages the hosted routes answer errors with.
  */
 import { createHash } from 'node:crypto';
+import { PROCESSOR_CHECKOUT_ORIGIN } from '../../processor/index.js';
 import type { DocumentModel, Party } from './model.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -22,19 +24,74 @@ td{padding:5px 4px;vertical-align:top}.num{text-align:right;white-space:nowrap}.
 .section td{font-weight:700;padding-top:14px}.subtotal td{font-weight:700}.tax{font-size:11px;font-weight:700;color:#9a6700;border:1px solid #d4a72c;border-radius:4px;padding:0 4px;margin-left:6px}
 .summary{margin-left:auto;margin-top:16px;width:60%}.summary td{text-align:right}.summary .strong td{font-weight:700;font-size:16px;border-top:1px solid #d0d7de}
 .notes{color:#59636e;font-style:italic}.download{display:inline-block;margin-top:24px;padding:8px 16px;background:#1f883d;color:#fff;border-radius:6px;text-decoration:none;font-weight:600}
+.notice{margin:0 0 24px;padding:12px 16px;border-radius:6px;border:1px solid #d0d7de;background:#f6f8fa}.notice.ok{border-color:#1a7f37;background:#dafbe1}.notice.error{border-color:#cf222e;background:#ffebe9}
+.pay{display:flex;flex-wrap:wrap;gap:12px;align-items:center;margin:0 0 24px}.pay button{font:inherit;font-weight:600;padding:10px 18px;border-radius:6px;border:1px solid #1f883d;background:#1f883d;color:#fff;cursor:pointer}
+.pay button.secondary{background:#fff;color:#1f883d}.error-page h1{font-size:24px}
 `;
 
 /**
  * The page's Content-Security-Policy: nothing may load or run but its one inline stylesheet (by its
- * hash); no scripts, frames, forms, base or plugins, and no page may frame it.
+ * hash); no scripts, frames, base or plugins; its form may post only to this service (which may send
+ * the payer on to the processor's checkout page), and no page may frame it.
  */
 export const HOSTED_PAGE_CSP = [
   "default-src 'none'",
   `style-src 'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`,
   "base-uri 'none'",
-  "form-action 'none'",
+  `form-action 'self' ${PROCESSOR_CHECKOUT_ORIGIN}`,
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** What the page says about paying, above the invoice. */
+export interface HostedPanel {
+  /** Paid, being confirmed, or the last attempt failed. */
+  notice: { tone: 'ok' | 'info' | 'error'; text: string } | null;
+  /** The Pay form, while the invoice is Open with something to pay. */
+  pay: {
+    action: string;
+    formToken: string;
+    /** The amount due as the document prints it. */
+    amount: string;
+    /** The payment method on file ("Visa •••• 4242"), when the payer has one. */
+    card: string | null;
+  } | null;
+}
+
+function panelHtml(panel: HostedPanel): string {
+  const notice = panel.notice ? `<p class="notice ${panel.notice.tone}" role="status">${esc(panel.notice.text)}</p>` : '';
+  const pay = panel.pay;
+  if (!pay) return notice;
+  const onFile = pay.card
+    ? `<button type="submit" name="method" value="card_on_file">Pay ${esc(pay.amount)} with ${esc(pay.card)}</button>`
+    : '';
+  const checkout = `<button type="submit" name="method" value="checkout"${pay.card ? ' class="secondary"' : ''}>${pay.card ? 'Pay with another card' : `Pay ${esc(pay.amount)}`}</button>`;
+  return `${notice}<form class="pay" method="post" action="${esc(pay.action)}"><input type="hidden" name="form_token" value="${esc(pay.formToken)}">${onFile}${checkout}</form>`;
+}
+
+const page = (title: string, body: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+
+/** The page a hosted route answers an error with: what happened and what the payer can do. */
+export function renderHostedError(error: { status: number; code: string; title: string; message: string; requestId: string }): string {
+  return page(
+    error.title,
+    `<div class="error-page"><h1>${esc(error.title)}</h1><p>${esc(error.message)}</p><p class="notes">Error ${error.status} · ${esc(error.code)} · request ${esc(error.requestId)}</p></div>`,
+  );
+}
 
 function party(label: string, p: Party): string {
   const lines = p.lines.map((line) => `${esc(line)}<br>`).join('');
@@ -42,7 +99,7 @@ function party(label: string, p: Party): string {
   return `<div><div class="label">${esc(label)}</div><strong>${esc(p.name)}</strong><br>${lines}${tax}</div>`;
 }
 
-export function renderHtml(model: DocumentModel, pdfHref: string): string {
+export function renderHtml(model: DocumentModel, pdfHref: string, panel: HostedPanel = { notice: null, pay: null }): string {
   const facts = model.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
   const rows = model.sections
     .map((section) => {
@@ -65,27 +122,16 @@ export function renderHtml(model: DocumentModel, pdfHref: string): string {
     .join('');
   const notes = model.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
   const mark = model.mark ? `<div class="mark ${model.mark}">${model.mark}</div>` : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${esc(model.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${mark}
+  return page(
+    model.title,
+    `${mark}
 <header><div><h1>${esc(model.heading)}</h1>${model.number ? `<div class="number">${esc(model.number)}</div>` : ''}</div></header>
+${panelHtml(panel)}
 <section class="parties">${party('From', model.parties.seller)}${party('Bill to', model.parties.payer)}</section>
 <dl>${facts}</dl>
 <table><thead><tr><th>Description</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
 <table class="summary"><tbody>${summary}</tbody></table>
 ${notes}
-<a class="download" href="${esc(pdfHref)}" download>Download PDF</a>
-</main>
-</body>
-</html>
-`;
+<a class="download" href="${esc(pdfHref)}" download>Download PDF</a>`,
+  );
 }

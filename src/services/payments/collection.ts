@@ -130,7 +130,7 @@ export async function chargeInvoice(deps: ServiceDeps, invoiceId: string, comman
     }
     const at = command.at ? new Date(command.at) : command.source === 'auto_charge' && invoice.finalizedAt ? invoice.finalizedAt : await invoiceNow(tx, invoiceId, new Date());
     if (!method) {
-      if (command.source === 'on_demand') {
+      if (command.source === 'on_demand' || command.source === 'hosted_page') {
         throw new DomainError('unprocessable', 'no_payment_method', `customer ${invoice.customerId} has no payment method on file`, { customer_id: invoice.customerId });
       }
       if (command.dunningAttempt !== undefined) return { kind: 'effects', effects: await recordFailureWithoutPayment(tx, invoice, command.dunningAttempt, at) };
@@ -138,7 +138,7 @@ export async function chargeInvoice(deps: ServiceDeps, invoiceId: string, comman
     }
     const minor = toMinorUnits(amountDue(invoice), invoice.currency);
     if (minor <= 0n) {
-      if (command.source === 'on_demand') throw new DomainError('unprocessable', 'nothing_to_charge', `invoice ${invoiceId} has nothing left to pay`);
+      if (command.source === 'on_demand' || command.source === 'hosted_page') throw new DomainError('unprocessable', 'nothing_to_charge', `invoice ${invoiceId} has nothing left to pay`);
       return { kind: 'skip' };
     }
     const payment = await insertPayment(tx, {

@@ -3,15 +3,19 @@
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
 import type { Context } from 'hono';
-import { resolveHostedLink, type PdfDocument } from '../../../services/documents/documents.js';
+import { DomainError } from '../../../errors.js';
+import { renewHostedLink, resolveHostedLink, type PdfDocument } from '../../../services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../../../services/documents/settings.js';
 import { creditNotePdf, hostedInvoicePage, invoicePdf } from '../../../services/documents/documents.js';
-import { HOSTED_PAGE_CSP } from '../../../services/documents/html.js';
+import { hostedFormToken, verifyHostedFormToken, type HostedLinkSettings } from '../../../services/documents/hosted-links.js';
+import { payHostedInvoice } from '../../../services/documents/hosted-pay.js';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
-import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute } from './routes.js';
+import { requestContext } from '../../helpers.js';
+import { hostedPagesMiddleware } from '../../middleware/hosted-pages.js';
+import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute, hostedPayRoute, renewHostedLinkRoute } from './routes.js';
 
 function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
@@ -28,11 +32,34 @@ function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
 
 const settingsOf = (c: Context<AppEnv>) => c.get('deps').settings.documents ?? DEFAULT_DOCUMENT_SETTINGS;
 
+const linksOf = (c: Context<AppEnv>): HostedLinkSettings => {
+  const links = c.get('deps').settings.hostedLinks;
+  if (!links) throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
+  return links;
+};
+
+/** The hosted page of a link, on this service's public address. */
+const pageUrl = (links: HostedLinkSettings, token: string): string => `${links.baseUrl.replace(/\/+$/, '')}/hosted/invoices/${encodeURIComponent(token)}`;
+
+/**
+ * A Pay form counts only when it comes from the page itself: a browser names the origin of a
+ * cross-site form (Origin, Sec-Fetch-Site), and the form carries the token the page was rendered with.
+ */
+function checkPayForm(c: Context<AppEnv>, links: HostedLinkSettings, token: string, formToken: string): void {
+  const origin = c.req.header('origin');
+  const site = c.req.header('sec-fetch-site');
+  if ((origin !== undefined && origin !== new URL(links.baseUrl).origin) || (site !== undefined && site !== 'same-origin' && site !== 'none')) {
+    throw new ApiError('hosted_form_refused', 'The payment form was sent from another site, not from the invoice page');
+  }
+  const verdict = verifyHostedFormToken(links.secret, token, formToken, c.get('deps').clock());
+  if (verdict === 'stale') throw new ApiError('hosted_form_refused', 'The invoice page was open for more than an hour: reload it and pay again');
+  if (verdict !== 'ok') throw new ApiError('hosted_form_refused', 'The payment form did not come from the invoice page: open the invoice link and pay from there');
+}
+
 /** The invoice a hosted link opens, or the 404/410 it answers. */
 async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<string> {
-  const { db, settings, clock } = c.get('deps');
-  if (!settings.hostedLinks) throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
-  const link = await resolveHostedLink(db, settings.hostedLinks, token, clock());
+  const { db, clock } = c.get('deps');
+  const link = await resolveHostedLink(db, linksOf(c), token, clock());
   if (link.status === 'not_found') throw new ApiError('hosted_link_not_found', 'no such hosted invoice link');
   if (link.status === 'expired') {
     throw new ApiError('hosted_link_expired', 'this invoice link has expired; ask the seller for a new one', { expired_at: link.expiredAt.toISOString() });
@@ -41,6 +68,9 @@ async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<strin
 }
 
 export function registerDocuments(app: App): void {
+  // Before the /hosted routes: their answers are for browsers (security headers, HTML error pages).
+  app.use('/hosted/*', hostedPagesMiddleware((c) => settingsOf(c).seller.name));
+
   app.openapi(invoicePdfRoute, async (c) => {
     const { db } = c.get('deps');
     return sendPdf(c, await invoicePdf(db, settingsOf(c), c.req.valid('param').id, ownCustomerId(c)));
@@ -51,18 +81,49 @@ export function registerDocuments(app: App): void {
     return sendPdf(c, await creditNotePdf(db, settingsOf(c), c.req.valid('param').id, ownCustomerId(c)));
   });
 
+  // A public page: it runs nothing, loads nothing but its own style, and no other site may frame it
+  // (the headers are the /hosted middleware's).
   app.openapi(hostedPageRoute, async (c) => {
     const { token } = c.req.valid('param');
     const invoiceId = await hostedInvoiceId(c, token);
-    const html = await hostedInvoicePage(c.get('deps').db, settingsOf(c), invoiceId, `${encodeURIComponent(token)}/pdf`);
-    c.header('Cache-Control', 'private, no-store');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('X-Robots-Tag', 'noindex');
-    // A public page: it runs nothing, loads nothing but its own style, and no other site may frame it.
-    c.header('Content-Security-Policy', HOSTED_PAGE_CSP);
-    c.header('X-Frame-Options', 'DENY');
-    c.header('X-Content-Type-Options', 'nosniff');
+    const deps = c.get('deps');
+    const html = await hostedInvoicePage(deps.db, settingsOf(c), invoiceId, {
+      pdfHref: `${encodeURIComponent(token)}/pdf`,
+      payAction: `${encodeURIComponent(token)}/pay`,
+      formToken: hostedFormToken(linksOf(c).secret, token, deps.clock()),
+      backFromCheckout: c.req.valid('query').checkout === 'complete',
+    });
     return c.html(html, 200);
+  });
+
+  app.openapi(hostedPayRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const form = c.req.valid('form');
+    const links = linksOf(c);
+    const invoiceId = await hostedInvoiceId(c, token);
+    checkPayForm(c, links, token, form.form_token);
+    const page = pageUrl(links, token);
+    try {
+      const outcome = await payHostedInvoice(c.get('deps'), invoiceId, {
+        method: form.method,
+        // The form's token: the same form sent twice makes one payment (or one checkout session).
+        requestKey: form.form_token,
+        requestId: c.get('requestId'),
+        successUrl: `${page}?checkout=complete`,
+        cancelUrl: page,
+      });
+      return c.redirect(outcome.kind === 'checkout' ? outcome.url : page, 303);
+    } catch (err) {
+      // Paid or voided meanwhile: the page says so.
+      if (err instanceof DomainError && err.kind === 'invalid_transition') return c.redirect(page, 303);
+      throw err;
+    }
+  });
+
+  app.openapi(renewHostedLinkRoute, async (c) => {
+    const { db, clock } = c.get('deps');
+    const link = await renewHostedLink(db, linksOf(c), c.req.valid('param').id, clock(), requestContext(c));
+    return c.json({ hosted_invoice_url: link.url, expires_at: link.expiresAt.toISOString() }, 201);
   });
 
   app.openapi(hostedPdfRoute, async (c) => {
