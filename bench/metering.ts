@@ -145,8 +145,8 @@ async function main(): Promise<void> {
       { name: 'Requests', aggregation: 'Count' },
       { name: 'Largest request', aggregation: 'Max', property: 'tokens' },
       { name: 'Models used', aggregation: 'UniqueCount', property: 'model' },
-      { name: 'Last request', aggregation: 'Latest', property: 'tokens' },
-      { name: 'Token level', aggregation: 'WeightedSum', property: 'tokens' },
+      { name: 'Last request', aggregation: 'LATEST', property: 'tokens' },
+      { name: 'Token level', aggregation: 'WEIGHTED_SUM', property: 'tokens' },
       { name: 'Large-model tokens', aggregation: 'Sum', property: 'tokens', filters: [{ property: 'model', operator: 'In', value: ['m-large', 'm-xl'] }] },
     ];
     for (const meter of meters) {

@@ -255,12 +255,14 @@ export interface paths {
          *     - Graduated and Volume need tiers (`tiers_required`) with positive, strictly increasing whole-unit bounds
          *       (`tier_bound_not_positive`, `tier_bounds_not_increasing`), only the last one unbounded (`unbounded_tier_not_last`,
          *       `last_tier_must_be_unbounded`); other models take no tiers (`tiers_not_allowed`).
-         *     - meter_event_type is required for every model but Flat (`meter_required`); unit_amount_nanos is required except for
+         *     - meter_id or meter_event_type is required for every model but Flat (`meter_required`). meter_id prices that meter (404
+         *       `meter_not_found`, 409 `meter_archived`; a meter_event_type other than the meter's is 422 `meter_event_type_mismatch`);
+         *       meter_event_type alone prices the event type's default meter (the first one created for it). unit_amount_nanos is required except for
          *       Graduated and Volume (`unit_amount_required`); prices are non-negative except Flat and PerUnit credits (`negative_price`).
          *     - Package needs package_size (`invalid_package_size`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
          *       positive unit_amount_nanos; package and commit fields on other models are `field_not_applicable`.
          *     - Unknown plan_id: 404 `plan_not_found`. All SKUs of a plan share one currency: 409 `plan_currency_mismatch`.
-         *     - An archived plan takes no SKUs (409 `plan_archived`); an event type billed with an archived meter cannot be priced (409 `meter_archived`).
+         *     - An archived plan takes no SKUs (409 `plan_archived`); an event type whose default meter is archived cannot be priced by meter_event_type alone (409 `meter_archived`).
          *
          *     The SKU joins the plan's current version while no subscription is on it; otherwise it opens version N+1 (which new
          *     subscriptions take) and subscriptions on earlier versions are not billed for it (see the plan's versions).
@@ -2527,7 +2529,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -2992,7 +2994,14 @@ export interface components {
              * @example 1500000000000
              */
             unit_amount_nanos: string;
+            /** @description the event type it rates (the named meter's when meter_id is set); null for a Flat SKU without one */
             meter_event_type: string | null;
+            /**
+             * Format: uuid
+             * @description the meter it prices; null: the default meter of meter_event_type (the first meter created for that event type, else the type's built-in default, the sum of `quantity`), resolved when it is rated
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id: string | null;
             /** @example USD */
             currency: string;
             tiers: components["schemas"]["Tier"][] | null;
@@ -3091,8 +3100,14 @@ export interface components {
              * @example 1500000000000
              */
             unit_amount_nanos?: string;
-            /** @description usage event_type this SKU rates; required for every model but Flat */
+            /** @description usage event_type this SKU rates, billed with that type's default meter (the first meter created for it; without meters, the sum of `quantity`). Every model but Flat needs it or meter_id; with meter_id it may be left out, and must be the meter's event_type when given */
             meter_event_type?: string;
+            /**
+             * Format: uuid
+             * @description the meter this SKU prices (its filters and window): any meter of an event type, each priced by its own SKU. Must exist and not be archived
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id?: string;
             /** @example USD */
             currency: string;
             /** @description Graduated and Volume only; at least one, the last unbounded */
@@ -3386,6 +3401,25 @@ export interface components {
                  */
                 overage_amount_nanos: string;
             };
+            /** @description usage lines: the meter the quantity was read from (the SKU's meter_id, else its meter_event_type's default meter) */
+            meter?: {
+                /** @description the meter's id, or "default:<event_type>" for the built-in default of an event type without meters */
+                meter_id: string;
+                event_type: string;
+                /** @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM */
+                aggregation: string;
+                /** @description the meter's filters ({property, operator, value}), all of which hold for the events counted */
+                filters: {
+                    property: string;
+                    /** @description Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual or In */
+                    operator: string;
+                    value: string | number | boolean | (string | number | boolean)[];
+                }[];
+                /** @description BillingPeriod, Sliding or Tumbling (see the usage summary) */
+                window_type: string;
+                /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
+                window_size: string | null;
+            };
             adjustments: {
                 /** @enum {string} */
                 kind: "TierOverride" | "Escalation" | "RateOverride" | "Proration" | "ContractDiscount";
@@ -3420,7 +3454,7 @@ export interface components {
              */
             plan_id: string;
             /**
-             * @description meter_event_type → quantity aggregated over the whole period; meters left out count as 0
+             * @description meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); meters left out count as 0
              * @example {
              *       "api_calls": "12500"
              *     }
@@ -3961,6 +3995,25 @@ export interface components {
                  */
                 overage_amount_nanos: string;
             };
+            /** @description usage lines: the meter the quantity was read from (the SKU's meter_id, else its meter_event_type's default meter) */
+            meter?: {
+                /** @description the meter's id, or "default:<event_type>" for the built-in default of an event type without meters */
+                meter_id: string;
+                event_type: string;
+                /** @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM */
+                aggregation: string;
+                /** @description the meter's filters ({property, operator, value}), all of which hold for the events counted */
+                filters: {
+                    property: string;
+                    /** @description Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual or In */
+                    operator: string;
+                    value: string | number | boolean | (string | number | boolean)[];
+                }[];
+                /** @description BillingPeriod, Sliding or Tumbling (see the usage summary) */
+                window_type: string;
+                /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
+                window_size: string | null;
+            };
             adjustments?: {
                 /** @enum {string} */
                 kind: "TierOverride" | "Escalation" | "RateOverride" | "Proration" | "ContractDiscount";
@@ -4493,10 +4546,10 @@ export interface components {
             description: string;
             event_type: string;
             /**
-             * @description Sum, Count, Max, UniqueCount, Latest or WeightedSum
+             * @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM
              * @enum {string}
              */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM";
             property: string | null;
             filters: components["schemas"]["MeterFilter"][];
             /** @enum {string} */
@@ -4524,10 +4577,10 @@ export interface components {
             /** @example tokens_used */
             event_type: string;
             /**
-             * @description Sum, Count, Max, UniqueCount, Latest or WeightedSum
+             * @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM (as SPEC spells them; Latest and WeightedSum are accepted too and stored as LATEST and WEIGHTED_SUM)
              * @enum {string}
              */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM" | "Latest" | "WeightedSum";
             /**
              * @description required except for Count
              * @example tokens
@@ -4580,12 +4633,17 @@ export interface components {
             name: string;
             event_type: string;
             /** @enum {string} */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM";
             /**
-             * @description exact decimal string
+             * @description exact decimal string: the aggregate over this entry's window (window_start–window_end)
              * @example 1234.5
              */
             value: string;
+            /**
+             * @description what an invoice of the period (period_start–period_end; with from/to, of that range) rates for this meter, from the events stored now: BillingPeriod meters their value over the period; Tumbling meters the sum over the period's windows of each window's value (e.g. the sum of daily maxima); Sliding meters their value over the window_size ending at period_end (clipped to the period). Exact decimal string, never below 0 (as invoices bill it)
+             * @example 1234.5
+             */
+            billable_value: string;
             unit: string;
             /** @enum {string} */
             window_type: "BillingPeriod" | "Sliding" | "Tumbling" | "Custom";
@@ -7799,7 +7857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Resource not found. error.code: `plan_not_found` */
+            /** @description Resource not found. error.code: `plan_not_found`, `meter_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7835,7 +7893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `meter_event_type_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -21,6 +21,7 @@
  *   the FIRST meter created for it is used. An event_type without any meter uses the default: the
  *   sum of each event's `quantity` property when numeric, else 1 per event.
  */
+import { formatWindowSize } from '../../core/index.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
 import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, numericPropertyMeters, type MeterRow } from '../../db/metering/meters.js';
@@ -69,15 +70,7 @@ export function parseWindowSize(text: string): number | undefined {
   return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
 }
 
-/** Canonical ISO 8601 text of a window size: 86400 → "P1D", 5400 → "PT1H30M". */
-export function formatWindowSize(seconds: number): string {
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  const secs = seconds % 60;
-  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${secs ? `${secs}S` : ''}`;
-  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
-}
+export { formatWindowSize };
 
 const isUnsafeNumber = (v: unknown) => typeof v === 'number' && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v)));
 
