@@ -1,6 +1,6 @@
 /**
  * The pure arithmetic of metering, on instants in epoch milliseconds (UTC) and exact decimal text:
- * meter windows, the billing period containing an instant, the WeightedSum division, and how a
+ * meter windows, the billing period containing an instant, the WEIGHTED_SUM division, and how a
  * time range splits into raw-event edges and aligned rollup buckets.
  */
 import { roundDiv } from './money.js';
@@ -26,7 +26,7 @@ const ceilTo = (ms: number, size: number): number => (mod(ms, size) === 0 ? ms :
 
 // ── Exact decimal text ───────────────────────────────────────────────────────────────────────
 
-/** Places a WeightedSum value is rounded to (once, half-even). */
+/** Places a WEIGHTED_SUM value is rounded to (once, half-even). */
 export const WEIGHTED_SUM_SCALE = 12;
 
 /** PostgreSQL numeric text without trailing fractional zeros: "1.500" → "1.5", "-0.00" → "0". */

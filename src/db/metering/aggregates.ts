@@ -101,7 +101,7 @@ export interface Scope {
   subscriptionId: string;
 }
 
-/** [from, to); from null means "since the beginning" (the level before a WeightedSum window). */
+/** [from, to); from null means "since the beginning" (the level before a WEIGHTED_SUM window). */
 export interface Range {
   from: Date | null;
   to: Date;
@@ -113,9 +113,9 @@ export interface Partials {
   late: bigint;
   sum: string | null;
   max: string | null;
-  /** Σ value × epoch milliseconds (WeightedSum). */
+  /** Σ value × epoch milliseconds (WEIGHTED_SUM). */
   weighted: string | null;
-  /** Latest only. */
+  /** LATEST only. */
   latest: string | null;
   /** UniqueCount only: number of distinct values. */
   distinct: bigint | null;

@@ -95,7 +95,7 @@ export async function archiveMeterRow(tx: DbClient, id: string, at: Date): Promi
   return { before, after: await tx.meter.update({ where: { id }, data: { archivedAt: at } }) };
 }
 
-/** Meters that aggregate a property's numeric value (Sum, Max, Latest, WeightedSum), archived ones included (they still bill). */
+/** Meters that aggregate a property's numeric value (Sum, Max, LATEST, WEIGHTED_SUM), archived ones included (they still bill). */
 export function numericPropertyMeters(tx: DbClient): Promise<Pick<MeterRow, 'eventType' | 'aggregation' | 'property' | 'name'>[]> {
   return tx.meter.findMany({
     where: { aggregation: { in: ['Sum', 'Max', 'LATEST', 'WEIGHTED_SUM'] }, property: { not: null } },

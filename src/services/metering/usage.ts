@@ -1,17 +1,19 @@
 /**
  * Usage aggregation: meter values over windows, the usage summary (SPEC §2 "Usage summary",
- * GET /v1/subscriptions/:id/usage) and the quantities invoicing rates.
+ * GET /v1/subscriptions/:id/usage) and the quantities invoicing rates: each usage SKU's meter
+ * (resolveSkuMeters) over the period, as its window bills (quantityPlan; the summary's
+ * billable_value is read the same way).
  *
  * - Attribution: a subscription's usage is its own events (subscription_id = it) plus its
  *   customer's events sent without a subscription_id. Those count towards every subscription of the
  *   customer whose plan meters their event_type: send subscription_id when a customer has several.
  * - Exactness: values are decimal strings summed in PostgreSQL numeric ("0.1" + "0.2" = "0.3").
- *   WeightedSum is the only division; it is rounded once, half-even, to WEIGHTED_SUM_SCALE places.
- * - WeightedSum: each event's property moves a level (+5 up, "-2.5" down) that persists across
+ *   WEIGHTED_SUM is the only division; it is rounded once per window, half-even, to WEIGHTED_SUM_SCALE places.
+ * - WEIGHTED_SUM: each event's property moves a level (+5 up, "-2.5" down) that persists across
  *   windows; the value is the level's time-weighted average over the window (∫ level dt / length),
  *   e.g. average GB stored over the billing period.
- * - Latest: the value of the event with the greatest timestamp in the window (ties: greatest id).
- * - Max and Latest of a window without numeric values are "0", as are empty sums.
+ * - LATEST: the value of the event with the greatest timestamp in the window (ties: greatest id).
+ * - Max and LATEST of a window without numeric values are "0", as are empty sums.
  * - Rollups (src/db/metering/rollups.ts) are advanced by a pass scheduled after ingestion (and runnable from
  *   anywhere with runRollupPass); reads never wait for them: anything not rolled up yet is read raw.
  */
@@ -41,7 +43,7 @@ import type { Logger } from '../../logger.js';
 import { notFound, validation } from '../../errors.js';
 import type { UsageSummary } from '../../schemas/metering.js';
 
-/** Places a WeightedSum value is rounded to; the usage API documents it. */
+/** Places a WEIGHTED_SUM value is rounded to; the usage API documents it. */
 export { WEIGHTED_SUM_SCALE } from '../../core/index.js';
 /** Ingestion asks for a rollup pass at most this long after the first new event. */
 export const ROLLUP_DELAY_MS = 1_000;
@@ -64,7 +66,7 @@ interface WindowRequest {
 
 /**
  * Several aggregators' values for one subscription, each over its own window: one read per
- * distinct window (plus, for WeightedSum, one for the level before it), run in parallel.
+ * distinct window (plus, for WEIGHTED_SUM, one for the level before it), run in parallel.
  */
 async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: Scope, hints: Map<string, bigint>): Promise<WindowValue[]> {
   const groups = new Map<string, { range: Range; specs: AggregatorSpec[] }>();
