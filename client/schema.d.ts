@@ -255,12 +255,14 @@ export interface paths {
          *     - Graduated and Volume need tiers (`tiers_required`) with positive, strictly increasing whole-unit bounds
          *       (`tier_bound_not_positive`, `tier_bounds_not_increasing`), only the last one unbounded (`unbounded_tier_not_last`,
          *       `last_tier_must_be_unbounded`); other models take no tiers (`tiers_not_allowed`).
-         *     - meter_event_type is required for every model but Flat (`meter_required`); unit_amount_nanos is required except for
+         *     - meter_id or meter_event_type is required for every model but Flat (`meter_required`). meter_id prices that meter (404
+         *       `meter_not_found`, 409 `meter_archived`; a meter_event_type other than the meter's is 422 `meter_event_type_mismatch`);
+         *       meter_event_type alone prices the event type's default meter (the first one created for it). unit_amount_nanos is required except for
          *       Graduated and Volume (`unit_amount_required`); prices are non-negative except Flat and PerUnit credits (`negative_price`).
          *     - Package needs package_size (`invalid_package_size`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
          *       positive unit_amount_nanos; package and commit fields on other models are `field_not_applicable`.
          *     - Unknown plan_id: 404 `plan_not_found`. All SKUs of a plan share one currency: 409 `plan_currency_mismatch`.
-         *     - An archived plan takes no SKUs (409 `plan_archived`); an event type billed with an archived meter cannot be priced (409 `meter_archived`).
+         *     - An archived plan takes no SKUs (409 `plan_archived`); an event type whose default meter is archived cannot be priced by meter_event_type alone (409 `meter_archived`).
          *
          *     The SKU joins the plan's current version while no subscription is on it; otherwise it opens version N+1 (which new
          *     subscriptions take) and subscriptions on earlier versions are not billed for it (see the plan's versions).
@@ -1250,16 +1252,20 @@ export interface paths {
         put?: never;
         /**
          * Define a meter
-         * @description Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
-         *     events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
-         *     and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+         * @description Aggregations (as SPEC spells them): Sum, Max and LATEST of a numeric property (JSON numbers or decimal strings, summed
+         *     exactly); Count of events; UniqueCount of distinct values of the property; WEIGHTED_SUM: each event's property moves a level that
+         *     persists across windows, and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+         *     Latest and WeightedSum are accepted on input and stored as LATEST and WEIGHTED_SUM.
          *     Filters (all must hold): Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares
          *     numerically with numbers and decimal strings, a string with the text of strings and numbers, a boolean with booleans. NotEquals also
          *     matches events without the property; the others need it. For "not in", give several NotEquals.
          *     Windows: BillingPeriod (the subscription's billing period), Sliding (window_size before the reference instant), Tumbling (consecutive
          *     window_size windows aligned on the Unix epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
-         *     Several meters may match one event_type; invoicing uses the first one created. Meters are immutable (they can only be archived); an
-         *     event_type without meters is measured by the default: the sum of each event's `quantity` (1 for events without it).
+         *     A period's invoice bills a BillingPeriod meter's value over the period, a Tumbling meter the sum over the period's windows of each
+         *     window's value (e.g. the sum of daily maxima), a Sliding meter its value over the window_size ending at the period end.
+         *     Several meters may match one event_type, each priced by its own SKU (SKU meter_id); a SKU giving only meter_event_type is billed with
+         *     the type's default meter, the first one created. Meters are immutable (they can only be archived); an event_type without meters is
+         *     measured by the default: the sum of each event's `quantity` (1 for events without it).
          *     Events already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.
          */
         post: operations["createMeter"];
@@ -1341,11 +1347,13 @@ export interface paths {
         };
         /**
          * Usage summary of a subscription
-         * @description One entry per meter of the event types the subscription's plan meters (SKU meter_event_type), each over its window:
+         * @description One entry per meter of the event types the subscription's plan meters (SKU meter_event_type, the meter_id's event type), each over its window:
          *     by default the current billing period (BillingPeriod meters), the window_size up to now (Sliding) and the current epoch-aligned window
          *     (Tumbling). `at` picks another reference instant (and the billing period containing it); `from`/`to` one explicit window for all.
          *     Counted: the subscription's events and its customer's events sent without a subscription_id. Values are exact decimal strings
-         *     (WeightedSum rounded half-even to 12 places). Late events are included and counted in late_event_count.
+         *     (WEIGHTED_SUM rounded half-even to 12 places). Late events are included and counted in late_event_count.
+         *     billable_value is what an invoice of the period rates for the meter (the sum of each window's value for Tumbling meters, the window_size
+         *     ending at period_end for Sliding ones), exactly as the period close computes it.
          *     Customer tokens see only their own subscriptions.
          */
         get: operations["getSubscriptionUsage"];
@@ -2669,7 +2677,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -3134,7 +3142,14 @@ export interface components {
              * @example 1500000000000
              */
             unit_amount_nanos: string;
+            /** @description the event type it rates (the named meter's when meter_id is set); null for a Flat SKU without one */
             meter_event_type: string | null;
+            /**
+             * Format: uuid
+             * @description the meter it prices; null: the default meter of meter_event_type (the first meter created for that event type, else the type's built-in default, the sum of `quantity`), resolved when it is rated
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id: string | null;
             /** @example USD */
             currency: string;
             tiers: components["schemas"]["Tier"][] | null;
@@ -3233,8 +3248,14 @@ export interface components {
              * @example 1500000000000
              */
             unit_amount_nanos?: string;
-            /** @description usage event_type this SKU rates; required for every model but Flat */
+            /** @description usage event_type this SKU rates, billed with that type's default meter (the first meter created for it; without meters, the sum of `quantity`). Every model but Flat needs it or meter_id; with meter_id it may be left out, and must be the meter's event_type when given */
             meter_event_type?: string;
+            /**
+             * Format: uuid
+             * @description the meter this SKU prices (its filters and window): any meter of an event type, each priced by its own SKU. Must exist and not be archived
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id?: string;
             /** @example USD */
             currency: string;
             /** @description Graduated and Volume only; at least one, the last unbounded */
@@ -3528,6 +3549,25 @@ export interface components {
                  */
                 overage_amount_nanos: string;
             };
+            /** @description usage lines: the meter the quantity was read from (the SKU's meter_id, else its meter_event_type's default meter) */
+            meter?: {
+                /** @description the meter's id, or "default:<event_type>" for the built-in default of an event type without meters */
+                meter_id: string;
+                event_type: string;
+                /** @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM */
+                aggregation: string;
+                /** @description the meter's filters ({property, operator, value}), all of which hold for the events counted */
+                filters: {
+                    property: string;
+                    /** @description Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual or In */
+                    operator: string;
+                    value: string | number | boolean | (string | number | boolean)[];
+                }[];
+                /** @description BillingPeriod, Sliding or Tumbling (see the usage summary) */
+                window_type: string;
+                /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
+                window_size: string | null;
+            };
             adjustments: {
                 /** @enum {string} */
                 kind: "TierOverride" | "Escalation" | "RateOverride" | "Proration" | "ContractDiscount";
@@ -3562,7 +3602,7 @@ export interface components {
              */
             plan_id: string;
             /**
-             * @description meter_event_type → quantity aggregated over the whole period; meters left out count as 0
+             * @description meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); meters left out count as 0
              * @example {
              *       "api_calls": "12500"
              *     }
@@ -4124,6 +4164,25 @@ export interface components {
                  * @example 1500000000000
                  */
                 overage_amount_nanos: string;
+            };
+            /** @description usage lines: the meter the quantity was read from (the SKU's meter_id, else its meter_event_type's default meter) */
+            meter?: {
+                /** @description the meter's id, or "default:<event_type>" for the built-in default of an event type without meters */
+                meter_id: string;
+                event_type: string;
+                /** @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM */
+                aggregation: string;
+                /** @description the meter's filters ({property, operator, value}), all of which hold for the events counted */
+                filters: {
+                    property: string;
+                    /** @description Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual or In */
+                    operator: string;
+                    value: string | number | boolean | (string | number | boolean)[];
+                }[];
+                /** @description BillingPeriod, Sliding or Tumbling (see the usage summary) */
+                window_type: string;
+                /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
+                window_size: string | null;
             };
             adjustments?: {
                 /** @enum {string} */
@@ -4707,10 +4766,10 @@ export interface components {
             description: string;
             event_type: string;
             /**
-             * @description Sum, Count, Max, UniqueCount, Latest or WeightedSum
+             * @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM
              * @enum {string}
              */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM";
             property: string | null;
             filters: components["schemas"]["MeterFilter"][];
             /** @enum {string} */
@@ -4738,10 +4797,10 @@ export interface components {
             /** @example tokens_used */
             event_type: string;
             /**
-             * @description Sum, Count, Max, UniqueCount, Latest or WeightedSum
+             * @description Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM (as SPEC spells them; Latest and WeightedSum are accepted too and stored as LATEST and WEIGHTED_SUM)
              * @enum {string}
              */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM" | "Latest" | "WeightedSum";
             /**
              * @description required except for Count
              * @example tokens
@@ -4794,12 +4853,17 @@ export interface components {
             name: string;
             event_type: string;
             /** @enum {string} */
-            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "Latest" | "WeightedSum";
+            aggregation: "Sum" | "Count" | "Max" | "UniqueCount" | "LATEST" | "WEIGHTED_SUM";
             /**
-             * @description exact decimal string
+             * @description exact decimal string: the aggregate over this entry's window (window_start–window_end)
              * @example 1234.5
              */
             value: string;
+            /**
+             * @description what an invoice of the period (period_start–period_end; with from/to, of that range) rates for this meter, from the events stored now: BillingPeriod meters their value over the period; Tumbling meters the sum over the period's windows of each window's value (e.g. the sum of daily maxima); Sliding meters their value over the window_size ending at period_end (clipped to the period). Exact decimal string, never below 0 (as invoices bill it)
+             * @example 1234.5
+             */
+            billable_value: string;
             unit: string;
             /** @enum {string} */
             window_type: "BillingPeriod" | "Sliding" | "Tumbling" | "Custom";
@@ -8216,7 +8280,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Resource not found. error.code: `plan_not_found` */
+            /** @description Resource not found. error.code: `plan_not_found`, `meter_not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8252,7 +8316,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `meter_event_type_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;

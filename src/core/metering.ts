@@ -1,6 +1,6 @@
 /**
  * The pure arithmetic of metering, on instants in epoch milliseconds (UTC) and exact decimal text:
- * meter windows, the billing period containing an instant, the WeightedSum division, and how a
+ * meter windows, the billing period containing an instant, the WEIGHTED_SUM division, and how a
  * time range splits into raw-event edges and aligned rollup buckets.
  */
 import { roundDiv } from './money.js';
@@ -26,7 +26,7 @@ const ceilTo = (ms: number, size: number): number => (mod(ms, size) === 0 ? ms :
 
 // ── Exact decimal text ───────────────────────────────────────────────────────────────────────
 
-/** Places a WeightedSum value is rounded to (once, half-even). */
+/** Places a WEIGHTED_SUM value is rounded to (once, half-even). */
 export const WEIGHTED_SUM_SCALE = 12;
 
 /** PostgreSQL numeric text without trailing fractional zeros: "1.500" → "1.5", "-0.00" → "0". */
@@ -80,6 +80,141 @@ export function meterWindow(
   const start = floorTo(context.atMs, sizeMs);
   return { start, end: start + sizeMs };
 }
+
+/** Canonical ISO 8601 text of a window size: 86400 → "P1D", 5400 → "PT1H30M". */
+export function formatWindowSize(seconds: number): string {
+  const days = floorDiv(seconds, 86_400);
+  const hours = floorDiv(mod(seconds, 86_400), 3_600);
+  const minutes = floorDiv(mod(seconds, 3_600), 60);
+  const secs = seconds % 60;
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${secs ? `${secs}S` : ''}`;
+  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
+}
+
+// ── Billing over windows ─────────────────────────────────────────────────────────────────────
+
+/**
+ * The part of a billed range [start, end) a meter's quantity is read over, and how:
+ * - BillingPeriod: the whole range, one aggregate;
+ * - Tumbling: the epoch-aligned windows of `windowSizeSeconds` the range meets, each clipped to the
+ *   range; the quantity is the sum of each window's aggregate (e.g. the sum of daily maxima);
+ * - Sliding: the one window of `windowSizeSeconds` ending at the end of the range (at a period close,
+ *   the period end), clipped to the range: the rolling value as the period ends.
+ */
+export function billedSpan(meter: { windowType: MeterWindowType; windowSizeSeconds: number | null }, range: Interval): Interval {
+  if (meter.windowType !== 'Sliding' || meter.windowSizeSeconds === null) return range;
+  const start = range.end - meter.windowSizeSeconds * 1000;
+  return { start: start > range.start ? start : range.start, end: range.end };
+}
+
+/** A Tumbling window met by a range: its index (start / size) and its part inside the range. */
+export interface TumblingWindow extends Interval {
+  index: number;
+}
+
+/** The epoch-aligned window `index` of `sizeMs`, clipped to the range. */
+function clippedWindow(range: Interval, sizeMs: number, index: number): TumblingWindow {
+  const start = index * sizeMs;
+  const end = start + sizeMs;
+  return { index, start: start > range.start ? start : range.start, end: end < range.end ? end : range.end };
+}
+
+/** The first and last index of the epoch-aligned windows of `sizeMs` that a non-empty [start, end) meets. */
+function windowIndexes(range: Interval, sizeMs: number): { first: number; last: number } {
+  return { first: floorDiv(range.start, sizeMs), last: floorDiv(range.end - 1, sizeMs) };
+}
+
+/** The epoch-aligned windows of `sizeMs` that [start, end) meets, in order, each clipped to it. */
+export function tumblingWindows(range: Interval, sizeMs: number): TumblingWindow[] {
+  if (range.end <= range.start) return [];
+  const { first, last } = windowIndexes(range, sizeMs);
+  const windows: TumblingWindow[] = [];
+  for (let index = first; index <= last; index += 1) windows.push(clippedWindow(range, sizeMs, index));
+  return windows;
+}
+
+/** Aggregations as the metering core sums them over windows (SPEC spellings). */
+export type WindowAggregation = 'Sum' | 'Count' | 'Max' | 'UniqueCount' | 'LATEST' | 'WEIGHTED_SUM';
+
+/** What one Tumbling window holds, as exact decimal text (absent windows had no matching event). */
+export interface WindowPartial {
+  index: number;
+  count: string;
+  sum: string | null;
+  max: string | null;
+  latest: string | null;
+  distinct: string | null;
+  /** Σ value × epoch milliseconds (WEIGHTED_SUM). */
+  weighted: string | null;
+}
+
+const scaledText = (value: bigint, scale: number): string => {
+  if (scale === 0) return value.toString();
+  const negative = value < 0n;
+  const digits = (negative ? -value : value).toString().padStart(scale + 1, '0');
+  const cut = digits.length - scale;
+  return canonicalDecimal(`${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`);
+};
+
+/** Exact sum of decimal texts (no bound on digits, unlike quantities). */
+export function addDecimals(a: string, b: string): string {
+  const [x, y] = [toScaled(a), toScaled(b)];
+  const scale = x.scale > y.scale ? x.scale : y.scale;
+  return scaledText(atScale(x, scale) + atScale(y, scale), scale);
+}
+
+/** Exact product of decimal text and a whole number. */
+const timesWhole = (a: string, k: number): string => {
+  const x = toScaled(a);
+  return scaledText(x.coefficient * BigInt(k), x.scale);
+};
+
+function windowValue(aggregation: WindowAggregation, p: WindowPartial): string {
+  switch (aggregation) {
+    case 'Count':
+      return p.count;
+    case 'Max':
+      return p.max ?? '0';
+    case 'UniqueCount':
+      return p.distinct ?? '0';
+    case 'LATEST':
+      return p.latest ?? '0';
+    default:
+      return p.sum ?? '0';
+  }
+}
+
+/**
+ * A Tumbling meter's quantity over `range`: the sum over the windows it meets (tumblingWindows) of
+ * each window's aggregate. A window without events counts 0, except for WEIGHTED_SUM, whose level
+ * carries across windows (`levelBefore` is the level at the range start): each window adds its
+ * time-weighted average level, so a P1D window sums GB-days. Work is proportional to the windows
+ * with events, not to all windows of the range.
+ */
+export function tumblingTotal(aggregation: WindowAggregation, partials: readonly WindowPartial[], range: Interval, sizeMs: number, levelBefore = '0'): string {
+  if (range.end <= range.start) return '0';
+  const { first, last } = windowIndexes(range, sizeMs);
+  const inRange = partials.filter((p) => p.index >= first && p.index <= last).sort((a, b) => a.index - b.index);
+  let total = '0';
+  if (aggregation !== 'WEIGHTED_SUM') {
+    for (const p of inRange) total = addDecimals(total, windowValue(aggregation, p));
+    return total;
+  }
+  let level = levelBefore;
+  let next = first;
+  for (const p of inRange) {
+    // Windows without events average the level they hold throughout.
+    total = addDecimals(total, timesWhole(level, p.index - next));
+    const window = clippedWindow(range, sizeMs, p.index);
+    total = addDecimals(total, weightedAverage(level, p.sum ?? '0', p.weighted ?? '0', window.start, window.end));
+    level = addDecimals(level, p.sum ?? '0');
+    next = p.index + 1;
+  }
+  return addDecimals(total, timesWhole(level, last + 1 - next));
+}
+
+/** Aggregations whose sum over windows is their value over the whole range (Tumbling bills them as BillingPeriod). */
+export const ADDITIVE_AGGREGATIONS: ReadonlySet<WindowAggregation> = new Set(['Sum', 'Count']);
 
 export interface PeriodSource {
   trialDays: number;

@@ -67,6 +67,14 @@ export interface SkuPrice {
   readonly currency: string;
   /** Usage event type whose aggregated quantity this SKU rates (unused by Flat). */
   readonly meter_event_type?: string;
+  /** The meter the SKU names in the catalog; absent: the default meter of meter_event_type. */
+  readonly meter_id?: string;
+  /**
+   * The meter a usage SKU is priced from, when it was resolved (billing and the rating preview
+   * resolve it from the catalog): its quantity is `usage[meter.meter_id]`, falling back to
+   * `usage[meter_event_type]`. Carried as is onto the rated line.
+   */
+  readonly meter?: SkuMeter;
   readonly tiers?: readonly Tier[];
   readonly package_size?: bigint;
   readonly package_rounding?: PackageRounding;
@@ -74,6 +82,27 @@ export interface SkuPrice {
   readonly overage_unit_amount_nanos?: bigint;
   /** Product tags, matched by contract RateOverrides. */
   readonly tags?: readonly string[];
+}
+
+/**
+ * A meter as rated lines show it: `meter_id` is the meter's id, or "default:<event_type>" for the
+ * built-in default of an event type without meters. Opaque to rating (filters are shown, not applied).
+ */
+/** A meter filter as shown (SPEC's 7 operators; the value a scalar, or a list for In). */
+export interface SkuMeterFilter {
+  readonly property: string;
+  readonly operator: string;
+  readonly value: string | number | boolean | readonly (string | number | boolean)[];
+}
+
+export interface SkuMeter {
+  readonly meter_id: string;
+  readonly event_type: string;
+  readonly aggregation: string;
+  readonly filters: readonly SkuMeterFilter[];
+  readonly window_type: string;
+  /** ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod. */
+  readonly window_size: string | null;
 }
 
 export interface RatedTier {
@@ -126,6 +155,8 @@ export interface RatedLine {
   readonly tiers: readonly RatedTier[];
   readonly package?: PackageDetail;
   readonly commitment?: CommitmentDetail;
+  /** The meter the quantity was read from (the SKU's `meter`, when resolved). */
+  readonly meter?: SkuMeter;
   readonly adjustments: readonly Adjustment[];
   /** After every adjustment except the contract discount. */
   readonly subtotal_nanos: bigint;
@@ -499,6 +530,7 @@ export function rateSku(sku: SkuPrice, quantity: string | Quantity, options: Rat
   };
   if (priced.package !== undefined) line.package = priced.package;
   if (priced.commitment !== undefined) line.commitment = priced.commitment;
+  if (sku.meter !== undefined) line.meter = sku.meter;
   return line;
 }
 
@@ -636,6 +668,7 @@ export interface RatedLineJson {
     readonly overage_unit_amount_nanos: string;
     readonly overage_amount_nanos: string;
   };
+  readonly meter?: SkuMeter;
   readonly adjustments: readonly AdjustmentJson[];
   readonly subtotal_nanos: string;
   readonly discount_nanos: string;
@@ -676,6 +709,7 @@ export function serializeRatedLine(line: RatedLine): RatedLineJson {
             overage_amount_nanos: formatMoney(commitment.overage_amount_nanos),
           },
         }),
+    ...(line.meter === undefined ? {} : { meter: line.meter }),
     adjustments: line.adjustments.map((adjustment) => ({
       kind: adjustment.kind,
       ...(adjustment.basis_points === undefined ? {} : { basis_points: adjustment.basis_points }),

@@ -57,7 +57,7 @@ export type UsageQuantities = ReadonlyMap<string, string> | Readonly<Record<stri
 
 export interface RatePlanInput {
   readonly skus: readonly SkuPrice[];
-  /** meter_event_type → aggregated quantity (decimal string); missing meters count as 0. */
+  /** meter id (a SKU's resolved `meter.meter_id`) or meter_event_type → aggregated quantity (decimal string); missing meters count as 0. */
   readonly usage: UsageQuantities;
   readonly contract?: ContractPricing;
   readonly asOf: CivilDate;
@@ -80,6 +80,11 @@ function usageFor(usage: UsageQuantities, meter: string): string | undefined {
   if (usage instanceof Map) return usage.get(meter);
   const record = usage as Readonly<Record<string, string>>;
   return Object.hasOwn(record, meter) ? record[meter] : undefined;
+}
+
+/** A usage SKU's quantity: keyed by its resolved meter's id, else by its meter_event_type; missing is undefined. */
+function skuQuantity(usage: UsageQuantities, sku: SkuPrice): string | undefined {
+  return (sku.meter === undefined ? undefined : usageFor(usage, sku.meter.meter_id)) ?? usageFor(usage, sku.meter_event_type as string);
 }
 
 function prorationFor(period: DateRange, service: DateRange | undefined): RateOptions['proration'] {
@@ -174,7 +179,7 @@ export function ratePlan(input: RatePlanInput): RatedPlan {
   const phase = terms.phase;
 
   const lines = skus.map((sku) => {
-    const quantity = sku.pricing_model === 'Flat' ? '0' : (usageFor(usage, sku.meter_event_type as string) ?? '0');
+    const quantity = sku.pricing_model === 'Flat' ? '0' : (skuQuantity(usage, sku) ?? '0');
     return rateSku(sku, quantity, optionsFor(terms, sku, proration));
   });
 
@@ -416,6 +421,7 @@ function sumLines(sku: SkuPrice, quantity: string, parts: readonly (readonly [Ra
   if (packages !== undefined) {
     summed.package = { package_size: sku.package_size as bigint, package_rounding: sku.package_rounding ?? 'Up', packages };
   }
+  if (sku.meter !== undefined) summed.meter = sku.meter;
   if (commitment !== undefined) {
     summed.commitment = {
       commit_amount_nanos: sku.commit_amount_nanos as bigint,
@@ -456,9 +462,9 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
   if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
 
   // Period-to-date quantity of a meter at the end of each piece (the last one is the whole period's).
-  const toDate = (meter: string, index: number): Quantity => {
+  const toDate = (sku: SkuPrice, index: number): Quantity => {
     const quantities = index === pieces.length - 1 ? usage : (usageAt(input.usage_to_date, (pieces[index] as PeriodPiece).end) as UsageQuantities);
-    return parseQuantity(usageFor(quantities, meter) ?? '0');
+    return parseQuantity(skuQuantity(quantities, sku) ?? '0');
   };
 
   const rated: RatedPiece[] = pieces.map((piece, index) => {
@@ -466,9 +472,8 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
     const pieceProration = piece.days === periodDays ? undefined : { days_used: piece.days, days_in_period: periodDays };
     const lines = skus.map((sku): RatedLine => {
       if (sku.pricing_model === 'Flat') return rateSku(sku, '0', optionsFor(terms, sku, pieceProration));
-      const meter = sku.meter_event_type as string;
-      const upTo = toDate(meter, index);
-      const before = index === 0 ? ZERO_QUANTITY : toDate(meter, index - 1);
+      const upTo = toDate(sku, index);
+      const before = index === 0 ? ZERO_QUANTITY : toDate(sku, index - 1);
       const quantity = formatQuantity(subtractQuantity(upTo, before));
       const options = optionsFor(terms, sku, serviceProration);
       const after = rateSku(sku, upTo, options);
@@ -485,7 +490,7 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
   const lines = skus.map((sku, index) => {
     const parts = rated.map((piece) => [piece.lines[index] as RatedLine, 1n] as const);
     if (parts.length === 1) return (parts[0] as readonly [RatedLine, bigint])[0];
-    const quantity = sku.pricing_model === 'Flat' ? '1' : formatQuantity(parseQuantity(usageFor(usage, sku.meter_event_type as string) ?? '0'));
+    const quantity = sku.pricing_model === 'Flat' ? '1' : formatQuantity(parseQuantity(skuQuantity(usage, sku) ?? '0'));
     return sumLines(sku, quantity, parts);
   });
   return { currency: first.currency, period, pieces: rated, lines, ...totals(lines) };

@@ -42,6 +42,8 @@ export interface SkuRecord {
   pricing_model: PricingModel;
   unit_amount_nanos: string;
   meter_event_type: string | null;
+  /** The meter the SKU prices; null: the default meter of meter_event_type. */
+  meter_id: string | null;
   currency: string;
   tiers: TierRecord[] | null;
   package_size: string | null;
@@ -103,6 +105,7 @@ function toSkuRecord(row: SkuRow): SkuRecord {
     pricing_model: row.pricingModel,
     unit_amount_nanos: fromDecimal(row.unitAmountNanos).toString(),
     meter_event_type: row.meterEventType,
+    meter_id: row.meterId,
     currency: row.currency,
     tiers:
       tiers === null
@@ -154,6 +157,7 @@ export function toSkuPrice(row: SkuRow, tags: readonly string[]): SkuPrice {
     currency: row.currency,
     tags,
     ...(row.meterEventType === null ? {} : { meter_event_type: row.meterEventType }),
+    ...(row.meterId === null ? {} : { meter_id: row.meterId }),
     ...(tiers === null
       ? {}
       : {
@@ -318,6 +322,7 @@ export async function insertSku(tx: DbClient, planId: string, version: number, p
       pricingModel: price.pricing_model,
       unitAmountNanos: toDecimal(price.unit_amount_nanos),
       meterEventType: price.meter_event_type ?? null,
+      meterId: price.meter_id ?? null,
       currency: price.currency,
       ...(price.tiers === undefined
         ? {}

@@ -39,7 +39,10 @@ export const SkuSchema = z
     name: z.string(),
     pricing_model: PricingModelSchema,
     unit_amount_nanos: MoneySchema,
-    meter_event_type: z.string().nullable(),
+    meter_event_type: z.string().nullable().openapi({ description: "the event type it rates (the named meter's when meter_id is set); null for a Flat SKU without one" }),
+    meter_id: UuidSchema.nullable().openapi({
+      description: "the meter it prices; null: the default meter of meter_event_type (the first meter created for that event type, else the type's built-in default, the sum of `quantity`), resolved when it is rated",
+    }),
     currency: CurrencySchema,
     tiers: z.array(TierSchema).nullable(),
     package_size: z.string().nullable().openapi({ description: 'units per package, decimal-integer string' }),

@@ -7,11 +7,20 @@
 import { z } from '@hono/zod-openapi';
 import { TimestampSchema, UuidSchema } from './common.js';
 
-export const AGGREGATIONS = ['Sum', 'Count', 'Max', 'UniqueCount', 'Latest', 'WeightedSum'] as const;
+/** Aggregations as SPEC spells them (Sum, Count, Max, UniqueCount; LATEST and WEIGHTED_SUM). */
+export const AGGREGATIONS = ['Sum', 'Count', 'Max', 'UniqueCount', 'LATEST', 'WEIGHTED_SUM'] as const;
 export const WINDOW_TYPES = ['BillingPeriod', 'Sliding', 'Tumbling'] as const;
 export const FILTER_OPERATORS = ['Equals', 'NotEquals', 'GreaterThan', 'GreaterThanOrEqual', 'LessThan', 'LessThanOrEqual', 'In'] as const;
 
-export const AggregationSchema = z.enum(AGGREGATIONS).openapi({ description: 'Sum, Count, Max, UniqueCount, Latest or WeightedSum' });
+/** As SPEC spells them: Sum, Count, Max, UniqueCount, LATEST and WEIGHTED_SUM (what the API returns). */
+export const AggregationSchema = z.enum(AGGREGATIONS).openapi({ description: 'Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM' });
+/** Earlier spellings still accepted on input, each with the SPEC spelling it means. */
+export const AGGREGATION_ALIASES = { Latest: 'LATEST', WeightedSum: 'WEIGHTED_SUM' } as const satisfies Record<string, (typeof AGGREGATIONS)[number]>;
+/** An aggregation in a request: a SPEC spelling, or an earlier spelling (Latest, WeightedSum) read as the SPEC one. */
+export const AggregationInputSchema = z
+  .enum([...AGGREGATIONS, ...(Object.keys(AGGREGATION_ALIASES) as (keyof typeof AGGREGATION_ALIASES)[])])
+  .transform((value): (typeof AGGREGATIONS)[number] => (value in AGGREGATION_ALIASES ? AGGREGATION_ALIASES[value as keyof typeof AGGREGATION_ALIASES] : (value as (typeof AGGREGATIONS)[number])))
+  .openapi({ description: 'Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM (as SPEC spells them; Latest and WeightedSum are accepted too and stored as LATEST and WEIGHTED_SUM)' });
 export const WindowTypeSchema = z.enum(WINDOW_TYPES);
 const ScalarSchema = z.union([z.string().max(500), z.number(), z.boolean()]);
 export const PropertyNameSchema = z
@@ -87,7 +96,12 @@ export const UsageMeterEntrySchema = z
     name: z.string(),
     event_type: z.string(),
     aggregation: z.enum(AGGREGATIONS),
-    value: z.string().openapi({ description: 'exact decimal string', example: '1234.5' }),
+    value: z.string().openapi({ description: 'exact decimal string: the aggregate over this entry\'s window (window_start–window_end)', example: '1234.5' }),
+    billable_value: z.string().openapi({
+      description:
+        "what an invoice of the period (period_start–period_end; with from/to, of that range) rates for this meter, from the events stored now: BillingPeriod meters their value over the period; Tumbling meters the sum over the period's windows of each window's value (e.g. the sum of daily maxima); Sliding meters their value over the window_size ending at period_end (clipped to the period). Exact decimal string, never below 0 (as invoices bill it)",
+      example: '1234.5',
+    }),
     unit: z.string(),
     window_type: z.enum([...WINDOW_TYPES, 'Custom']),
     window_start: z.string().openapi({ format: 'date-time' }),

@@ -35,6 +35,26 @@ export const ratedLineFields = {
         overage_amount_nanos: MoneySchema,
       })
       .optional(),
+    meter: z
+      .object({
+        meter_id: z.string().openapi({ description: 'the meter\'s id, or "default:<event_type>" for the built-in default of an event type without meters' }),
+        event_type: z.string(),
+        aggregation: z.string().openapi({ description: 'Sum, Count, Max, UniqueCount, LATEST or WEIGHTED_SUM' }),
+        filters: z
+          .array(
+            z.object({
+              property: z.string(),
+              operator: z.string().openapi({ description: 'Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual or In' }),
+              value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number(), z.boolean()])).readonly()]),
+            }),
+          )
+          .readonly()
+          .openapi({ description: "the meter's filters ({property, operator, value}), all of which hold for the events counted" }),
+        window_type: z.string().openapi({ description: 'BillingPeriod, Sliding or Tumbling (see the usage summary)' }),
+        window_size: z.string().nullable().openapi({ description: 'ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod' }),
+      })
+      .optional()
+      .openapi({ description: 'usage lines: the meter the quantity was read from (the SKU\'s meter_id, else its meter_event_type\'s default meter)' }),
     adjustments: z
       .array(
         z.object({

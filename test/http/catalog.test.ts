@@ -267,6 +267,7 @@ describe('SKUs', () => {
         'pricing_model',
         'unit_amount_nanos',
         'meter_event_type',
+        'meter_id',
         'currency',
         'tiers',
         'package_size',

@@ -158,6 +158,19 @@ describe('meter admin API', () => {
 });
 
 describe('aggregations', () => {
+  it('are spelled as SPEC spells them (LATEST, WEIGHTED_SUM); the earlier Latest and WeightedSum are accepted and mean the same', async () => {
+    const eventType = uniqueType('levels');
+    const latest = await defineMeter({ event_type: eventType, aggregation: 'Latest', property: 'level' });
+    const weighted = await defineMeter({ event_type: eventType, aggregation: 'WeightedSum', property: 'level' });
+    expect([latest.aggregation, weighted.aggregation]).toEqual(['LATEST', 'WEIGHTED_SUM']);
+    // The same definition under the other spelling is the same meter.
+    const again = await h.request('POST', '/admin/v1/meters', { body: { name: 'again', event_type: eventType, aggregation: 'LATEST', property: 'level' } });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: { details: { id: string } } }).error.details.id).toBe(latest.id);
+    const wrong = await h.request('POST', '/admin/v1/meters', { body: { name: 'x', event_type: eventType, aggregation: 'latest', property: 'level' } });
+    expect(wrong.status).toBe(400);
+  });
+
   it('Sum, Count, Max, UniqueCount and Latest over the billing period, exactly', async () => {
     const eventType = uniqueType('tokens');
     const { customerId, subscriptionId } = await subscriptionFor(eventType);
@@ -165,7 +178,7 @@ describe('aggregations', () => {
     const count = await defineMeter({ event_type: eventType, aggregation: 'Count' });
     const max = await defineMeter({ event_type: eventType, aggregation: 'Max', property: 'tokens' });
     const unique = await defineMeter({ event_type: eventType, aggregation: 'UniqueCount', property: 'user' });
-    const latest = await defineMeter({ event_type: eventType, aggregation: 'Latest', property: 'tokens' });
+    const latest = await defineMeter({ event_type: eventType, aggregation: 'LATEST', property: 'tokens' });
     await send(customerId, eventType, [
       { at: '2026-08-31T23:59:59Z', properties: { tokens: 1000, user: 'before' } },
       { at: '2026-09-01T00:00:00Z', properties: { tokens: 0.1, user: 'ann' } },
@@ -251,7 +264,7 @@ describe('aggregations', () => {
   it('Latest breaks timestamp ties by the greater event id, whatever the arrival order', async () => {
     const eventType = uniqueType('gauge');
     const { customerId, subscriptionId } = await subscriptionFor(eventType);
-    const meter = await defineMeter({ event_type: eventType, aggregation: 'Latest', property: 'level' });
+    const meter = await defineMeter({ event_type: eventType, aggregation: 'LATEST', property: 'level' });
     await send(customerId, eventType, [{ at: '2026-09-05T10:00:00Z', id: `z-${newId()}`, properties: { level: '7' } }]);
     await send(customerId, eventType, [{ at: '2026-09-05T10:00:00Z', id: `a-${newId()}`, properties: { level: '9' } }]);
     expect((await values(subscriptionId))[meter.id]).toBe('7');
@@ -260,7 +273,7 @@ describe('aggregations', () => {
   it('WeightedSum is the time-weighted average of a level carried across windows', async () => {
     const eventType = uniqueType('storage');
     const { customerId, subscriptionId } = await subscriptionFor(eventType);
-    const meter = await defineMeter({ event_type: eventType, aggregation: 'WeightedSum', property: 'gb' });
+    const meter = await defineMeter({ event_type: eventType, aggregation: 'WEIGHTED_SUM', property: 'gb' });
     await send(customerId, eventType, [
       { at: '2026-08-20T00:00:00Z', properties: { gb: 2 } },
       { at: '2026-09-01T00:00:00Z', properties: { gb: '10' } },

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
-import { quantitiesForPeriod, runRollupPass } from '../../src/services/metering/usage.js';
+import type { SkuPrice } from '../../src/core/index.js';
+import { quantitiesForPeriod, resolveSkuMeters, runRollupPass } from '../../src/services/metering/usage.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { useHarness } from '../support/harness.js';
 
@@ -23,6 +24,7 @@ interface SummaryBody {
     event_type: string;
     aggregation: string;
     value: string;
+    billable_value: string;
     unit: string;
     window_type: string;
     window_start: string;
@@ -130,6 +132,7 @@ describe('GET /v1/subscriptions/:id/usage', () => {
           event_type: calls,
           aggregation: 'Sum',
           value: '2',
+          billable_value: '2',
           unit: 'units',
           window_type: 'BillingPeriod',
           window_start: '2026-09-01T00:00:00.000Z',
@@ -137,7 +140,7 @@ describe('GET /v1/subscriptions/:id/usage', () => {
           event_count: 2,
           late_event_count: 0,
         },
-        expect.objectContaining({ meter_id: tokenMeter.id, name: 'Tokens', event_type: tokens, aggregation: 'Sum', value: '1500.5', unit: 'tokens', event_count: 1 }),
+        expect.objectContaining({ meter_id: tokenMeter.id, name: 'Tokens', event_type: tokens, aggregation: 'Sum', value: '1500.5', billable_value: '1500.5', unit: 'tokens', event_count: 1 }),
       ],
     });
     // The customer's unattributed event counts for its other subscription too.
@@ -236,10 +239,10 @@ describe('quantitiesForPeriod', () => {
     const idle = uniqueType('idle');
     const { customerId, subscriptionId } = await makeSubscription({ eventTypes: [tokens, calls, idle], periodStart: '2026-09-01T00:00:00Z', periodEnd: '2026-10-01T00:00:00Z' });
     const other = await makeSubscription({ customerId, eventTypes: [tokens], periodStart: '2026-09-01T00:00:00Z', periodEnd: '2026-10-01T00:00:00Z' });
-    await body(await h.request('POST', '/admin/v1/meters', {
+    const billable = await body<{ id: string }>(await h.request('POST', '/admin/v1/meters', {
       body: { name: 'billable tokens', event_type: tokens, aggregation: 'Sum', property: 'tokens', filters: [{ property: 'billable', operator: 'Equals', value: true }] },
     }), 201);
-    await body(await h.request('POST', '/admin/v1/meters', { body: { name: 'token events', event_type: tokens, aggregation: 'Count' } }), 201);
+    const tokenEvents = await body<{ id: string }>(await h.request('POST', '/admin/v1/meters', { body: { name: 'token events', event_type: tokens, aggregation: 'Count' } }), 201);
     await send([
       { customerId, eventType: tokens, at: '2026-09-01T00:00:00Z', subscriptionId, properties: { tokens: '0.1', billable: true } },
       { customerId, eventType: tokens, at: '2026-09-15T08:30:00Z', properties: { tokens: 0.2, billable: true } },
@@ -249,12 +252,25 @@ describe('quantitiesForPeriod', () => {
       { customerId, eventType: calls, at: '2026-09-20T00:00:00Z', subscriptionId, properties: { quantity: '4' } },
       { customerId, eventType: calls, at: '2026-09-20T00:00:00Z', subscriptionId },
     ]);
-    const input = { subscriptionId, customerId, eventTypes: [tokens, calls, idle, calls], from: new Date('2026-09-01T00:00:00Z'), to: new Date('2026-10-01T00:00:00Z') };
-    const expected = { [tokens]: '0.3', [calls]: '5', [idle]: '0' };
+    // SKUs by event type bill each type's default meter; a SKU naming a meter bills that one.
+    const sku = (id: string, eventType: string, meterId?: string): SkuPrice => ({
+      sku_id: id,
+      name: id,
+      pricing_model: 'PerUnit',
+      unit_amount_nanos: 1n,
+      currency: 'USD',
+      meter_event_type: eventType,
+      ...(meterId === undefined ? {} : { meter_id: meterId }),
+    });
+    const { skus, meters } = await resolveSkuMeters(h.deps.db, [sku('a', tokens), sku('b', calls), sku('c', idle), sku('d', calls), sku('e', tokens, tokenEvents.id)]);
+    expect(skus.map((s) => s.meter?.meter_id)).toEqual([billable.id, `default:${calls}`, `default:${idle}`, `default:${calls}`, tokenEvents.id]);
+    expect(meters.map((m) => m.key)).toEqual([billable.id, `default:${calls}`, `default:${idle}`, tokenEvents.id]);
+    const input = { subscriptionId, customerId, meters, from: new Date('2026-09-01T00:00:00Z'), to: new Date('2026-10-01T00:00:00Z') };
+    const expected = { [billable.id]: '0.3', [`default:${calls}`]: '5', [`default:${idle}`]: '0', [tokenEvents.id]: '3' };
     expect(await quantitiesForPeriod(h.deps.db, input)).toEqual(expected);
     await runRollupPass(h.deps);
     expect(await quantitiesForPeriod(h.deps.db, input)).toEqual(expected);
-    expect(await quantitiesForPeriod(h.deps.db, { ...input, eventTypes: [] })).toEqual({});
+    expect(await quantitiesForPeriod(h.deps.db, { ...input, meters: [] })).toEqual({});
   });
 });
 

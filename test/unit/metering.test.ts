@@ -126,7 +126,7 @@ describe('event validation helpers', () => {
 
   it('checks meter definitions across fields', () => {
     expect(meterDefinitionIssues({ name: 'm', event_type: 't', aggregation: 'Sum', property: 'tokens' })).toEqual([]);
-    expect(meterDefinitionIssues({ name: 'm', event_type: 't', aggregation: 'Latest' }).map((i) => i.path)).toEqual(['property']);
+    expect(meterDefinitionIssues({ name: 'm', event_type: 't', aggregation: 'LATEST' }).map((i) => i.path)).toEqual(['property']);
     expect(
       meterDefinitionIssues({
         name: 'm',

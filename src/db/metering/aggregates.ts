@@ -3,7 +3,7 @@
  * events for the partial 5-minute buckets at its edges and for whatever arrived after the cursor
  * (readAggregates); and the subscription a usage summary is about (readUsageSubject).
  */
-import { rollupSpans, type Span } from '../../core/index.js';
+import { rollupSpans, type Span, type WindowPartial } from '../../core/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { BillingCadence, MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { SqlReader } from '../client.js';
@@ -101,7 +101,7 @@ export interface Scope {
   subscriptionId: string;
 }
 
-/** [from, to); from null means "since the beginning" (the level before a WeightedSum window). */
+/** [from, to); from null means "since the beginning" (the level before a WEIGHTED_SUM window). */
 export interface Range {
   from: Date | null;
   to: Date;
@@ -113,9 +113,9 @@ export interface Partials {
   late: bigint;
   sum: string | null;
   max: string | null;
-  /** Σ value × epoch milliseconds (WeightedSum). */
+  /** Σ value × epoch milliseconds (WEIGHTED_SUM). */
   weighted: string | null;
-  /** Latest only. */
+  /** LATEST only. */
   latest: string | null;
   /** UniqueCount only: number of distinct values. */
   distinct: bigint | null;
@@ -210,7 +210,7 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
   const valueOf = (spec: AggregatorSpec): Prisma.Sql =>
     spec.kind === 'default' ? Prisma.raw('q') : spec.property === null ? Prisma.sql`NULL::numeric` : col('p', properties.indexOf(spec.property));
   const perEvent = [
-    ...(specs.some((s) => s.kind === 'meter' && s.aggregation === 'WeightedSum') ? [Prisma.sql`extract(epoch FROM e.occurred_at) * 1000 AS t_ms`] : []),
+    ...(specs.some((s) => s.kind === 'meter' && s.aggregation === 'WEIGHTED_SUM') ? [Prisma.sql`extract(epoch FROM e.occurred_at) * 1000 AS t_ms`] : []),
     ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
     ...properties.map((p, j) => Prisma.sql`usage_numeric(${prop(p)}) AS ${col('p', j)}`),
     ...specs.map(
@@ -224,9 +224,9 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
     return [
       Prisma.sql`count(*) FILTER (WHERE ${c}) AS ${col('n', i)}`,
       Prisma.sql`count(*) FILTER (WHERE ${c} AND late) AS ${col('l', i)}`,
-      aggregation === 'Sum' || aggregation === 'WeightedSum' ? Prisma.sql`sum(${v}) FILTER (WHERE ${c}) AS ${col('s', i)}` : Prisma.sql`NULL::numeric AS ${col('s', i)}`,
+      aggregation === 'Sum' || aggregation === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v}) FILTER (WHERE ${c}) AS ${col('s', i)}` : Prisma.sql`NULL::numeric AS ${col('s', i)}`,
       aggregation === 'Max' ? Prisma.sql`max(${v}) FILTER (WHERE ${c}) AS ${col('m', i)}` : Prisma.sql`NULL::numeric AS ${col('m', i)}`,
-      aggregation === 'WeightedSum' ? Prisma.sql`sum(${v} * t_ms) FILTER (WHERE ${c}) AS ${col('w', i)}` : Prisma.sql`NULL::numeric AS ${col('w', i)}`,
+      aggregation === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v} * t_ms) FILTER (WHERE ${c}) AS ${col('w', i)}` : Prisma.sql`NULL::numeric AS ${col('w', i)}`,
     ];
   });
   const rolledOf = (i: number, column: string) =>
@@ -236,7 +236,7 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
     const [c, v] = [col('c', i), valueOf(spec)];
     const key = rollupKey(spec);
     const latest =
-      aggregation === 'Latest'
+      aggregation === 'LATEST'
         ? Prisma.sql`(SELECT t.v FROM (SELECT occurred_at, id, ${v} AS v FROM x WHERE ${c} AND ${v} IS NOT NULL
                        UNION ALL ${rolledRows('usage_rollups', Prisma.sql`r.latest_at, r.latest_id, r.latest_value`, Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)} AND r.latest_at IS NOT NULL`, range)}) t
                       ORDER BY t.occurred_at DESC, t.id DESC LIMIT 1)::text`
@@ -283,4 +283,59 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
     latest: p.latest,
     distinct: p.distinct === null ? null : BigInt(p.distinct),
   }));
+}
+
+/** A Tumbling meter whose windows cannot be summed into one aggregate (Max, UniqueCount, LATEST, WEIGHTED_SUM). */
+export interface WindowedSpec {
+  spec: AggregatorSpec & { kind: 'meter' };
+  sizeMs: number;
+}
+
+/**
+ * Per-window partials of Tumbling meters over [range.from, range.to), in ONE statement for all of
+ * them: each meter's matching events grouped by epoch-aligned window index (occurred_at / size),
+ * read raw (rollup buckets do not follow arbitrary window sizes); and, for WEIGHTED_SUM, the level
+ * before the range (the sum of every earlier increment).
+ */
+export async function readWindowPartials(
+  read: SqlReader,
+  windowed: WindowedSpec[],
+  scope: Scope,
+  range: { from: Date; to: Date },
+): Promise<{ windows: WindowPartial[][]; levels: (string | null)[] }> {
+  const windows: WindowPartial[][] = windowed.map(() => []);
+  const levels: (string | null)[] = windowed.map(() => null);
+  if (windowed.length === 0) return { windows, levels };
+  const epochMs = Prisma.sql`extract(epoch FROM e.occurred_at) * 1000`;
+  const selects = windowed.flatMap(({ spec, sizeMs }, i) => {
+    const v = spec.property === null ? Prisma.sql`NULL::numeric` : Prisma.sql`usage_numeric(${prop(spec.property)})`;
+    const a = spec.aggregation;
+    const where = Prisma.sql`${scopeSql(scope)} AND ${matchSql(spec)}`;
+    const grouped = Prisma.sql`
+      SELECT ${i}::int AS i, floor(${epochMs} / ${sizeMs}::numeric)::bigint::text AS w, count(*)::text AS n,
+             ${a === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v})::text` : Prisma.sql`NULL::text`} AS s,
+             ${a === 'Max' ? Prisma.sql`max(${v})::text` : Prisma.sql`NULL::text`} AS mx,
+             ${a === 'LATEST' ? Prisma.sql`((array_agg(${v} ORDER BY e.occurred_at DESC, e.id DESC) FILTER (WHERE ${v} IS NOT NULL))[1])::text` : Prisma.sql`NULL::text`} AS latest,
+             ${a === 'UniqueCount' && spec.property !== null ? Prisma.sql`count(DISTINCT usage_value_key(e.properties ->> ${spec.property}::text))::text` : Prisma.sql`NULL::text`} AS d,
+             ${a === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v} * ${epochMs})::text` : Prisma.sql`NULL::text`} AS wt
+      FROM usage_events e
+      WHERE ${where} AND e.occurred_at >= ${range.from.toISOString()}::timestamptz AND e.occurred_at < ${range.to.toISOString()}::timestamptz
+      GROUP BY 2`;
+    if (a !== 'WEIGHTED_SUM') return [grouped];
+    const level = Prisma.sql`
+      SELECT ${i}::int, NULL::text, '0', sum(${v})::text, NULL::text, NULL::text, NULL::text, NULL::text
+      FROM usage_events e WHERE ${where} AND e.occurred_at < ${range.from.toISOString()}::timestamptz`;
+    return [grouped, level];
+  });
+  const rows = await read<{ i: number; w: string | null; n: string; s: string | null; mx: string | null; latest: string | null; d: string | null; wt: string | null }>(
+    Prisma.join(selects, ' UNION ALL '),
+  );
+  for (const row of rows) {
+    if (row.w === null) {
+      levels[row.i] = row.s;
+      continue;
+    }
+    windows[row.i]!.push({ index: Number(row.w), count: row.n, sum: row.s, max: row.mx, latest: row.latest, distinct: row.d, weighted: row.wt });
+  }
+  return { windows, levels };
 }

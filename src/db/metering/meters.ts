@@ -61,12 +61,29 @@ export function listMeterRows(tx: DbClient, query: PageQuery & { eventType?: str
   });
 }
 
-/** The first meter created for each of the event types (UUIDv7 ids order by creation). */
+/** The meters of these ids (archived ones included), by id. */
+export async function metersByIds(tx: DbClient, ids: string[]): Promise<Map<string, MeterRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.meter.findMany({ where: { id: { in: ids } } });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The default meter of each of the event types: the FIRST meter created for it (oldest by
+ * creation, archived ones included; UUIDv7 ids order by creation). Creating meters later never
+ * changes it, so no SKU pricing the event type is re-priced by a new meter.
+ */
 export async function firstMeters(tx: DbClient, eventTypes: string[]): Promise<Map<string, MeterRow>> {
   const meters = await tx.meter.findMany({ where: { eventType: { in: eventTypes } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   const first = new Map<string, MeterRow>();
   for (const meter of meters) if (!first.has(meter.eventType)) first.set(meter.eventType, meter);
   return first;
+}
+
+/** The meter row, locked FOR SHARE until the transaction ends (a concurrent archive waits); null when it does not exist. */
+export async function lockMeter(tx: DbClient, id: string): Promise<MeterRow | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM meters WHERE id = ${id}::uuid FOR SHARE`;
+  return locked.length === 0 ? null : tx.meter.findUnique({ where: { id } });
 }
 
 /** Locks the meter row and archives it (at `at`) unless it already is; null when it does not exist. */
@@ -78,10 +95,10 @@ export async function archiveMeterRow(tx: DbClient, id: string, at: Date): Promi
   return { before, after: await tx.meter.update({ where: { id }, data: { archivedAt: at } }) };
 }
 
-/** Meters that aggregate a property's numeric value (Sum, Max, Latest, WeightedSum), archived ones included (they still bill). */
+/** Meters that aggregate a property's numeric value (Sum, Max, LATEST, WEIGHTED_SUM), archived ones included (they still bill). */
 export function numericPropertyMeters(tx: DbClient): Promise<Pick<MeterRow, 'eventType' | 'aggregation' | 'property' | 'name'>[]> {
   return tx.meter.findMany({
-    where: { aggregation: { in: ['Sum', 'Max', 'Latest', 'WeightedSum'] }, property: { not: null } },
+    where: { aggregation: { in: ['Sum', 'Max', 'LATEST', 'WEIGHTED_SUM'] }, property: { not: null } },
     select: { eventType: true, aggregation: true, property: true, name: true },
     orderBy: { id: 'asc' },
   });

@@ -39,7 +39,7 @@ async function rollRange(client: pg.PoolClient, specs: AggregatorSpec[], lo: big
   const columns = [
     Prisma.sql`e.id, e.event_type, e.customer_id, COALESCE(e.subscription_id, ${NO_SUBSCRIPTION}::uuid) AS subscription_key,
                ${FIVE_MINUTE_BUCKET} AS five_start, ${HOUR_BUCKET} AS hour_start, ${DAY_BUCKET} AS day_start, e.late, e.occurred_at`,
-    ...(meters.some((m) => m.aggregation === 'WeightedSum') ? [Prisma.sql`${EPOCH_MS} AS t_ms`] : []),
+    ...(meters.some((m) => m.aggregation === 'WEIGHTED_SUM') ? [Prisma.sql`${EPOCH_MS} AS t_ms`] : []),
     ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
     ...properties.map((p) => Prisma.sql`usage_numeric(${prop(p)}) AS ${column(p)}`),
     ...(needsProperties ? [Prisma.sql`e.properties`] : []),
@@ -61,14 +61,14 @@ async function rollRange(client: pg.PoolClient, specs: AggregatorSpec[], lo: big
     const { aggregation } = spec;
     const v = spec.property === null ? Prisma.sql`NULL::numeric` : Prisma.sql`e.${column(spec.property)}`;
     const latest = (expression: Prisma.Sql) =>
-      aggregation === 'Latest' ? Prisma.sql`(array_agg(${expression} ORDER BY e.occurred_at DESC, e.id DESC) FILTER (WHERE ${v} IS NOT NULL))[1]` : Prisma.sql`NULL`;
+      aggregation === 'LATEST' ? Prisma.sql`(array_agg(${expression} ORDER BY e.occurred_at DESC, e.id DESC) FILTER (WHERE ${v} IS NOT NULL))[1]` : Prisma.sql`NULL`;
     statements.push(Prisma.sql`
       INSERT INTO usage_rollups AS r (aggregator, customer_id, subscription_key, granularity, bucket_start, event_count, late_count,
                                       value_sum, value_max, weighted_sum, latest_at, latest_id, latest_value)
       SELECT ${spec.meterId}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, count(*), count(*) FILTER (WHERE e.late),
-             ${aggregation === 'Sum' || aggregation === 'WeightedSum' ? Prisma.sql`sum(${v})` : Prisma.sql`NULL`},
+             ${aggregation === 'Sum' || aggregation === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v})` : Prisma.sql`NULL`},
              ${aggregation === 'Max' ? Prisma.sql`max(${v})` : Prisma.sql`NULL`},
-             ${aggregation === 'WeightedSum' ? Prisma.sql`sum(${v} * e.t_ms)` : Prisma.sql`NULL`},
+             ${aggregation === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v} * e.t_ms)` : Prisma.sql`NULL`},
              ${latest(Prisma.sql`e.occurred_at`)}, ${latest(Prisma.sql`e.id`)}, ${latest(v)}
       FROM batch e
       WHERE ${matchSql(spec)}

@@ -36,7 +36,7 @@ import {
 import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
-import { quantityReader, type QuantityReader } from '../metering/usage.js';
+import { atLeastZero, quantityReader, resolveSkuMeters, type QuantityReader } from '../metering/usage.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
   tiers.map((tier) => ({
@@ -118,30 +118,27 @@ export interface PeriodRating {
  * (split at phase and escalation boundaries), else exactly as before contracts existed (ratePlan).
  */
 export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageScope, input: PeriodRatingInput): Promise<PeriodRating> {
-  const meters = [...new Set(input.skus.flatMap((sku) => (sku.pricing_model !== 'Flat' && sku.meter_event_type ? [sku.meter_event_type] : [])))];
+  // Each usage SKU reads its own meter (the one it names, else its event type's default meter).
+  const { skus, meters } = await resolveSkuMeters(db, input.skus);
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
-  // WeightedSum level deltas, events stored before the door refused them) can bring it down to
+  // WEIGHTED_SUM level deltas, events stored before the door refused them) can bring it down to
   // zero, never lower (docs/failures.md); the usage summary still shows the raw value.
   const read = input.quantities ?? quantityReader(db);
   const quantities = async (to: Date): Promise<Record<string, string>> =>
-    to > input.from ? atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to })) : {};
+    to > input.from ? atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })) : {};
   const usage = await quantities(input.to);
   const service = input.service ? { service: input.service } : {};
   const pricing = input.contract === null ? undefined : contractPricing(input.contract);
   if (pricing === undefined) {
-    return { lines: ratePlan({ skus: input.skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service }).lines, rated: null };
+    return { lines: ratePlan({ skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service }).lines, rated: null };
   }
   const usageToDate: Record<string, Record<string, string>> = {};
   for (const piece of periodPieces(input.period, pricing, input.service).slice(1)) {
     const boundary = civilStart(piece.start);
     usageToDate[piece.start] = await quantities(boundary < input.to ? boundary : input.to);
   }
-  const rated = ratePeriodAcrossPhases({ skus: input.skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
+  const rated = ratePeriodAcrossPhases({ skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
   return { lines: rated.lines, rated };
-}
-
-function atLeastZero(values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(values).map(([type, value]) => [type, value.startsWith('-') ? '0' : value]));
 }
 
 const USAGE_MODELS = new Set(['PerUnit', 'Graduated', 'Volume', 'Package']);

@@ -9,7 +9,9 @@
  * escalation step begins or ends inside it; each piece is rated under its own terms (recurring fees
  * prorated by days, usage priced where it was consumed, tiers counted over the whole period), so
  * a split period needs the period-to-date usage at each inner boundary (usage_to_date). Quantities
- * are keyed by meter_event_type; a key that no usage SKU of the plan rates is refused (a typo would
+ * are keyed by meter_id (a SKU's meter, as billing resolves it: the one it names, else its event type's
+ * default meter) or by meter_event_type (every SKU rating that type, unless its meter_id is given
+ * too); a key that no usage SKU of the plan rates is refused (a typo would
  * otherwise price as zero), and missing meters count as 0. The one display rounding (SPEC global
  * rule 2) is applied to the total only, HalfEven, to the currency's minor unit.
  */
@@ -37,6 +39,7 @@ import type { ServiceDeps } from '../deps.js';
 import type { BillingCadence } from '../../generated/prisma/client.js';
 import { issuePath, problemsError } from '../catalog/catalog.js';
 import { DomainError } from '../../errors.js';
+import { resolveSkuMeters } from '../metering/usage.js';
 import type { RatingPreview } from '../../schemas/rating.js';
 
 export interface TierOverrideInput {
@@ -164,7 +167,9 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
     throw new DomainError('unprocessable', 'plan_has_no_skus', `plan_id: plan ${input.plan_id} has no SKUs to rate`, { field: 'plan_id' });
   }
 
-  const meters = new Set(prices.filter((price) => price.pricing_model !== 'Flat').map((price) => price.meter_event_type));
+  // Each usage SKU's meter, as billing resolves it: lines show it, and quantities may name it.
+  const { skus } = await resolveSkuMeters(deps.db, pricing.prices);
+  const meters = new Set(skus.filter((price) => price.pricing_model !== 'Flat').flatMap((price) => [price.meter_event_type, price.meter?.meter_id]));
   const models = new Map(prices.map((price) => [price.sku_id, price.pricing_model]));
   const unknownMeters = (quantities: Record<string, string>, field: string): Problem[] =>
     Object.keys(quantities)
@@ -185,7 +190,7 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
   try {
     const period = input.period ?? { start: asOf, end: addCadence(asOf, pricing.billing_cadence) };
     const rated = ratePeriodAcrossPhases({
-      skus: prices,
+      skus,
       usage: input.quantities,
       ...(input.usage_to_date === undefined ? {} : { usage_to_date: input.usage_to_date }),
       period,

@@ -4,7 +4,10 @@
  * explained by the prices they were rated with; a SKU change to a plan in use opens a new version.
  *
  * SKU rules beyond the core's validateSku (every problem is reported at once, one issue per field):
- * - meter_event_type is required for every usage model (all but Flat); optional and unused for Flat.
+ * - A usage model (all but Flat) needs meter_id or meter_event_type; optional and unused for Flat.
+ *   meter_id prices that meter (it must exist and not be archived; a meter_event_type given with it
+ *   must be the meter's, and the SKU stores the meter's); meter_event_type alone prices the type's
+ *   default meter (the first one created for it, resolved when rated: services/metering/usage.ts).
  * - unit_amount_nanos is required except for Graduated and Volume, whose tiers carry the prices
  *   (there it defaults to "0").
  * - package_size/package_rounding belong to Package and commit/overage amounts to Committed only;
@@ -43,6 +46,7 @@ import type { RequestContext } from '../audit.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
 import { assertMeterNotArchived, planArchived, productArchived } from './archiving.js';
+import { lockMeter } from '../../db/metering/meters.js';
 import { versionForChange } from './versions.js';
 
 export type CreateProductInput = Omit<NewProduct, 'id'>;
@@ -54,6 +58,7 @@ export interface CreateSkuInput {
   pricing_model: PricingModel;
   unit_amount_nanos?: string;
   meter_event_type?: string;
+  meter_id?: string;
   currency: string;
   tiers?: TierRecord[];
   package_size?: string;
@@ -85,8 +90,8 @@ const MODEL_ONLY_FIELDS: readonly { field: keyof CreateSkuInput; model: PricingM
 function applicabilityProblems(input: CreateSkuInput): Problem[] {
   const model = input.pricing_model;
   const problems: Problem[] = [];
-  if (model !== 'Flat' && input.meter_event_type === undefined) {
-    problems.push({ code: 'meter_required', field: 'meter_event_type', message: `${model} pricing rates usage and needs a meter_event_type` });
+  if (model !== 'Flat' && input.meter_event_type === undefined && input.meter_id === undefined) {
+    problems.push({ code: 'meter_required', field: 'meter_event_type', message: `${model} pricing rates usage and needs a meter_id or a meter_event_type` });
   }
   if (!TIERED.has(model) && input.unit_amount_nanos === undefined) {
     problems.push({ code: 'unit_amount_required', field: 'unit_amount_nanos', message: `${model} pricing needs unit_amount_nanos` });
@@ -200,25 +205,49 @@ export const listPlans = (db: Db, page: PageQuery & { currency?: string | undefi
  * current one (its prices are frozen). An event type billed with an archived meter is refused.
  */
 export async function createSku(db: Db, input: CreateSkuInput, context: RequestContext): Promise<SkuView> {
-  const price = skuPrice(newId(), input);
+  const parsed = skuPrice(newId(), input);
   return db.$transaction(async (tx) => {
     const plan = await lockPlan(tx, input.plan_id, 'update');
     if (plan === null) {
       throw missingReference('plan_id', 'plan', input.plan_id);
     }
     if (plan.archived) throw planArchived(plan.id);
-    if (plan.currency !== null && plan.currency !== price.currency) {
-      throw conflict('plan_currency_mismatch', `currency: the SKUs of plan ${input.plan_id} are priced in ${plan.currency}, not ${price.currency}`, {
+    if (plan.currency !== null && plan.currency !== parsed.currency) {
+      throw conflict('plan_currency_mismatch', `currency: the SKUs of plan ${input.plan_id} are priced in ${plan.currency}, not ${parsed.currency}`, {
         field: 'currency',
         plan_currency: plan.currency,
       });
     }
-    if (price.meter_event_type !== undefined) await assertMeterNotArchived(tx, price.meter_event_type);
+    const price = input.meter_id === undefined ? parsed : await withNamedMeter(tx, parsed, input.meter_id);
+    if (input.meter_id === undefined && price.meter_event_type !== undefined) await assertMeterNotArchived(tx, price.meter_event_type);
     const version = await versionForChange(tx, plan, context);
     const sku = await insertSku(tx, input.plan_id, version, price);
     await auditCreated(tx, context, 'sku', sku);
     return sku;
   });
+}
+
+/**
+ * The price with the meter it names: the meter must exist (404 meter_not_found) and not be archived
+ * (409 meter_archived), and a meter_event_type given with it must be the meter's (422
+ * meter_event_type_mismatch); the SKU stores the meter's event type. Locks the meter row, so an
+ * archive cannot slip in between.
+ */
+async function withNamedMeter(tx: Prisma.TransactionClient, price: SkuPrice, meterId: string): Promise<SkuPrice> {
+  const meter = await lockMeter(tx, meterId);
+  if (meter === null) throw missingReference('meter_id', 'meter', meterId);
+  if (meter.archivedAt !== null) {
+    throw conflict('meter_archived', `meter_id: meter ${meterId} is archived; new SKUs cannot price it`, { field: 'meter_id', meter_id: meterId });
+  }
+  if (price.meter_event_type !== undefined && price.meter_event_type !== meter.eventType) {
+    throw new DomainError(
+      'unprocessable',
+      'meter_event_type_mismatch',
+      `meter_event_type: meter ${meterId} measures ${JSON.stringify(meter.eventType)}, not ${JSON.stringify(price.meter_event_type)}`,
+      { field: 'meter_event_type', meter_id: meterId, meter_event_type: meter.eventType },
+    );
+  }
+  return { ...price, meter_id: meterId, meter_event_type: meter.eventType };
 }
 
 export const getSku = (db: Db, id: string): Promise<SkuView> => found(findSku(db, id), 'sku', id);

@@ -224,7 +224,7 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
 }
 
 /**
- * Values a numeric meter of the event's type (Sum, Max, Latest, WeightedSum) could not count: the
+ * Values a numeric meter of the event's type (Sum, Max, LATEST, WEIGHTED_SUM) could not count: the
  * property it reads is present but is no JSON number and no plain decimal string ("NaN", "0x10",
  * " 5", true, null). Refused with a 400 naming it, rather than stored and counted as nothing.
  */
@@ -321,7 +321,7 @@ function quantityLimitError(err: unknown): unknown {
  * prices, so they are refused at the door when they could never be billed: more than
  * MAX_QUANTITY_INTEGER_DIGITS digits before the decimal point or more than MAX_QUANTITY_DECIMALS
  * after it, from anyone; negative, from a customer token (a customer could lower its own bill).
- * Admin credentials may send negative values: corrections, and the level deltas WeightedSum meters
+ * Admin credentials may send negative values: corrections, and the level deltas WEIGHTED_SUM meters
  * carry; billing never counts a period's usage below zero (services/billing/contract-pricing.ts).
  */
 export const MAX_QUANTITY_INTEGER_DIGITS = 18;

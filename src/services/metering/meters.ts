@@ -1,9 +1,9 @@
 /**
  * Meters: how an event_type becomes a quantity (SPEC §2 "Meter definition").
  *
- * - Aggregations: Sum, Max and Latest of a numeric property (a JSON number or a decimal string such
+ * - Aggregations: Sum, Max and LATEST of a numeric property (a JSON number or a decimal string such
  *   as "0.25", summed exactly); Count of events; UniqueCount of distinct property values; and
- *   WeightedSum, the time-weighted average of a level that each event's property moves by (see
+ *   WEIGHTED_SUM, the time-weighted average of a level that each event's property moves by (see
  *   usage.ts). Events whose property is missing count for Count but add nothing to the numeric
  *   aggregations; a value that is no number is refused at ingestion once a numeric meter reads the
  *   property (events.ts, meterPropertyIssues), so only events stored before the meter existed can
@@ -17,10 +17,14 @@
  *   the reference instant) and Tumbling (consecutive windows of `window_size` aligned on the Unix
  *   epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
  * - Meters are immutable: rollups are built from their definition. Define a new meter to change one.
- * - Several meters may share an event_type; where one quantity per event_type is needed (invoicing)
- *   the FIRST meter created for it is used. An event_type without any meter uses the default: the
- *   sum of each event's `quantity` property when numeric, else 1 per event.
+ * - Several meters may share an event_type, each priced by its own SKU (SKU meter_id). A SKU giving
+ *   only meter_event_type is billed with the type's default meter: the FIRST meter created for it
+ *   (archived ones included; a later meter never changes it). An event_type without any meter uses
+ *   the built-in default: the sum of each event's `quantity` property when numeric, else 1 per event.
+ * - Aggregations are spelled as SPEC spells them: Sum, Count, Max, UniqueCount, LATEST, WEIGHTED_SUM
+ *   (Latest and WeightedSum are accepted on input).
  */
+import { formatWindowSize } from '../../core/index.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
 import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, numericPropertyMeters, type MeterRow } from '../../db/metering/meters.js';
@@ -69,15 +73,7 @@ export function parseWindowSize(text: string): number | undefined {
   return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
 }
 
-/** Canonical ISO 8601 text of a window size: 86400 → "P1D", 5400 → "PT1H30M". */
-export function formatWindowSize(seconds: number): string {
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  const secs = seconds % 60;
-  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${secs ? `${secs}S` : ''}`;
-  return `P${days ? `${days}D` : ''}${time ? `T${time}` : ''}`;
-}
+export { formatWindowSize };
 
 const isUnsafeNumber = (v: unknown) => typeof v === 'number' && (!Number.isFinite(v) || (Number.isInteger(v) && !Number.isSafeInteger(v)));
 
@@ -155,7 +151,7 @@ let numericGeneration = 0;
 const numericCache = new WeakMap<Db, { generation: number; loadedAt: number; byEventType: Map<string, NumericProperty[]> }>();
 
 /**
- * The properties each event type's numeric meters (Sum, Max, Latest, WeightedSum) read, for ingestion
+ * The properties each event type's numeric meters (Sum, Max, LATEST, WEIGHTED_SUM) read, for ingestion
  * to refuse values they could not count. One query per process per NUMERIC_PROPERTIES_TTL_MS (and after
  * a meter change here), not one per event.
  */
@@ -223,8 +219,9 @@ export async function listMeters(deps: ServiceDeps, query: MeterListQuery): Prom
 }
 
 /**
- * Archives a meter: SKUs created from now on cannot price its event type when it is the meter that
- * type is billed with (the first one created), so no new plan version is matched to it. Plan
+ * Archives a meter: SKUs created from now on cannot name it (meter_id), nor price its event type by
+ * meter_event_type alone when it is that type's default meter (the first one created), so no new
+ * plan version is matched to it. Plan
  * versions already pricing the type keep billing with it (its rollups are kept up to date), so
  * archiving re-prices no live subscription. Archiving an archived meter changes nothing.
  */

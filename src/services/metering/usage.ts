@@ -1,26 +1,41 @@
 /**
  * Usage aggregation: meter values over windows, the usage summary (SPEC §2 "Usage summary",
- * GET /v1/subscriptions/:id/usage) and the quantities invoicing rates.
+ * GET /v1/subscriptions/:id/usage) and the quantities invoicing rates: each usage SKU's meter
+ * (resolveSkuMeters) over the period, as its window bills (quantityPlan; the summary's
+ * billable_value is read the same way).
  *
  * - Attribution: a subscription's usage is its own events (subscription_id = it) plus its
  *   customer's events sent without a subscription_id. Those count towards every subscription of the
  *   customer whose plan meters their event_type: send subscription_id when a customer has several.
  * - Exactness: values are decimal strings summed in PostgreSQL numeric ("0.1" + "0.2" = "0.3").
- *   WeightedSum is the only division; it is rounded once, half-even, to WEIGHTED_SUM_SCALE places.
- * - WeightedSum: each event's property moves a level (+5 up, "-2.5" down) that persists across
+ *   WEIGHTED_SUM is the only division; it is rounded once per window, half-even, to WEIGHTED_SUM_SCALE places.
+ * - WEIGHTED_SUM: each event's property moves a level (+5 up, "-2.5" down) that persists across
  *   windows; the value is the level's time-weighted average over the window (∫ level dt / length),
  *   e.g. average GB stored over the billing period.
- * - Latest: the value of the event with the greatest timestamp in the window (ties: greatest id).
- * - Max and Latest of a window without numeric values are "0", as are empty sums.
+ * - LATEST: the value of the event with the greatest timestamp in the window (ties: greatest id).
+ * - Max and LATEST of a window without numeric values are "0", as are empty sums.
  * - Rollups (src/db/metering/rollups.ts) are advanced by a pass scheduled after ingestion (and runnable from
  *   anywhere with runRollupPass); reads never wait for them: anything not rolled up yet is read raw.
  */
-import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage, type Interval } from '../../core/index.js';
+import {
+  ADDITIVE_AGGREGATIONS,
+  billedSpan,
+  billingPeriodAt,
+  canonicalDecimal,
+  formatWindowSize,
+  meterWindow,
+  tumblingTotal,
+  weightedAverage,
+  type Interval,
+  type SkuMeter,
+  type SkuPrice,
+  type WindowPartial,
+} from '../../core/index.js';
 import type pg from 'pg';
-import { cursorKey, meterSpec, type AggregatorSpec } from '../../db/metering/aggregators.js';
+import { cursorKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
-import { firstMeters } from '../../db/metering/meters.js';
+import { readAggregates, readCursors, readUsageSubject, readWindowPartials, type Range, type Scope } from '../../db/metering/aggregates.js';
+import { firstMeters, metersByIds } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { ServiceDeps } from '../deps.js';
@@ -28,7 +43,7 @@ import type { Logger } from '../../logger.js';
 import { notFound, validation } from '../../errors.js';
 import type { UsageSummary } from '../../schemas/metering.js';
 
-/** Places a WeightedSum value is rounded to; the usage API documents it. */
+/** Places a WEIGHTED_SUM value is rounded to; the usage API documents it. */
 export { WEIGHTED_SUM_SCALE } from '../../core/index.js';
 /** Ingestion asks for a rollup pass at most this long after the first new event. */
 export const ROLLUP_DELAY_MS = 1_000;
@@ -51,7 +66,7 @@ interface WindowRequest {
 
 /**
  * Several aggregators' values for one subscription, each over its own window: one read per
- * distinct window (plus, for WeightedSum, one for the level before it), run in parallel.
+ * distinct window (plus, for WEIGHTED_SUM, one for the level before it), run in parallel.
  */
 async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: Scope, hints: Map<string, bigint>): Promise<WindowValue[]> {
   const groups = new Map<string, { range: Range; specs: AggregatorSpec[] }>();
@@ -59,12 +74,15 @@ async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: S
     const key = `${range.from?.getTime() ?? '-'}|${range.to.getTime()}`;
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { range, specs: [] }));
+    // The same aggregator over the same range is read once (the summary and its billable values share reads).
+    const same = group.specs.findIndex((known) => rollupKey(known) === rollupKey(spec));
+    if (same >= 0) return [key, same];
     group.specs.push(spec);
     return [key, group.specs.length - 1];
   };
   const slots = requests.map((r) => ({
     window: slot({ from: r.from, to: r.to }, r.spec),
-    before: r.spec.kind === 'meter' && r.spec.aggregation === 'WeightedSum' ? slot({ from: null, to: r.from }, r.spec) : undefined,
+    before: r.spec.kind === 'meter' && r.spec.aggregation === 'WEIGHTED_SUM' ? slot({ from: null, to: r.from }, r.spec) : undefined,
   }));
   const results = new Map(
     await Promise.all([...groups].map(async ([key, group]) => [key, await readAggregates(read, group.specs, scope, group.range, hints)] as const)),
@@ -84,10 +102,10 @@ async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: S
       case 'Max':
         value = partials.max ?? '0';
         break;
-      case 'Latest':
+      case 'LATEST':
         value = partials.latest ?? '0';
         break;
-      case 'WeightedSum': {
+      case 'WEIGHTED_SUM': {
         const level = before ? results.get(before[0])![before[1]]!.sum : null;
         value = weightedAverage(level ?? '0', partials.sum ?? '0', partials.weighted ?? '0', request.from.getTime(), request.to.getTime());
         break;
@@ -101,10 +119,127 @@ async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: S
 
 const defaultSpec = (eventType: string): AggregatorSpec => ({ kind: 'default', eventType });
 
+/**
+ * What a usage SKU is billed from: a meter (its id), or the built-in default of an event type
+ * without meters ("default:<event_type>", the sum of `quantity`, 1 per event without one).
+ */
+export interface BillingMeter {
+  /** The meter's id, or "default:<event_type>": the key of its quantity. */
+  key: string;
+  spec: AggregatorSpec;
+  windowType: MeterWindow;
+  windowSizeSeconds: number | null;
+  /** As rated lines show it. */
+  view: SkuMeter;
+}
+
+function billingMeterOf(row: { id: string; eventType: string; aggregation: MeterAggregation; property: string | null; filters: unknown; windowType: MeterWindow; windowSizeSeconds: number | null }): BillingMeter {
+  return {
+    key: row.id,
+    spec: meterSpec(row),
+    windowType: row.windowType,
+    windowSizeSeconds: row.windowSizeSeconds,
+    view: {
+      meter_id: row.id,
+      event_type: row.eventType,
+      aggregation: row.aggregation,
+      filters: row.filters as MeterFilter[],
+      window_type: row.windowType,
+      window_size: row.windowSizeSeconds === null ? null : formatWindowSize(row.windowSizeSeconds),
+    },
+  };
+}
+
+const defaultBillingMeter = (eventType: string): BillingMeter => ({
+  key: `default:${eventType}`,
+  spec: defaultSpec(eventType),
+  windowType: 'BillingPeriod',
+  windowSizeSeconds: null,
+  view: { meter_id: `default:${eventType}`, event_type: eventType, aggregation: DEFAULT_AGGREGATION, filters: [], window_type: 'BillingPeriod', window_size: null },
+});
+
+/**
+ * The meter each usage SKU is priced from: the meter it names (`meter_id`), else the default meter
+ * of its meter_event_type (the first meter created for the type, archived ones included), else the
+ * type's built-in default. Returns the SKUs with `meter` set (Flat SKUs unchanged) and the distinct
+ * meters to read. Two queries at most, whatever the number of SKUs.
+ */
+export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]): Promise<{ skus: SkuPrice[]; meters: BillingMeter[] }> {
+  const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
+  const named = await metersByIds(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
+  const defaults = await firstMeters(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [sku.meter_event_type!] : [])))]);
+  const meters = new Map<string, BillingMeter>();
+  const meterOf = (sku: SkuPrice): BillingMeter => {
+    const row = sku.meter_id !== undefined ? named.get(sku.meter_id) : defaults.get(sku.meter_event_type!);
+    // A SKU's meter is never deleted (a foreign key restricts it); a missing one would be a bug.
+    if (sku.meter_id !== undefined && !row) throw new Error(`SKU ${sku.sku_id} names meter ${sku.meter_id}, which does not exist`);
+    const meter = row ? billingMeterOf(row) : defaultBillingMeter(sku.meter_event_type!);
+    const known = meters.get(meter.key);
+    if (known) return known;
+    meters.set(meter.key, meter);
+    return meter;
+  };
+  const resolved = skus.map((sku) => (usage.includes(sku) ? { ...sku, meter: meterOf(sku).view } : sku));
+  return { skus: resolved, meters: [...meters.values()] };
+}
+
+/** What meterQuantities needs of a meter. */
+export type MeterToRead = Pick<BillingMeter, 'key' | 'spec' | 'windowType' | 'windowSizeSeconds'>;
+
+type WindowedMeter = MeterToRead & { spec: AggregatorSpec & { kind: 'meter' }; windowSizeSeconds: number };
+
+/**
+ * How each meter's billed quantity over [from, to) is read (core billedSpan, tumblingTotal):
+ * BillingPeriod meters (and Tumbling Sum and Count, whose windows add up to the range) aggregate the
+ * range; Sliding meters the window_size ending at `to`, clipped to the range; other Tumbling meters
+ * sum each window's aggregate. `requests` go to aggregateAll (with any other requests of the caller:
+ * identical reads are shared), `windowed` to readWindowPartials, and `finish` puts the answers together.
+ */
+function quantityPlan(meters: readonly MeterToRead[], range: { from: Date; to: Date }) {
+  const interval = instants({ start: range.from, end: range.to });
+  const isWindowed = (m: MeterToRead): m is WindowedMeter =>
+    m.windowType === 'Tumbling' && m.windowSizeSeconds !== null && m.spec.kind === 'meter' && !ADDITIVE_AGGREGATIONS.has(m.spec.aggregation);
+  const windowed = meters.filter(isWindowed);
+  const whole = meters.filter((m) => !isWindowed(m));
+  const requests: WindowRequest[] = whole.map((m) => {
+    const span = billedSpan(m, interval);
+    return { spec: m.spec, from: new Date(span.start), to: new Date(span.end) };
+  });
+  const finish = (values: WindowValue[], partials: { windows: WindowPartial[][]; levels: (string | null)[] }): Record<string, string> => {
+    const out: Record<string, string> = {};
+    whole.forEach((m, i) => (out[m.key] = values[i]!.value));
+    windowed.forEach((m, i) => {
+      out[m.key] = tumblingTotal(m.spec.aggregation, partials.windows[i]!, interval, m.windowSizeSeconds * 1000, partials.levels[i] ?? '0');
+    });
+    return out;
+  };
+  return { requests, windowed: windowed.map((m) => ({ spec: m.spec, sizeMs: m.windowSizeSeconds * 1000 })), finish };
+}
+
+/**
+ * Each meter's billed quantity over [from, to), keyed by its key, exact decimal strings (see
+ * quantityPlan). Events of the subscription and the customer's events without a subscription_id
+ * count; late events included. "0" for meters without events (and for an empty range). Statements:
+ * one per distinct range (the range, each Sliding size, the level before a WEIGHTED_SUM range) plus
+ * one for every windowed Tumbling meter together, never one per window.
+ */
+export async function meterQuantities(
+  read: SqlReader,
+  meters: readonly MeterToRead[],
+  scope: Scope,
+  range: { from: Date; to: Date },
+  hints: Map<string, bigint>,
+): Promise<Record<string, string>> {
+  if (range.to <= range.from) return Object.fromEntries(meters.map((m) => [m.key, '0']));
+  const plan = quantityPlan(meters, range);
+  const [values, partials] = await Promise.all([aggregateAll(read, plan.requests, scope, hints), readWindowPartials(read, plan.windowed, scope, range)]);
+  return plan.finish(values, partials);
+}
+
 export interface QuantityRequest {
   subscriptionId: string;
   customerId: string;
-  eventTypes: string[];
+  meters: readonly MeterToRead[];
   from: Date;
   to: Date;
 }
@@ -113,43 +248,28 @@ export interface QuantityRequest {
 export type QuantityReader = (input: QuantityRequest) => Promise<Record<string, string>>;
 
 /**
- * A reader of quantities that resolves each set of event types' meters and rollup cursor hints
- * once, for many reads (a price simulation's batch). Hints only ever lag the cursors, which never
- * costs exactness (see readAggregates): only a longer tail of raw events to read.
+ * A reader of the meters' quantities (meterQuantities, through the caller's transaction) that reads
+ * each set of meters' rollup cursor hints once, for many reads (a price simulation's batch). Hints
+ * only ever lag the cursors, which never costs exactness (see readAggregates): only a longer tail of
+ * raw events to read.
  */
 export function quantityReader(db: DbClient): QuantityReader {
-  const resolved = new Map<string, Promise<{ specs: AggregatorSpec[]; hints: Map<string, bigint> }>>();
+  const hintsBySet = new Map<string, Promise<Map<string, bigint>>>();
   const read = prismaReader(db);
-  const resolve = async (eventTypes: string[]) => {
-    const first = await firstMeters(db, eventTypes);
-    const specs = eventTypes.map((type) => {
-      const meter = first.get(type);
-      return meter ? meterSpec(meter) : defaultSpec(type);
-    });
-    return { specs, hints: await readCursors(read, [...new Set(specs.map(cursorKey))]) };
-  };
   return async (input) => {
-    const eventTypes = [...new Set(input.eventTypes)];
-    if (eventTypes.length === 0) return {};
-    if (input.to <= input.from) return Object.fromEntries(eventTypes.map((type) => [type, '0']));
-    const key = eventTypes.join('\u0000');
-    let meters = resolved.get(key);
-    if (!meters) resolved.set(key, (meters = resolve(eventTypes)));
-    const { specs, hints } = await meters;
+    if (input.meters.length === 0) return {};
+    const range = { from: input.from, to: input.to };
     const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
-    const values = await aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints);
-    return Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
+    if (input.to <= input.from) return meterQuantities(read, input.meters, scope, range, new Map());
+    const cursors = [...new Set(input.meters.map((m) => cursorKey(m.spec)))];
+    const key = cursors.join('\u0000');
+    let hints = hintsBySet.get(key);
+    if (!hints) hintsBySet.set(key, (hints = readCursors(read, cursors)));
+    return meterQuantities(read, input.meters, scope, range, await hints);
   };
 }
 
-/**
- * Quantity per meter_event_type for the SKUs of a subscription's plan over [from, to), exact
- * decimal strings. Each type uses the FIRST meter created for it (its aggregation and filters,
- * BillingPeriod semantics over [from, to) whatever its window), else the default (sum of
- * `quantity`, 1 per event without one). Events of the subscription and the customer's events
- * without a subscription_id count; late events included. "0" for types without events (and for an
- * empty range).
- */
+/** Quantities of the meters over [from, to) for a subscription (meterQuantities, through the caller's transaction). */
 export function quantitiesForPeriod(db: DbClient, input: QuantityRequest): Promise<Record<string, string>> {
   return quantityReader(db)(input);
 }
@@ -174,7 +294,17 @@ interface SummaryEntry {
   aggregation: MeterAggregation;
   unit: string;
   windowType: MeterWindow;
+  windowSizeSeconds: number | null;
   window: { start: Date; end: Date };
+}
+
+/**
+ * A billed meter value is never below zero: negative values (admin corrections, WEIGHTED_SUM level
+ * deltas, events stored before the door refused them) bring it down to zero, never lower
+ * (docs/failures.md). Invoicing and the usage summary's billable_value apply it alike.
+ */
+export function atLeastZero(values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.startsWith('-') ? '0' : value]));
 }
 
 /**
@@ -208,7 +338,9 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
   const entries = subscription.event_types.flatMap((type): SummaryEntry[] => {
     const own = subscription.meters.filter((m) => m.event_type === type);
     if (own.length === 0) {
-      return [{ spec: defaultSpec(type), meterId: `default:${type}`, name: `${type} (default)`, aggregation: DEFAULT_AGGREGATION, unit: 'units', windowType: 'BillingPeriod', window: period }];
+      return [
+        { spec: defaultSpec(type), meterId: `default:${type}`, name: `${type} (default)`, aggregation: DEFAULT_AGGREGATION, unit: 'units', windowType: 'BillingPeriod', windowSizeSeconds: null, window: period },
+      ];
     }
     return own.map((m) => ({
       spec: { kind: 'meter', meterId: m.id, eventType: m.event_type, aggregation: m.aggregation, property: m.property, filters: m.filters },
@@ -217,6 +349,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
       aggregation: m.aggregation,
       unit: m.unit,
       windowType: m.window_type,
+      windowSizeSeconds: m.window_size_seconds,
       window: custom
         ? period
         : dates(meterWindow({ windowType: m.window_type, windowSizeSeconds: m.window_size_seconds }, { period: instants(period), atMs: asOf.getTime() })),
@@ -224,12 +357,17 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
   });
 
   const scope = { customerId: subscription.customer_id, subscriptionId: subscription.id };
-  const values = await aggregateAll(
-    read,
-    entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })),
-    scope,
-    subscription.cursors,
+  // What the period's invoice rates for each meter, read along with the entries (identical reads shared).
+  const billed = { from: period.start, to: period.end };
+  const plan = quantityPlan(
+    entries.map((e) => ({ key: e.meterId, spec: e.spec, windowType: e.windowType, windowSizeSeconds: e.windowSizeSeconds })),
+    billed,
   );
+  const [values, partials] = await Promise.all([
+    aggregateAll(read, [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests], scope, subscription.cursors),
+    readWindowPartials(read, plan.windowed, scope, billed),
+  ]);
+  const billable = atLeastZero(plan.finish(values.slice(entries.length), partials));
   return {
     subscription_id: subscription.id,
     customer_id: subscription.customer_id,
@@ -243,6 +381,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
       event_type: e.spec.eventType,
       aggregation: e.aggregation,
       value: values[i]!.value,
+      billable_value: billable[e.meterId]!,
       unit: e.unit,
       window_type: custom ? 'Custom' : e.windowType,
       window_start: e.window.start.toISOString(),

@@ -110,12 +110,14 @@ export const createSkuRoute = createRoute({
 - Graduated and Volume need tiers (\`tiers_required\`) with positive, strictly increasing whole-unit bounds
   (\`tier_bound_not_positive\`, \`tier_bounds_not_increasing\`), only the last one unbounded (\`unbounded_tier_not_last\`,
   \`last_tier_must_be_unbounded\`); other models take no tiers (\`tiers_not_allowed\`).
-- meter_event_type is required for every model but Flat (\`meter_required\`); unit_amount_nanos is required except for
+- meter_id or meter_event_type is required for every model but Flat (\`meter_required\`). meter_id prices that meter (404
+  \`meter_not_found\`, 409 \`meter_archived\`; a meter_event_type other than the meter's is 422 \`meter_event_type_mismatch\`);
+  meter_event_type alone prices the event type's default meter (the first one created for it). unit_amount_nanos is required except for
   Graduated and Volume (\`unit_amount_required\`); prices are non-negative except Flat and PerUnit credits (\`negative_price\`).
 - Package needs package_size (\`invalid_package_size\`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
   positive unit_amount_nanos; package and commit fields on other models are \`field_not_applicable\`.
 - Unknown plan_id: 404 \`plan_not_found\`. All SKUs of a plan share one currency: 409 \`plan_currency_mismatch\`.
-- An archived plan takes no SKUs (409 \`plan_archived\`); an event type billed with an archived meter cannot be priced (409 \`meter_archived\`).
+- An archived plan takes no SKUs (409 \`plan_archived\`); an event type whose default meter is archived cannot be priced by meter_event_type alone (409 \`meter_archived\`).
 
 The SKU joins the plan's current version while no subscription is on it; otherwise it opens version N+1 (which new
 subscriptions take) and subscriptions on earlier versions are not billed for it (see the plan's versions).`,

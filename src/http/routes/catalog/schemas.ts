@@ -33,7 +33,12 @@ export const CreateSkuSchema = z
         'optional for Graduated and Volume (default "0", unused)',
     }),
     meter_event_type: z.string().trim().min(1, 'must not be empty').max(200).optional().openapi({
-      description: 'usage event_type this SKU rates; required for every model but Flat',
+      description:
+        "usage event_type this SKU rates, billed with that type's default meter (the first meter created for it; without meters, the sum of `quantity`). " +
+        'Every model but Flat needs it or meter_id; with meter_id it may be left out, and must be the meter\'s event_type when given',
+    }),
+    meter_id: UuidSchema.optional().openapi({
+      description: 'the meter this SKU prices (its filters and window): any meter of an event type, each priced by its own SKU. Must exist and not be archived',
     }),
     currency: CurrencySchema,
     tiers: z.array(TierInputSchema).max(100).optional().openapi({ description: 'Graduated and Volume only; at least one, the last unbounded' }),

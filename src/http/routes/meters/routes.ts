@@ -5,16 +5,20 @@ import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
 import { CreateMeterSchema } from './schemas.js';
 
-const METER_RULES = `Aggregations: Sum, Max and Latest of a numeric property (JSON numbers or decimal strings, summed exactly); Count of
-events; UniqueCount of distinct values of the property; WeightedSum: each event's property moves a level that persists across windows,
-and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+const METER_RULES = `Aggregations (as SPEC spells them): Sum, Max and LATEST of a numeric property (JSON numbers or decimal strings, summed
+exactly); Count of events; UniqueCount of distinct values of the property; WEIGHTED_SUM: each event's property moves a level that
+persists across windows, and the value is the level's time-weighted average over the window (rounded half-even to 12 decimal places).
+Latest and WeightedSum are accepted on input and stored as LATEST and WEIGHTED_SUM.
 Filters (all must hold): Equals, NotEquals, GreaterThan, GreaterThanOrEqual, LessThan, LessThanOrEqual, In. A number compares
 numerically with numbers and decimal strings, a string with the text of strings and numbers, a boolean with booleans. NotEquals also
 matches events without the property; the others need it. For "not in", give several NotEquals.
 Windows: BillingPeriod (the subscription's billing period), Sliding (window_size before the reference instant), Tumbling (consecutive
 window_size windows aligned on the Unix epoch, so P1D windows start at 00:00 UTC; the one containing the reference instant).
-Several meters may match one event_type; invoicing uses the first one created. Meters are immutable (they can only be archived); an
-event_type without meters is measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
+A period's invoice bills a BillingPeriod meter's value over the period, a Tumbling meter the sum over the period's windows of each
+window's value (e.g. the sum of daily maxima), a Sliding meter its value over the window_size ending at the period end.
+Several meters may match one event_type, each priced by its own SKU (SKU meter_id); a SKU giving only meter_event_type is billed with
+the type's default meter, the first one created. Meters are immutable (they can only be archived); an event_type without meters is
+measured by the default: the sum of each event's \`quantity\` (1 for events without it).`;
 
 export const create = createRoute({
   method: 'post',

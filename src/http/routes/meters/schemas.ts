@@ -3,14 +3,14 @@
  */
 import { z } from '@hono/zod-openapi';
 import { MAX_FILTERS, meterDefinitionIssues } from '../../../services/metering/meters.js';
-import { AggregationSchema, FilterSchema, PropertyNameSchema, WindowTypeSchema } from '../../../schemas/metering.js';
+import { AggregationInputSchema, FilterSchema, PropertyNameSchema, WindowTypeSchema } from '../../../schemas/metering.js';
 
 export const CreateMeterSchema = z
   .strictObject({
     name: z.string().trim().min(1).max(200),
     description: z.string().max(2000).optional(),
     event_type: z.string().trim().min(1).max(200).openapi({ example: 'tokens_used' }),
-    aggregation: AggregationSchema,
+    aggregation: AggregationInputSchema,
     property: PropertyNameSchema.optional().openapi({ description: 'required except for Count' }),
     filters: z.array(FilterSchema).max(MAX_FILTERS).optional().openapi({ description: `up to ${MAX_FILTERS}; all must hold` }),
     window_type: WindowTypeSchema.optional().openapi({ description: 'default BillingPeriod' }),

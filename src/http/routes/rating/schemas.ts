@@ -48,7 +48,8 @@ export const PreviewRequestSchema = z
   .strictObject({
     plan_id: UuidSchema,
     quantities: MeterQuantitiesSchema.openapi({
-      description: 'meter_event_type → quantity aggregated over the whole period; meters left out count as 0',
+      description:
+        "meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); meters left out count as 0",
       example: { api_calls: '12500' },
     }),
     usage_to_date: z

@@ -12,11 +12,13 @@ export const summary = createRoute({
   operationId: 'getSubscriptionUsage',
   tags: ['Metering'],
   summary: 'Usage summary of a subscription',
-  description: `One entry per meter of the event types the subscription's plan meters (SKU meter_event_type), each over its window:
+  description: `One entry per meter of the event types the subscription's plan meters (SKU meter_event_type, the meter_id's event type), each over its window:
 by default the current billing period (BillingPeriod meters), the window_size up to now (Sliding) and the current epoch-aligned window
 (Tumbling). \`at\` picks another reference instant (and the billing period containing it); \`from\`/\`to\` one explicit window for all.
 Counted: the subscription's events and its customer's events sent without a subscription_id. Values are exact decimal strings
-(WeightedSum rounded half-even to ${WEIGHTED_SUM_SCALE} places). Late events are included and counted in late_event_count.
+(WEIGHTED_SUM rounded half-even to ${WEIGHTED_SUM_SCALE} places). Late events are included and counted in late_event_count.
+billable_value is what an invoice of the period rates for the meter (the sum of each window's value for Tumbling meters, the window_size
+ending at period_end for Sliding ones), exactly as the period close computes it.
 Customer tokens see only their own subscriptions.`,
   request: { params: IdParamSchema, query: UsageQuerySchema },
   responses: { 200: jsonResponse('The usage summary', UsageSummarySchema) },
