@@ -18,7 +18,18 @@
  *   Drafts), then the Draft row (the lock finalization and Draft edits take). A partial unique
  *   index makes a second Draft for one group and period impossible in the database too.
  */
-import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, subtractQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
+import {
+  addQuantity,
+  chargesToInvoice,
+  formatQuantity,
+  parseQuantity,
+  serializeMinimumTrueUp,
+  subtractQuantity,
+  type Billed,
+  type ChargeLine,
+  type MinimumTrueUp,
+  type RatedLine,
+} from '../../core/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { getPlanPricing } from '../../db/catalog.js';
@@ -69,12 +80,15 @@ export interface BillResult {
 }
 
 interface TargetLine extends ChargeLine {
-  kind: 'fee' | 'usage';
+  kind: 'fee' | 'usage' | 'minimum';
   meter_event_type: string | null;
   plan_id: string;
   unit_amount_nanos: bigint;
-  detail: RatedLine;
+  detail: RatedLine | ReturnType<typeof serializeMinimumTrueUp>;
 }
+
+/** The chargesToInvoice key of a SKU's minimum true-up (its usage line is keyed by the sku_id). */
+export const minimumKey = (skuId: string): string => `${skuId}:minimum`;
 
 interface Period {
   start: Date;
@@ -133,8 +147,27 @@ async function rateToDate(
         detail: line,
       });
     }
+    // A minimum is judged on the whole of the phase's part of the period: once its usage is all in
+    // (the period close, or the bill of a plan change ending the phase), never on a bill to date.
+    if (usageTo.getTime() === phaseEnd.getTime()) lines.push(...rated.minimums.map((minimum) => minimumLine(minimum, plan.name, phase.planId)));
   }
   return lines;
+}
+
+/** A minimum-spend true-up as a charge of the period (kind "minimum", beside its SKU's usage line). */
+function minimumLine(minimum: MinimumTrueUp, planName: string, planId: string): TargetLine {
+  return {
+    sku_id: minimum.sku_id,
+    key: minimumKey(minimum.sku_id),
+    description: `${planName} · ${minimum.description}`,
+    quantity: '1',
+    amount_nanos: minimum.amount_nanos,
+    kind: 'minimum',
+    meter_event_type: null,
+    plan_id: planId,
+    unit_amount_nanos: minimum.amount_nanos,
+    detail: serializeMinimumTrueUp(minimum),
+  };
 }
 
 /** Billed lines summed per SKU. */
@@ -472,7 +505,8 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   const phases = await phasesOverlapping(tx, subscription.id, period);
   const basis = await periodBasis(tx, subscription.id, period.start);
   const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
-  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
+  // A minimum at zero (usage reached it) is no line, unless it corrects one billed before.
+  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start)).filter((charge) => charge.kind !== 'minimum' || charge.amount_nanos !== 0n);
   const onBehalf = onBehalfOf(customer, payerId);
   // The first close of a period also bills the late usage of the periods closed before it.
   const closing = CLOSING.has(input.reason) && !closed;

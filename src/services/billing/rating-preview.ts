@@ -9,7 +9,7 @@
  * escalation step begins or ends inside it; each piece is rated under its own terms (recurring fees
  * prorated by days, usage priced where it was consumed, tiers counted over the whole period), so
  * a split period needs the period-to-date usage at each inner boundary (usage_to_date). Quantities
- * are keyed by meter_event_type; a key that no usage SKU of the plan rates is refused (a typo would
+ * are keyed by meter_event_type (a Percentage SKU's fee sum by its sku_id); a key that no usage SKU of the plan rates is refused (a typo would
  * otherwise price as zero), and missing meters count as 0. The one display rounding (SPEC global
  * rule 2) is applied to the total only, HalfEven, to the currency's minor unit.
  */
@@ -22,6 +22,7 @@ import {
   ratePeriodAcrossPhases,
   serializeRatedPeriod,
   toDisplay,
+  usageKey,
   validateTiers,
   type CivilDate,
   type ContractPricing,
@@ -164,7 +165,8 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
     throw new DomainError('unprocessable', 'plan_has_no_skus', `plan_id: plan ${input.plan_id} has no SKUs to rate`, { field: 'plan_id' });
   }
 
-  const meters = new Set(prices.filter((price) => price.pricing_model !== 'Flat').map((price) => price.meter_event_type));
+  // Usage is keyed by meter_event_type, a Percentage SKU's (the sum of its per-event fees) by sku_id.
+  const meters = new Set(prices.filter((price) => price.pricing_model !== 'Flat').map(usageKey));
   const models = new Map(prices.map((price) => [price.sku_id, price.pricing_model]));
   const unknownMeters = (quantities: Record<string, string>, field: string): Problem[] =>
     Object.keys(quantities)

@@ -48,7 +48,9 @@ export const PreviewRequestSchema = z
   .strictObject({
     plan_id: UuidSchema,
     quantities: MeterQuantitiesSchema.openapi({
-      description: 'meter_event_type → quantity aggregated over the whole period; meters left out count as 0',
+      description:
+        "meter_event_type → quantity aggregated over the whole period; a Percentage SKU's quantity is keyed by its sku_id: the sum of its per-event fees " +
+        'in currency units (e.g. "13.7"); keys left out count as 0',
       example: { api_calls: '12500' },
     }),
     usage_to_date: z
