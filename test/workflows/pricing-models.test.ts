@@ -29,6 +29,7 @@ interface Tier {
 interface Line {
   kind: string;
   sku_id: string | null;
+  period_start: string | null;
   description: string;
   quantity: string;
   amount_nanos: string;
@@ -189,6 +190,24 @@ describe('pricing models billed by a period close', () => {
     expect(preview.total_nanos).toBe(january!.subtotal_nanos);
     expect(preview.minimums).toEqual([expect.objectContaining({ sku_id: skus.calls, amount_nanos: `${CALLS_TRUE_UP}` })]);
     expect(preview.lines.find((l) => l.sku_id === skus.tokens)?.tiers).toEqual(line(skus.tokens).detail?.tiers);
+
+    // 50 calls of January arrive after its close: February's close bills them as late usage, and
+    // January's minimum is judged again: its true-up shrinks by as much (70.00 → 20.00).
+    const late = { ...event(customerId, s, 'pm_calls', { quantity: 50 }), timestamp: '2026-01-20T00:00:00Z' };
+    expect((await h.request('POST', '/v1/events', { body: late })).status).toBe(200);
+    await advanceClock(h, clockId, '2026-03-01T02:00:00.000Z');
+    const [, february] = await invoicesOf<Invoice>(h, `subscription_id=${s}`);
+    const forJanuary = february!.line_items.filter((l) => l.period_start === '2026-01-01T00:00:00.000Z' && l.sku_id === skus.calls);
+    expect(forJanuary.map((l) => [l.kind, l.quantity, l.amount_nanos])).toEqual(
+      expect.arrayContaining([
+        ['usage', '50', `${50n * U}`],
+        ['minimum', '0', `${-50n * U}`],
+      ]),
+    );
+    expect(forJanuary).toHaveLength(2);
+    // February's own minimum: no calls at all, so the whole 100.00.
+    const februaryMinimum = february!.line_items.filter((l) => l.period_start === '2026-02-01T00:00:00.000Z' && l.kind === 'minimum');
+    expect(februaryMinimum.map((l) => l.amount_nanos)).toEqual([`${100n * U}`]);
   });
 
   it('bills no true-up once usage reaches the minimum', async () => {

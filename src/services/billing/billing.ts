@@ -197,7 +197,7 @@ async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, peri
  * (starting before `before`; all when null) after they were billed. Each closed period with such
  * late events is rated again, whole, with every event it now has (its tiers, packages, minimums and
  * contract terms, exactly as its close rated it), and each SKU's difference to everything ever
- * billed for that period's usage becomes a prior-period adjustment line with the period as its
+ * billed for that period's usage (and its minimum true-up, a line of kind "minimum") becomes a prior-period adjustment line with the period as its
  * service period. A period whose own Draft is still waiting for its grace end is left to that Draft
  * (its refresh bills the late events). The periods billed are marked accounted, so the next close
  * only looks at events that arrive later.
@@ -212,11 +212,12 @@ export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow
     if (await periodDraftPending(tx, subscription.id, close.periodStart)) continue;
     accounted.push(close.periodStart);
     const period = { start: close.periodStart, end: close.periodEnd };
-    const usage = (await rateWholePeriod(tx, subscription, period, contract)).filter((line) => line.kind === 'usage');
-    const billed = billedPerSku(await usageBilledForPeriod(tx, subscription.id, period.start));
+    // The minimum is judged again with the late events: its true-up shrinks as the usage line grows.
+    const usage = (await rateWholePeriod(tx, subscription, period, contract)).filter((line) => line.kind === 'usage' || line.kind === 'minimum');
+    const billed = billedPerSku(await usageBilledForPeriod(tx, subscription.id, period.start, { minimums: true }));
     for (const charge of chargesToInvoice(usage, billed)) {
-      if (charge.amount_nanos === 0n && charge.quantity === '0') continue;
-      const already = billed.get(charge.sku_id);
+      if (charge.amount_nanos === 0n && (charge.quantity === '0' || charge.kind === 'minimum')) continue;
+      const already = billed.get(charge.key ?? charge.sku_id);
       lines.push({
         ...lineOf(charge, subscription.id, period, onBehalf),
         description: `${charge.description} · late usage for ${civil(period.start)} – ${civil(period.end)}`,
@@ -328,7 +329,7 @@ export interface PeriodSpend {
 /**
  * The subscription's spend in the period holding `at`: its fees and every usage event recorded for
  * the period so far, rated cumulatively (what billing the period now would total, before tax and
- * credits); null when the subscription bills nothing now (trial, Expired) or `at` is outside its
+ * credits, minimum-spend true-ups left out); null when the subscription bills nothing now (trial, Expired) or `at` is outside its
  * current period (a period that has ended but not rolled yet counts from the roll on).
  */
 export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, at: Date): Promise<PeriodSpend | null> {
@@ -342,10 +343,11 @@ export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, a
   // the allowed clock skew ahead of it: events cannot be stamped later than that.
   const basis = await periodBasis(tx, subscription.id, period.start);
   const lines = await rateToDate(tx, subscription, period, phases, period.end, await contractOfRow(tx, subscription), basis);
+  // Spend is what was consumed: a minimum's true-up is owed only at the close, so it counts for nothing here.
   return {
     periodStart: period.start,
     periodEnd: period.end,
-    charges: lines.map((line) => ({ sku_id: line.sku_id, meter_event_type: line.meter_event_type, amount_nanos: line.amount_nanos })),
+    charges: lines.filter((line) => line.kind !== 'minimum').map((line) => ({ sku_id: line.sku_id, meter_event_type: line.meter_event_type, amount_nanos: line.amount_nanos })),
   };
 }
 
