@@ -3166,6 +3166,32 @@ export interface components {
              * @example 1500000000000
              */
             overage_unit_amount_nanos: string | null;
+            /** @description Package: units free before the first package, decimal-integer string */
+            package_free_units: string | null;
+            /**
+             * @description usage models: the least the SKU bills per period; a true-up line (kind "minimum") makes up the rest
+             * @example 1500000000000
+             */
+            minimum_amount_nanos: string | null;
+            /** @description Percentage: the rate on each event's amount, in basis points */
+            percentage_bps: number | null;
+            /** @description Percentage: the event property holding the amount, in currency units */
+            amount_property: string | null;
+            /**
+             * @description Percentage: fixed fee added per event
+             * @example 1500000000000
+             */
+            per_event_fee_nanos: string | null;
+            /**
+             * @description Percentage: least fee per event
+             * @example 1500000000000
+             */
+            per_event_minimum_nanos: string | null;
+            /**
+             * @description Percentage: greatest fee per event
+             * @example 1500000000000
+             */
+            per_event_maximum_nanos: string | null;
             /** @description the first version of its plan holding this SKU */
             version_from: number;
             /** @description the first version of its plan without it (archived); null while the current version holds it */
@@ -3183,7 +3209,7 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
-        PricingModel: "Flat" | "PerUnit" | "Graduated" | "Volume" | "Package" | "Committed";
+        PricingModel: "Flat" | "PerUnit" | "Graduated" | "Volume" | "Package" | "Committed" | "Percentage";
         Tier: {
             /** @description inclusive upper bound in whole units; null for the last, unbounded tier */
             up_to: number | null;
@@ -3267,6 +3293,11 @@ export interface components {
             package_size?: string;
             package_rounding?: components["schemas"]["PackageRounding"] & unknown;
             /**
+             * @description Package only: units free before the first package (default "0", at most 13000000000000000000); then every started package is billed (Up) or only whole ones (Down)
+             * @example 1000
+             */
+            package_free_units?: string;
+            /**
              * @description Committed only: minimum charge per period
              * @example 1500000000000
              */
@@ -3276,6 +3307,36 @@ export interface components {
              * @example 1500000000000
              */
             overage_unit_amount_nanos?: string;
+            /**
+             * @description PerUnit, Graduated, Volume, Package and Percentage: the least the SKU bills per period (at most 1000000000000000000000000000000 raw units). At the period close a true-up line (kind "minimum") bills max(0, minimum − the SKU's line); prorated by days when the subscription serves part of the period
+             * @example 1500000000000
+             */
+            minimum_amount_nanos?: string;
+            /**
+             * @description Percentage only (required): the rate on each event's amount in basis points, 0-10000 (290 = 2.9%)
+             * @example 290
+             */
+            percentage_bps?: number;
+            /**
+             * @description Percentage only (required): the event property holding the amount in the currency units of the SKU (a number or decimal string); events without it, or with a negative one, are not charged
+             * @example amount
+             */
+            amount_property?: string;
+            /**
+             * @description Percentage only: fixed fee added to each event's fee (default "0", at most 100000000000000000 raw units)
+             * @example 1500000000000
+             */
+            per_event_fee_nanos?: string;
+            /**
+             * @description Percentage only: least fee per event (at most 100000000000000000 raw units)
+             * @example 1500000000000
+             */
+            per_event_minimum_nanos?: string;
+            /**
+             * @description Percentage only: greatest fee per event, ≥ per_event_minimum_nanos (at most 100000000000000000 raw units)
+             * @example 1500000000000
+             */
+            per_event_maximum_nanos?: string;
         };
         TierInput: {
             /** @description inclusive upper bound in whole units; null for the last, unbounded tier */
@@ -3449,6 +3510,8 @@ export interface components {
             }[];
             /** @description one line per SKU of the plan, in the plan's order; for a split period, the sum of the SKU's piece lines */
             lines: components["schemas"]["RatedLine"][];
+            /** @description one per SKU with a minimum_amount_nanos: the true-up its line needs to reach the minimum (included in subtotal_nanos and total_nanos) */
+            minimums: components["schemas"]["MinimumTrueUp"][];
             /**
              * @description raw units at scale 12 (1 unit = 1000000000000)
              * @example 1500000000000
@@ -3495,32 +3558,63 @@ export interface components {
              * @example 1500000000000
              */
             list_amount_nanos: string;
+            /** @description Graduated and Volume: the tier breakdown the line was priced from (the tier overrides in force when a contract replaces them); [] for other models */
             tiers: {
+                /** @description index of the tier in the price (0 = first) */
                 tier: number;
+                /** @description exclusive lower bound in whole units (the previous tier's up_to, 0 for the first) */
                 from: string;
+                /** @description inclusive upper bound in whole units; null for the unbounded last tier */
                 up_to: string | null;
+                /** @description the units priced in this tier (Volume: all units, in the one tier they fall into) */
                 quantity: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description the tier's price per unit
                  * @example 1500000000000
                  */
                 unit_amount_nanos: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description the tier's flat fee, charged once when the quantity reaches the tier ("0" without one)
                  * @example 1500000000000
                  */
                 flat_amount_nanos: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description quantity × unit_amount_nanos + flat_amount_nanos; the tiers sum to the line's list amount (the line's one rounding is carried by its last tier)
                  * @example 1500000000000
                  */
                 amount_nanos: string;
             }[];
+            /** @description Package lines: how the quantity was packaged */
             package?: {
                 package_size: string;
                 /** @enum {string} */
                 package_rounding: "Up" | "Down";
+                /** @description units free before the first package */
+                free_units: string;
+                /** @description packages billed: ⌈(quantity − free_units)⁺ / package_size⌉ (Up) or ⌊…⌋ (Down) */
                 packages: string;
+            };
+            /** @description Percentage lines: the terms each event's fee was computed with; the line's quantity is the exact sum of the period's fees in currency units, priced at 1.00 per unit */
+            percentage?: {
+                /** @description the rate on each event's amount */
+                basis_points: number;
+                /** @description the event property read as the amount */
+                amount_property: string;
+                /**
+                 * @description fixed fee added per event
+                 * @example 1500000000000
+                 */
+                per_event_fee_nanos: string;
+                /**
+                 * @description least fee per event, or null
+                 * @example 1500000000000
+                 */
+                per_event_minimum_nanos: string | null;
+                /**
+                 * @description greatest fee per event, or null
+                 * @example 1500000000000
+                 */
+                per_event_maximum_nanos: string | null;
             };
             commitment?: {
                 /**
@@ -3595,6 +3689,34 @@ export interface components {
              */
             amount_nanos: string;
         };
+        MinimumTrueUp: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            sku_id: string;
+            description: string;
+            /**
+             * @description the SKU's minimum for the days served (prorated when only part of the period is)
+             * @example 1500000000000
+             */
+            minimum_amount_nanos: string;
+            /**
+             * @description what the SKU's line bills in the period (after every adjustment)
+             * @example 1500000000000
+             */
+            usage_amount_nanos: string;
+            /**
+             * @description the true-up: max(0, minimum_amount_nanos − usage_amount_nanos)
+             * @example 1500000000000
+             */
+            amount_nanos: string;
+            /** @description the days served of the period when the minimum was prorated; null for the whole period */
+            proration: {
+                days_used: number;
+                days_in_period: number;
+            } | null;
+        };
         RatingPreviewRequest: {
             /**
              * Format: uuid
@@ -3602,7 +3724,7 @@ export interface components {
              */
             plan_id: string;
             /**
-             * @description meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); meters left out count as 0
+             * @description meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); a Percentage SKU's quantity is keyed by its sku_id: the sum of its per-event fees in currency units (e.g. "13.7"); keys left out count as 0
              * @example {
              *       "api_calls": "12500"
              *     }
@@ -4030,7 +4152,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description fee | usage | manual | credit | tax | true_up | contract_fee | spend_cap; credit and spend_cap lines are negative, tax lines are flagged is_tax
+             * @description fee | usage | minimum | manual | credit | tax | true_up | contract_fee | spend_cap; a minimum line is the true-up of a SKU's minimum spend; credit and spend_cap lines are negative, tax lines are flagged is_tax
              * @example fee
              */
             kind: string;
@@ -4111,32 +4233,63 @@ export interface components {
              * @example 1500000000000
              */
             list_amount_nanos?: string;
+            /** @description Graduated and Volume: the tier breakdown the line was priced from (the tier overrides in force when a contract replaces them); [] for other models */
             tiers?: {
+                /** @description index of the tier in the price (0 = first) */
                 tier: number;
+                /** @description exclusive lower bound in whole units (the previous tier's up_to, 0 for the first) */
                 from: string;
+                /** @description inclusive upper bound in whole units; null for the unbounded last tier */
                 up_to: string | null;
+                /** @description the units priced in this tier (Volume: all units, in the one tier they fall into) */
                 quantity: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description the tier's price per unit
                  * @example 1500000000000
                  */
                 unit_amount_nanos: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description the tier's flat fee, charged once when the quantity reaches the tier ("0" without one)
                  * @example 1500000000000
                  */
                 flat_amount_nanos: string;
                 /**
-                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @description quantity × unit_amount_nanos + flat_amount_nanos; the tiers sum to the line's list amount (the line's one rounding is carried by its last tier)
                  * @example 1500000000000
                  */
                 amount_nanos: string;
             }[];
+            /** @description Package lines: how the quantity was packaged */
             package?: {
                 package_size: string;
                 /** @enum {string} */
                 package_rounding: "Up" | "Down";
+                /** @description units free before the first package */
+                free_units: string;
+                /** @description packages billed: ⌈(quantity − free_units)⁺ / package_size⌉ (Up) or ⌊…⌋ (Down) */
                 packages: string;
+            };
+            /** @description Percentage lines: the terms each event's fee was computed with; the line's quantity is the exact sum of the period's fees in currency units, priced at 1.00 per unit */
+            percentage?: {
+                /** @description the rate on each event's amount */
+                basis_points: number;
+                /** @description the event property read as the amount */
+                amount_property: string;
+                /**
+                 * @description fixed fee added per event
+                 * @example 1500000000000
+                 */
+                per_event_fee_nanos: string;
+                /**
+                 * @description least fee per event, or null
+                 * @example 1500000000000
+                 */
+                per_event_minimum_nanos: string | null;
+                /**
+                 * @description greatest fee per event, or null
+                 * @example 1500000000000
+                 */
+                per_event_maximum_nanos: string | null;
             };
             commitment?: {
                 /**
@@ -4240,6 +4393,21 @@ export interface components {
                  */
                 rated_amount_nanos: string;
             };
+            /**
+             * @description the SKU's minimum for the days served (prorated when only part of the period is)
+             * @example 1500000000000
+             */
+            minimum_amount_nanos?: string;
+            /**
+             * @description what the SKU's line bills in the period (after every adjustment)
+             * @example 1500000000000
+             */
+            usage_amount_nanos?: string;
+            /** @description the days served of the period when the minimum was prorated; null for the whole period */
+            proration?: {
+                days_used: number;
+                days_in_period: number;
+            } | null;
             /** @description tax lines: the rate in basis points */
             rate_bps?: number;
             /**

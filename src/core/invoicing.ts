@@ -10,6 +10,8 @@ import { addQuantity, formatQuantity, parseQuantity, subtractQuantity } from './
 
 export interface ChargeLine {
   sku_id: string;
+  /** What target and billed lines are matched by: the sku_id unless given (e.g. a SKU's minimum true-up). */
+  key?: string;
   description: string;
   quantity: string;
   amount_nanos: bigint;
@@ -21,24 +23,25 @@ export interface Billed {
 }
 
 /**
- * The lines to put on the Draft: target − billed for every SKU. SKUs already billed with no
+ * The lines to put on the Draft: target − billed for every SKU (every key: `billed` is keyed alike). SKUs already billed with no
  * change are left out; on a period's first invoice (nothing billed yet) every SKU appears, even at 0.
  */
 export function chargesToInvoice<L extends ChargeLine>(target: readonly L[], billed: ReadonlyMap<string, Billed>): L[] {
   const firstInvoice = billed.size === 0;
   const merged = new Map<string, L>();
   for (const line of target) {
-    const previous = merged.get(line.sku_id);
+    const key = line.key ?? line.sku_id;
+    const previous = merged.get(key);
     merged.set(
-      line.sku_id,
+      key,
       previous
         ? { ...previous, quantity: formatQuantity(addQuantity(parseQuantity(previous.quantity), parseQuantity(line.quantity))), amount_nanos: previous.amount_nanos + line.amount_nanos }
         : line,
     );
   }
   const out: L[] = [];
-  for (const [skuId, line] of merged) {
-    const already = billed.get(skuId);
+  for (const [key, line] of merged) {
+    const already = billed.get(key);
     if (!already) {
       if (firstInvoice || line.amount_nanos !== 0n) out.push(line);
       continue;

@@ -16,8 +16,17 @@
  *   exactly equal to up_to belongs to that tier, one above belongs to the next. Bounds are whole
  *   units, so in Graduated only the last tier entered can hold a fractional quantity: the line is
  *   rounded once and that tier's amount carries the rounding, so the tiers sum to the line.
- * - Package: bundles of package_size units at unit_amount per bundle; a partial bundle is billed as
- *   a whole bundle (package_rounding 'Up', the default) or not billed ('Down').
+ * - Package: bundles of package_size units at unit_amount per bundle, after package_free_units free
+ *   units (default 0): packages = ⌈(quantity − free)⁺ / size⌉ with package_rounding 'Up' (the default:
+ *   a started package is billed whole), ⌊…⌋ with 'Down'. E.g. 1,000 free, 5.00 per started 100:
+ *   1,000 → 0.00, 1,001 → 5.00, 1,250 → 15.00.
+ * - Percentage: a fee per usage event on an amount property of the event (in the SKU's currency):
+ *     fee = clamp(amount × percentage_bps / 10000 + per_event_fee, per_event_minimum, per_event_maximum)
+ *   (percentageEventFee, exact). Events whose amount is missing, not a number or negative are not
+ *   charged. The rated quantity is the exact sum of the period's fees in currency units (summed by
+ *   the database, see percentageFeeQuantity), priced at 1.00 per unit and rounded once per line.
+ * - Minimum (minimum_amount_nanos, usage models): not part of the line; rating.ts adds a true-up of
+ *   max(0, minimum − the line's amount) beside it (minimumTrueUps).
  * - Committed: commit_amount is due every period and buys usage valued at unit_amount per unit;
  *   usage beyond that value is billed at overage_unit_amount:
  *     charge = commit + max(0, quantity − commit/unit_amount) × overage_unit_amount
@@ -46,8 +55,10 @@ import { formatQuantity, MAX_QUANTITY_SCALE, parseQuantity, pow10, roundRational
 import { CoreValidationError, type Problem } from './errors.js';
 import { formatMoney, isCurrency, MONEY_LIMIT, ONE_UNIT, parseMoney } from './money.js';
 
-export type PricingModel = 'Flat' | 'PerUnit' | 'Graduated' | 'Volume' | 'Package' | 'Committed';
-export const PRICING_MODELS: readonly PricingModel[] = ['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed'];
+export type PricingModel = 'Flat' | 'PerUnit' | 'Graduated' | 'Volume' | 'Package' | 'Committed' | 'Percentage';
+export const PRICING_MODELS: readonly PricingModel[] = ['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed', 'Percentage'];
+/** Models that rate usage and may carry a minimum_amount_nanos. */
+export const MINIMUM_MODELS: ReadonlySet<PricingModel> = new Set<PricingModel>(['PerUnit', 'Graduated', 'Volume', 'Package', 'Percentage']);
 
 export interface Tier {
   /** Inclusive upper bound in whole units; null only for the last, unbounded tier. */
@@ -78,8 +89,22 @@ export interface SkuPrice {
   readonly tiers?: readonly Tier[];
   readonly package_size?: bigint;
   readonly package_rounding?: PackageRounding;
+  /** Package: units free before the first package (default 0). */
+  readonly package_free_units?: bigint;
   readonly commit_amount_nanos?: bigint;
   readonly overage_unit_amount_nanos?: bigint;
+  /** Usage models: the least the SKU bills per period (a true-up line makes up the difference). */
+  readonly minimum_amount_nanos?: bigint;
+  /** Percentage: the rate on each event's amount, 0..10000 basis points. */
+  readonly percentage_bps?: number;
+  /** Percentage: the event property holding the amount (currency units, a number or decimal string). */
+  readonly amount_property?: string;
+  /** Percentage: fixed fee added per event (default 0). */
+  readonly per_event_fee_nanos?: bigint;
+  /** Percentage: least fee per event. */
+  readonly per_event_minimum_nanos?: bigint;
+  /** Percentage: greatest fee per event. */
+  readonly per_event_maximum_nanos?: bigint;
   /** Product tags, matched by contract RateOverrides. */
   readonly tags?: readonly string[];
 }
@@ -119,7 +144,18 @@ export interface RatedTier {
 export interface PackageDetail {
   readonly package_size: bigint;
   readonly package_rounding: PackageRounding;
+  /** Units free before the first package. */
+  readonly free_units: bigint;
   readonly packages: bigint;
+}
+
+/** The terms a Percentage line was priced with (its quantity is the sum of the per-event fees). */
+export interface PercentageDetail {
+  readonly basis_points: number;
+  readonly amount_property: string;
+  readonly per_event_fee_nanos: bigint;
+  readonly per_event_minimum_nanos: bigint | null;
+  readonly per_event_maximum_nanos: bigint | null;
 }
 
 export interface CommitmentDetail {
@@ -157,6 +193,7 @@ export interface RatedLine {
   readonly commitment?: CommitmentDetail;
   /** The meter the quantity was read from (the SKU's `meter`, when resolved). */
   readonly meter?: SkuMeter;
+  readonly percentage?: PercentageDetail;
   readonly adjustments: readonly Adjustment[];
   /** After every adjustment except the contract discount. */
   readonly subtotal_nanos: bigint;
@@ -262,15 +299,40 @@ function boundProblem(problems: Problem[], value: bigint | undefined, bound: big
  * Prices beyond MAX_UNIT_AMOUNT / MAX_FIXED_AMOUNT. Checked when a price is set (a SKU, a tier
  * override), not when one is rated: a price stored before the bound existed still rates.
  */
-export function priceBoundProblems(sku: Pick<SkuPrice, 'pricing_model' | 'unit_amount_nanos' | 'tiers' | 'commit_amount_nanos' | 'overage_unit_amount_nanos'>): Problem[] {
+export function priceBoundProblems(
+  sku: Pick<
+    SkuPrice,
+    | 'pricing_model'
+    | 'unit_amount_nanos'
+    | 'tiers'
+    | 'commit_amount_nanos'
+    | 'overage_unit_amount_nanos'
+    | 'minimum_amount_nanos'
+    | 'package_free_units'
+    | 'per_event_fee_nanos'
+    | 'per_event_minimum_nanos'
+    | 'per_event_maximum_nanos'
+  >,
+): Problem[] {
   const problems: Problem[] = [];
   const fixed = sku.pricing_model === 'Flat';
   boundProblem(problems, sku.unit_amount_nanos, fixed ? MAX_FIXED_AMOUNT : MAX_UNIT_AMOUNT, 'unit_amount_nanos', fixed ? 'a flat price' : 'a price per unit');
   problems.push(...tierBoundProblems(sku.tiers));
   boundProblem(problems, sku.commit_amount_nanos, MAX_FIXED_AMOUNT, 'commit_amount_nanos', 'a commitment');
   boundProblem(problems, sku.overage_unit_amount_nanos, MAX_UNIT_AMOUNT, 'overage_unit_amount_nanos', 'a price per unit');
+  boundProblem(problems, sku.minimum_amount_nanos, MAX_FIXED_AMOUNT, 'minimum_amount_nanos', 'a minimum spend');
+  // An event is a unit of a Percentage SKU: its fixed fee, minimum and maximum are prices per unit.
+  boundProblem(problems, sku.per_event_fee_nanos, MAX_UNIT_AMOUNT, 'per_event_fee_nanos', 'a fee per event');
+  boundProblem(problems, sku.per_event_minimum_nanos, MAX_UNIT_AMOUNT, 'per_event_minimum_nanos', 'a fee per event');
+  boundProblem(problems, sku.per_event_maximum_nanos, MAX_UNIT_AMOUNT, 'per_event_maximum_nanos', 'a fee per event');
+  if (sku.package_free_units !== undefined && sku.package_free_units > MAX_FREE_UNITS) {
+    problems.push({ code: 'quantity_out_of_range', field: 'package_free_units', message: `package_free_units must be at most ${MAX_FREE_UNITS}` });
+  }
   return problems;
 }
+
+/** Free units of a Package SKU: at most a month's bounded usage (MAX_MONTHLY_QUANTITY) × 13 months. */
+export const MAX_FREE_UNITS = 13n * 10n ** 18n;
 
 /** Tier prices beyond the bounds of priceBoundProblems. */
 export function tierBoundProblems(tiers: readonly Tier[] | undefined, field = 'tiers'): Problem[] {
@@ -303,6 +365,17 @@ export function validateSku(sku: SkuPrice): Problem[] {
       problems.push({ code: 'invalid_package_rounding', field: 'package_rounding', message: "package_rounding must be 'Up' or 'Down'" });
     }
   }
+  if (model === 'Package' && sku.package_free_units !== undefined && (typeof sku.package_free_units !== 'bigint' || sku.package_free_units < 0n)) {
+    problems.push({ code: 'invalid_package_free_units', field: 'package_free_units', message: 'package_free_units must be a whole number ≥ 0' });
+  }
+  if (sku.minimum_amount_nanos !== undefined) {
+    if (!MINIMUM_MODELS.has(model)) {
+      problems.push({ code: 'minimum_not_allowed', field: 'minimum_amount_nanos', message: `${model} pricing takes no minimum (only usage models do)` });
+    } else {
+      moneyProblem(problems, sku.minimum_amount_nanos, 'minimum_amount_nanos', false);
+    }
+  }
+  if (model === 'Percentage') problems.push(...percentageProblems(sku));
   if (model === 'Committed') {
     if (sku.commit_amount_nanos === undefined) {
       problems.push({ code: 'commit_required', field: 'commit_amount_nanos', message: 'Committed pricing needs commit_amount_nanos' });
@@ -319,6 +392,58 @@ export function validateSku(sku: SkuPrice): Problem[] {
     }
   }
   return problems;
+}
+
+function percentageProblems(sku: SkuPrice): Problem[] {
+  const problems: Problem[] = [];
+  const bps = sku.percentage_bps;
+  if (typeof bps !== 'number' || !Number.isSafeInteger(bps) || bps < 0 || bps > 10_000) {
+    problems.push({ code: 'invalid_percentage', field: 'percentage_bps', message: 'Percentage pricing needs percentage_bps, a whole number of basis points in 0..10000' });
+  }
+  if (typeof sku.amount_property !== 'string' || sku.amount_property === '') {
+    problems.push({ code: 'amount_property_required', field: 'amount_property', message: 'Percentage pricing needs amount_property, the event property holding the amount' });
+  }
+  const optional = ['per_event_fee_nanos', 'per_event_minimum_nanos', 'per_event_maximum_nanos'] as const;
+  for (const field of optional) if (sku[field] !== undefined) moneyProblem(problems, sku[field], field, false);
+  const { per_event_minimum_nanos: min, per_event_maximum_nanos: max } = sku;
+  if (isMoney(min) && isMoney(max) && min > max) {
+    problems.push({ code: 'minimum_above_maximum', field: 'per_event_minimum_nanos', message: 'per_event_minimum_nanos must not exceed per_event_maximum_nanos' });
+  }
+  return problems;
+}
+
+/**
+ * The exact fee of one event of a Percentage SKU in raw units, or null when the event is not
+ * charged (a negative amount). `amount` is the event's amount in currency units:
+ *   clamp(amount × 10^12 × percentage_bps / 10000 + per_event_fee, minimum, maximum).
+ * The database sums the same expression ×10000 (so without a division) at the period close.
+ */
+export function percentageEventFee(sku: SkuPrice, amount: string | Quantity): Rational | null {
+  const q = typeof amount === 'string' ? parseQuantity(amount, 'amount') : amount;
+  if (q.coefficient < 0n) return null;
+  const den = BPS_DENOMINATOR * pow10(q.scale);
+  let num = q.coefficient * ONE_UNIT * BigInt(sku.percentage_bps ?? 0) + (sku.per_event_fee_nanos ?? 0n) * den;
+  const { per_event_minimum_nanos: min, per_event_maximum_nanos: max } = sku;
+  if (min !== undefined && num < min * den) num = min * den;
+  if (max !== undefined && num > max * den) num = max * den;
+  return { num, den };
+}
+
+/** The places a per-event fee×10000 (raw units) is shifted by to read as currency units. */
+const PERCENTAGE_SHIFT = 16;
+
+/**
+ * A Percentage SKU's rated quantity from Σ (fee × 10000) in raw units, as the database sums it:
+ * the same sum in currency units, exact (a shift of the decimal point).
+ */
+export function percentageFeeQuantity(sumTimes10000: string): string {
+  const q = parseQuantity(sumTimes10000, 'percentage_fees');
+  return formatQuantity({ coefficient: q.coefficient, scale: q.scale + PERCENTAGE_SHIFT });
+}
+
+/** The key of a SKU's quantity in rating usage: its meter_event_type, or its sku_id for Percentage. */
+export function usageKey(sku: Pick<SkuPrice, 'sku_id' | 'pricing_model' | 'meter_event_type'>): string | undefined {
+  return sku.pricing_model === 'Percentage' ? sku.sku_id : sku.meter_event_type;
 }
 
 interface Priced {
@@ -414,11 +539,14 @@ function perUnit(unitPrice: bigint, q: Quantity): Priced {
 function packaged(sku: SkuPrice, q: Quantity): Priced {
   const size = sku.package_size as bigint;
   const rounding = sku.package_rounding ?? 'Up';
-  const perPackage = size * pow10(q.scale);
-  const whole = q.coefficient / perPackage;
-  const packages = rounding === 'Up' && q.coefficient % perPackage !== 0n ? whole + 1n : whole;
+  const free = sku.package_free_units ?? 0n;
+  const unit = pow10(q.scale);
+  const perPackage = size * unit;
+  const billable = q.coefficient > free * unit ? q.coefficient - free * unit : 0n;
+  const whole = billable / perPackage;
+  const packages = rounding === 'Up' && billable % perPackage !== 0n ? whole + 1n : whole;
   const amount = packages * sku.unit_amount_nanos;
-  return { exact: { num: amount, den: 1n }, amount, tiers: NO_TIERS, package: { package_size: size, package_rounding: rounding, packages } };
+  return { exact: { num: amount, den: 1n }, amount, tiers: NO_TIERS, package: { package_size: size, package_rounding: rounding, free_units: free, packages } };
 }
 
 /** Exact Committed charge for a (possibly prorated) commit given as a rational. */
@@ -466,6 +594,8 @@ function priceAt(sku: SkuPrice, tiers: readonly Tier[] | undefined, q: Quantity)
       return packaged(sku, q);
     case 'Committed':
       return committed(sku, q);
+    case 'Percentage':
+      return perUnit(ONE_UNIT, q);
   }
 }
 
@@ -520,7 +650,7 @@ export function rateSku(sku: SkuPrice, quantity: string | Quantity, options: Rat
     pricing_model: model,
     currency: sku.currency,
     quantity: model === 'Flat' ? '1' : quantityText(q.coefficient, q.scale),
-    unit_amount_nanos: sku.unit_amount_nanos,
+    unit_amount_nanos: model === 'Percentage' ? ONE_UNIT : sku.unit_amount_nanos,
     list_amount_nanos: adjusted === undefined ? priced.amount : adjusted.list_amount_nanos,
     tiers: priced.tiers,
     adjustments: adjusted === undefined ? NO_ADJUSTMENTS : adjusted.adjustments,
@@ -531,7 +661,19 @@ export function rateSku(sku: SkuPrice, quantity: string | Quantity, options: Rat
   if (priced.package !== undefined) line.package = priced.package;
   if (priced.commitment !== undefined) line.commitment = priced.commitment;
   if (sku.meter !== undefined) line.meter = sku.meter;
+  if (model === 'Percentage') line.percentage = percentageDetail(sku);
   return line;
+}
+
+/** The terms of a Percentage SKU as its lines carry them. */
+export function percentageDetail(sku: SkuPrice): PercentageDetail {
+  return {
+    basis_points: sku.percentage_bps as number,
+    amount_property: sku.amount_property as string,
+    per_event_fee_nanos: sku.per_event_fee_nanos ?? 0n,
+    per_event_minimum_nanos: sku.per_event_minimum_nanos ?? null,
+    per_event_maximum_nanos: sku.per_event_maximum_nanos ?? null,
+  };
 }
 
 function hasAdjustments(options: RateOptions): boolean {
@@ -660,7 +802,14 @@ export interface RatedLineJson {
   readonly unit_amount_nanos: string;
   readonly list_amount_nanos: string;
   readonly tiers: readonly RatedTierJson[];
-  readonly package?: { readonly package_size: string; readonly package_rounding: PackageRounding; readonly packages: string };
+  readonly package?: { readonly package_size: string; readonly package_rounding: PackageRounding; readonly free_units: string; readonly packages: string };
+  readonly percentage?: {
+    readonly basis_points: number;
+    readonly amount_property: string;
+    readonly per_event_fee_nanos: string;
+    readonly per_event_minimum_nanos: string | null;
+    readonly per_event_maximum_nanos: string | null;
+  };
   readonly commitment?: {
     readonly commit_amount_nanos: string;
     readonly usage_value_nanos: string;
@@ -677,7 +826,7 @@ export interface RatedLineJson {
 
 /** JSON-safe form of a RatedLine: money as decimal strings (SPEC global rule 1). */
 export function serializeRatedLine(line: RatedLine): RatedLineJson {
-  const { package: pack, commitment } = line;
+  const { package: pack, commitment, percentage } = line;
   return {
     sku_id: line.sku_id,
     description: line.description,
@@ -697,7 +846,25 @@ export function serializeRatedLine(line: RatedLine): RatedLineJson {
     })),
     ...(pack === undefined
       ? {}
-      : { package: { package_size: pack.package_size.toString(), package_rounding: pack.package_rounding, packages: pack.packages.toString() } }),
+      : {
+          package: {
+            package_size: pack.package_size.toString(),
+            package_rounding: pack.package_rounding,
+            free_units: pack.free_units.toString(),
+            packages: pack.packages.toString(),
+          },
+        }),
+    ...(percentage === undefined
+      ? {}
+      : {
+          percentage: {
+            basis_points: percentage.basis_points,
+            amount_property: percentage.amount_property,
+            per_event_fee_nanos: formatMoney(percentage.per_event_fee_nanos),
+            per_event_minimum_nanos: percentage.per_event_minimum_nanos === null ? null : formatMoney(percentage.per_event_minimum_nanos),
+            per_event_maximum_nanos: percentage.per_event_maximum_nanos === null ? null : formatMoney(percentage.per_event_maximum_nanos),
+          },
+        }),
     ...(commitment === undefined
       ? {}
       : {
@@ -738,14 +905,28 @@ export interface SkuPriceJson {
   readonly tiers?: readonly TierJson[];
   readonly package_size?: number | string;
   readonly package_rounding?: PackageRounding;
+  readonly package_free_units?: number | string;
   readonly commit_amount_nanos?: string;
   readonly overage_unit_amount_nanos?: string;
+  readonly minimum_amount_nanos?: string;
+  readonly percentage_bps?: number;
+  readonly amount_property?: string;
+  readonly per_event_fee_nanos?: string;
+  readonly per_event_minimum_nanos?: string;
+  readonly per_event_maximum_nanos?: string;
   readonly tags?: readonly string[];
 }
 
 function wholeNumber(value: number | string, field: string): bigint {
   if (typeof value === 'number' ? Number.isSafeInteger(value) : /^[0-9]{1,38}$/.test(value)) return BigInt(value);
   throw new CoreValidationError('invalid_integer', field, 'expected a whole number');
+}
+
+type OptionalMoneyField = 'minimum_amount_nanos' | 'per_event_fee_nanos' | 'per_event_minimum_nanos' | 'per_event_maximum_nanos';
+
+function optionalMoney<F extends OptionalMoneyField>(json: SkuPriceJson, field: F): { [K in F]?: bigint } {
+  const value = json[field];
+  return (value === undefined ? {} : { [field]: parseMoney(value, field) }) as { [K in F]?: bigint };
 }
 
 /** A SkuPrice from its JSON form (money as `_nanos` strings, SPEC tier objects), validated. */
@@ -772,6 +953,13 @@ export function parseSkuPrice(json: SkuPriceJson): SkuPrice {
     ...(json.overage_unit_amount_nanos === undefined
       ? {}
       : { overage_unit_amount_nanos: parseMoney(json.overage_unit_amount_nanos, 'overage_unit_amount_nanos') }),
+    ...(json.package_free_units === undefined ? {} : { package_free_units: wholeNumber(json.package_free_units, 'package_free_units') }),
+    ...optionalMoney(json, 'minimum_amount_nanos'),
+    ...(json.percentage_bps === undefined ? {} : { percentage_bps: json.percentage_bps }),
+    ...(json.amount_property === undefined ? {} : { amount_property: json.amount_property }),
+    ...optionalMoney(json, 'per_event_fee_nanos'),
+    ...optionalMoney(json, 'per_event_minimum_nanos'),
+    ...optionalMoney(json, 'per_event_maximum_nanos'),
     ...(json.tags === undefined ? {} : { tags: [...json.tags] }),
   };
   assertValidSku(sku);

@@ -24,11 +24,14 @@ import {
   type RateOverride,
   type TierOverride,
 } from './contracts.js';
-import { addQuantity, formatQuantity, parseQuantity, subtractQuantity, ZERO_QUANTITY, type Quantity } from './decimal.js';
+import { addQuantity, formatQuantity, parseQuantity, roundRational, subtractQuantity, ZERO_QUANTITY, type Quantity } from './decimal.js';
 import { CoreValidationError, type Problem } from './errors.js';
 import { formatMoney } from './money.js';
 import {
+  MINIMUM_MODELS,
+  percentageDetail,
   rateSku,
+  usageKey,
   serializeRatedLine,
   type Adjustment,
   type AdjustmentKind,
@@ -57,7 +60,11 @@ export type UsageQuantities = ReadonlyMap<string, string> | Readonly<Record<stri
 
 export interface RatePlanInput {
   readonly skus: readonly SkuPrice[];
-  /** meter id (a SKU's resolved `meter.meter_id`) or meter_event_type → aggregated quantity (decimal string); missing meters count as 0. */
+  /**
+   * meter id (a SKU's resolved `meter.meter_id`) or meter_event_type → aggregated quantity (decimal
+   * string); a Percentage SKU's quantity (the sum of its per-event fees in currency units) under its
+   * sku_id (usageKey); missing keys count as 0.
+   */
   readonly usage: UsageQuantities;
   readonly contract?: ContractPricing;
   readonly asOf: CivilDate;
@@ -71,9 +78,74 @@ export interface RatedPlan {
   /** The ramp phase applied, or null when no term is in force. */
   readonly phase: number | null;
   readonly lines: readonly RatedLine[];
+  /** The minimum-spend true-ups of SKUs with a minimum_amount_nanos, after the lines. */
+  readonly minimums: readonly MinimumTrueUp[];
+  /** Σ lines' subtotals + Σ true-ups. */
   readonly subtotal_nanos: bigint;
   readonly discount_nanos: bigint;
+  /** Σ lines' amounts + Σ true-ups. */
   readonly total_nanos: bigint;
+}
+
+/**
+ * A SKU's minimum spend for a period, against what its line bills: the true-up is
+ * max(0, minimum − the line's amount), the line's amount after every adjustment (contract discount
+ * included); the minimum itself takes no contract adjustment. A subscription (or plan phase) that
+ * serves only part of the period owes the minimum prorated by those days, like a Flat fee
+ * (minimum × days_used / days_in_period, exact, rounded once HalfEven).
+ */
+export interface MinimumTrueUp {
+  readonly sku_id: string;
+  readonly description: string;
+  /** The minimum for the days served (the SKU's minimum_amount_nanos when the whole period is). */
+  readonly minimum_amount_nanos: bigint;
+  /** What the SKU's line bills in the period. */
+  readonly usage_amount_nanos: bigint;
+  /** max(0, minimum − usage): the true-up line. */
+  readonly amount_nanos: bigint;
+  readonly proration: { readonly days_used: number; readonly days_in_period: number } | null;
+}
+
+/** The true-ups of the SKUs with a minimum, one per such SKU, in the order of `skus` (lines follow it too). */
+export function minimumTrueUps(skus: readonly SkuPrice[], lines: readonly RatedLine[], proration: RateOptions['proration']): MinimumTrueUp[] {
+  const out: MinimumTrueUp[] = [];
+  skus.forEach((sku, index) => {
+    const minimum = sku.minimum_amount_nanos;
+    if (minimum === undefined || !MINIMUM_MODELS.has(sku.pricing_model)) return;
+    const line = lines[index] as RatedLine;
+    const partial = proration !== undefined && proration.days_used !== proration.days_in_period;
+    const owed = partial ? roundRational({ num: minimum * BigInt(proration.days_used), den: BigInt(proration.days_in_period) }) : minimum;
+    const usage = line.amount_nanos;
+    out.push({
+      sku_id: sku.sku_id,
+      description: `${sku.name} · minimum spend`,
+      minimum_amount_nanos: owed,
+      usage_amount_nanos: usage,
+      amount_nanos: owed > usage ? owed - usage : 0n,
+      proration: partial ? { days_used: proration.days_used, days_in_period: proration.days_in_period } : null,
+    });
+  });
+  return out;
+}
+
+export interface MinimumTrueUpJson {
+  readonly sku_id: string;
+  readonly description: string;
+  readonly minimum_amount_nanos: string;
+  readonly usage_amount_nanos: string;
+  readonly amount_nanos: string;
+  readonly proration: { readonly days_used: number; readonly days_in_period: number } | null;
+}
+
+export function serializeMinimumTrueUp(minimum: MinimumTrueUp): MinimumTrueUpJson {
+  return {
+    sku_id: minimum.sku_id,
+    description: minimum.description,
+    minimum_amount_nanos: formatMoney(minimum.minimum_amount_nanos),
+    usage_amount_nanos: formatMoney(minimum.usage_amount_nanos),
+    amount_nanos: formatMoney(minimum.amount_nanos),
+    proration: minimum.proration,
+  };
 }
 
 function usageFor(usage: UsageQuantities, meter: string): string | undefined {
@@ -82,8 +154,12 @@ function usageFor(usage: UsageQuantities, meter: string): string | undefined {
   return Object.hasOwn(record, meter) ? record[meter] : undefined;
 }
 
-/** A usage SKU's quantity: keyed by its resolved meter's id, else by its meter_event_type; missing is undefined. */
+/**
+ * A usage SKU's quantity: a Percentage SKU's under its sku_id (usageKey), others' under their
+ * resolved meter's id, else their meter_event_type; missing is undefined.
+ */
 function skuQuantity(usage: UsageQuantities, sku: SkuPrice): string | undefined {
+  if (sku.pricing_model === 'Percentage') return usageFor(usage, usageKey(sku) as string);
   return (sku.meter === undefined ? undefined : usageFor(usage, sku.meter.meter_id)) ?? usageFor(usage, sku.meter_event_type as string);
 }
 
@@ -182,8 +258,9 @@ export function ratePlan(input: RatePlanInput): RatedPlan {
     const quantity = sku.pricing_model === 'Flat' ? '0' : (skuQuantity(usage, sku) ?? '0');
     return rateSku(sku, quantity, optionsFor(terms, sku, proration));
   });
+  const minimums = minimumTrueUps(skus, lines, proration);
 
-  return { currency: first.currency, period, phase: phase === undefined ? null : phase.phase, lines, ...totals(lines) };
+  return { currency: first.currency, period, phase: phase === undefined ? null : phase.phase, lines, minimums, ...totals(lines, minimums) };
 }
 
 export interface RatedPlanJson {
@@ -191,6 +268,7 @@ export interface RatedPlanJson {
   readonly period: DateRange;
   readonly phase: number | null;
   readonly lines: readonly RatedLineJson[];
+  readonly minimums: readonly MinimumTrueUpJson[];
   readonly subtotal_nanos: string;
   readonly discount_nanos: string;
   readonly total_nanos: string;
@@ -203,6 +281,7 @@ export function serializeRatedPlan(plan: RatedPlan): RatedPlanJson {
     period: { start: plan.period.start, end: plan.period.end },
     phase: plan.phase,
     lines: plan.lines.map(serializeRatedLine),
+    minimums: plan.minimums.map(serializeMinimumTrueUp),
     subtotal_nanos: formatMoney(plan.subtotal_nanos),
     discount_nanos: formatMoney(plan.discount_nanos),
     total_nanos: formatMoney(plan.total_nanos),
@@ -344,6 +423,8 @@ export interface RatedPeriod {
   readonly pieces: readonly RatedPiece[];
   /** One line per SKU: the sum of its piece lines (every amount, adjustment kind and tier summed). */
   readonly lines: readonly RatedLine[];
+  /** Minimum-spend true-ups against the summed lines (prorated by the service days only). */
+  readonly minimums: readonly MinimumTrueUp[];
   readonly subtotal_nanos: bigint;
   readonly discount_nanos: bigint;
   readonly total_nanos: bigint;
@@ -419,7 +500,7 @@ function sumLines(sku: SkuPrice, quantity: string, parts: readonly (readonly [Ra
     amount_nanos: amount,
   };
   if (packages !== undefined) {
-    summed.package = { package_size: sku.package_size as bigint, package_rounding: sku.package_rounding ?? 'Up', packages };
+    summed.package = { package_size: sku.package_size as bigint, package_rounding: sku.package_rounding ?? 'Up', free_units: sku.package_free_units ?? 0n, packages };
   }
   if (sku.meter !== undefined) summed.meter = sku.meter;
   if (commitment !== undefined) {
@@ -493,14 +574,19 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
     const quantity = sku.pricing_model === 'Flat' ? '1' : formatQuantity(parseQuantity(skuQuantity(usage, sku) ?? '0'));
     return sumLines(sku, quantity, parts);
   });
-  return { currency: first.currency, period, pieces: rated, lines, ...totals(lines) };
+  const minimums = minimumTrueUps(skus, lines, serviceProration);
+  return { currency: first.currency, period, pieces: rated, lines, minimums, ...totals(lines, minimums) };
 }
 
-/** Subtotal, discount and total of rated lines. */
-function totals(lines: readonly RatedLine[]): { subtotal_nanos: bigint; discount_nanos: bigint; total_nanos: bigint } {
+/** Subtotal, discount and total of rated lines (and of minimum true-ups, when given). */
+function totals(lines: readonly RatedLine[], minimums: readonly MinimumTrueUp[] = []): { subtotal_nanos: bigint; discount_nanos: bigint; total_nanos: bigint } {
   let subtotal = 0n;
   let discount = 0n;
   let total = 0n;
+  for (const minimum of minimums) {
+    subtotal += minimum.amount_nanos;
+    total += minimum.amount_nanos;
+  }
   for (const line of lines) {
     subtotal += line.subtotal_nanos;
     discount += line.discount_nanos;
@@ -521,6 +607,7 @@ export interface RatedPeriodJson {
   readonly period: DateRange;
   readonly pieces: readonly RatedPieceJson[];
   readonly lines: readonly RatedLineJson[];
+  readonly minimums: readonly MinimumTrueUpJson[];
   readonly subtotal_nanos: string;
   readonly discount_nanos: string;
   readonly total_nanos: string;
@@ -543,6 +630,7 @@ export function serializeRatedPeriod(rated: RatedPeriod): RatedPeriodJson {
       total_nanos: formatMoney(piece.total_nanos),
     })),
     lines: rated.lines.map(serializeRatedLine),
+    minimums: rated.minimums.map(serializeMinimumTrueUp),
     subtotal_nanos: formatMoney(rated.subtotal_nanos),
     discount_nanos: formatMoney(rated.discount_nanos),
     total_nanos: formatMoney(rated.total_nanos),

@@ -50,6 +50,13 @@ export interface SkuRecord {
   package_rounding: PackageRounding | null;
   commit_amount_nanos: string | null;
   overage_unit_amount_nanos: string | null;
+  package_free_units: string | null;
+  minimum_amount_nanos: string | null;
+  percentage_bps: number | null;
+  amount_property: string | null;
+  per_event_fee_nanos: string | null;
+  per_event_minimum_nanos: string | null;
+  per_event_maximum_nanos: string | null;
   /** The plan versions holding the SKU: [version_from, version_to), version_to null while current. */
   version_from: number;
   version_to: number | null;
@@ -120,6 +127,13 @@ function toSkuRecord(row: SkuRow): SkuRecord {
     package_rounding: row.packageRounding as PackageRounding | null,
     commit_amount_nanos: fromDecimalOrNull(row.commitAmountNanos)?.toString() ?? null,
     overage_unit_amount_nanos: fromDecimalOrNull(row.overageUnitAmountNanos)?.toString() ?? null,
+    package_free_units: fromDecimalOrNull(row.packageFreeUnits)?.toString() ?? null,
+    minimum_amount_nanos: fromDecimalOrNull(row.minimumAmountNanos)?.toString() ?? null,
+    percentage_bps: row.percentageBps,
+    amount_property: row.amountProperty,
+    per_event_fee_nanos: fromDecimalOrNull(row.perEventFeeNanos)?.toString() ?? null,
+    per_event_minimum_nanos: fromDecimalOrNull(row.perEventMinimumNanos)?.toString() ?? null,
+    per_event_maximum_nanos: fromDecimalOrNull(row.perEventMaximumNanos)?.toString() ?? null,
     version_from: row.versionFrom,
     version_to: row.versionTo,
     archived_at: row.archivedAt?.toISOString() ?? null,
@@ -173,7 +187,36 @@ export function toSkuPrice(row: SkuRow, tags: readonly string[]): SkuPrice {
     ...(row.packageRounding === null ? {} : { package_rounding: row.packageRounding as PackageRounding }),
     ...(commit === null ? {} : { commit_amount_nanos: commit }),
     ...(overage === null ? {} : { overage_unit_amount_nanos: overage }),
+    ...optionalBigint('package_free_units', row.packageFreeUnits),
+    ...optionalBigint('minimum_amount_nanos', row.minimumAmountNanos),
+    ...(row.percentageBps === null ? {} : { percentage_bps: row.percentageBps }),
+    ...(row.amountProperty === null ? {} : { amount_property: row.amountProperty }),
+    ...optionalBigint('per_event_fee_nanos', row.perEventFeeNanos),
+    ...optionalBigint('per_event_minimum_nanos', row.perEventMinimumNanos),
+    ...optionalBigint('per_event_maximum_nanos', row.perEventMaximumNanos),
   };
+}
+
+type OptionalAmount = 'package_free_units' | 'minimum_amount_nanos' | 'per_event_fee_nanos' | 'per_event_minimum_nanos' | 'per_event_maximum_nanos';
+
+function optionalBigint<F extends OptionalAmount>(field: F, value: Prisma.Decimal | null): { [K in F]?: bigint } {
+  const amount = fromDecimalOrNull(value);
+  return (amount === null ? {} : { [field]: amount }) as { [K in F]?: bigint };
+}
+
+const decimalOrNull = (value: bigint | undefined): Prisma.Decimal | null => (value === undefined ? null : toDecimal(value));
+
+/**
+ * The amount property of every Percentage SKU (archived ones included: they still bill), which
+ * ingestion reads like a numeric meter's property.
+ */
+export async function percentageAmountProperties(tx: DbClient): Promise<{ eventType: string; property: string; name: string }[]> {
+  const rows = await tx.sku.findMany({
+    where: { pricingModel: 'Percentage', amountProperty: { not: null }, meterEventType: { not: null } },
+    select: { meterEventType: true, amountProperty: true, name: true },
+    orderBy: { id: 'asc' },
+  });
+  return rows.map((row) => ({ eventType: row.meterEventType as string, property: row.amountProperty as string, name: row.name }));
 }
 
 /** The SKUs a plan version holds: those whose [version_from, version_to) contains it. */
@@ -339,6 +382,13 @@ export async function insertSku(tx: DbClient, planId: string, version: number, p
       packageRounding: price.package_rounding ?? null,
       commitAmountNanos: price.commit_amount_nanos === undefined ? null : toDecimal(price.commit_amount_nanos),
       overageUnitAmountNanos: price.overage_unit_amount_nanos === undefined ? null : toDecimal(price.overage_unit_amount_nanos),
+      packageFreeUnits: decimalOrNull(price.package_free_units),
+      minimumAmountNanos: decimalOrNull(price.minimum_amount_nanos),
+      percentageBps: price.percentage_bps ?? null,
+      amountProperty: price.amount_property ?? null,
+      perEventFeeNanos: decimalOrNull(price.per_event_fee_nanos),
+      perEventMinimumNanos: decimalOrNull(price.per_event_minimum_nanos),
+      perEventMaximumNanos: decimalOrNull(price.per_event_maximum_nanos),
     },
   });
   return toSkuRecord(row);

@@ -245,7 +245,7 @@ export function updateInvoice(tx: DbClient, id: string, changes: InvoiceChanges)
 }
 
 export interface NewLine {
-  kind: 'fee' | 'usage' | 'manual' | 'credit' | 'tax' | 'true_up' | 'contract_fee' | 'spend_cap';
+  kind: 'fee' | 'usage' | 'minimum' | 'manual' | 'credit' | 'tax' | 'true_up' | 'contract_fee' | 'spend_cap';
   description: string;
   amountNanos: bigint;
   quantity?: string;
@@ -365,23 +365,24 @@ export async function repointPeriodDrafts(tx: DbClient, subscriptionId: string, 
 
 /** The lines a refresh of a subscription's period replaces on a Draft (deleteRebilledLines' fee and usage lines). */
 export function rebilledLinesOf(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<InvoiceLineRow[]> {
-  return tx.invoiceLineItem.findMany({ where: { invoiceId, subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } } });
+  return tx.invoiceLineItem.findMany({ where: { invoiceId, subscriptionId, periodStart, kind: { in: ['fee', 'usage', 'minimum'] } } });
 }
 
 /** Removes a Draft's tax lines and the fee and usage lines it carries for one subscription's period (before they are billed anew). */
 export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subscriptionId: string, periodStart: Date): Promise<void> {
   await tx.invoiceLineItem.deleteMany({
-    where: { invoiceId, OR: [{ kind: 'tax' }, { subscriptionId, periodStart, kind: { in: ['fee', 'usage'] } }] },
+    where: { invoiceId, OR: [{ kind: 'tax' }, { subscriptionId, periodStart, kind: { in: ['fee', 'usage', 'minimum'] } }] },
   });
 }
 
 /** Per SKU, the quantities and the amount finalized (Open/Paid) invoices charged a subscription's period. */
 export async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
   const rows = await tx.$queryRaw<{ sku_id: string; quantity: string[]; amount: Prisma.Decimal }[]>`
-    SELECT l.sku_id::text AS sku_id, array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
+    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id,
+           array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
     FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id
     WHERE l.subscription_id = ${subscriptionId}::uuid AND l.period_start = ${periodStart}
-      AND i.status IN ('Open', 'Paid') AND l.kind IN ('fee', 'usage') AND l.sku_id IS NOT NULL
-    GROUP BY l.sku_id`;
+      AND i.status IN ('Open', 'Paid') AND l.kind IN ('fee', 'usage', 'minimum') AND l.sku_id IS NOT NULL
+    GROUP BY 1`;
   return rows.map((row) => ({ skuId: row.sku_id, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
 }

@@ -86,13 +86,21 @@ export async function periodDraftPending(tx: DbClient, subscriptionId: string, p
  * (its own invoice, progressive invoices, adjustment lines on later invoices; Void ones too: an
  * operator who voided usage decided about it). What a late-usage adjustment is the difference to.
  */
-export async function usageBilledForPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
+export async function usageBilledForPeriod(
+  tx: DbClient,
+  subscriptionId: string,
+  periodStart: Date,
+  options: { minimums?: boolean } = {},
+): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
+  // With minimums, a SKU's minimum true-up lines are summed under "<sku_id>:minimum" beside its usage.
+  const kinds = options.minimums === true ? ['usage', 'minimum'] : ['usage'];
   const rows = await tx.$queryRaw<{ sku_id: string; quantity: string[]; amount: Prisma.Decimal }[]>`
-    SELECT l.sku_id::text AS sku_id, array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
+    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id,
+           array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
     FROM invoice_line_items l
     WHERE l.subscription_id = ${subscriptionId}::uuid AND l.period_start = ${periodStart}
-      AND l.kind = 'usage' AND l.sku_id IS NOT NULL
-    GROUP BY l.sku_id`;
+      AND l.kind = ANY(${kinds}::text[]) AND l.sku_id IS NOT NULL
+    GROUP BY 1`;
   return rows.map((row) => ({ skuId: row.sku_id, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
 }
 

@@ -167,7 +167,7 @@ export const ISSUE_CODES: Readonly<Record<string, string>> = {
   timestamp_too_old: "the event timestamp lies further behind the customer's current time than late usage is taken (LATE_USAGE_MAX_DAYS)",
   event_id_conflict: "the event id is already taken by another customer's event",
   // Prices (SKUs, tiers, tier overrides).
-  invalid_pricing_model: 'the pricing model is not one of Flat, PerUnit, Graduated, Volume, Package, Committed',
+  invalid_pricing_model: 'the pricing model is not one of Flat, PerUnit, Graduated, Volume, Package, Committed, Percentage',
   invalid_currency: 'not an ISO 4217 currency code',
   invalid_money: 'a money amount is not a whole number of raw units within DECIMAL(38,0)',
   money_out_of_range: 'a money amount does not fit DECIMAL(38,0)',
@@ -185,6 +185,12 @@ export const ISSUE_CODES: Readonly<Record<string, string>> = {
   last_tier_must_be_unbounded: 'the last tier must have up_to null',
   invalid_package_size: 'Package pricing needs package_size > 0',
   invalid_package_rounding: "package_rounding is not 'Up' or 'Down'",
+  invalid_package_free_units: 'package_free_units is not a whole number ≥ 0',
+  quantity_out_of_range: 'a quantity field is beyond its bound',
+  minimum_not_allowed: 'minimum_amount_nanos belongs to the usage models (PerUnit, Graduated, Volume, Package, Percentage)',
+  invalid_percentage: 'percentage_bps is not a whole number of basis points in 0..10000',
+  amount_property_required: 'Percentage pricing needs amount_property',
+  minimum_above_maximum: 'per_event_minimum_nanos exceeds per_event_maximum_nanos',
   commit_required: 'Committed pricing needs commit_amount_nanos',
   overage_required: 'Committed pricing needs overage_unit_amount_nanos',
   // Rating and contract terms (rating preview).

@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 
-export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed']).openapi('PricingModel');
+export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed', 'Percentage']).openapi('PricingModel');
 export const BillingCadenceSchema = z.enum(['Monthly', 'Quarterly', 'SemiAnnual', 'Annual']).openapi('BillingCadence');
 export const PackageRoundingSchema = z.enum(['Up', 'Down']).openapi('PackageRounding');
 
@@ -49,6 +49,13 @@ export const SkuSchema = z
     package_rounding: PackageRoundingSchema.nullable(),
     commit_amount_nanos: MoneySchema.nullable(),
     overage_unit_amount_nanos: MoneySchema.nullable(),
+    package_free_units: z.string().nullable().openapi({ description: 'Package: units free before the first package, decimal-integer string' }),
+    minimum_amount_nanos: MoneySchema.nullable().openapi({ description: 'usage models: the least the SKU bills per period; a true-up line (kind "minimum") makes up the rest' }),
+    percentage_bps: z.number().int().nullable().openapi({ description: "Percentage: the rate on each event's amount, in basis points" }),
+    amount_property: z.string().nullable().openapi({ description: 'Percentage: the event property holding the amount, in currency units' }),
+    per_event_fee_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: fixed fee added per event' }),
+    per_event_minimum_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: least fee per event' }),
+    per_event_maximum_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: greatest fee per event' }),
     version_from: z.number().int().openapi({ description: 'the first version of its plan holding this SKU' }),
     version_to: z.number().int().nullable().openapi({ description: 'the first version of its plan without it (archived); null while the current version holds it' }),
     archived_at: ArchivedAtSchema.openapi({ description: 'when the SKU was archived (taken out of the plan from version_to on)' }),

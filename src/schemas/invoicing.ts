@@ -4,14 +4,14 @@
  */
 import { z } from '@hono/zod-openapi';
 import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
-import { ratedLineFields } from './rating.js';
+import { minimumTrueUpFields, ratedLineFields } from './rating.js';
 
 
 export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
 
 /**
  * How a line was rated or taxed. Fee and usage lines carry the rated line (tiers, adjustments, package,
- * commitment); a late-usage line adds `adjustment`; a tax line its rate and taxed line; a spend_cap line the
+ * commitment, percentage); a minimum line its true-up (minimum, usage, proration); a late-usage line adds `adjustment`; a tax line its rate and taxed line; a spend_cap line the
  * alerts that withheld charges; manual and credit lines have none (null).
  */
 export const InvoiceLineDetailSchema = z
@@ -29,6 +29,9 @@ export const InvoiceLineDetailSchema = z
         rated_amount_nanos: MoneySchema,
       })
       .openapi({ description: 'a late-usage correction: what the period was billed and what it rates to with the late events' }),
+    minimum_amount_nanos: minimumTrueUpFields.minimum_amount_nanos,
+    usage_amount_nanos: minimumTrueUpFields.usage_amount_nanos,
+    proration: minimumTrueUpFields.proration,
     rate_bps: z.number().int().openapi({ description: 'tax lines: the rate in basis points' }),
     taxable_line_id: UuidSchema.openapi({ description: 'tax lines: the line taxed' }),
     taxable_amount_nanos: MoneySchema.openapi({ description: 'tax lines: the amount taxed' }),
@@ -46,7 +49,9 @@ export const InvoiceLineItemSchema = z
   .object({
     id: UuidSchema,
     kind: z.string().openapi({
-      description: 'fee | usage | manual | credit | tax | true_up | contract_fee | spend_cap; credit and spend_cap lines are negative, tax lines are flagged is_tax',
+      description:
+        'fee | usage | minimum | manual | credit | tax | true_up | contract_fee | spend_cap; a minimum line is the true-up of a SKU\'s minimum spend; ' +
+        'credit and spend_cap lines are negative, tax lines are flagged is_tax',
       example: 'fee',
     }),
     description: z.string(),

@@ -15,17 +15,39 @@ export const ratedLineFields = {
     tiers: z
       .array(
         z.object({
-          tier: z.number().int(),
-          from: z.string(),
-          up_to: z.string().nullable(),
-          quantity: z.string(),
-          unit_amount_nanos: MoneySchema,
-          flat_amount_nanos: MoneySchema,
-          amount_nanos: MoneySchema,
+          tier: z.number().int().openapi({ description: 'index of the tier in the price (0 = first)' }),
+          from: z.string().openapi({ description: "exclusive lower bound in whole units (the previous tier's up_to, 0 for the first)" }),
+          up_to: z.string().nullable().openapi({ description: 'inclusive upper bound in whole units; null for the unbounded last tier' }),
+          quantity: z.string().openapi({ description: 'the units priced in this tier (Volume: all units, in the one tier they fall into)' }),
+          unit_amount_nanos: MoneySchema.openapi({ description: "the tier's price per unit" }),
+          flat_amount_nanos: MoneySchema.openapi({ description: "the tier's flat fee, charged once when the quantity reaches the tier (\"0\" without one)" }),
+          amount_nanos: MoneySchema.openapi({ description: 'quantity × unit_amount_nanos + flat_amount_nanos; the tiers sum to the line\'s list amount (the line\'s one rounding is carried by its last tier)' }),
         }),
       )
-      .readonly(),
-    package: z.object({ package_size: z.string(), package_rounding: z.enum(['Up', 'Down']), packages: z.string() }).optional(),
+      .readonly()
+      .openapi({ description: 'Graduated and Volume: the tier breakdown the line was priced from (the tier overrides in force when a contract replaces them); [] for other models' }),
+    package: z
+      .object({
+        package_size: z.string(),
+        package_rounding: z.enum(['Up', 'Down']),
+        free_units: z.string().openapi({ description: 'units free before the first package' }),
+        packages: z.string().openapi({ description: 'packages billed: ⌈(quantity − free_units)⁺ / package_size⌉ (Up) or ⌊…⌋ (Down)' }),
+      })
+      .optional()
+      .openapi({ description: 'Package lines: how the quantity was packaged' }),
+    percentage: z
+      .object({
+        basis_points: z.number().int().openapi({ description: "the rate on each event's amount" }),
+        amount_property: z.string().openapi({ description: 'the event property read as the amount' }),
+        per_event_fee_nanos: MoneySchema.openapi({ description: 'fixed fee added per event' }),
+        per_event_minimum_nanos: MoneySchema.nullable().openapi({ description: 'least fee per event, or null' }),
+        per_event_maximum_nanos: MoneySchema.nullable().openapi({ description: 'greatest fee per event, or null' }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "Percentage lines: the terms each event's fee was computed with; the line's quantity is the exact sum of the period's fees in currency units, priced at 1.00 per unit",
+      }),
     commitment: z
       .object({
         commit_amount_nanos: MoneySchema,
@@ -70,6 +92,21 @@ export const ratedLineFields = {
     amount_nanos: MoneySchema,
 };
 
+/** A minimum-spend true-up (core MinimumTrueUp); also the detail of an invoice line of kind "minimum". */
+export const minimumTrueUpFields = {
+  sku_id: UuidSchema,
+  description: z.string(),
+  minimum_amount_nanos: MoneySchema.openapi({ description: "the SKU's minimum for the days served (prorated when only part of the period is)" }),
+  usage_amount_nanos: MoneySchema.openapi({ description: "what the SKU's line bills in the period (after every adjustment)" }),
+  amount_nanos: MoneySchema.openapi({ description: 'the true-up: max(0, minimum_amount_nanos − usage_amount_nanos)' }),
+  proration: z
+    .object({ days_used: z.number().int(), days_in_period: z.number().int() })
+    .nullable()
+    .openapi({ description: 'the days served of the period when the minimum was prorated; null for the whole period' }),
+};
+
+const MinimumTrueUpSchema = z.object(minimumTrueUpFields).openapi('MinimumTrueUp');
+
 // Arrays are readonly to match the core's serialized plan (RatedPlanJson), which is returned as is.
 const RatedLineSchema = z.object(ratedLineFields).openapi('RatedLine');
 
@@ -100,6 +137,10 @@ export const RatingPreviewSchema = z
       .array(RatedLineSchema)
       .readonly()
       .openapi({ description: "one line per SKU of the plan, in the plan's order; for a split period, the sum of the SKU's piece lines" }),
+    minimums: z
+      .array(MinimumTrueUpSchema)
+      .readonly()
+      .openapi({ description: 'one per SKU with a minimum_amount_nanos: the true-up its line needs to reach the minimum (included in subtotal_nanos and total_nanos)' }),
     subtotal_nanos: MoneySchema,
     discount_nanos: MoneySchema,
     total_nanos: MoneySchema,

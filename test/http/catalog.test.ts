@@ -274,13 +274,29 @@ describe('SKUs', () => {
         'package_rounding',
         'commit_amount_nanos',
         'overage_unit_amount_nanos',
+        'package_free_units',
+        'minimum_amount_nanos',
+        'percentage_bps',
+        'amount_property',
+        'per_event_fee_nanos',
+        'per_event_minimum_nanos',
+        'per_event_maximum_nanos',
         'version_from',
         'version_to',
         'archived_at',
         'created_at',
       ].sort(),
     );
-    expect(pkg.body).toMatchObject({ package_size: '100', package_rounding: 'Up', tiers: null, commit_amount_nanos: null, overage_unit_amount_nanos: null });
+    expect(pkg.body).toMatchObject({
+      package_size: '100',
+      package_rounding: 'Up',
+      package_free_units: null,
+      minimum_amount_nanos: null,
+      percentage_bps: null,
+      tiers: null,
+      commit_amount_nanos: null,
+      overage_unit_amount_nanos: null,
+    });
   });
 
   it('refuses a fixed amount beyond the catalog bound, so no invoice can overflow', async () => {

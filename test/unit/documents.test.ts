@@ -255,6 +255,33 @@ describe('invoice PDFs', () => {
     expect(text).not.toMatch(/DRAFT|VOID|PAID/);
   });
 
+  it("show a Percentage line's terms and a minimum-spend true-up", () => {
+    const cent = UNIT / 100n;
+    const lines = [
+      line({
+        kind: 'usage',
+        description: 'Card payments',
+        quantity: '14.358005',
+        unit_amount_nanos: String(UNIT),
+        amount_nanos: '14358005000000',
+        detail: {
+          pricing_model: 'Percentage',
+          list_amount_nanos: '14358005000000',
+          tiers: [],
+          adjustments: [],
+          percentage: { basis_points: 290, amount_property: 'amount', per_event_fee_nanos: String(30n * cent), per_event_minimum_nanos: String(50n * cent), per_event_maximum_nanos: String(10n * UNIT) },
+        },
+      }),
+      line({ kind: 'minimum', description: 'Calls · minimum spend', amount_nanos: String(70n * UNIT), unit_amount_nanos: String(70n * UNIT) }),
+    ];
+    const rows = invoiceDocumentModel(invoice({ line_items: lines }), [], parties, { locale: 'en-US' }).sections.flatMap((section) => section.rows);
+    expect(rows.map((row) => [row.description, row.quantity, row.amount])).toEqual([
+      ['Card payments', '14.358005', '$14.36'],
+      ['2.9% of each amount + $0.30 per event (min $0.50, max $10.00)', '', ''],
+      ['Calls · minimum spend', '1', '$70.00'],
+    ]);
+  });
+
   it('mark a Draft DRAFT without a number, and a Void invoice VOID', async () => {
     const draft = await pdfText(await renderPdf(invoiceDocumentModel(invoice({ status: 'Draft', invoice_number: null, finalized_at: null, due_at: null }), [], parties, { locale: 'en-US' })));
     expect(draft).toContain('DRAFT');

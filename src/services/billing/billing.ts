@@ -18,7 +18,18 @@
  *   Drafts), then the Draft row (the lock finalization and Draft edits take). A partial unique
  *   index makes a second Draft for one group and period impossible in the database too.
  */
-import { addQuantity, chargesToInvoice, formatQuantity, parseQuantity, subtractQuantity, type Billed, type ChargeLine, type RatedLine } from '../../core/index.js';
+import {
+  addQuantity,
+  chargesToInvoice,
+  formatQuantity,
+  parseQuantity,
+  serializeMinimumTrueUp,
+  subtractQuantity,
+  type Billed,
+  type ChargeLine,
+  type MinimumTrueUp,
+  type RatedLine,
+} from '../../core/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Db, DbClient } from '../../db/client.js';
 import { getPlanPricing, type PlanPricing } from '../../db/catalog.js';
@@ -70,12 +81,15 @@ export interface BillResult {
 }
 
 interface TargetLine extends ChargeLine {
-  kind: 'fee' | 'usage';
+  kind: 'fee' | 'usage' | 'minimum';
   meter_event_type: string | null;
   plan_id: string;
   unit_amount_nanos: bigint;
-  detail: RatedLine;
+  detail: RatedLine | ReturnType<typeof serializeMinimumTrueUp>;
 }
+
+/** The chargesToInvoice key of a SKU's minimum true-up (its usage line is keyed by the sku_id). */
+export const minimumKey = (skuId: string): string => `${skuId}:minimum`;
 
 interface Period {
   start: Date;
@@ -152,8 +166,27 @@ async function rateToDate(
         detail: line,
       });
     }
+    // A minimum is judged on the whole of the phase's part of the period: once its usage is all in
+    // (the period close, or the bill of a plan change ending the phase), never on a bill to date.
+    if (usageTo.getTime() === phaseEnd.getTime()) lines.push(...rated.minimums.map((minimum) => minimumLine(minimum, plan.name, phase.planId)));
   }
   return lines;
+}
+
+/** A minimum-spend true-up as a charge of the period (kind "minimum", beside its SKU's usage line). */
+function minimumLine(minimum: MinimumTrueUp, planName: string, planId: string): TargetLine {
+  return {
+    sku_id: minimum.sku_id,
+    key: minimumKey(minimum.sku_id),
+    description: `${planName} · ${minimum.description}`,
+    quantity: '1',
+    amount_nanos: minimum.amount_nanos,
+    kind: 'minimum',
+    meter_event_type: null,
+    plan_id: planId,
+    unit_amount_nanos: minimum.amount_nanos,
+    detail: serializeMinimumTrueUp(minimum),
+  };
 }
 
 /** Billed lines summed per SKU. */
@@ -193,7 +226,7 @@ export async function rateClosedPeriodWith(db: DbClient, subscription: Subscript
  * (starting before `before`; all when null) after they were billed. Each closed period with such
  * late events is rated again, whole, with every event it now has (its tiers, packages, minimums and
  * contract terms, exactly as its close rated it), and each SKU's difference to everything ever
- * billed for that period's usage becomes a prior-period adjustment line with the period as its
+ * billed for that period's usage (and its minimum true-up, a line of kind "minimum") becomes a prior-period adjustment line with the period as its
  * service period. A period whose own Draft is still waiting for its grace end is left to that Draft
  * (its refresh bills the late events). The periods billed are marked accounted, so the next close
  * only looks at events that arrive later.
@@ -208,11 +241,12 @@ export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow
     if (await periodDraftPending(tx, subscription.id, close.periodStart)) continue;
     accounted.push(close.periodStart);
     const period = { start: close.periodStart, end: close.periodEnd };
-    const usage = (await rateWholePeriod(tx, subscription, period, contract)).filter((line) => line.kind === 'usage');
-    const billed = billedPerSku(await usageBilledForPeriod(tx, subscription.id, period.start));
+    // The minimum is judged again with the late events: its true-up shrinks as the usage line grows.
+    const usage = (await rateWholePeriod(tx, subscription, period, contract)).filter((line) => line.kind === 'usage' || line.kind === 'minimum');
+    const billed = billedPerSku(await usageBilledForPeriod(tx, subscription.id, period.start, { minimums: true }));
     for (const charge of chargesToInvoice(usage, billed)) {
-      if (charge.amount_nanos === 0n && charge.quantity === '0') continue;
-      const already = billed.get(charge.sku_id);
+      if (charge.amount_nanos === 0n && (charge.quantity === '0' || charge.kind === 'minimum')) continue;
+      const already = billed.get(charge.key ?? charge.sku_id);
       lines.push({
         ...lineOf(charge, subscription.id, period, onBehalf),
         description: `${charge.description} · late usage for ${civil(period.start)} – ${civil(period.end)}`,
@@ -324,7 +358,7 @@ export interface PeriodSpend {
 /**
  * The subscription's spend in the period holding `at`: its fees and every usage event recorded for
  * the period so far, rated cumulatively (what billing the period now would total, before tax and
- * credits); null when the subscription bills nothing now (trial, Expired) or `at` is outside its
+ * credits, minimum-spend true-ups left out); null when the subscription bills nothing now (trial, Expired) or `at` is outside its
  * current period (a period that has ended but not rolled yet counts from the roll on).
  */
 export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, at: Date): Promise<PeriodSpend | null> {
@@ -338,10 +372,11 @@ export async function currentPeriodSpend(tx: DbClient, subscriptionId: string, a
   // the allowed clock skew ahead of it: events cannot be stamped later than that.
   const basis = await periodBasis(tx, subscription.id, period.start);
   const lines = await rateToDate(tx, subscription, period, phases, period.end, await contractOfRow(tx, subscription), basis);
+  // Spend is what was consumed: a minimum's true-up is owed only at the close, so it counts for nothing here.
   return {
     periodStart: period.start,
     periodEnd: period.end,
-    charges: lines.map((line) => ({ sku_id: line.sku_id, meter_event_type: line.meter_event_type, amount_nanos: line.amount_nanos })),
+    charges: lines.filter((line) => line.kind !== 'minimum').map((line) => ({ sku_id: line.sku_id, meter_event_type: line.meter_event_type, amount_nanos: line.amount_nanos })),
   };
 }
 
@@ -520,7 +555,8 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   const phases = await phasesOverlapping(tx, subscription.id, period);
   const basis = await periodBasis(tx, subscription.id, period.start);
   const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
-  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start));
+  // A minimum at zero (usage reached it) is no line, unless it corrects one billed before.
+  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start)).filter((charge) => charge.kind !== 'minimum' || charge.amount_nanos !== 0n);
   const onBehalf = onBehalfOf(customer, payerId);
   // The first close of a period also bills the late usage of the periods closed before it.
   const closing = CLOSING.has(input.reason) && !closed;

@@ -21,6 +21,7 @@
 import {
   addDays,
   drawDown,
+  percentageFeeQuantity,
   periodPieces,
   ratePeriodAcrossPhases,
   ratePlan,
@@ -28,6 +29,7 @@ import {
   type ContractPricing,
   type ContractTerm,
   type DateRange,
+  type MinimumTrueUp,
   type RatedLine,
   type RatedPeriod,
   type SkuPrice,
@@ -37,6 +39,7 @@ import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
 import { atLeastZero, quantityReader, resolveSkuMeters, type QuantityReader } from '../metering/usage.js';
+import { percentageFeeSums, type PercentageFeeSpec } from '../../db/metering/percentage-fees.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
   tiers.map((tier) => ({
@@ -109,6 +112,8 @@ const civilStart = (civil: string): Date => new Date(`${civil}T00:00:00.000Z`);
 export interface PeriodRating {
   /** One line per SKU, in the order of the SKUs. */
   lines: readonly RatedLine[];
+  /** The minimum-spend true-ups of the SKUs with a minimum (core minimumTrueUps). */
+  minimums: readonly MinimumTrueUp[];
   /** The rating split at the contract's boundaries; null without a contract in force. */
   rated: RatedPeriod | null;
 }
@@ -120,17 +125,27 @@ export interface PeriodRating {
 export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageScope, input: PeriodRatingInput): Promise<PeriodRating> {
   // Each usage SKU reads its own meter (the one it names, else its event type's default meter).
   const { skus, meters } = await resolveSkuMeters(db, input.skus);
+  const percentages = percentageSpecs(skus);
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
   // WEIGHTED_SUM level deltas, events stored before the door refused them) can bring it down to
   // zero, never lower (docs/failures.md); the usage summary still shows the raw value.
   const read = input.quantities ?? quantityReader(db);
+  // Percentage SKUs are keyed by sku_id (core usageKey): the exact sum of their per-event fees.
   const quantities = async (to: Date): Promise<Record<string, string>> =>
-    to > input.from ? atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })) : {};
+    to > input.from
+      ? {
+          ...atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })),
+          ...Object.fromEntries(
+            [...(await percentageFeeSums(db, percentages, scope, input.from, to))].map(([skuId, fees]) => [skuId, percentageFeeQuantity(fees)]),
+          ),
+        }
+      : {};
   const usage = await quantities(input.to);
   const service = input.service ? { service: input.service } : {};
   const pricing = input.contract === null ? undefined : contractPricing(input.contract);
   if (pricing === undefined) {
-    return { lines: ratePlan({ skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service }).lines, rated: null };
+    const plan = ratePlan({ skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service });
+    return { lines: plan.lines, minimums: plan.minimums, rated: null };
   }
   const usageToDate: Record<string, Record<string, string>> = {};
   for (const piece of periodPieces(input.period, pricing, input.service).slice(1)) {
@@ -138,10 +153,29 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
     usageToDate[piece.start] = await quantities(boundary < input.to ? boundary : input.to);
   }
   const rated = ratePeriodAcrossPhases({ skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
-  return { lines: rated.lines, rated };
+  return { lines: rated.lines, minimums: rated.minimums, rated };
 }
 
-const USAGE_MODELS = new Set(['PerUnit', 'Graduated', 'Volume', 'Package']);
+/** What the database needs to sum the per-event fees of the Percentage SKUs. */
+function percentageSpecs(skus: readonly SkuPrice[]): PercentageFeeSpec[] {
+  return skus.flatMap((sku): PercentageFeeSpec[] =>
+    sku.pricing_model === 'Percentage'
+      ? [
+          {
+            skuId: sku.sku_id,
+            eventType: sku.meter_event_type as string,
+            property: sku.amount_property as string,
+            basisPoints: sku.percentage_bps as number,
+            feeNanos: sku.per_event_fee_nanos ?? 0n,
+            minimumNanos: sku.per_event_minimum_nanos ?? null,
+            maximumNanos: sku.per_event_maximum_nanos ?? null,
+          },
+        ]
+      : [],
+  );
+}
+
+const USAGE_MODELS = new Set(['PerUnit', 'Graduated', 'Volume', 'Package', 'Percentage']);
 
 /** The usage charges of a rated period in each ramp phase, tagged with their SKU's product tags. */
 export function usageChargesByPhase(rated: RatedPeriod, skus: readonly SkuPrice[], prefix: string): Map<number, Charge[]> {

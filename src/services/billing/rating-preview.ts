@@ -11,7 +11,7 @@
  * a split period needs the period-to-date usage at each inner boundary (usage_to_date). Quantities
  * are keyed by meter_id (a SKU's meter, as billing resolves it: the one it names, else its event type's
  * default meter) or by meter_event_type (every SKU rating that type, unless its meter_id is given
- * too); a key that no usage SKU of the plan rates is refused (a typo would
+ * too), a Percentage SKU's fee sum by its sku_id; a key that no usage SKU of the plan rates is refused (a typo would
  * otherwise price as zero), and missing meters count as 0. The one display rounding (SPEC global
  * rule 2) is applied to the total only, HalfEven, to the currency's minor unit.
  */
@@ -24,6 +24,7 @@ import {
   ratePeriodAcrossPhases,
   serializeRatedPeriod,
   toDisplay,
+  usageKey,
   validateTiers,
   type CivilDate,
   type ContractPricing,
@@ -167,9 +168,12 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
     throw new DomainError('unprocessable', 'plan_has_no_skus', `plan_id: plan ${input.plan_id} has no SKUs to rate`, { field: 'plan_id' });
   }
 
-  // Each usage SKU's meter, as billing resolves it: lines show it, and quantities may name it.
+  // Each usage SKU's meter, as billing resolves it: lines show it, and quantities may name it; a
+  // Percentage SKU's quantity (the sum of its per-event fees) is keyed by its sku_id.
   const { skus } = await resolveSkuMeters(deps.db, pricing.prices);
-  const meters = new Set(skus.filter((price) => price.pricing_model !== 'Flat').flatMap((price) => [price.meter_event_type, price.meter?.meter_id]));
+  const meters = new Set(
+    skus.filter((price) => price.pricing_model !== 'Flat').flatMap((price) => (price.pricing_model === 'Percentage' ? [usageKey(price)] : [price.meter_event_type, price.meter?.meter_id])),
+  );
   const models = new Map(prices.map((price) => [price.sku_id, price.pricing_model]));
   const unknownMeters = (quantities: Record<string, string>, field: string): Problem[] =>
     Object.keys(quantities)

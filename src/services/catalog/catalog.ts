@@ -9,9 +9,10 @@
  *   must be the meter's, and the SKU stores the meter's); meter_event_type alone prices the type's
  *   default meter (the first one created for it, resolved when rated: services/metering/usage.ts).
  * - unit_amount_nanos is required except for Graduated and Volume, whose tiers carry the prices
- *   (there it defaults to "0").
- * - package_size/package_rounding belong to Package and commit/overage amounts to Committed only;
- *   package_rounding defaults to Up.
+ *   (there it defaults to "0"), and Percentage, which refuses it (its fields carry the prices).
+ * - package_size/package_rounding/package_free_units belong to Package, commit/overage amounts to
+ *   Committed, percentage_bps/amount_property/per_event_* to Percentage only; package_rounding
+ *   defaults to Up. minimum_amount_nanos belongs to the usage models (core validateSku).
  * - Prices are bounded (core priceBoundProblems: at most 100,000.00 per unit, 10^18 for a fixed
  *   amount), so that no period's charge can overflow the money columns.
  * - All SKUs of a plan share one currency: a SKU in another currency is a 409
@@ -48,6 +49,7 @@ import type { PlanView, ProductView, SkuView } from '../../schemas/catalog.js';
 import { assertMeterNotArchived, planArchived, productArchived } from './archiving.js';
 import { lockMeter } from '../../db/metering/meters.js';
 import { versionForChange } from './versions.js';
+import { numericPropertiesChanged } from '../metering/meters.js';
 
 export type CreateProductInput = Omit<NewProduct, 'id'>;
 export type CreatePlanInput = Omit<NewPlan, 'id' | 'metadata'> & { metadata?: MetadataChanges | undefined };
@@ -65,6 +67,13 @@ export interface CreateSkuInput {
   package_rounding?: PackageRounding;
   commit_amount_nanos?: string;
   overage_unit_amount_nanos?: string;
+  package_free_units?: string;
+  minimum_amount_nanos?: string;
+  percentage_bps?: number;
+  amount_property?: string;
+  per_event_fee_nanos?: string;
+  per_event_minimum_nanos?: string;
+  per_event_maximum_nanos?: string;
 }
 
 /** A core field name ("tiers[1].up_to") as a request path ("tiers.1.up_to"), like zod's issues. */
@@ -77,15 +86,22 @@ export function problemsError(problems: readonly Problem[], pathOf: (field: stri
   return new DomainError('validation', 'validation_failed', `invalid request: ${summary}`, { issues });
 }
 
-const TIERED: ReadonlySet<PricingModel> = new Set<PricingModel>(['Graduated', 'Volume']);
-
 /** Fields that only some models take; present on another model they would be silently ignored. */
 const MODEL_ONLY_FIELDS: readonly { field: keyof CreateSkuInput; model: PricingModel }[] = [
   { field: 'package_size', model: 'Package' },
   { field: 'package_rounding', model: 'Package' },
   { field: 'commit_amount_nanos', model: 'Committed' },
   { field: 'overage_unit_amount_nanos', model: 'Committed' },
+  { field: 'package_free_units', model: 'Package' },
+  { field: 'percentage_bps', model: 'Percentage' },
+  { field: 'amount_property', model: 'Percentage' },
+  { field: 'per_event_fee_nanos', model: 'Percentage' },
+  { field: 'per_event_minimum_nanos', model: 'Percentage' },
+  { field: 'per_event_maximum_nanos', model: 'Percentage' },
 ];
+
+/** Models that price usage without a unit_amount_nanos (their own fields carry the prices). */
+const NO_UNIT_AMOUNT: ReadonlySet<PricingModel> = new Set<PricingModel>(['Graduated', 'Volume', 'Percentage']);
 
 function applicabilityProblems(input: CreateSkuInput): Problem[] {
   const model = input.pricing_model;
@@ -93,8 +109,11 @@ function applicabilityProblems(input: CreateSkuInput): Problem[] {
   if (model !== 'Flat' && input.meter_event_type === undefined && input.meter_id === undefined) {
     problems.push({ code: 'meter_required', field: 'meter_event_type', message: `${model} pricing rates usage and needs a meter_id or a meter_event_type` });
   }
-  if (!TIERED.has(model) && input.unit_amount_nanos === undefined) {
+  if (!NO_UNIT_AMOUNT.has(model) && input.unit_amount_nanos === undefined) {
     problems.push({ code: 'unit_amount_required', field: 'unit_amount_nanos', message: `${model} pricing needs unit_amount_nanos` });
+  }
+  if (model === 'Percentage' && input.unit_amount_nanos !== undefined) {
+    problems.push({ code: 'field_not_applicable', field: 'unit_amount_nanos', message: 'Percentage pricing takes percentage_bps and per_event_fee_nanos, not unit_amount_nanos' });
   }
   for (const { field, model: owner } of MODEL_ONLY_FIELDS) {
     if (input[field] !== undefined && model !== owner) {
@@ -120,6 +139,13 @@ function skuPrice(id: string, input: CreateSkuInput): SkuPrice {
       ...(input.pricing_model === 'Package' ? { package_rounding: input.package_rounding ?? 'Up' } : {}),
       ...(input.commit_amount_nanos === undefined ? {} : { commit_amount_nanos: input.commit_amount_nanos }),
       ...(input.overage_unit_amount_nanos === undefined ? {} : { overage_unit_amount_nanos: input.overage_unit_amount_nanos }),
+      ...(input.package_free_units === undefined ? {} : { package_free_units: input.package_free_units }),
+      ...(input.minimum_amount_nanos === undefined ? {} : { minimum_amount_nanos: input.minimum_amount_nanos }),
+      ...(input.percentage_bps === undefined ? {} : { percentage_bps: input.percentage_bps }),
+      ...(input.amount_property === undefined ? {} : { amount_property: input.amount_property }),
+      ...(input.per_event_fee_nanos === undefined ? {} : { per_event_fee_nanos: input.per_event_fee_nanos }),
+      ...(input.per_event_minimum_nanos === undefined ? {} : { per_event_minimum_nanos: input.per_event_minimum_nanos }),
+      ...(input.per_event_maximum_nanos === undefined ? {} : { per_event_maximum_nanos: input.per_event_maximum_nanos }),
     });
     problems.push(...priceBoundProblems(price));
     if (problems.length === 0) return price;
@@ -206,7 +232,7 @@ export const listPlans = (db: Db, page: PageQuery & { currency?: string | undefi
  */
 export async function createSku(db: Db, input: CreateSkuInput, context: RequestContext): Promise<SkuView> {
   const parsed = skuPrice(newId(), input);
-  return db.$transaction(async (tx) => {
+  const sku = await db.$transaction(async (tx) => {
     const plan = await lockPlan(tx, input.plan_id, 'update');
     if (plan === null) {
       throw missingReference('plan_id', 'plan', input.plan_id);
@@ -221,10 +247,13 @@ export async function createSku(db: Db, input: CreateSkuInput, context: RequestC
     const price = input.meter_id === undefined ? parsed : await withNamedMeter(tx, parsed, input.meter_id);
     if (input.meter_id === undefined && price.meter_event_type !== undefined) await assertMeterNotArchived(tx, price.meter_event_type);
     const version = await versionForChange(tx, plan, context);
-    const sku = await insertSku(tx, input.plan_id, version, price);
-    await auditCreated(tx, context, 'sku', sku);
-    return sku;
+    const created = await insertSku(tx, input.plan_id, version, price);
+    await auditCreated(tx, context, 'sku', created);
+    return created;
   });
+  // This process bounds the amount property at the door from the next event on (others within 5 s).
+  if (parsed.pricing_model === 'Percentage') numericPropertiesChanged();
+  return sku;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { CreditNoteView, InvoiceLineView, InvoiceView } from '../../schemas/invoicing.js';
 import { formatAmount, formatDate, formatQuantity, formatUnitPrice, lastDayOf } from './format.js';
+import { formatBasisPoints } from '../../core/index.js';
 
 export interface Party {
   name: string;
@@ -123,6 +124,7 @@ interface RatedLineJson {
   list_amount_nanos?: string;
   tiers?: RatedTierJson[];
   adjustments?: AdjustmentJson[];
+  percentage?: { basis_points?: number; per_event_fee_nanos?: string; per_event_minimum_nanos?: string | null; per_event_maximum_nanos?: string | null };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -168,6 +170,22 @@ function lineRows(line: InvoiceLineView, currency: string, fmt: DocumentFormat, 
         tax: false,
       });
     }
+  }
+  const percentage = isObject(detail.percentage) ? detail.percentage : null;
+  if (percentage !== null && typeof percentage.basis_points === 'number') {
+    // The terms each event's fee was computed with; the line's quantity is the sum of those fees.
+    const fee = raw(percentage.per_event_fee_nanos);
+    const min = raw(percentage.per_event_minimum_nanos);
+    const max = raw(percentage.per_event_maximum_nanos);
+    const bounds = [min === null ? null : `min ${money(min)}`, max === null ? null : `max ${money(max)}`].filter((b) => b !== null);
+    rows.push({
+      description: `${formatBasisPoints(percentage.basis_points)} of each amount${fee ? ` + ${money(fee)}` : ''} per event${bounds.length > 0 ? ` (${bounds.join(', ')})` : ''}`,
+      quantity: '',
+      unitPrice: '',
+      amount: '',
+      detail: true,
+      tax: false,
+    });
   }
   const adjustments = Array.isArray(detail.adjustments) ? detail.adjustments : [];
   if (adjustments.length > 0) {

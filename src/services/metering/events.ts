@@ -229,10 +229,10 @@ export function propertyIssues(properties: Record<string, unknown>): { path: str
  * " 5", true, null). Refused with a 400 naming it, rather than stored and counted as nothing.
  */
 export function meterPropertyIssues(properties: Record<string, unknown>, numeric: readonly NumericProperty[]): { path: string; message: string }[] {
-  return numeric.flatMap(({ property, meter, aggregation }) => {
+  return numeric.flatMap(({ property, meter, aggregation, reader }) => {
     const value = properties[property];
     if (value === undefined || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && DECIMAL.test(value))) return [];
-    return [{ path: property, message: `is read by the ${aggregation} meter "${meter}": must be a number or a decimal string such as "12.5"` }];
+    return [{ path: property, message: `is read by the ${reader ?? `${aggregation} meter "${meter}"`}: must be a number or a decimal string such as "12.5"` }];
   });
 }
 

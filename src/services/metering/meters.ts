@@ -28,6 +28,7 @@ import { formatWindowSize } from '../../core/index.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
 import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, numericPropertyMeters, type MeterRow } from '../../db/metering/meters.js';
+import { percentageAmountProperties } from '../../db/catalog.js';
 import type { Db } from '../../db/client.js';
 import type { PageQuery } from '../../db/pages.js';
 import type { ServiceDeps } from '../deps.js';
@@ -140,6 +141,8 @@ export interface NumericProperty {
   property: string;
   meter: string;
   aggregation: MeterAggregation;
+  /** Who reads it, when not a meter (a Percentage SKU's amount_property). */
+  reader?: string;
 }
 
 /**
@@ -159,17 +162,25 @@ export async function numericMeterProperties(db: Db, eventType: string, now = Da
   let entry = numericCache.get(db);
   if (!entry || entry.generation !== numericGeneration || now - entry.loadedAt >= NUMERIC_PROPERTIES_TTL_MS) {
     const generation = numericGeneration;
-    const rows = await numericPropertyMeters(db);
+    const [rows, percentages] = await Promise.all([numericPropertyMeters(db), percentageAmountProperties(db)]);
     const byEventType = new Map<string, NumericProperty[]>();
-    for (const row of rows) {
-      const list = byEventType.get(row.eventType) ?? [];
-      if (!list.some((p) => p.property === row.property)) list.push({ property: row.property!, meter: row.name, aggregation: row.aggregation });
-      byEventType.set(row.eventType, list);
-    }
+    const add = (eventType: string, property: NumericProperty): void => {
+      const list = byEventType.get(eventType) ?? [];
+      if (!list.some((p) => p.property === property.property)) list.push(property);
+      byEventType.set(eventType, list);
+    };
+    for (const row of rows) add(row.eventType, { property: row.property!, meter: row.name, aggregation: row.aggregation });
+    // A Percentage SKU's amount is bounded at the door like a Sum meter's property (bounded sums).
+    for (const row of percentages) add(row.eventType, { property: row.property, meter: row.name, aggregation: 'Sum', reader: `Percentage SKU "${row.name}"` });
     entry = { generation, loadedAt: now, byEventType };
     numericCache.set(db, entry);
   }
   return entry.byEventType.get(eventType) ?? [];
+}
+
+/** Ingestion re-reads the numeric properties from the next event on (a Percentage SKU was created). */
+export function numericPropertiesChanged(): void {
+  numericGeneration += 1;
 }
 
 /** Creates the meter and its rollup cursor, and asks for a pass that backfills its rollups. */

@@ -165,7 +165,8 @@ const defaultBillingMeter = (eventType: string): BillingMeter => ({
  * meters to read. Two queries at most, whatever the number of SKUs.
  */
 export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]): Promise<{ skus: SkuPrice[]; meters: BillingMeter[] }> {
-  const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
+  // Percentage SKUs read their events' amounts (db/metering/percentage-fees.ts), not a meter.
+  const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && sku.pricing_model !== 'Percentage' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
   const named = await metersByIds(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
   const defaults = await firstMeters(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [sku.meter_event_type!] : [])))]);
   const meters = new Map<string, BillingMeter>();

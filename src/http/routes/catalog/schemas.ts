@@ -2,6 +2,7 @@
  * The requests of the catalog routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
+import { MAX_FIXED_AMOUNT, MAX_FREE_UNITS, MAX_UNIT_AMOUNT } from '../../../core/index.js';
 import { MAX_MIGRATION_BATCH } from '../../../services/subscriptions/plan-migrations.js';
 import { BillingCadenceSchema, PackageRoundingSchema, PricingModelSchema, TierInputSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
@@ -48,8 +49,34 @@ export const CreateSkuSchema = z
       .optional()
       .openapi({ description: 'Package only: units per package', example: '1000' }),
     package_rounding: PackageRoundingSchema.optional().openapi({ description: 'Package only: a partial package is billed (Up, default) or not (Down)' }),
+    package_free_units: z
+      .string()
+      .regex(/^[0-9]{1,38}$/, 'must be a decimal-integer string ≥ 0')
+      .optional()
+      .openapi({
+        description: `Package only: units free before the first package (default "0", at most ${MAX_FREE_UNITS}); then every started package is billed (Up) or only whole ones (Down)`,
+        example: '1000',
+      }),
     commit_amount_nanos: MoneySchema.optional().openapi({ description: 'Committed only: minimum charge per period' }),
     overage_unit_amount_nanos: MoneySchema.optional().openapi({ description: 'Committed only: price per unit beyond the commit' }),
+    minimum_amount_nanos: MoneySchema.optional().openapi({
+      description:
+        `PerUnit, Graduated, Volume, Package and Percentage: the least the SKU bills per period (at most ${MAX_FIXED_AMOUNT} raw units). ` +
+        'At the period close a true-up line (kind "minimum") bills max(0, minimum − the SKU\'s line); prorated by days when the subscription serves part of the period',
+    }),
+    percentage_bps: z.number().int().min(0).max(10_000).optional().openapi({
+      description: "Percentage only (required): the rate on each event's amount in basis points, 0-10000 (290 = 2.9%)",
+      example: 290,
+    }),
+    amount_property: z.string().trim().min(1, 'must not be empty').max(200).optional().openapi({
+      description:
+        'Percentage only (required): the event property holding the amount in the currency units of the SKU (a number or decimal string); ' +
+        'events without it, or with a negative one, are not charged',
+      example: 'amount',
+    }),
+    per_event_fee_nanos: MoneySchema.optional().openapi({ description: `Percentage only: fixed fee added to each event's fee (default "0", at most ${MAX_UNIT_AMOUNT} raw units)` }),
+    per_event_minimum_nanos: MoneySchema.optional().openapi({ description: `Percentage only: least fee per event (at most ${MAX_UNIT_AMOUNT} raw units)` }),
+    per_event_maximum_nanos: MoneySchema.optional().openapi({ description: `Percentage only: greatest fee per event, ≥ per_event_minimum_nanos (at most ${MAX_UNIT_AMOUNT} raw units)` }),
   })
   .openapi('CreateSkuRequest');
 

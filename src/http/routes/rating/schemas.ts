@@ -49,7 +49,8 @@ export const PreviewRequestSchema = z
     plan_id: UuidSchema,
     quantities: MeterQuantitiesSchema.openapi({
       description:
-        "meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); meters left out count as 0",
+        "meter → quantity aggregated over the whole period, keyed by a usage SKU's meter_id (its meter as billing resolves it, shown as lines[].meter.meter_id) or by meter_event_type (every SKU of that type whose meter_id is not given); " +
+        'a Percentage SKU\'s quantity is keyed by its sku_id: the sum of its per-event fees in currency units (e.g. "13.7"); keys left out count as 0',
       example: { api_calls: '12500' },
     }),
     usage_to_date: z
