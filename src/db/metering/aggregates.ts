@@ -284,3 +284,25 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
     distinct: p.distinct === null ? null : BigInt(p.distinct),
   }));
 }
+
+/** The first and last event an aggregator counts in a range (ties by id), each with its timestamp. */
+export interface EventSpan {
+  first: { id: string; occurred_at: Date } | null;
+  last: { id: string; occurred_at: Date } | null;
+}
+
+/**
+ * The first and last events of an aggregator in [from, to) for a subscription: two walks of the
+ * (customer_id, event_type, occurred_at) index from either end, each stopping at its first match.
+ */
+export async function readEventSpan(read: SqlReader, spec: AggregatorSpec, scope: Scope, range: { from: Date; to: Date }): Promise<EventSpan> {
+  const edge = async (direction: 'ASC' | 'DESC') => {
+    const [row] = await read<{ id: string; occurred_at: Date }>(Prisma.sql`
+      SELECT e.id, e.occurred_at FROM usage_events e
+      WHERE ${scopeSql(scope)} AND ${matchSql(spec)} AND e.occurred_at >= ${range.from} AND e.occurred_at < ${range.to}
+      ORDER BY e.occurred_at ${Prisma.raw(direction)}, e.id ${Prisma.raw(direction)} LIMIT 1`);
+    return row ? { id: row.id, occurred_at: new Date(row.occurred_at) } : null;
+  };
+  const [first, last] = await Promise.all([edge('ASC'), edge('DESC')]);
+  return { first, last };
+}

@@ -36,7 +36,7 @@ import {
 import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
-import { quantitiesForPeriod } from '../metering/usage.js';
+import { quantitiesForPeriod, tracedQuantitiesForPeriod, type UsageTrace } from '../metering/usage.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
   tiers.map((tier) => ({
@@ -109,6 +109,8 @@ export interface PeriodRating {
   lines: readonly RatedLine[];
   /** The rating split at the contract's boundaries; null without a contract in force. */
   rated: RatedPeriod | null;
+  /** Per meter_event_type: what its quantity over [from, to) was read from (meter, window, events). */
+  usage: Readonly<Record<string, UsageTrace>>;
 }
 
 /**
@@ -126,11 +128,17 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
           await quantitiesForPeriod(db as unknown as Db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to }),
         )
       : {};
-  const usage = await quantities(input.to);
+  // The whole range's read is traced: the events it counted are the explanation of the line.
+  const measured =
+    input.to > input.from
+      ? await tracedQuantitiesForPeriod(db as unknown as Db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, eventTypes: meters, from: input.from, to: input.to })
+      : { quantities: {}, traces: {} };
+  const usage = atLeastZero(measured.quantities);
+  const traces = measured.traces;
   const service = input.service ? { service: input.service } : {};
   const pricing = input.contract === null ? undefined : contractPricing(input.contract);
   if (pricing === undefined) {
-    return { lines: ratePlan({ skus: input.skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service }).lines, rated: null };
+    return { lines: ratePlan({ skus: input.skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service }).lines, rated: null, usage: traces };
   }
   const usageToDate: Record<string, Record<string, string>> = {};
   for (const piece of periodPieces(input.period, pricing, input.service).slice(1)) {
@@ -138,7 +146,7 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
     usageToDate[piece.start] = await quantities(boundary < input.to ? boundary : input.to);
   }
   const rated = ratePeriodAcrossPhases({ skus: input.skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
-  return { lines: rated.lines, rated };
+  return { lines: rated.lines, rated, usage: traces };
 }
 
 function atLeastZero(values: Record<string, string>): Record<string, string> {

@@ -17,9 +17,9 @@
  */
 import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage, type Interval } from '../../core/index.js';
 import type pg from 'pg';
-import { cursorKey, meterSpec, type AggregatorSpec } from '../../db/metering/aggregators.js';
+import { cursorKey, meterSpec, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
+import { readAggregates, readCursors, readEventSpan, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
 import { firstMeters } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -109,13 +109,49 @@ const defaultSpec = (eventType: string): AggregatorSpec => ({ kind: 'default', e
  * without a subscription_id count; late events included. "0" for types without events (and for an
  * empty range).
  */
-export async function quantitiesForPeriod(
-  db: DbClient,
-  input: { subscriptionId: string; customerId: string; eventTypes: string[]; from: Date; to: Date },
-): Promise<Record<string, string>> {
+export async function quantitiesForPeriod(db: DbClient, input: PeriodUsageInput): Promise<Record<string, string>> {
+  return (await measurePeriod(db, input, false)).quantities;
+}
+
+export interface PeriodUsageInput {
+  subscriptionId: string;
+  customerId: string;
+  eventTypes: string[];
+  from: Date;
+  to: Date;
+}
+
+/**
+ * What a metered line's quantity was read from (stored as the line's pricing trace, shown by the
+ * invoice explanation): the meter (or the event type's default), the window, the events counted
+ * and the first and last of them, and the aggregate before it is clamped at zero.
+ */
+export interface UsageTrace {
+  meter: {
+    meter_id: string | null;
+    name: string | null;
+    event_type: string;
+    aggregation: MeterAggregation;
+    property: string | null;
+    filters: MeterFilter[];
+  };
+  window: { from: string; to: string };
+  event_count: number;
+  late_event_count: number;
+  first_event: { id: string; occurred_at: string } | null;
+  last_event: { id: string; occurred_at: string } | null;
+  aggregate: string;
+}
+
+/** quantitiesForPeriod with each type's trace (the close's rating reads its quantities through this). */
+export async function tracedQuantitiesForPeriod(db: DbClient, input: PeriodUsageInput): Promise<{ quantities: Record<string, string>; traces: Record<string, UsageTrace> }> {
+  return measurePeriod(db, input, true);
+}
+
+async function measurePeriod(db: DbClient, input: PeriodUsageInput, traced: boolean): Promise<{ quantities: Record<string, string>; traces: Record<string, UsageTrace> }> {
   const eventTypes = [...new Set(input.eventTypes)];
-  if (eventTypes.length === 0) return {};
-  if (input.to <= input.from) return Object.fromEntries(eventTypes.map((type) => [type, '0']));
+  if (eventTypes.length === 0) return { quantities: {}, traces: {} };
+  if (input.to <= input.from) return { quantities: Object.fromEntries(eventTypes.map((type) => [type, '0'])), traces: {} };
   const first = await firstMeters(db, eventTypes);
   const specs = eventTypes.map((type) => {
     const meter = first.get(type);
@@ -125,7 +161,36 @@ export async function quantitiesForPeriod(
   const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
   const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
   const values = await aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints);
-  return Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
+  const quantities = Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
+  if (!traced) return { quantities, traces: {} };
+  const spans = await Promise.all(specs.map((spec) => readEventSpan(read, spec, scope, input)));
+  const at = (event: { id: string; occurred_at: Date } | null) => (event ? { id: event.id, occurred_at: event.occurred_at.toISOString() } : null);
+  const traces = Object.fromEntries(
+    eventTypes.map((type, i): [string, UsageTrace] => {
+      const spec = specs[i]!;
+      const meter = first.get(type);
+      return [
+        type,
+        {
+          meter: {
+            meter_id: spec.kind === 'meter' ? spec.meterId : null,
+            name: meter?.name ?? null,
+            event_type: type,
+            aggregation: spec.kind === 'meter' ? spec.aggregation : DEFAULT_AGGREGATION,
+            property: spec.kind === 'meter' ? spec.property : 'quantity',
+            filters: spec.kind === 'meter' ? spec.filters : [],
+          },
+          window: { from: input.from.toISOString(), to: input.to.toISOString() },
+          event_count: values[i]!.event_count,
+          late_event_count: values[i]!.late_event_count,
+          first_event: at(spans[i]!.first),
+          last_event: at(spans[i]!.last),
+          aggregate: values[i]!.value,
+        },
+      ];
+    }),
+  );
+  return { quantities, traces };
 }
 
 // ── Usage summary ────────────────────────────────────────────────────────────────────────────
