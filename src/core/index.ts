@@ -22,3 +22,4 @@ export * from './dunning.js';
 export * from './ledger.js';
 export * from './credit-allocation.js';
 export * from './spend-alerts.js';
+export * from './explain.js';

@@ -164,7 +164,7 @@ export async function resolveHostedLink(db: Db, links: HostedLinkSettings, token
 }
 
 /** The hosted page of an invoice: the same document as its PDF, as HTML. */
-export async function hostedInvoicePage(db: Db, settings: DocumentSettings, invoiceId: string, pdfHref: string): Promise<string> {
+export async function hostedInvoicePage(db: Db, settings: DocumentSettings, invoiceId: string, pdfHref: string, explainHref?: string): Promise<string> {
   const document = await invoiceDocument(db, settings, invoiceId);
-  return renderHtml(document.model, pdfHref);
+  return renderHtml(document.model, pdfHref, explainHref);
 }

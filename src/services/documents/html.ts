@@ -42,7 +42,8 @@ function party(label: string, p: Party): string {
   return `<div><div class="label">${esc(label)}</div><strong>${esc(p.name)}</strong><br>${lines}${tax}</div>`;
 }
 
-export function renderHtml(model: DocumentModel, pdfHref: string): string {
+/** The hosted invoice page; `explainHref`, when given, links its explanation ("How was this calculated?"). */
+export function renderHtml(model: DocumentModel, pdfHref: string, explainHref?: string): string {
   const facts = model.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
   const rows = model.sections
     .map((section) => {
@@ -65,18 +66,9 @@ export function renderHtml(model: DocumentModel, pdfHref: string): string {
     .join('');
   const notes = model.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
   const mark = model.mark ? `<div class="mark ${model.mark}">${model.mark}</div>` : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${esc(model.title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${mark}
+  return hostedPage(
+    model.title,
+    `${mark}
 <header><div><h1>${esc(model.heading)}</h1>${model.number ? `<div class="number">${esc(model.number)}</div>` : ''}</div></header>
 <section class="parties">${party('From', model.parties.seller)}${party('Bill to', model.parties.payer)}</section>
 <dl>${facts}</dl>
@@ -84,8 +76,57 @@ ${mark}
 <table class="summary"><tbody>${summary}</tbody></table>
 ${notes}
 <a class="download" href="${esc(pdfHref)}" download>Download PDF</a>
+${explainHref ? `<p><a href="${esc(explainHref)}">How was this calculated?</a></p>` : ''}`,
+  );
+}
+
+/** A self-contained hosted page: the one inline stylesheet (HOSTED_PAGE_CSP allows it by its hash) and `body` in its frame. */
+function hostedPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${esc(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
 </main>
 </body>
 </html>
 `;
+}
+
+/** What the readable explanation page shows of an explanation (GET /v1/invoices/:id/explain), amounts already formatted. */
+export interface ExplanationPage {
+  title: string;
+  heading: string;
+  /** Label and value pairs under the heading (period, currency, totals). */
+  facts: { label: string; value: string }[];
+  lines: { description: string; amount: string; rows: { label: string; value: string }[] }[];
+  notes: string[];
+}
+
+/** The hosted explanation page, in the hosted invoice page's style (the same stylesheet, so the same CSP). */
+export function renderExplanationHtml(page: ExplanationPage, invoiceHref: string): string {
+  const facts = page.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
+  const rows = page.lines
+    .map(
+      (line) =>
+        `<tr class="section"><td>${esc(line.description)}</td><td class="num">${esc(line.amount)}</td></tr>` +
+        line.rows.map((row) => `<tr class="detail"><td>${esc(row.label)}</td><td class="num">${esc(row.value)}</td></tr>`).join(''),
+    )
+    .join('');
+  const notes = page.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
+  return hostedPage(
+    page.title,
+    `<header><div><h1>${esc(page.heading)}</h1></div></header>
+<dl>${facts}</dl>
+<table><thead><tr><th>How each amount was calculated</th><th class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
+${notes}
+<p><a href="${esc(invoiceHref)}">Back to the invoice</a></p>`,
+  );
 }

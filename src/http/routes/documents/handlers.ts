@@ -6,12 +6,13 @@ import type { Context } from 'hono';
 import { resolveHostedLink, type PdfDocument } from '../../../services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../../../services/documents/settings.js';
 import { creditNotePdf, hostedInvoicePage, invoicePdf } from '../../../services/documents/documents.js';
+import { hostedExplanationPage } from '../../../services/documents/explanation-page.js';
 import { HOSTED_PAGE_CSP } from '../../../services/documents/html.js';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
-import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute } from './routes.js';
+import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute, hostedExplanationRoute } from './routes.js';
 
 function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
@@ -40,6 +41,17 @@ async function hostedInvoiceId(c: Context<AppEnv>, token: string): Promise<strin
   return link.invoiceId;
 }
 
+/** A public page: it runs nothing, loads nothing but its own style, and no other site may frame it. */
+function sendHostedPage(c: Context<AppEnv>, html: string) {
+  c.header('Cache-Control', 'private, no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('X-Robots-Tag', 'noindex');
+  c.header('Content-Security-Policy', HOSTED_PAGE_CSP);
+  c.header('X-Frame-Options', 'DENY');
+  c.header('X-Content-Type-Options', 'nosniff');
+  return c.html(html, 200);
+}
+
 export function registerDocuments(app: App): void {
   app.openapi(invoicePdfRoute, async (c) => {
     const { db } = c.get('deps');
@@ -54,15 +66,15 @@ export function registerDocuments(app: App): void {
   app.openapi(hostedPageRoute, async (c) => {
     const { token } = c.req.valid('param');
     const invoiceId = await hostedInvoiceId(c, token);
-    const html = await hostedInvoicePage(c.get('deps').db, settingsOf(c), invoiceId, `${encodeURIComponent(token)}/pdf`);
-    c.header('Cache-Control', 'private, no-store');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('X-Robots-Tag', 'noindex');
-    // A public page: it runs nothing, loads nothing but its own style, and no other site may frame it.
-    c.header('Content-Security-Policy', HOSTED_PAGE_CSP);
-    c.header('X-Frame-Options', 'DENY');
-    c.header('X-Content-Type-Options', 'nosniff');
-    return c.html(html, 200);
+    const link = encodeURIComponent(token);
+    return sendHostedPage(c, await hostedInvoicePage(c.get('deps').db, settingsOf(c), invoiceId, `${link}/pdf`, `${link}/explain`));
+  });
+
+  app.openapi(hostedExplanationRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const invoiceId = await hostedInvoiceId(c, token);
+    // Relative to /hosted/invoices/{token}/explain: back to /hosted/invoices/{token}.
+    return sendHostedPage(c, await hostedExplanationPage(c.get('deps').db, invoiceId, `../${encodeURIComponent(token)}`));
   });
 
   app.openapi(hostedPdfRoute, async (c) => {
