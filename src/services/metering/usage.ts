@@ -19,7 +19,7 @@ import { billingPeriodAt, canonicalDecimal, meterWindow, weightedAverage, type I
 import type pg from 'pg';
 import { cursorKey, meterSpec, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readEventSpan, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
+import { readAggregates, readCursors, readEventSpans, readUsageSubject, type Range, type Scope } from '../../db/metering/aggregates.js';
 import { firstMeters } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -163,7 +163,7 @@ async function measurePeriod(db: DbClient, input: PeriodUsageInput, traced: bool
   const values = await aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints);
   const quantities = Object.fromEntries(eventTypes.map((type, i) => [type, values[i]!.value]));
   if (!traced) return { quantities, traces: {} };
-  const spans = await Promise.all(specs.map((spec) => readEventSpan(read, spec, scope, input)));
+  const spans = await readEventSpans(read, specs, scope, input);
   const at = (event: { id: string; occurred_at: Date } | null) => (event ? { id: event.id, occurred_at: event.occurred_at.toISOString() } : null);
   const traces = Object.fromEntries(
     eventTypes.map((type, i): [string, UsageTrace] => {
