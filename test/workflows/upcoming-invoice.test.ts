@@ -222,3 +222,16 @@ interface Explanation {
   }[];
   rounding: unknown[];
 }
+
+it('has no upcoming invoice during a trial, and an unknown subscription is 404', async () => {
+  const clockId = await makeTestClock(h.deps.db, '2026-03-01T00:00:00.000Z');
+  const customerId = await makeCustomer(h.deps.db, { testClockId: clockId });
+  const planId = await makePlan(h.deps.db, { trialDays: 14 });
+  const subscription = await expectJson<{ id: string; status: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+  cleanup.push(subscriptionWorkflowId(subscription.id));
+  expect(subscription.status).toBe('Trialing');
+  const upcoming = await expectJson<Upcoming>(await h.request('GET', `/v1/subscriptions/${subscription.id}/upcoming-invoice`, { as: { customer: customerId } }));
+  expect(upcoming).toMatchObject({ subscription_id: subscription.id, as_of: '2026-03-01T00:00:00.000Z', draft_invoice_id: null, invoice: null });
+  const unknown = await expectJson<{ error: { code: string } }>(await h.request('GET', `/v1/subscriptions/${newId()}/upcoming-invoice`), 404);
+  expect(unknown.error.code).toBe('subscription_not_found');
+});
