@@ -473,6 +473,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/{id}/upcoming-invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice the current period would produce if it closed now
+         * @description The period close itself runs, in a transaction that is rolled back: every usage event recorded for the period so far rated with its tiers, contract terms (discounts, overrides, escalation, proration) and late usage of earlier periods, then the spend cap, tax, the customer balance and the credit wallet as finalization applies them. Nothing is written and no workflow is touched; the close at the period end produces the same lines and totals when nothing changes meanwhile. A customer token sees only its own subscriptions (another customer's is 404 `subscription_not_found`); an admin credential sees every subscription.
+         */
+        get: operations["getUpcomingInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -809,6 +829,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invoices/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How every amount of an invoice was calculated
+         * @description For each line: the plan phases it was rated in (plan version, proration factor, contract), the meter with its filters, the window read, the events counted with the first and last one and the aggregate, each tier with its quantity and amount, discounts, overrides and contract terms in the order applied, what earlier invoices of the period already billed, the tax rule of a tax line, the steps from list price to the line amount, and where rounding happened; then the totals (the lines sum to total_nanos) and the settlement from the total to the amount due. Lines billed before the pricing trace was stored explain from their rated detail only. A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.
+         */
+        get: operations["explainInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/invoices/{id}/line-items": {
         parameters: {
             query?: never;
@@ -1074,6 +1114,26 @@ export interface paths {
          *     to do, its code in the X-Error-Code header.
          */
         get: operations["getHostedInvoicePage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hosted/invoices/{token}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a hosted invoice was calculated (public, linked from the hosted invoice page)
+         * @description A readable version of GET /v1/invoices/{id}/explain, linked as "How was this calculated?" from the hosted invoice page: per line the plan phases, the meter with its filters, the window and the events counted, each tier, the adjustments and the steps to the amount; then the totals and the rounding. 404 `hosted_link_not_found` or 410 `hosted_link_expired` like the page.
+         */
+        get: operations["getHostedInvoiceExplanation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3949,9 +4009,27 @@ export interface components {
             };
         };
         SubscriptionList: components["schemas"]["Subscription"][];
-        ReasonRequest: {
-            reason?: string;
+        UpcomingInvoice: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            subscription_id: string;
+            /** @description start of the current period, the one previewed (ISO 8601) */
+            period_start: string;
+            /** @description end of the current period (ISO 8601): the close bills the period up to here */
+            period_end: string;
+            /** @description the instant the preview was taken (the subscription's test clock time when it is on one): every event recorded for the period by then counts, and credits and the wallet are applied as of it */
+            as_of: string;
+            /**
+             * Format: uuid
+             * @description the period's Draft the close would bill into when it already exists (progressive billing, a consolidated group); null when the close would open a new one
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            draft_invoice_id: string | null;
+            invoice: components["schemas"]["Invoice"];
         };
+        /** @description the invoice closing the period now would produce, as finalization would settle it (spend cap, tax, customer balance, credit wallet), with the same lines and totals; status Draft, no invoice_number and no hosted link. Its id and line ids are those of the Draft (draft_invoice_id) or ids nothing stores. null when closing now would bill nothing (a trial, an Expired subscription, a period already closed). */
         Invoice: {
             /**
              * Format: uuid
@@ -4142,7 +4220,7 @@ export interface components {
                 [key: string]: string;
             };
             line_items: components["schemas"]["InvoiceLineItem"][];
-        };
+        } | null;
         /** @enum {string} */
         InvoiceStatus: "Draft" | "Open" | "Paid" | "Void";
         InvoiceLineItem: {
@@ -4462,9 +4540,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         }) | null;
+        ReasonRequest: {
+            reason?: string;
+        };
         PlanChange: {
             subscription: components["schemas"]["Subscription"];
-            invoice: components["schemas"]["Invoice"] | null;
+            invoice: components["schemas"]["Invoice"];
         };
         TestClock: {
             /**
@@ -4764,6 +4845,314 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             created_at: string;
+        };
+        InvoiceExplanation: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            invoice_id: string;
+            invoice_number: string | null;
+            status: components["schemas"]["InvoiceStatus"];
+            /** @example USD */
+            currency: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            period_start: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            period_end: string | null;
+            lines: components["schemas"]["InvoiceLineExplanation"][];
+            /** @description the totals as stored, and the sum of the explained lines */
+            totals: {
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                subtotal_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                tax_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                credits_applied_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                total_nanos: string;
+                /**
+                 * @description the sum of every line amount; equals total_nanos
+                 * @example 1500000000000
+                 */
+                lines_sum_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                amount_due_nanos: string;
+            };
+            /** @description from the total to the amount due: customer balance, credit wallet, credit notes */
+            settlement: components["schemas"]["ExplainStep"][];
+            /** @description where rounding happened: rating and tax round each amount once to a raw unit; display strings round once to the minor unit at output */
+            rounding: {
+                /** @enum {string} */
+                stage: "rating" | "tax" | "display";
+                rule: string;
+                line_ids: string[];
+            }[];
+        };
+        InvoiceLineExplanation: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            line_id: string;
+            kind: string;
+            description: string;
+            quantity: string;
+            /**
+             * @description raw units at scale 12 (1 unit = 1000000000000)
+             * @example 1500000000000
+             */
+            amount_nanos: string;
+            /**
+             * @description amount_nanos for display: rounded once, HalfEven, to the currency's minor unit
+             * @example 10.00
+             */
+            amount: string;
+            /** @description the SKU pricing model of a rated line; null for lines that were not rated */
+            pricing_model: string | null;
+            /**
+             * @description raw units at scale 12 (1 unit = 1000000000000)
+             * @example 1500000000000
+             */
+            unit_amount_nanos: string | null;
+            service_period: {
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                start: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                end: string | null;
+            };
+            /** @description the plan phases of the period the charge was rated in (empty for lines billing did not rate, or billed before explanations were stored) */
+            plan_phases: ({
+                /**
+                 * Format: uuid
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                plan_id: string;
+                plan_name: string;
+                plan_version: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                to: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                usage_to: string;
+                /** @description the calendar days fees are prorated over */
+                basis: {
+                    start: string;
+                    end: string;
+                };
+                /** @description the proration factor days_used / days_in_period of a fee, when the phase did not serve the whole basis */
+                proration: {
+                    service_start: string;
+                    service_end: string;
+                    days_used: number;
+                    days_in_period: number;
+                } | null;
+                /** @description the contract whose terms priced the phase */
+                contract: {
+                    /**
+                     * Format: uuid
+                     * @example 01900000-0000-7000-8000-000000000000
+                     */
+                    contract_id: string;
+                    status: string;
+                } | null;
+                quantity: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                amount_nanos: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description metered lines: per plan phase, the meter, filters, window, events counted (first and last) and the aggregate */
+            usage: components["schemas"]["UsageTrace"][];
+            /** @description each tier entered, with its quantity and amount */
+            tiers: {
+                tier: number;
+                from: string;
+                up_to: string | null;
+                quantity: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                unit_amount_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                flat_amount_nanos: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                amount_nanos: string;
+            }[];
+            /** @description discounts, overrides, escalation, proration and contract terms, in the order applied */
+            adjustments: {
+                kind: string;
+                basis_points?: number;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                amount_nanos: string;
+                description: string;
+            }[];
+            /** @description what the period's finalized invoices had already billed of the SKU (the line bills the difference) */
+            billed_before: {
+                quantity: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                amount_nanos: string;
+            } | null;
+            /** @description tax lines: the rule applied and the line taxed */
+            tax: {
+                adapter: string | null;
+                rate_bps: number;
+                /**
+                 * Format: uuid
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                taxable_line_id: string;
+                /**
+                 * @description raw units at scale 12 (1 unit = 1000000000000)
+                 * @example 1500000000000
+                 */
+                taxable_amount_nanos: string;
+                rule: string;
+            } | null;
+            /** @description from list price to the line's amount, each step with its change and the running amount */
+            steps: components["schemas"]["ExplainStep"][];
+            /** @description whether the steps end exactly at the line's amount */
+            reconciles: boolean;
+            /** @description where this line was rounded: rated and tax amounts once, HalfEven, to a raw unit (10^-12); null when nothing was rounded */
+            rounding: string | null;
+            line: components["schemas"]["InvoiceLineItem"] & unknown;
+            /** @description the pricing trace stored with the line at the close, as stored (null for lines billed before it was stored) */
+            pricing_trace: {
+                [key: string]: unknown;
+            } | null;
+        };
+        UsageTrace: {
+            meter: {
+                /**
+                 * Format: uuid
+                 * @description the meter read; null for the event type's default (sum of `quantity`, 1 per event without one)
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                meter_id: string | null;
+                name: string | null;
+                event_type: string;
+                /** @description Sum | Count | Max | UniqueCount | Latest | WeightedSum */
+                aggregation: string;
+                /** @description the event property aggregated */
+                property: string | null;
+                /** @description the dimension values an event must carry to count */
+                filters: {
+                    property: string;
+                    operator: string;
+                    value: string | number | boolean | (string | number | boolean)[];
+                }[];
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description the window read, [from, to) */
+            window: {
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                to: string;
+            };
+            /** @description events counted in the window */
+            event_count: number;
+            /** @description of which arrived after their period was billed */
+            late_event_count: number;
+            /** @description the earliest event counted (null when none) */
+            first_event: {
+                /** @description the event id the client sent */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                occurred_at: string;
+            } | null;
+            /** @description the latest event counted (null when none) */
+            last_event: {
+                /** @description the event id the client sent */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                occurred_at: string;
+            } | null;
+            /** @description the aggregate read, exact decimal, before it is clamped at zero for billing */
+            aggregate: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ExplainStep: {
+            /** @description list_price, then each adjustment in the order applied (TierOverride, Escalation, RateOverride, Proration, ContractDiscount); phase (a SKU rated in several plan phases); billed_before (what finalized invoices already billed of the period); amount (a line that was not rated); for the settlement: total, customer_balance_applied, wallet_applied, due_reduced */
+            step: string;
+            description: string;
+            /**
+             * @description what the step changed (negative for a saving or a deduction)
+             * @example 1500000000000
+             */
+            change_nanos: string;
+            /**
+             * @description the running amount after the step
+             * @example 1500000000000
+             */
+            amount_nanos: string;
         };
         AddInvoiceLineItemRequest: {
             description: string;
@@ -9634,6 +10023,91 @@ export interface operations {
             };
         };
     };
+    getUpcomingInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upcoming invoice */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpcomingInvoice"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `subscription_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listSubscriptions: {
         parameters: {
             query?: {
@@ -11845,6 +12319,91 @@ export interface operations {
             };
         };
     };
+    explainInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The explanation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceExplanation"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `invoice_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     addInvoiceLineItem: {
         parameters: {
             query?: never;
@@ -13237,6 +13796,83 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The invoice as an HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `invoice_not_found`, `hosted_link_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone. error.code: `hosted_link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHostedInvoiceExplanation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the signed part of hosted_invoice_url */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The explanation as an HTML page */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -74,6 +74,7 @@ function line(rated: RatedLine, kind: string, by?: { id: string; name: string })
     periodStart: PERIOD.start,
     periodEnd: PERIOD.end,
     detail: serializeRatedLine(rated) as unknown as Prisma.JsonValue,
+    pricingTrace: null,
     createdAt: FINALIZED_AT,
   };
 }

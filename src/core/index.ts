@@ -23,3 +23,4 @@ export * from './ledger.js';
 export * from './credit-allocation.js';
 export * from './spend-alerts.js';
 export * from './simulation.js';
+export * from './explain.js';

@@ -258,6 +258,8 @@ export interface NewLine {
   periodStart?: Date | null;
   periodEnd?: Date | null;
   detail?: Prisma.InputJsonValue;
+  /** How the amount came to be beyond `detail` (plan phase, meter, window, events counted); see GET /v1/invoices/:id/explain. */
+  pricingTrace?: Prisma.InputJsonValue;
 }
 
 const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreateManyInput => ({
@@ -277,6 +279,7 @@ const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreat
   periodStart: line.periodStart ?? null,
   periodEnd: line.periodEnd ?? null,
   ...(line.detail !== undefined ? { detail: line.detail } : {}),
+  ...(line.pricingTrace !== undefined ? { pricingTrace: line.pricingTrace } : {}),
 });
 
 export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<void> {

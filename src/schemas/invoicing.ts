@@ -185,3 +185,135 @@ export const CreditNoteSchema = z
   .openapi('CreditNote');
 
 export type CreditNoteView = z.infer<typeof CreditNoteSchema>;
+
+const ExplainStepSchema = z
+  .object({
+    step: z.string().openapi({
+      description:
+        'list_price, then each adjustment in the order applied (TierOverride, Escalation, RateOverride, Proration, ContractDiscount); phase (a SKU rated in several plan phases); ' +
+        'billed_before (what finalized invoices already billed of the period); amount (a line that was not rated); for the settlement: total, customer_balance_applied, wallet_applied, due_reduced',
+    }),
+    description: z.string(),
+    change_nanos: MoneySchema.openapi({ description: 'what the step changed (negative for a saving or a deduction)' }),
+    amount_nanos: MoneySchema.openapi({ description: 'the running amount after the step' }),
+  })
+  .openapi('ExplainStep');
+
+const FilterScalarSchema = z.union([z.string(), z.number(), z.boolean()]);
+
+const EventRefSchema = z.object({ id: z.string().openapi({ description: 'the event id the client sent' }), occurred_at: TimestampSchema }).nullable();
+
+/** What a metered line's quantity was read from (the pricing trace the close stored with the line). */
+export const UsageTraceSchema = z
+  .object({
+    meter: z
+      .object({
+        meter_id: UuidSchema.nullable().openapi({ description: "the meter read; null for the event type's default (sum of `quantity`, 1 per event without one)" }),
+        name: z.string().nullable(),
+        event_type: z.string(),
+        aggregation: z.string().openapi({ description: 'Sum | Count | Max | UniqueCount | Latest | WeightedSum' }),
+        property: z.string().nullable().openapi({ description: 'the event property aggregated' }),
+        filters: z
+          .array(z.object({ property: z.string(), operator: z.string(), value: z.union([FilterScalarSchema, z.array(FilterScalarSchema)]) }))
+          .openapi({ description: 'the dimension values an event must carry to count' }),
+      })
+      .catchall(z.unknown())
+      .openapi({ additionalProperties: true }),
+    window: z.object({ from: TimestampSchema, to: TimestampSchema }).openapi({ description: 'the window read, [from, to)' }),
+    event_count: z.number().int().openapi({ description: 'events counted in the window' }),
+    late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was billed' }),
+    first_event: EventRefSchema.openapi({ description: 'the earliest event counted (null when none)' }),
+    last_event: EventRefSchema.openapi({ description: 'the latest event counted (null when none)' }),
+    aggregate: z.string().openapi({ description: 'the aggregate read, exact decimal, before it is clamped at zero for billing' }),
+  })
+  .catchall(z.unknown())
+  .openapi('UsageTrace', { additionalProperties: true });
+
+export const InvoiceLineExplanationSchema = z
+  .object({
+    line_id: UuidSchema,
+    kind: z.string(),
+    description: z.string(),
+    quantity: z.string(),
+    amount_nanos: MoneySchema,
+    amount: DisplayAmountSchema('amount_nanos'),
+    pricing_model: z.string().nullable().openapi({ description: 'the SKU pricing model of a rated line; null for lines that were not rated' }),
+    unit_amount_nanos: MoneySchema.nullable(),
+    service_period: z.object({ start: TimestampSchema.nullable(), end: TimestampSchema.nullable() }),
+    plan_phases: z
+      .array(
+        z
+          .object({
+            plan_id: UuidSchema,
+            plan_name: z.string(),
+            plan_version: z.number().int(),
+            from: TimestampSchema,
+            to: TimestampSchema,
+            usage_to: TimestampSchema,
+            basis: z.object({ start: z.string(), end: z.string() }).openapi({ description: 'the calendar days fees are prorated over' }),
+            proration: z
+              .object({ service_start: z.string(), service_end: z.string(), days_used: z.number().int(), days_in_period: z.number().int() })
+              .nullable()
+              .openapi({ description: 'the proration factor days_used / days_in_period of a fee, when the phase did not serve the whole basis' }),
+            contract: z.object({ contract_id: UuidSchema, status: z.string() }).nullable().openapi({ description: 'the contract whose terms priced the phase' }),
+            quantity: z.string(),
+            amount_nanos: MoneySchema,
+          })
+          .catchall(z.unknown())
+          .openapi({ additionalProperties: true }),
+      )
+      .openapi({ description: 'the plan phases of the period the charge was rated in (empty for lines billing did not rate, or billed before explanations were stored)' }),
+    usage: z.array(UsageTraceSchema).openapi({ description: 'metered lines: per plan phase, the meter, filters, window, events counted (first and last) and the aggregate' }),
+    tiers: z
+      .array(z.object({ tier: z.number().int(), from: z.string(), up_to: z.string().nullable(), quantity: z.string(), unit_amount_nanos: MoneySchema, flat_amount_nanos: MoneySchema, amount_nanos: MoneySchema }))
+      .openapi({ description: 'each tier entered, with its quantity and amount' }),
+    adjustments: z
+      .array(z.object({ kind: z.string(), basis_points: z.number().int().optional(), amount_nanos: MoneySchema, description: z.string() }))
+      .openapi({ description: 'discounts, overrides, escalation, proration and contract terms, in the order applied' }),
+    billed_before: z
+      .object({ quantity: z.string(), amount_nanos: MoneySchema })
+      .nullable()
+      .openapi({ description: "what the period's finalized invoices had already billed of the SKU (the line bills the difference)" }),
+    tax: z
+      .object({ adapter: z.string().nullable(), rate_bps: z.number().int(), taxable_line_id: UuidSchema, taxable_amount_nanos: MoneySchema, rule: z.string() })
+      .nullable()
+      .openapi({ description: 'tax lines: the rule applied and the line taxed' }),
+    steps: z.array(ExplainStepSchema).openapi({ description: "from list price to the line's amount, each step with its change and the running amount" }),
+    reconciles: z.boolean().openapi({ description: "whether the steps end exactly at the line's amount" }),
+    rounding: z.string().nullable().openapi({ description: 'where this line was rounded: rated and tax amounts once, HalfEven, to a raw unit (10^-12); null when nothing was rounded' }),
+    line: InvoiceLineItemSchema.openapi({ description: 'the line as stored, every field it carries (detail included)' }),
+    pricing_trace: z
+      .object({})
+      .catchall(z.unknown())
+      .nullable()
+      .openapi({ additionalProperties: true, description: 'the pricing trace stored with the line at the close, as stored (null for lines billed before it was stored)' }) as z.ZodType<unknown>,
+  })
+  .openapi('InvoiceLineExplanation');
+
+export const InvoiceExplanationSchema = z
+  .object({
+    invoice_id: UuidSchema,
+    invoice_number: z.string().nullable(),
+    status: InvoiceStatusSchema,
+    currency: CurrencySchema,
+    period_start: TimestampSchema.nullable(),
+    period_end: TimestampSchema.nullable(),
+    lines: z.array(InvoiceLineExplanationSchema),
+    totals: z
+      .object({
+        subtotal_nanos: MoneySchema,
+        tax_nanos: MoneySchema,
+        credits_applied_nanos: MoneySchema,
+        total_nanos: MoneySchema,
+        lines_sum_nanos: MoneySchema.openapi({ description: 'the sum of every line amount; equals total_nanos' }),
+        amount_due_nanos: MoneySchema,
+      })
+      .openapi({ description: 'the totals as stored, and the sum of the explained lines' }),
+    settlement: z.array(ExplainStepSchema).openapi({ description: 'from the total to the amount due: customer balance, credit wallet, credit notes' }),
+    rounding: z
+      .array(z.object({ stage: z.enum(['rating', 'tax', 'display']), rule: z.string(), line_ids: z.array(UuidSchema) }))
+      .openapi({ description: 'where rounding happened: rating and tax round each amount once to a raw unit; display strings round once to the minor unit at output' }),
+  })
+  .openapi('InvoiceExplanation');
+
+export type InvoiceExplanationView = z.infer<typeof InvoiceExplanationSchema>;

@@ -65,3 +65,25 @@ export const TestClockSchema = z
   .openapi('TestClock');
 
 export type TestClockView = z.infer<typeof TestClockSchema>;
+
+export const UpcomingInvoiceSchema = z
+  .object({
+    subscription_id: UuidSchema,
+    period_start: z.string().openapi({ description: 'start of the current period, the one previewed (ISO 8601)' }),
+    period_end: z.string().openapi({ description: 'end of the current period (ISO 8601): the close bills the period up to here' }),
+    as_of: z.string().openapi({
+      description: "the instant the preview was taken (the subscription's test clock time when it is on one): every event recorded for the period by then counts, and credits and the wallet are applied as of it",
+    }),
+    draft_invoice_id: UuidSchema.nullable().openapi({
+      description: "the period's Draft the close would bill into when it already exists (progressive billing, a consolidated group); null when the close would open a new one",
+    }),
+    invoice: InvoiceSchema.nullable().openapi({
+      description:
+        'the invoice closing the period now would produce, as finalization would settle it (spend cap, tax, customer balance, credit wallet), with the same lines and totals; ' +
+        'status Draft, no invoice_number and no hosted link. Its id and line ids are those of the Draft (draft_invoice_id) or ids nothing stores. ' +
+        'null when closing now would bill nothing (a trial, an Expired subscription, a period already closed).',
+    }),
+  })
+  .openapi('UpcomingInvoice');
+
+export type UpcomingInvoiceView = z.infer<typeof UpcomingInvoiceSchema>;

@@ -503,3 +503,37 @@ describe('display rounding', () => {
     expect(odd.line_items[0]!.amount).toBe('1236');
   });
 });
+
+describe('GET /v1/invoices/:id/explain', () => {
+  interface Explained {
+    lines: { line_id: string; kind: string; amount_nanos: string; plan_phases: unknown[]; steps: { step: string }[]; reconciles: boolean; rounding: string | null; tax: { rate_bps: number; taxable_line_id: string; taxable_amount_nanos: string; adapter: string | null; rule: string } | null }[];
+    totals: { total_nanos: string; lines_sum_nanos: string };
+    rounding: { stage: string; line_ids: string[] }[];
+  }
+
+  it('explains tax, credit and manual lines of a Draft, the lines summing to its total; another customer is 404', async () => {
+    const customer = await makeCustomer(taxed.deps.db);
+    const id = await makeDraft(customer, [100n * UNIT, 33_333_333_333_333n]);
+    await expectJson(await taxed.request('POST', `/admin/v1/invoices/${id}/credits`, { body: { amount_nanos: '10000000000000', description: 'Credit' } }), 201);
+    const invoice = await expectJson<InvoiceBody>(await taxed.request('POST', `/admin/v1/invoices/${id}/calculate-tax`), 200);
+
+    const explained = await expectJson<Explained>(await taxed.request('GET', `/v1/invoices/${id}/explain`, { as: { customer } }));
+    expect(explained.totals).toMatchObject({ total_nanos: invoice.total_nanos, lines_sum_nanos: invoice.total_nanos });
+    expect(explained.lines.map((line) => line.kind)).toEqual(invoice.line_items.map((line) => line.kind));
+    const fees = explained.lines.filter((line) => line.kind === 'fee');
+    const taxes = explained.lines.filter((line) => line.kind === 'tax');
+    expect(taxes.map((line) => line.tax)).toEqual([
+      expect.objectContaining({ adapter: 'flat:2000', rate_bps: 2000, taxable_line_id: fees[0]!.line_id, taxable_amount_nanos: '100000000000000' }),
+      expect.objectContaining({ adapter: 'flat:2000', rate_bps: 2000, taxable_line_id: fees[1]!.line_id, taxable_amount_nanos: '33333333333333' }),
+    ]);
+    expect(taxes[1]!.amount_nanos).toBe('6666666666667');
+    for (const line of explained.lines) {
+      expect(line.reconciles).toBe(true);
+      expect(line.plan_phases).toEqual([]);
+    }
+    expect(explained.rounding.find((r) => r.stage === 'tax')!.line_ids.sort()).toEqual(taxes.map((line) => line.line_id).sort());
+
+    await expectJson(await taxed.request('GET', `/v1/invoices/${id}/explain`, { as: { customer: await makeCustomer(taxed.deps.db) } }), 404);
+    expect((await expectJson<ErrorBody>(await taxed.request('GET', `/v1/invoices/${newId()}/explain`), 404)).error.code).toBe('invoice_not_found');
+  });
+});

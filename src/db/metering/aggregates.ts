@@ -339,3 +339,31 @@ export async function readWindowPartials(
   }
   return { windows, levels };
 }
+
+/** The first and last event an aggregator counts in a range (ties by id), each with its timestamp. */
+export interface EventSpan {
+  first: { id: string; occurred_at: Date } | null;
+  last: { id: string; occurred_at: Date } | null;
+}
+
+/**
+ * The first and last events of each aggregator in [from, to) for a subscription, in one statement:
+ * per aggregator two walks of the (customer_id, event_type, occurred_at) index from either end,
+ * each stopping at its first match.
+ */
+export async function readEventSpans(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: { from: Date; to: Date }): Promise<EventSpan[]> {
+  if (specs.length === 0) return [];
+  const edge = (spec: AggregatorSpec, i: number, direction: 'ASC' | 'DESC') => Prisma.sql`(
+      SELECT ${i}::int AS i, ${direction === 'ASC' ? 'first' : 'last'}::text AS edge, e.id, e.occurred_at FROM usage_events e
+      WHERE ${scopeSql(scope)} AND ${matchSql(spec)} AND e.occurred_at >= ${range.from} AND e.occurred_at < ${range.to}
+      ORDER BY e.occurred_at ${Prisma.raw(direction)}, e.id ${Prisma.raw(direction)} LIMIT 1)`;
+  const rows = await read<{ i: number; edge: 'first' | 'last'; id: string; occurred_at: Date }>(
+    Prisma.join(
+      specs.flatMap((spec, i) => [edge(spec, i, 'ASC'), edge(spec, i, 'DESC')]),
+      ' UNION ALL ',
+    ),
+  );
+  const spans: EventSpan[] = specs.map(() => ({ first: null, last: null }));
+  for (const row of rows) spans[Number(row.i)]![row.edge] = { id: row.id, occurred_at: new Date(row.occurred_at) };
+  return spans;
+}

@@ -21,6 +21,7 @@
 import {
   addQuantity,
   chargesToInvoice,
+  daysBetween,
   formatQuantity,
   parseQuantity,
   serializeMinimumTrueUp,
@@ -66,7 +67,7 @@ import { notFound } from '../../errors.js';
 import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
 import { findPeriodClose, insertPeriodClose, markPeriodsAccounted, periodDraftPending, periodsWithLateUsage, usageBilledForPeriod } from '../../db/period-closes.js';
 import { rateUnderContract } from './contract-pricing.js';
-import type { QuantityReader } from '../metering/usage.js';
+import type { QuantityReader, UsageTrace } from '../metering/usage.js';
 
 export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final' | 'late_usage_correction';
 
@@ -86,6 +87,33 @@ interface TargetLine extends ChargeLine {
   plan_id: string;
   unit_amount_nanos: bigint;
   detail: RatedLine | ReturnType<typeof serializeMinimumTrueUp>;
+  trace: LineTrace;
+}
+
+/** One plan phase of the period a line's charge was rated in (a SKU billed across a plan change has several). */
+export interface PhaseTrace {
+  plan_id: string;
+  plan_name: string;
+  plan_version: number;
+  /** The part of the period this phase served, [from, to). */
+  from: string;
+  to: string;
+  /** Usage was read up to here (the period end at a close, earlier on a bill to date). */
+  usage_to: string;
+  /** The calendar days fees are prorated over, and the days this phase served when it did not serve them all. */
+  basis: { start: string; end: string };
+  proration: { service_start: string; service_end: string; days_used: number; days_in_period: number } | null;
+  contract: { contract_id: string; status: string } | null;
+  /** The quantity the SKU was rated at in this phase, and its amount. */
+  quantity: string;
+  amount_nanos: bigint;
+  /** Metered SKUs: the meter, window and events the quantity was read from. */
+  usage: UsageTrace | null;
+}
+
+/** What a line's pricing trace holds (invoice_line_items.pricing_trace). */
+export interface LineTrace {
+  phases: PhaseTrace[];
 }
 
 /** The chargesToInvoice key of a SKU's minimum true-up (its usage line is keyed by the sku_id). */
@@ -154,23 +182,45 @@ async function rateToDate(
       ...(reads.quantities === undefined ? {} : { quantities: reads.quantities }),
     });
     for (const line of rated.lines) {
+      const meter = skus.find((sku) => sku.sku_id === line.sku_id)?.meter_event_type ?? null;
+      const phaseTrace: PhaseTrace = {
+        plan_id: phase.planId,
+        plan_name: plan.name,
+        plan_version: phase.planVersion,
+        from: from.toISOString(),
+        to: phaseEnd.toISOString(),
+        usage_to: usageTo.toISOString(),
+        basis: periodDays,
+        proration: prorated
+          ? { service_start: service.start, service_end: service.end, days_used: daysBetween(service.start, service.end), days_in_period: daysBetween(periodDays.start, periodDays.end) }
+          : null,
+        contract: contract ? { contract_id: contract.id, status: contract.status } : null,
+        quantity: line.quantity,
+        amount_nanos: line.amount_nanos,
+        // The meter the line was priced from (a Percentage SKU reads its events' amounts: no meter trace).
+        usage: line.pricing_model !== 'Flat' && line.meter !== undefined ? (rated.usage[line.meter.meter_id] ?? null) : null,
+      };
       lines.push({
         sku_id: line.sku_id,
         description: `${plan.name} · ${line.description}`,
         quantity: line.quantity,
         amount_nanos: line.amount_nanos,
         kind: RECURRING.has(line.pricing_model) ? 'fee' : 'usage',
-        meter_event_type: skus.find((sku) => sku.sku_id === line.sku_id)?.meter_event_type ?? null,
+        meter_event_type: meter,
         plan_id: phase.planId,
         unit_amount_nanos: line.unit_amount_nanos,
         detail: line,
+        trace: { phases: [phaseTrace] },
       });
     }
     // A minimum is judged on the whole of the phase's part of the period: once its usage is all in
     // (the period close, or the bill of a plan change ending the phase), never on a bill to date.
     if (usageTo.getTime() === phaseEnd.getTime()) lines.push(...rated.minimums.map((minimum) => minimumLine(minimum, plan.name, phase.planId)));
   }
-  return lines;
+  // A SKU rated in several phases is one line on the invoice: its trace lists every phase.
+  const phasesOf = new Map<string, PhaseTrace[]>();
+  for (const line of lines) phasesOf.set(line.sku_id, [...(phasesOf.get(line.sku_id) ?? []), ...line.trace.phases]);
+  return lines.map((line) => ({ ...line, trace: { phases: phasesOf.get(line.sku_id)! } }));
 }
 
 /** A minimum-spend true-up as a charge of the period (kind "minimum", beside its SKU's usage line). */
@@ -186,6 +236,8 @@ function minimumLine(minimum: MinimumTrueUp, planName: string, planId: string): 
     plan_id: planId,
     unit_amount_nanos: minimum.amount_nanos,
     detail: serializeMinimumTrueUp(minimum),
+    // Its SKU's phases join it in rateToDate: a true-up is explained by the usage it tops up.
+    trace: { phases: [] },
   };
 }
 
@@ -248,7 +300,7 @@ export async function lateUsageLines(tx: DbClient, subscription: SubscriptionRow
       if (charge.amount_nanos === 0n && (charge.quantity === '0' || charge.kind === 'minimum')) continue;
       const already = billed.get(charge.key ?? charge.sku_id);
       lines.push({
-        ...lineOf(charge, subscription.id, period, onBehalf),
+        ...lineOf(charge, subscription.id, period, onBehalf, already),
         description: `${charge.description} · late usage for ${civil(period.start)} – ${civil(period.end)}`,
         detail: jsonDetail({
           ...charge.detail,
@@ -324,8 +376,11 @@ const addQuantityText = (a: string, b: string): string => formatQuantity(addQuan
 /** A rated line's detail as JSON (bigints as decimal strings). */
 const jsonDetail = (detail: unknown): Prisma.InputJsonValue => JSON.parse(JSON.stringify(detail, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue;
 
-/** A charge of the subscription's period as an invoice line. */
-function lineOf(charge: TargetLine, subscriptionId: string, period: Period, onBehalf: Partial<NewLine>): NewLine {
+/**
+ * A charge of the subscription's period as an invoice line; its pricing trace adds what the period's
+ * finalized invoices had already billed of the SKU (the line is the difference).
+ */
+function lineOf(charge: TargetLine, subscriptionId: string, period: Period, onBehalf: Partial<NewLine>, already: Billed | undefined): NewLine {
   return {
     kind: charge.kind,
     description: charge.description,
@@ -338,6 +393,7 @@ function lineOf(charge: TargetLine, subscriptionId: string, period: Period, onBe
     periodStart: period.start,
     periodEnd: period.end,
     detail: jsonDetail(charge.detail),
+    pricingTrace: jsonDetail({ ...charge.trace, billed_before: already ? { quantity: already.quantity, amount_nanos: already.amount_nanos } : null }),
     ...onBehalf,
   };
 }
@@ -441,7 +497,11 @@ const newLineKey = (line: NewLine): string =>
     line.detail ?? null,
   ]);
 
-/** Whether a Draft's stored lines are exactly the lines a refresh would write (as multisets). */
+/**
+ * Whether a Draft's stored lines are exactly the lines a refresh would write (as multisets). The
+ * pricing trace is left out: a refresh that bills the same amounts from the same rating keeps the
+ * lines (and their trace) as they were written.
+ */
 function sameLines(stored: InvoiceLineRow[], fresh: NewLine[]): boolean {
   if (stored.length !== fresh.length) return false;
   const a = stored.map(storedLineKey).sort();
@@ -555,8 +615,9 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
   const phases = await phasesOverlapping(tx, subscription.id, period);
   const basis = await periodBasis(tx, subscription.id, period.start);
   const target = await rateToDate(tx, subscription, period, phases, upTo, await contractOfRow(tx, subscription), basis);
+  const billed = await billedInPeriod(tx, subscription.id, period.start);
   // A minimum at zero (usage reached it) is no line, unless it corrects one billed before.
-  const charges = chargesToInvoice(target, await billedInPeriod(tx, subscription.id, period.start)).filter((charge) => charge.kind !== 'minimum' || charge.amount_nanos !== 0n);
+  const charges = chargesToInvoice(target, billed).filter((charge) => charge.kind !== 'minimum' || charge.amount_nanos !== 0n);
   const onBehalf = onBehalfOf(customer, payerId);
   // The first close of a period also bills the late usage of the periods closed before it.
   const closing = CLOSING.has(input.reason) && !closed;
@@ -567,7 +628,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
     return { ...nothing, customerIds };
   }
 
-  const lines = charges.map((charge): NewLine => lineOf(charge, subscription.id, period, onBehalf));
+  const lines = charges.map((charge): NewLine => lineOf(charge, subscription.id, period, onBehalf, billed.get(charge.sku_id)));
   // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
   // late usage) changes nothing: no rewrite, no audit entry.
   const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;

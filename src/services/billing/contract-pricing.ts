@@ -38,7 +38,7 @@ import {
 import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
-import { atLeastZero, quantityReader, resolveSkuMeters, type QuantityReader } from '../metering/usage.js';
+import { atLeastZero, quantityReader, resolveSkuMeters, tracedQuantitiesForPeriod, type QuantityReader, type UsageTrace } from '../metering/usage.js';
 import { percentageFeeSums, type PercentageFeeSpec } from '../../db/metering/percentage-fees.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
@@ -116,6 +116,8 @@ export interface PeriodRating {
   minimums: readonly MinimumTrueUp[];
   /** The rating split at the contract's boundaries; null without a contract in force. */
   rated: RatedPeriod | null;
+  /** Per meter (its key: the meter's id, or default:<event_type>): what its quantity over [from, to) was read from (meter, window, events). */
+  usage: Readonly<Record<string, UsageTrace>>;
 }
 
 /**
@@ -131,21 +133,26 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
   // zero, never lower (docs/failures.md); the usage summary still shows the raw value.
   const read = input.quantities ?? quantityReader(db);
   // Percentage SKUs are keyed by sku_id (core usageKey): the exact sum of their per-event fees.
+  const percentageFees = async (to: Date): Promise<Record<string, string>> =>
+    Object.fromEntries([...(await percentageFeeSums(db, percentages, scope, input.from, to))].map(([skuId, fees]) => [skuId, percentageFeeQuantity(fees)]));
   const quantities = async (to: Date): Promise<Record<string, string>> =>
-    to > input.from
-      ? {
-          ...atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })),
-          ...Object.fromEntries(
-            [...(await percentageFeeSums(db, percentages, scope, input.from, to))].map(([skuId, fees]) => [skuId, percentageFeeQuantity(fees)]),
-          ),
-        }
-      : {};
-  const usage = await quantities(input.to);
+    to > input.from ? { ...atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })), ...(await percentageFees(to)) } : {};
+  // The whole range's read is traced (the events it counted are the explanation of the line), unless
+  // the caller reads many periods through its own reader (a simulation, which explains nothing).
+  let usage: Record<string, string> = {};
+  let traces: Record<string, UsageTrace> = {};
+  if (input.quantities === undefined && input.to > input.from) {
+    const measured = await tracedQuantitiesForPeriod(db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to: input.to });
+    usage = { ...atLeastZero(measured.quantities), ...(await percentageFees(input.to)) };
+    traces = measured.traces;
+  } else {
+    usage = await quantities(input.to);
+  }
   const service = input.service ? { service: input.service } : {};
   const pricing = input.contract === null ? undefined : contractPricing(input.contract);
   if (pricing === undefined) {
     const plan = ratePlan({ skus, usage, asOf: (input.service ?? input.period).start, period: input.period, ...service });
-    return { lines: plan.lines, minimums: plan.minimums, rated: null };
+    return { lines: plan.lines, minimums: plan.minimums, rated: null, usage: traces };
   }
   const usageToDate: Record<string, Record<string, string>> = {};
   for (const piece of periodPieces(input.period, pricing, input.service).slice(1)) {
@@ -153,7 +160,7 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
     usageToDate[piece.start] = await quantities(boundary < input.to ? boundary : input.to);
   }
   const rated = ratePeriodAcrossPhases({ skus, usage, usage_to_date: usageToDate, contract: pricing, period: input.period, ...service });
-  return { lines: rated.lines, minimums: rated.minimums, rated };
+  return { lines: rated.lines, minimums: rated.minimums, rated, usage: traces };
 }
 
 /** What the database needs to sum the per-event fees of the Percentage SKUs. */

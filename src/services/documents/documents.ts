@@ -188,6 +188,8 @@ export async function renewHostedLink(db: Db, links: HostedLinkSettings, invoice
 export interface HostedPageLinks {
   /** The PDF of the same link. */
   pdfHref: string;
+  /** The readable explanation of the same link ("How was this calculated?"). */
+  explainHref?: string;
   /** Where the Pay form posts, and its form token. */
   payAction: string;
   formToken: string;
@@ -226,5 +228,5 @@ function hostedPanel(invoice: InvoiceView, state: HostedPayState, settings: Docu
 export async function hostedInvoicePage(db: Db, settings: DocumentSettings, invoiceId: string, links: HostedPageLinks): Promise<string> {
   const document = await invoiceDocument(db, settings, invoiceId);
   const state = await hostedPayState(db, invoiceId);
-  return renderHtml(document.model, links.pdfHref, hostedPanel(document.invoice, state, settings, links));
+  return renderHtml(document.model, links.pdfHref, hostedPanel(document.invoice, state, settings, links), links.explainHref);
 }

@@ -99,7 +99,8 @@ function party(label: string, p: Party): string {
   return `<div><div class="label">${esc(label)}</div><strong>${esc(p.name)}</strong><br>${lines}${tax}</div>`;
 }
 
-export function renderHtml(model: DocumentModel, pdfHref: string, panel: HostedPanel = { notice: null, pay: null }): string {
+/** The hosted invoice page; `explainHref`, when given, links its explanation ("How was this calculated?"). */
+export function renderHtml(model: DocumentModel, pdfHref: string, panel: HostedPanel = { notice: null, pay: null }, explainHref?: string): string {
   const facts = model.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
   const rows = model.sections
     .map((section) => {
@@ -132,6 +133,38 @@ ${panelHtml(panel)}
 <table><thead><tr><th>Description</th><th class="num">Quantity</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
 <table class="summary"><tbody>${summary}</tbody></table>
 ${notes}
-<a class="download" href="${esc(pdfHref)}" download>Download PDF</a>`,
+<a class="download" href="${esc(pdfHref)}" download>Download PDF</a>
+${explainHref ? `<p><a href="${esc(explainHref)}">How was this calculated?</a></p>` : ''}`,
+  );
+}
+
+/** What the readable explanation page shows of an explanation (GET /v1/invoices/:id/explain), amounts already formatted. */
+export interface ExplanationPage {
+  title: string;
+  heading: string;
+  /** Label and value pairs under the heading (period, currency, totals). */
+  facts: { label: string; value: string }[];
+  lines: { description: string; amount: string; rows: { label: string; value: string }[] }[];
+  notes: string[];
+}
+
+/** The hosted explanation page, in the hosted invoice page's style (the same stylesheet, so the same CSP). */
+export function renderExplanationHtml(explanation: ExplanationPage, invoiceHref: string): string {
+  const facts = explanation.facts.map((fact) => `<dt>${esc(fact.label)}</dt><dd>${esc(fact.value)}</dd>`).join('');
+  const rows = explanation.lines
+    .map(
+      (line) =>
+        `<tr class="section"><td>${esc(line.description)}</td><td class="num">${esc(line.amount)}</td></tr>` +
+        line.rows.map((row) => `<tr class="detail"><td>${esc(row.label)}</td><td class="num">${esc(row.value)}</td></tr>`).join(''),
+    )
+    .join('');
+  const notes = explanation.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
+  return page(
+    explanation.title,
+    `<header><div><h1>${esc(explanation.heading)}</h1></div></header>
+<dl>${facts}</dl>
+<table><thead><tr><th>How each amount was calculated</th><th class="num">Amount</th></tr></thead><tbody>${rows}</tbody></table>
+${notes}
+<p><a href="${esc(invoiceHref)}">Back to the invoice</a></p>`,
   );
 }

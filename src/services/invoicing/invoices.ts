@@ -214,6 +214,40 @@ export async function invoiceNow(db: DbClient, invoiceId: string, realNow: Date)
   return (await invoiceClockTime(db, invoiceId)) ?? realNow;
 }
 
+/** A Draft's amounts as finalizing settles them, before it takes its number. */
+export interface SettledDraft {
+  totals: InvoiceRow;
+  withheld: Awaited<ReturnType<typeof applyHardLimitSpendCap>>;
+  customer: CustomerRecord;
+}
+
+/**
+ * Everything finalizing does to a locked Draft's amounts, in order, before it takes its number: the
+ * HardLimit spend cap, tax, the ledger posting, the customer's credit balance and the credit wallet.
+ * finalizeInvoice runs it; the upcoming invoice runs it too, in a transaction it rolls back.
+ */
+export async function settleDraftAmounts(
+  tx: DbClient,
+  current: InvoiceRow,
+  options: { at: Date; applyTax: (tx: DbClient, invoice: InvoiceRow, payer: CustomerRecord) => Promise<InvoiceRow> },
+): Promise<SettledDraft> {
+  // Before tax: tax follows the capped charges, and wallet drawdown and the card charge see the capped total.
+  const withheld = await applyHardLimitSpendCap(tx, current);
+  const customer = await getCustomer(tx, current.customerId);
+  // Tax on the final lines; the totals come back recomputed.
+  const totals = await options.applyTax(tx, current, customer);
+  // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
+  // Draft: its wallet_applied_nanos is frozen with the rest once it is Open. Both name the invoice
+  // by its id: its number is taken last (openInvoiceWithNextNumber), so concurrent finalizations
+  // wait on the gapless counter only for the writes that quote the number.
+  await postInvoiceFinalized(tx, totals, options.at);
+  // The customer's credit balance (from credit notes) first, then the credit wallet (whose
+  // promotional credit may expire) draws on what is left.
+  await applyCustomerBalanceToInvoice(tx, totals, options.at);
+  await drawDownWalletForInvoice(tx, await getInvoice(tx, current.id), options.at);
+  return { totals, withheld, customer };
+}
+
 export interface FinalizeResult {
   invoice: InvoiceView;
   alreadyFinalized: boolean;
@@ -238,20 +272,7 @@ export async function finalizeInvoice(
     const current = await lockInvoice(tx, id);
     if (current.status === 'Open' || current.status === 'Paid') return false;
     if (current.status !== 'Draft') throw invalidTransition('invoice', current.status, 'finalize');
-    // Before tax: tax follows the capped charges, and wallet drawdown and the card charge see the capped total.
-    const withheld = await applyHardLimitSpendCap(tx, current);
-    const customer = await getCustomer(tx, current.customerId);
-    // Tax on the final lines; the totals come back recomputed.
-    const totals = await options.applyTax(tx, current, customer);
-    // Ledger, then the wallet drawdown (before the card is charged), while the invoice is still a
-    // Draft: its wallet_applied_nanos is frozen with the rest once it is Open. Both name the invoice
-    // by its id: its number is taken last (openInvoiceWithNextNumber), so concurrent finalizations
-    // wait on the gapless counter only for the writes that quote the number.
-    await postInvoiceFinalized(tx, totals, options.at);
-    // The customer's credit balance (from credit notes) first, then the credit wallet (whose
-    // promotional credit may expire) draws on what is left.
-    await applyCustomerBalanceToInvoice(tx, totals, options.at);
-    await drawDownWalletForInvoice(tx, await getInvoice(tx, id), options.at);
+    const { totals, withheld, customer } = await settleDraftAmounts(tx, current, options);
     const number = await openInvoiceWithNextNumber(tx, id, {
       finalizedAt: options.at,
       dueAt: new Date(options.at.getTime() + customer.payment_terms_days * 86_400_000),

@@ -34,7 +34,7 @@ import {
 import type pg from 'pg';
 import { cursorKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readUsageSubject, readWindowPartials, type Range, type Scope } from '../../db/metering/aggregates.js';
+import { readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type Range, type Scope } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -131,11 +131,23 @@ export interface BillingMeter {
   windowSizeSeconds: number | null;
   /** As rated lines show it. */
   view: SkuMeter;
+  /** The meter's name (null for an event type's built-in default). */
+  name: string | null;
 }
 
-function billingMeterOf(row: { id: string; eventType: string; aggregation: MeterAggregation; property: string | null; filters: unknown; windowType: MeterWindow; windowSizeSeconds: number | null }): BillingMeter {
+function billingMeterOf(row: {
+  id: string;
+  name: string;
+  eventType: string;
+  aggregation: MeterAggregation;
+  property: string | null;
+  filters: unknown;
+  windowType: MeterWindow;
+  windowSizeSeconds: number | null;
+}): BillingMeter {
   return {
     key: row.id,
+    name: row.name,
     spec: meterSpec(row),
     windowType: row.windowType,
     windowSizeSeconds: row.windowSizeSeconds,
@@ -152,6 +164,7 @@ function billingMeterOf(row: { id: string; eventType: string; aggregation: Meter
 
 const defaultBillingMeter = (eventType: string): BillingMeter => ({
   key: `default:${eventType}`,
+  name: null,
   spec: defaultSpec(eventType),
   windowType: 'BillingPeriod',
   windowSizeSeconds: null,
@@ -273,6 +286,72 @@ export function quantityReader(db: DbClient): QuantityReader {
 /** Quantities of the meters over [from, to) for a subscription (meterQuantities, through the caller's transaction). */
 export function quantitiesForPeriod(db: DbClient, input: QuantityRequest): Promise<Record<string, string>> {
   return quantityReader(db)(input);
+}
+
+/**
+ * What a metered line's quantity was read from (stored as the line's pricing trace, shown by the
+ * invoice explanation): the meter (or the event type's default), the range and window, the events
+ * counted and the first and last of them, and the quantity before it is clamped at zero.
+ */
+export interface UsageTrace {
+  meter: {
+    meter_id: string | null;
+    name: string | null;
+    event_type: string;
+    aggregation: MeterAggregation;
+    property: string | null;
+    filters: MeterFilter[];
+    window_type: MeterWindow;
+    window_size: string | null;
+  };
+  window: { from: string; to: string };
+  event_count: number;
+  late_event_count: number;
+  first_event: { id: string; occurred_at: string } | null;
+  last_event: { id: string; occurred_at: string } | null;
+  aggregate: string;
+}
+
+/**
+ * quantitiesForPeriod with each meter's trace, keyed like the quantities (the close's rating reads
+ * its quantities through this): two statements more than the quantities (the events counted over
+ * the range, and their first and last), whatever the number of meters.
+ */
+export async function tracedQuantitiesForPeriod(db: DbClient, input: Omit<QuantityRequest, 'meters'> & { meters: readonly BillingMeter[] }): Promise<{ quantities: Record<string, string>; traces: Record<string, UsageTrace> }> {
+  const quantities = await quantitiesForPeriod(db, input);
+  if (input.meters.length === 0 || input.to <= input.from) return { quantities, traces: {} };
+  const read = prismaReader(db);
+  const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
+  const specs = input.meters.map((m) => m.spec);
+  const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
+  const [counts, spans] = await Promise.all([aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints), readEventSpans(read, specs, scope, input)]);
+  const at = (event: { id: string; occurred_at: Date } | null) => (event ? { id: event.id, occurred_at: event.occurred_at.toISOString() } : null);
+  const traces = Object.fromEntries(
+    input.meters.map((m, i): [string, UsageTrace] => {
+      return [
+        m.key,
+        {
+          meter: {
+            meter_id: m.spec.kind === 'meter' ? m.spec.meterId : null,
+            name: m.name,
+            event_type: m.spec.eventType,
+            aggregation: m.spec.kind === 'meter' ? m.spec.aggregation : DEFAULT_AGGREGATION,
+            property: m.spec.kind === 'meter' ? m.spec.property : 'quantity',
+            filters: m.spec.kind === 'meter' ? m.spec.filters : [],
+            window_type: m.windowType,
+            window_size: m.view.window_size,
+          },
+          window: { from: input.from.toISOString(), to: input.to.toISOString() },
+          event_count: counts[i]!.event_count,
+          late_event_count: counts[i]!.late_event_count,
+          first_event: at(spans[i]!.first),
+          last_event: at(spans[i]!.last),
+          aggregate: quantities[m.key] ?? '0',
+        },
+      ];
+    }),
+  );
+  return { quantities, traces };
 }
 
 // ── Usage summary ────────────────────────────────────────────────────────────────────────────

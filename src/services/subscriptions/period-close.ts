@@ -27,13 +27,16 @@ export interface ClosedPeriod {
 }
 
 export async function closeSubscriptionPeriod(db: Db, close: PeriodClose, options: { roll: boolean }): Promise<ClosedPeriod> {
-  return db.$transaction(async (tx) => {
-    const billed = await billInTransaction(tx, { subscriptionId: close.subscriptionId, period: close.period, upTo: close.period.end, reason: close.reason });
-    await closeLedgerPeriod(tx, { customerIds: billed.customerIds, at: close.period.end });
-    const roll = { subscriptionId: close.subscriptionId, expectedPeriodEnd: close.period.end.toISOString() };
-    const state = options.roll ? await rollSubscriptionPeriodIn(tx, roll, billed.subscription) : null;
-    return { billed, state };
-  });
+  return db.$transaction((tx) => closePeriodInTransaction(tx, close, options));
+}
+
+/** The period close within the caller's transaction (the upcoming invoice runs it in one it rolls back). */
+export async function closePeriodInTransaction(tx: DbClient, close: PeriodClose, options: { roll: boolean }): Promise<ClosedPeriod> {
+  const billed = await billInTransaction(tx, { subscriptionId: close.subscriptionId, period: close.period, upTo: close.period.end, reason: close.reason });
+  await closeLedgerPeriod(tx, { customerIds: billed.customerIds, at: close.period.end });
+  const roll = { subscriptionId: close.subscriptionId, expectedPeriodEnd: close.period.end.toISOString() };
+  const state = options.roll ? await rollSubscriptionPeriodIn(tx, roll, billed.subscription) : null;
+  return { billed, state };
 }
 
 /**

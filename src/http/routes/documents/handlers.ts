@@ -9,13 +9,14 @@ import { DEFAULT_DOCUMENT_SETTINGS } from '../../../services/documents/settings.
 import { creditNotePdf, hostedInvoicePage, invoicePdf } from '../../../services/documents/documents.js';
 import { hostedFormToken, verifyHostedFormToken, type HostedLinkSettings } from '../../../services/documents/hosted-links.js';
 import { payHostedInvoice } from '../../../services/documents/hosted-pay.js';
+import { hostedExplanationPage } from '../../../services/documents/explanation-page.js';
 import type { AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
 import { requestContext } from '../../helpers.js';
 import { hostedPagesMiddleware } from '../../middleware/hosted-pages.js';
-import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute, hostedPayRoute, renewHostedLinkRoute } from './routes.js';
+import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute, hostedPayRoute, renewHostedLinkRoute, hostedExplanationRoute } from './routes.js';
 
 function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
@@ -87,13 +88,22 @@ export function registerDocuments(app: App): void {
     const { token } = c.req.valid('param');
     const invoiceId = await hostedInvoiceId(c, token);
     const deps = c.get('deps');
+    const link = encodeURIComponent(token);
     const html = await hostedInvoicePage(deps.db, settingsOf(c), invoiceId, {
-      pdfHref: `${encodeURIComponent(token)}/pdf`,
-      payAction: `${encodeURIComponent(token)}/pay`,
+      pdfHref: `${link}/pdf`,
+      explainHref: `${link}/explain`,
+      payAction: `${link}/pay`,
       formToken: hostedFormToken(linksOf(c).secret, token, deps.clock()),
       backFromCheckout: c.req.valid('query').checkout === 'complete',
     });
     return c.html(html, 200);
+  });
+
+  app.openapi(hostedExplanationRoute, async (c) => {
+    const { token } = c.req.valid('param');
+    const invoiceId = await hostedInvoiceId(c, token);
+    // Relative to /hosted/invoices/{token}/explain: back to /hosted/invoices/{token}.
+    return c.html(await hostedExplanationPage(c.get('deps').db, invoiceId, `../${encodeURIComponent(token)}`), 200);
   });
 
   app.openapi(hostedPayRoute, async (c) => {

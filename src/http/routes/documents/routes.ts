@@ -62,6 +62,21 @@ to do, its code in the X-Error-Code header.`,
   responses: { 200: { description: 'The invoice as an HTML page', content: { 'text/html': { schema: z.string() } } } },
 });
 
+export const hostedExplanationRoute = createRoute({
+  method: 'get',
+  path: '/hosted/invoices/{token}/explain',
+  operationId: 'getHostedInvoiceExplanation',
+  tags,
+  summary: 'How a hosted invoice was calculated (public, linked from the hosted invoice page)',
+  description:
+    'A readable version of GET /v1/invoices/{id}/explain, linked as "How was this calculated?" from the hosted invoice page: per line the plan phases, ' +
+    'the meter with its filters, the window and the events counted, each tier, the adjustments and the steps to the amount; then the totals and the ' +
+    'rounding. 404 `hosted_link_not_found` or 410 `hosted_link_expired` like the page.',
+  security: [],
+  request: { params: TokenParamSchema },
+  responses: { 200: { description: 'The explanation as an HTML page', content: { 'text/html': { schema: z.string() } } } },
+});
+
 export const hostedPdfRoute = createRoute({
   method: 'get',
   path: '/hosted/invoices/{token}/pdf',

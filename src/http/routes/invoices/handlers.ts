@@ -7,13 +7,14 @@ import { getCreditNote, listAllCreditNotes, listCreditNotes, toCreditNoteView } 
 import { issueAllocatedCreditNote } from '../../../services/payments/refunds.js';
 import { addManualLine, applyCredit, calculateInvoiceTax } from '../../../services/invoicing/invoice-edits.js';
 import { listInvoices, loadInvoiceView, updateInvoiceMetadata } from '../../../services/invoicing/invoices.js';
+import { explainInvoice } from '../../../services/invoicing/explain.js';
 import { toPage, type Page } from '../../../services/pagination.js';
 import { type InvoiceSummaryView } from '../../../schemas/invoicing.js';
 import { ownCustomerId } from '../../actor.js';
 import type { App, AppEnv } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext, sendPage } from '../../helpers.js';
-import { listRoute, listOwnRoute, updateRoute, listAllCreditNotesRoute, getRoute, getOwnRoute, addLineRoute, applyCreditRoute, calculateTaxRoute, issueCreditNoteRoute, listCreditNotesRoute, getCreditNoteRoute } from './routes.js';
+import { listRoute, listOwnRoute, updateRoute, listAllCreditNotesRoute, getRoute, getOwnRoute, explainRoute, addLineRoute, applyCreditRoute, calculateTaxRoute, issueCreditNoteRoute, listCreditNotesRoute, getCreditNoteRoute } from './routes.js';
 
 export function registerInvoices(app: App): void {
   const sendInvoices = (c: Context<AppEnv>, page: Page<InvoiceSummaryView>) => sendPage(c, { ...page, data: page.data.map((invoice) => withHostedLink(c, invoice)) });
@@ -28,6 +29,7 @@ export function registerInvoices(app: App): void {
 
   app.openapi(getOwnRoute, async (c) => c.json(withHostedLink(c, await loadInvoiceView(c.get('deps').db, c.req.valid('param').id, ownCustomerId(c))), 200));
 
+  app.openapi(explainRoute, async (c) => c.json(await explainInvoice(c.get('deps').db, c.req.valid('param').id, ownCustomerId(c)), 200));
   app.openapi(addLineRoute, async (c) => {
     const body = c.req.valid('json');
     const invoice = await addManualLine(

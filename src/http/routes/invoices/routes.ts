@@ -4,7 +4,7 @@
  * routes/invoice-lifecycle/. The rules are in src/services/invoicing/invoice-edits.ts and credit-notes.ts.
  */
 import { createRoute } from '@hono/zod-openapi';
-import { CreditNoteSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
+import { CreditNoteSchema, InvoiceExplanationSchema, InvoiceSchema, InvoiceSummarySchema } from '../../../schemas/invoicing.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema, UpdateMetadataSchema } from '../../schemas.js';
 import { AddLineItemSchema, ApplyCreditSchema, IssueCreditNoteSchema, ListInvoicesQuerySchema, ListCreditNotesQuerySchema } from './schemas.js';
@@ -86,6 +86,22 @@ export const getOwnRoute = createRoute({
   description: 'A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The invoice', InvoiceSchema) },
+});
+
+export const explainRoute = createRoute({
+  method: 'get',
+  path: '/v1/invoices/{id}/explain',
+  operationId: 'explainInvoice',
+  tags,
+  summary: 'How every amount of an invoice was calculated',
+  description:
+    'For each line: the plan phases it was rated in (plan version, proration factor, contract), the meter with its filters, the window read, the events counted ' +
+    'with the first and last one and the aggregate, each tier with its quantity and amount, discounts, overrides and contract terms in the order applied, ' +
+    'what earlier invoices of the period already billed, the tax rule of a tax line, the steps from list price to the line amount, and where rounding ' +
+    'happened; then the totals (the lines sum to total_nanos) and the settlement from the total to the amount due. Lines billed before the pricing trace ' +
+    'was stored explain from their rated detail only. A customer token sees only invoices addressed to its own customer; any other id is 404 `invoice_not_found`.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The explanation', InvoiceExplanationSchema) },
 });
 
 export const addLineRoute = createRoute({

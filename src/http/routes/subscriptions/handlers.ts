@@ -18,7 +18,8 @@ import { actorOf, ownCustomerId } from '../../actor.js';
 import type { App } from '../../context.js';
 import { withHostedLink } from '../../hosted-links.js';
 import { requestContext, sendPage } from '../../helpers.js';
-import { create, get, list, adminList, adminGet, update, bill, changePlanRoute, retry, moveRoutes } from './routes.js';
+import { upcomingInvoice } from '../../../services/subscriptions/upcoming-invoice.js';
+import { create, get, upcomingInvoiceRoute, list, adminList, adminGet, update, bill, changePlanRoute, retry, moveRoutes } from './routes.js';
 
 export function registerSubscriptions(app: App): void {
   app.openapi(create, async (c) => {
@@ -27,6 +28,7 @@ export function registerSubscriptions(app: App): void {
   });
   app.openapi(list, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'), ownCustomerId(c))));
   app.openapi(get, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));
+  app.openapi(upcomingInvoiceRoute, async (c) => c.json(await upcomingInvoice(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));
   app.openapi(adminList, async (c) => sendPage(c, await listSubscriptions(c.get('deps'), c.req.valid('query'))));
   app.openapi(adminGet, async (c) => c.json(await getSubscription(c.get('deps'), c.req.valid('param').id), 200));
   app.openapi(update, async (c) =>

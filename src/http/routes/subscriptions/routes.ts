@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { UuidSchema } from '../../../schemas/common.js';
 import { InvoiceSchema } from '../../../schemas/invoicing.js';
-import { PlanChangeSchema, SubscriptionSchema } from '../../../schemas/subscriptions.js';
+import { PlanChangeSchema, SubscriptionSchema, UpcomingInvoiceSchema } from '../../../schemas/subscriptions.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, UpdateMetadataSchema, ReasonSchema } from '../../schemas.js';
 import { CreateSubscriptionSchema, ListSubscriptionsQuerySchema } from './schemas.js';
@@ -40,6 +40,22 @@ export const get = createRoute({
   description: 'A customer token sees only its own subscriptions; any other id is 404 `subscription_not_found`. An admin credential sees every subscription.',
   request: { params: IdParamSchema },
   responses: { 200: jsonResponse('The subscription', SubscriptionSchema) },
+});
+
+export const upcomingInvoiceRoute = createRoute({
+  method: 'get',
+  path: '/v1/subscriptions/{id}/upcoming-invoice',
+  operationId: 'getUpcomingInvoice',
+  tags: ['Subscriptions'],
+  summary: 'The invoice the current period would produce if it closed now',
+  description:
+    'The period close itself runs, in a transaction that is rolled back: every usage event recorded for the period so far rated with its tiers, ' +
+    'contract terms (discounts, overrides, escalation, proration) and late usage of earlier periods, then the spend cap, tax, the customer balance ' +
+    'and the credit wallet as finalization applies them. Nothing is written and no workflow is touched; the close at the period end produces the ' +
+    "same lines and totals when nothing changes meanwhile. A customer token sees only its own subscriptions (another customer's is 404 " +
+    '`subscription_not_found`); an admin credential sees every subscription.',
+  request: { params: IdParamSchema },
+  responses: { 200: jsonResponse('The upcoming invoice', UpcomingInvoiceSchema) },
 });
 
 export const list = createRoute({
