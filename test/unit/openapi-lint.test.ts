@@ -17,6 +17,9 @@ interface SpectralModule {
   Document: new (input: string, parser: unknown, source: string) => unknown;
 }
 
+/** Linting the whole document is CPU work that grows with it (about 20 s on a loaded 2-core machine): room beyond the default. */
+const LINT_TIMEOUT_MS = 180_000;
+
 describe('the OpenAPI document under the linters', () => {
   it("passes Redocly's recommended ruleset without errors", async () => {
     const config = await createConfig({ extends: ['recommended'] });
@@ -24,7 +27,7 @@ describe('the OpenAPI document under the linters', () => {
     const warnings = problems.filter((problem) => problem.severity === 'warn');
     console.info(`Redocly recommended: ${warnings.length} warning(s)${warnings.map((w) => `\n  ${w.ruleId}: ${w.message}`).join('')}`);
     expect(problems.filter((problem) => problem.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`)).toEqual([]);
-  });
+  }, LINT_TIMEOUT_MS);
 
   it("passes Spectral's spectral:oas ruleset without errors", async () => {
     const { Spectral, Document } = spectralCore as unknown as SpectralModule;
@@ -37,5 +40,5 @@ describe('the OpenAPI document under the linters', () => {
     const warnings = results.filter((result) => result.severity === 1);
     console.info(`Spectral spectral:oas: ${warnings.length} warning(s)${warnings.map((w) => `\n  ${w.code}: ${w.message} (${w.path.join('.')})`).join('')}`);
     expect(results.filter((result) => result.severity === 0).map((r) => `${r.code} ${r.path.join('.')}: ${r.message}`)).toEqual([]);
-  });
+  }, LINT_TIMEOUT_MS);
 });
