@@ -30,6 +30,7 @@ import { percentile } from './metering/load.js';
 import { describeServer, startStack } from './metering/stack.js';
 import { Columns, insertSeeding } from './support/columns.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport } from './support/report.js';
+import { ONE_UNIT as UNIT } from '../src/core/index.js';
 
 const INVOICES = Number(process.env.BENCH_INVOICES ?? 100_000);
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
@@ -40,7 +41,6 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/reports.md', import.meta.url));
 const TARGET_P99_MS = 500;
 const AS_OF = '2026-06-30T00:00:00.000Z';
-const UNIT = 1_000_000_000_000n;
 const DAY_MS = 86_400_000;
 
 const log = (line: string) => process.stdout.write(`[bench:reports] ${line}\n`);

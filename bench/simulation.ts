@@ -35,6 +35,7 @@ import { Columns, insertSeeding } from './support/columns.js';
 import { Teardown } from './support/lifecycle.js';
 import { apiClient, benchServices, startProcess } from './support/project-processes.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport } from './support/report.js';
+import { ONE_UNIT as UNIT } from '../src/core/index.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10_000);
 const PERIODS = Number(process.env.BENCH_PERIODS ?? 12);
@@ -44,7 +45,6 @@ const TASK_QUEUE = 'bench-simulation';
 const TARGET_SECONDS = 120;
 const POLL_MS = 1_000;
 const BATCH = 1_000;
-const UNIT = 1_000_000_000_000n;
 const FEE = 49n * UNIT;
 const PRICE = UNIT / 100n;
 const CANDIDATE_PRICE = (UNIT * 12n) / 1000n;

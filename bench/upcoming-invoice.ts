@@ -29,6 +29,7 @@ import { runRollupPass } from '../src/services/metering/usage.js';
 import { percentile } from './metering/load.js';
 import { describeServer, startStack } from './metering/stack.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport } from './support/report.js';
+import { ONE_UNIT as UNIT } from '../src/core/index.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const STORAGE_EVENTS = 1_000;
@@ -37,7 +38,6 @@ const WARMUP = 10;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/upcoming-invoice.md', import.meta.url));
 const TARGET_P99_MS = 100;
-const UNIT = 1_000_000_000_000n;
 const DAY = 86_400_000;
 
 const log = (line: string) => process.stdout.write(`[bench:upcoming-invoice] ${line}\n`);
