@@ -33,6 +33,7 @@ interface Line {
   description: string;
   quantity: string;
   amount_nanos: string;
+  unit_amount_nanos: string | null;
   detail: {
     tiers?: Tier[];
     package?: { free_units: string; packages: string };
@@ -156,14 +157,15 @@ describe('pricing models billed by a period close', () => {
     };
 
     expect(line(skus.storage)).toMatchObject({ quantity: '1250', amount_nanos: `${STORAGE}`, detail: { package: { free_units: '1000', packages: '3' } } });
-    expect(line(skus.tokens)).toMatchObject({ quantity: '1001', amount_nanos: `${TOKENS}` });
+    // A Graduated line has no one unit price (its tiers below have several); a Volume line shows its tier's.
+    expect(line(skus.tokens)).toMatchObject({ quantity: '1001', amount_nanos: `${TOKENS}`, unit_amount_nanos: null });
     // The tier breakdown each line was priced from: quantity, unit, flat fee and amount per tier.
     expect(line(skus.tokens).detail?.tiers).toEqual([
       { tier: 0, from: '0', up_to: '100', quantity: '100', unit_amount_nanos: `${U}`, flat_amount_nanos: `${10n * U}`, amount_nanos: `${110n * U}` },
       { tier: 1, from: '100', up_to: '1000', quantity: '900', unit_amount_nanos: `${U / 2n}`, flat_amount_nanos: `${20n * U}`, amount_nanos: `${470n * U}` },
       { tier: 2, from: '1000', up_to: null, quantity: '1', unit_amount_nanos: `${U / 10n}`, flat_amount_nanos: `${50n * U}`, amount_nanos: `${50n * U + 10n * CENT}` },
     ]);
-    expect(line(skus.seats)).toMatchObject({ quantity: '101', amount_nanos: `${SEATS}` });
+    expect(line(skus.seats)).toMatchObject({ quantity: '101', amount_nanos: `${SEATS}`, unit_amount_nanos: `${U / 2n}` });
     expect(line(skus.seats).detail?.tiers).toEqual([
       { tier: 1, from: '100', up_to: '1000', quantity: '101', unit_amount_nanos: `${U / 2n}`, flat_amount_nanos: `${20n * U}`, amount_nanos: `${SEATS}` },
     ]);

@@ -85,7 +85,8 @@ interface TargetLine extends ChargeLine {
   kind: 'fee' | 'usage' | 'minimum';
   meter_event_type: string | null;
   plan_id: string;
-  unit_amount_nanos: bigint;
+  /** The one price per unit the line shows, or null when it has none (a Graduated line: see lineUnitAmount). */
+  unit_amount_nanos: bigint | null;
   detail: RatedLine | ReturnType<typeof serializeMinimumTrueUp>;
   trace: LineTrace;
 }
@@ -208,7 +209,7 @@ async function rateToDate(
         kind: RECURRING.has(line.pricing_model) ? 'fee' : 'usage',
         meter_event_type: meter,
         plan_id: phase.planId,
-        unit_amount_nanos: line.unit_amount_nanos,
+        unit_amount_nanos: lineUnitAmount(line),
         detail: line,
         trace: { phases: [phaseTrace] },
       });
@@ -221,6 +222,17 @@ async function rateToDate(
   const phasesOf = new Map<string, PhaseTrace[]>();
   for (const line of lines) phasesOf.set(line.sku_id, [...(phasesOf.get(line.sku_id) ?? []), ...line.trace.phases]);
   return lines.map((line) => ({ ...line, trace: { phases: phasesOf.get(line.sku_id)! } }));
+}
+
+/**
+ * The one price per unit an invoice line shows: none for a Graduated line (its tiers price the units
+ * at several prices: detail.tiers), the price of the one tier a Volume line's units fall into, else
+ * the SKU's (a Graduated or Volume SKU's own unit_amount_nanos is a placeholder, "0").
+ */
+function lineUnitAmount(line: RatedLine): bigint | null {
+  if (line.pricing_model === 'Graduated') return null;
+  if (line.pricing_model === 'Volume') return line.tiers.find((tier) => tier.quantity !== '0')?.unit_amount_nanos ?? null;
+  return line.unit_amount_nanos;
 }
 
 /** A minimum-spend true-up as a charge of the period (kind "minimum", beside its SKU's usage line). */
