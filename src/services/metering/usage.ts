@@ -314,17 +314,26 @@ export interface UsageTrace {
 
 /**
  * quantitiesForPeriod with each meter's trace, keyed like the quantities (the close's rating reads
- * its quantities through this): two statements more than the quantities (the events counted over
- * the range, and their first and last), whatever the number of meters.
+ * its quantities through this). The cursors are read once, and the events counted over the range
+ * are read along with the billed quantities (identical reads shared, as the usage summary does: no
+ * statement more for a meter that bills the whole range); the first and last events are one
+ * statement more, whatever the number of meters.
  */
 export async function tracedQuantitiesForPeriod(db: DbClient, input: Omit<QuantityRequest, 'meters'> & { meters: readonly BillingMeter[] }): Promise<{ quantities: Record<string, string>; traces: Record<string, UsageTrace> }> {
-  const quantities = await quantitiesForPeriod(db, input);
-  if (input.meters.length === 0 || input.to <= input.from) return { quantities, traces: {} };
+  if (input.meters.length === 0 || input.to <= input.from) return { quantities: await quantitiesForPeriod(db, input), traces: {} };
   const read = prismaReader(db);
   const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
+  const range = { from: input.from, to: input.to };
   const specs = input.meters.map((m) => m.spec);
   const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
-  const [counts, spans] = await Promise.all([aggregateAll(read, specs.map((spec) => ({ spec, from: input.from, to: input.to })), scope, hints), readEventSpans(read, specs, scope, input)]);
+  const plan = quantityPlan(input.meters, range);
+  const [values, partials, spans] = await Promise.all([
+    aggregateAll(read, [...specs.map((spec) => ({ spec, ...range })), ...plan.requests], scope, hints),
+    readWindowPartials(read, plan.windowed, scope, range),
+    readEventSpans(read, specs, scope, range),
+  ]);
+  const counts = values.slice(0, specs.length);
+  const quantities = plan.finish(values.slice(specs.length), partials);
   const at = (event: { id: string; occurred_at: Date } | null) => (event ? { id: event.id, occurred_at: event.occurred_at.toISOString() } : null);
   const traces = Object.fromEntries(
     input.meters.map((m, i): [string, UsageTrace] => {
