@@ -4,10 +4,7 @@
  * (SIGINT/SIGTERM reach runBenchmark, which runs every live teardown before exiting), so a stopped
  * benchmark leaves no process, port or database behind.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
-import { PROJECT_ROOT } from '../../src/dev/paths.js';
+import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 
 export class Teardown {
   private static readonly live = new Set<Teardown>();
@@ -41,11 +38,6 @@ export async function benchDatabase(serverUrl: string, name: string, teardown: T
   const databaseUrl = withDatabase(serverUrl, `billing_bench_${name}_${Date.now().toString(36)}`);
   await ensureDatabase(databaseUrl);
   if (!options.keep) teardown.push(() => dropDatabase(databaseUrl));
-  const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-    cwd: PROJECT_ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-  });
-  if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+  migrateDatabase(databaseUrl);
   return databaseUrl;
 }

@@ -2,37 +2,21 @@
  * The project's own processes under a benchmark: the API or the worker started under the tsx loader
  * (ready when its log says so), and admin calls to the API under test; and what they run on.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../../src/dev/paths.js';
-import { freePort } from '../../src/dev/processes.js';
+import { freePort, startProjectProcess } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
 import { startTemporalDevServer, type TemporalDevServer } from '../../src/dev/temporal-dev-server.js';
 import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { postmasterPid } from '../metering/load.js';
 import { benchDatabase, type Teardown } from './lifecycle.js';
 
-/** A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log. */
-export function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  // BENCH_LOG_DIR=<folder> keeps each process's whole output there (e.g. to find the cause of a 500).
-  const keep = process.env.BENCH_LOG_DIR ? createWriteStream(path.join(process.env.BENCH_LOG_DIR, `${path.basename(entry, '.ts')}.log`), { flags: 'a' }) : null;
-  const collect = (chunk: Buffer) => {
-    keep?.write(chunk);
-    output = (output + chunk.toString()).slice(-4_000);
-  };
-  child.stderr!.on('data', collect);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      collect(chunk);
-      if (output.includes(readyLine)) resolve(child);
-    });
-  });
+/** A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log. BENCH_LOG_DIR=<folder> keeps each process's whole output there. */
+export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
+  return (await startProjectProcess(entry, env, readyLine, { keepLogIn: process.env.BENCH_LOG_DIR })).child;
 }
 
 /** Admin calls to the API under test; any status other than `expect` fails the run with the body. */

@@ -10,6 +10,7 @@ import { chmod, chown, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { PROJECT_ROOT } from './paths.js';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -145,4 +146,14 @@ export function withDatabase(databaseUrl: string, database: string): string {
   const url = new URL(databaseUrl);
   url.pathname = `/${encodeURIComponent(database)}`;
   return url.toString();
+}
+
+/** Applies the project's migrations to the database (`prisma migrate deploy`); throws with its output on failure. */
+export function migrateDatabase(databaseUrl: string): void {
+  const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+  });
+  if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
 }

@@ -1,5 +1,8 @@
-import { type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { PROJECT_ROOT } from './paths.js';
 
 /**
  * Ports handed out by freePort: below Linux's default ephemeral range (32768-60999), which the
@@ -68,5 +71,38 @@ export function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<void
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+/** One of the project's own processes (the API or the worker) started by `startProjectProcess`. */
+export interface ProjectProcess {
+  child: ChildProcess;
+  /** Rejects when the process exits, its last output in the error; never resolves. */
+  exited: Promise<never>;
+}
+
+/**
+ * Starts a project entry point (`src/worker.ts`, `src/main.ts`) under the tsx loader with `env` over
+ * this process's environment; resolves once `readyLine` appears in its output, rejects if it exits
+ * first. `keepLogIn` (a folder) keeps the process's whole output there, e.g. to find a 500's cause.
+ */
+export function startProjectProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string, options: { keepLogIn?: string } = {}): Promise<ProjectProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const keep = options.keepLogIn ? createWriteStream(path.join(options.keepLogIn, `${path.basename(entry, '.ts')}.log`), { flags: 'a' }) : null;
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    keep?.write(chunk);
+    output = (output + chunk.toString()).slice(-8_000);
+  };
+  child.stderr!.on('data', collect);
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`${entry} (${child.pid}) exited (${code ?? signal}): ${output}`))));
+  // Awaited only while the process is expected to live.
+  exited.catch(() => undefined);
+  return new Promise((resolve, reject) => {
+    exited.catch(reject);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      collect(chunk);
+      if (output.includes(readyLine)) resolve({ child, exited });
+    });
   });
 }

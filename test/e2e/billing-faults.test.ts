@@ -15,15 +15,12 @@
  * - exactly one regular invoice per period, none held with a billing_error;
  * and overall: invoice numbers distinct and gapless (1..the counter), every ledger journal balanced.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
-import { PROJECT_ROOT } from '../../src/dev/paths.js';
-import { stopProcess } from '../../src/dev/processes.js';
+import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
+import { startProjectProcess, stopProcess, type ProjectProcess } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
 import { testClockAdvanceWorkflowId } from '../../workflows/test-clock-advance/messages.js';
 import { advanceClock, sendUsage, waitForClockReady } from '../support/clock-usage.js';
@@ -66,39 +63,18 @@ interface Party {
   subscriptionId: string;
 }
 
-interface WorkerProcess {
-  child: ChildProcess;
-  /** Rejects when the process exits (its last output in the error); never resolves. */
-  exited: Promise<never>;
-}
-
 /** A worker process (`src/worker.ts` under the tsx loader), answered once it logs that it is ready. */
-function startWorker(env: NodeJS.ProcessEnv): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000));
-  child.stderr!.on('data', collect);
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code, signal) => reject(new Error(`worker ${child.pid} exited (${code ?? signal}): ${output}`))));
-  // Awaited only while the process is expected to live.
-  exited.catch(() => undefined);
-  return new Promise((resolve, reject) => {
-    exited.catch(reject);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      collect(chunk);
-      if (output.includes('worker ready')) resolve({ child, exited });
-    });
-  });
-}
+const startWorker = (env: NodeJS.ProcessEnv): Promise<ProjectProcess> => startProjectProcess('src/worker.ts', env, 'worker ready');
 
 /** Kills the process at once (no shutdown: tasks and transactions in flight are cut off) and waits until it is gone. */
-async function killNow(worker: WorkerProcess): Promise<void> {
+async function killNow(worker: ProjectProcess): Promise<void> {
   const gone = worker.exited.catch(() => undefined);
   worker.child.kill('SIGKILL');
   await gone;
 }
 
 /** `work`, failing at once should the worker process die meanwhile. */
-const whileAlive = <T>(worker: WorkerProcess, work: Promise<T>): Promise<T> => Promise.race([work, worker.exited]);
+const whileAlive = <T>(worker: ProjectProcess, work: Promise<T>): Promise<T> => Promise.race([work, worker.exited]);
 
 /** Polls `check` (every 20 ms) until it answers true. */
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
@@ -114,7 +90,7 @@ describe('billing under a killed worker and a PostgreSQL restart', () => {
   let databaseUrl: string;
   let taskQueue: string;
   let workerEnv: NodeJS.ProcessEnv;
-  const workers: WorkerProcess[] = [];
+  const workers: ProjectProcess[] = [];
   const cleanup: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
@@ -124,8 +100,7 @@ describe('billing under a killed worker and a PostgreSQL restart', () => {
     databaseUrl = withDatabase(inject('databaseUrl'), `billing_faults_${Date.now().toString(36)}`);
     await ensureDatabase(databaseUrl);
     cleanup.push(() => dropDatabase(databaseUrl));
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    migrateDatabase(databaseUrl);
     taskQueue = `faults-${randomUUID().slice(0, 8)}`;
     const secrets = generateSecrets();
     workerEnv = {

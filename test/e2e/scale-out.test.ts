@@ -9,16 +9,14 @@
  * periods, statuses), match the price list computed here, carry gapless numbers, and the
  * histories must show both workers did work.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
-import { dropDatabase, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
-import { PROJECT_ROOT } from '../../src/dev/paths.js';
-import { freePort, stopProcess, waitFor } from '../../src/dev/processes.js';
+import { dropDatabase, ensureDatabase, migrateDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
+import { freePort, startProjectProcess, stopProcess, waitFor } from '../../src/dev/processes.js';
 import { apiKeyHash, generateSecrets } from '../../src/dev/secrets.js';
 import { connectTemporal } from '../../src/temporal/client.js';
 import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
@@ -136,21 +134,6 @@ const comparable = (invoices: Invoice[][]) =>
       .sort((a, b) => a.period[0]!.localeCompare(b.period[0]!)),
   );
 
-/** A project process under the tsx loader, ready once `readyLine` is logged. */
-function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000));
-  child.stderr!.on('data', collect);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code}: ${output}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      collect(chunk);
-      if (output.includes(readyLine)) resolve(child);
-    });
-  });
-}
-
 describe('two workers and two API processes on one Temporal server and one PostgreSQL', () => {
   const processes: ChildProcess[] = [];
   const cleanup: (() => Promise<void>)[] = [];
@@ -162,8 +145,7 @@ describe('two workers and two API processes on one Temporal server and one Postg
     const databaseUrl = withDatabase(inject('databaseUrl'), `billing_scale_${Date.now().toString(36)}`);
     await ensureDatabase(databaseUrl);
     cleanup.push(() => dropDatabase(databaseUrl));
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], { cwd: PROJECT_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, encoding: 'utf8' });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    migrateDatabase(databaseUrl);
     // A task queue of their own: the test run's worker polls another, so only these two workers bill this scenario.
     taskQueue = `scale-${randomUUID().slice(0, 8)}`;
     const secrets = generateSecrets();
@@ -184,10 +166,10 @@ describe('two workers and two API processes on one Temporal server and one Postg
       RATE_LIMIT_RPS: '100000',
       RATE_LIMIT_BURST: '100000',
     };
-    const workers = await Promise.all([0, 1].map(() => startProcess('src/worker.ts', env, 'worker ready')));
+    const workers = await Promise.all([0, 1].map(async () => (await startProjectProcess('src/worker.ts', env, 'worker ready')).child));
     processes.push(...workers);
     workerPids = workers.map((w) => w.pid!);
-    const apis = await Promise.all(ports.map((port) => startProcess('src/main.ts', { ...env, PORT: String(port) }, 'api listening')));
+    const apis = await Promise.all(ports.map(async (port) => (await startProjectProcess('src/main.ts', { ...env, PORT: String(port) }, 'api listening')).child));
     processes.push(...apis);
     call = roundRobin(
       ports.map((port) => `http://127.0.0.1:${port}`),

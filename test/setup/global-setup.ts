@@ -3,7 +3,6 @@
  * migrated schema, a headless Temporal dev server (CLI binary, in-memory, suggesting continue-as-new early), stripe-mock, and one
  * worker running the real workflows and activities. Torn down after the run; unit tests skip it.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,8 +11,7 @@ import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
 import { createActivities } from '../../activities/index.js';
 import { installTestRuntime, unwinder } from './runtime.js';
 import { createDb } from '../../src/db/client.js';
-import { dropDatabase, EmbeddedPostgres, ensureDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
-import { PROJECT_ROOT } from '../../src/dev/paths.js';
+import { dropDatabase, EmbeddedPostgres, ensureDatabase, migrateDatabase, withDatabase } from '../../src/dev/embedded-postgres.js';
 import { freePort } from '../../src/dev/processes.js';
 import { startStripeMock } from '../../src/dev/stripe-mock.js';
 import { startTemporalDevServer } from '../../src/dev/temporal-dev-server.js';
@@ -113,12 +111,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
     const { url: databaseUrl, cluster: databaseCluster } = await startDatabase(teardown);
     await ensureDatabase(databaseUrl);
-    const migrate = spawnSync(path.join(PROJECT_ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-      encoding: 'utf8',
-    });
-    if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed: ${migrate.stdout}${migrate.stderr}`);
+    migrateDatabase(databaseUrl);
 
     const [temporal, stripeMock] = await Promise.all([
       startTemporalDevServer({
