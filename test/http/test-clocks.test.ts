@@ -126,6 +126,11 @@ describe('AR aging of a test-clock customer', () => {
     // Totals are the rows' sums and equal the ledger's receivable read at each customer's time.
     expect(report.rows).toHaveLength(3);
     expect(report.totals).toEqual([expect.objectContaining({ currency: 'NOK', total_nanos: (41n * UNIT).toString(), ledger_accounts_receivable_nanos: (41n * UNIT).toString() })]);
+    // The CSV names the time each row was aged at, as the JSON does.
+    const csv = await (await h.request('GET', '/admin/v1/reports/ar-aging?currency=NOK&format=csv')).text();
+    const csvRowOf = (customerId: string) => csv.split('\r\n').find((line) => line.startsWith(`${customerId},`))?.split(',');
+    expect(csvRowOf(past)?.at(-1)).toBe('2025-03-01T00:00:00.000Z');
+    expect(csvRowOf(future)?.at(-1)).toBe('2031-06-01T00:00:00.000Z');
 
     // Advancing a clock ages its customer's invoices in this report too (15 days past due, net 30).
     await h.deps.db.testClock.update({ where: { id: pastClock }, data: { frozenTime: new Date('2025-04-15T00:00:00.000Z') } });

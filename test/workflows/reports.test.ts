@@ -373,7 +373,7 @@ describe('report requests', () => {
   it('answers CSV for format=csv, refuses unknown parameters and bad ranges, 404s an unknown customer', async () => {
     const csv = await h.request('GET', '/admin/v1/reports/ar-aging?as_of=2026-01-01T00:00:00Z&format=csv');
     expect(csv.status).toBe(200);
-    expect((await csv.text()).split('\r\n')[0]).toBe('customer_id,customer_name,currency,current_nanos,days_1_30_nanos,days_31_60_nanos,days_61_90_nanos,over_90_nanos,total_nanos,open_invoices');
+    expect((await csv.text()).split('\r\n')[0]).toBe('customer_id,customer_name,currency,current_nanos,days_1_30_nanos,days_31_60_nanos,days_61_90_nanos,over_90_nanos,total_nanos,open_invoices,as_of');
     const json = await h.request('GET', '/admin/v1/reports/deferred-revenue?from=2026-01&to=2026-02&format=json', { headers: { Accept: 'text/csv' } });
     expect(json.headers.get('content-type')).toMatch(/^application\/json/);
     const cases: [string, number, string][] = [

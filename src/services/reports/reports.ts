@@ -83,8 +83,8 @@ export async function arAgingReport(deps: ReportDeps & Pick<ServiceDeps, 'clock'
 }
 
 export const arAgingCsv = (view: ArAgingView): CsvTable => ({
-  header: ['customer_id', 'customer_name', 'currency', 'current_nanos', 'days_1_30_nanos', 'days_31_60_nanos', 'days_61_90_nanos', 'over_90_nanos', 'total_nanos', 'open_invoices'],
-  rows: view.rows.map((r) => [r.customer_id, r.customer_name, r.currency, r.current_nanos, r.days_1_30_nanos, r.days_31_60_nanos, r.days_61_90_nanos, r.over_90_nanos, r.total_nanos, r.open_invoices]),
+  header: ['customer_id', 'customer_name', 'currency', 'current_nanos', 'days_1_30_nanos', 'days_31_60_nanos', 'days_61_90_nanos', 'over_90_nanos', 'total_nanos', 'open_invoices', 'as_of'],
+  rows: view.rows.map((r) => [r.customer_id, r.customer_name, r.currency, r.current_nanos, r.days_1_30_nanos, r.days_31_60_nanos, r.days_61_90_nanos, r.over_90_nanos, r.total_nanos, r.open_invoices, r.as_of]),
 });
 
 // ── MRR ──────────────────────────────────────────────────────────────────────────────────────
