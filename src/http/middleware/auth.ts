@@ -39,7 +39,7 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-function verifyApiKey(key: string, expectedHashHex: string): Principal {
+export function verifyApiKey(key: string, expectedHashHex: string): Principal {
   if (!API_KEY_PATTERN.test(key)) {
     throw unauthenticated(
       /^bsk_(live|test)_/.test(key)
