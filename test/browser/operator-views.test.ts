@@ -11,7 +11,7 @@
  * - a test-clock advance held mid-way (a row lock on its clock) shows as advancing with the API's
  *   progress figures; the page reloads itself (meta refresh, no script) until it shows it ready;
  * - forms without the session's CSRF token or from another origin are refused (403), the session
- *   cookie is no credential for the JSON admin API, and Log out ends the session.
+ *   cookie (nor its token as a bearer token) is no credential for the JSON admin API, and Log out ends the session.
  *
  * Screenshots of each page go to OPERATOR_SCREENSHOTS_DIR when it is set (docs/operator/*.png are made
  * so), else to a scratch folder. Skipped, saying so, when /usr/bin/chromium is absent.
@@ -331,7 +331,7 @@ describe.skipIf(!hasChromium)(`the operator views in Chromium${hasChromium ? '' 
     expect(noToken.status).toBe(403);
     expect(noToken.headers.get('x-error-code')).toBe('operator_form_refused');
     expect(noToken.headers.get('content-type')).toMatch(/^text\/html/);
-    expect((await post(target, { csrf_token: `${csrf.slice(0, -2)}AA` })).status).toBe(403);
+    expect((await post(target, { csrf_token: `${csrf.slice(0, -4)}${csrf.endsWith('AAAA') ? 'BBBB' : 'AAAA'}` })).status).toBe(403);
     expect((await post(target, { csrf_token: csrf }, { Origin: 'https://evil.example' })).status).toBe(403);
     expect((await post(target, { csrf_token: csrf }, { 'Sec-Fetch-Site': 'cross-site' })).status).toBe(403);
     // With the token, from this origin: the form is taken (a subscription that does not exist is 404).
@@ -339,6 +339,8 @@ describe.skipIf(!hasChromium)(`the operator views in Chromium${hasChromium ? '' 
     expect(taken.status).toBe(404);
     // The session cookie is no credential for the JSON admin API.
     expect((await fetch(`${baseUrl}/admin/v1/reports/mrr?as_of=2026-01-01T00:00:00Z`, { headers: { Cookie: cookie } })).status).toBe(401);
+    const sessionToken = cookie.replace(/^operator_session=/, '');
+    expect((await fetch(`${baseUrl}/admin/v1/reports/mrr?as_of=2026-01-01T00:00:00Z`, { headers: { Authorization: `Bearer ${sessionToken}` } })).status).toBe(401);
 
     await Promise.all([page.waitForURL(`${baseUrl}/admin`), page.getByRole('button', { name: 'Log out' }).click()]);
     expect(await page.getByLabel('Admin API key').count()).toBe(1);
