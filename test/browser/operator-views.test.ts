@@ -209,7 +209,6 @@ describe.skipIf(!hasChromium)(`the operator views in Chromium${hasChromium ? '' 
     const lastRow = await page.locator('#mrr .mrr[data-currency="USD"] tbody tr').last().innerText();
     expect(lastRow).toContain(BigInt(usdNow!).toString());
     expect(await page.locator('#ar-aging .aging[data-currency="USD"] svg[role="img"]').count()).toBe(1);
-    await screenshot(page, 'overview-charts');
     await page.close();
   });
 
