@@ -212,6 +212,8 @@ async function main(): Promise<void> {
     await supervise('Temporal dev server', async () => (await startTemporalDevServer(options)).process).start();
     env.TEMPORAL_ADDRESS = `127.0.0.1:${TEMPORAL_PORT}`;
     temporalUi = `http://127.0.0.1:${TEMPORAL_UI_PORT}`;
+    // The operator views link resources to their workflows in this UI.
+    env.TEMPORAL_UI_URL ??= temporalUi;
   }
 
   let processorNote = `payment processor at ${env.PROCESSOR_API_BASE ?? 'https://api.stripe.com'}`;
@@ -243,6 +245,7 @@ async function main(): Promise<void> {
     `  API            ${base}`,
     `  API reference  ${base}/docs/api   (OpenAPI: ${base}/openapi.json)`,
     `  Health         ${base}/health`,
+    `  Operator views ${base}/admin   (sign in with the admin API key)`,
     `  Temporal UI    ${temporalUi ?? '(external cluster: see its own UI)'}`,
     `  Payments       ${processorNote}`,
   ];

@@ -138,6 +138,8 @@ const apiSchema = baseSchema.extend({
   HOSTED_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** The API's address as payers reach it, for hosted_invoice_url; default http://HOST:PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
+  /** The Temporal UI as operators reach it: the operator views (/admin) link each resource to its workflow there. */
+  TEMPORAL_UI_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).default('http://localhost:8233'),
 });
 
 export type WorkerConfig = z.infer<typeof baseSchema>;

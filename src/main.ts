@@ -73,6 +73,7 @@ runMain('api', async () => {
       jwtSecret: config.JWT_SECRET,
       apiKeyHash: config.API_KEY_HASH,
       temporalNamespace: config.TEMPORAL_NAMESPACE,
+      temporalUiUrl: config.TEMPORAL_UI_URL,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),

@@ -107,3 +107,12 @@ export async function readyClockTimeOfSubscription(tx: DbClient, subscriptionId:
   const row = await tx.subscription.findUnique({ where: { id: subscriptionId }, select: { testClock: { select: { frozenTime: true, status: true } } } });
   return row?.testClock?.status === 'ready' ? row.testClock.frozenTime : null;
 }
+
+/** Clocks being advanced, then those whose latest advance started most recently: up to `limit`. */
+export function listClocksByAdvance(tx: DbClient, limit: number): Promise<TestClockRow[]> {
+  return tx.testClock.findMany({
+    where: { advanceStartedAt: { not: null } },
+    orderBy: [{ status: 'asc' }, { advanceStartedAt: 'desc' }],
+    take: limit,
+  });
+}

@@ -25,6 +25,8 @@ export interface HttpSettings extends ServiceSettings {
   processorWebhookSecret: string;
   /** Hosted invoice links (HOSTED_LINK_SECRET, HOSTED_LINK_TTL_DAYS, PUBLIC_URL); without them invoices carry no link. */
   hostedLinks?: HostedLinkSettings;
+  /** Where operators reach the Temporal UI (TEMPORAL_UI_URL), for the operator views' workflow links; the dev server's UI without it. */
+  temporalUiUrl?: string;
 }
 
 /** Everything a handler may use, set once per app: the services' dependencies plus the HTTP settings. */

@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   unauthenticated: { status: 401, meaning: 'no credentials, or credentials that did not verify' },
   forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
   hosted_form_refused: { status: 403, meaning: "a hosted page's Pay form not sent from that page: another site's origin, or a form token missing, altered or older than an hour (reload the page)" },
+  operator_form_refused: { status: 403, meaning: "an operator view's form (/admin) not sent from this service's pages in the signed-in session: another site's origin, or a CSRF token missing or of another session" },
   // 404
   not_found: { status: 404, meaning: 'no such route' },
   customer_not_found: { status: 404, meaning: 'the customer does not exist or is not visible to the caller' },

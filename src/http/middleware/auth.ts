@@ -6,6 +6,8 @@
  * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
  *   An API key is a server-side secret key and acts with admin scope.
  * Route scopes: /health, /openapi.json, /docs/api and /hosted/* (signed links) public; /v1/* customer or admin; /admin/v1/* admin.
+ * The operator views' HTML pages (/admin outside /admin/v1) are public here: their routes check their own session
+ * cookie (src/http/operator-session.ts), opened with the API key.
  * Exception: /v1/webhooks/processor is called by the payment processor, which holds neither a token
  * nor a key; its handler authenticates each notification by the processor's signature (SPEC §4 rule 3).
  */
@@ -39,7 +41,7 @@ export function sha256Hex(value: string): string {
   return createHash('sha256').update(value, 'utf8').digest('hex');
 }
 
-function verifyApiKey(key: string, expectedHashHex: string): Principal {
+export function verifyApiKey(key: string, expectedHashHex: string): Principal {
   if (!API_KEY_PATTERN.test(key)) {
     throw unauthenticated(
       /^bsk_(live|test)_/.test(key)

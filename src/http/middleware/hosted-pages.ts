@@ -9,7 +9,7 @@ import type { MiddlewareHandler } from 'hono';
 import { HOSTED_PAGE_CSP, renderHostedError } from '../../services/documents/html.js';
 import type { AppEnv } from '../context.js';
 
-const PAGE_HEADERS: Record<string, string> = {
+export const PAGE_HEADERS: Record<string, string> = {
   'Cache-Control': 'private, no-store',
   // The link is a credential: never sent to another site (the processor's checkout page included); a same-origin
   // form still carries its Origin (under no-referrer a browser sends `Origin: null`).

@@ -16,6 +16,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../context.js';
+import { isOperatorViewPath } from './operator-pages.js';
 
 /** Deeper bodies are refused: nothing in the API nests this far, and recursing over them overflows. */
 export const MAX_JSON_DEPTH = 32;
@@ -111,6 +112,8 @@ export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
     }
     // The hosted invoice page's Pay form, posted by a browser: its route validates the form.
     if (isFormBody(contentType) && c.req.path.startsWith('/hosted/')) return next();
+    // The operator views' forms (/admin, outside the JSON admin API): their routes check them.
+    if (isFormBody(contentType) && isOperatorViewPath(c.req.path)) return next();
     if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {
       throw new ApiError('unsupported_media_type', 'request bodies must be JSON (Content-Type: application/json)');
     }

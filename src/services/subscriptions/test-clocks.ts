@@ -79,6 +79,9 @@ const toView = (row: TestClockRow): TestClockView => ({
         },
 });
 
+/** A clock row as the API shows it (the operator views list advances with it). */
+export const testClockView = toView;
+
 const advancing = () => conflict('test_clock_advancing', 'the test clock is being advanced by another request; retry when it is ready');
 
 export async function createTestClock(deps: ServiceDeps, input: { name: string; frozen_time: string }, actor: Actor, requestId: string): Promise<TestClockView> {
