@@ -132,7 +132,12 @@ export class InvoiceRun {
       if (type === UNPROCESSABLE) {
         const code = (failure as ApplicationFailure).details?.[0] as { domain?: { code?: string } } | undefined;
         answer.deferred = code?.domain?.code ?? UNPROCESSABLE;
-        await recordFinalizeDeferred({ invoiceId: this.input.invoiceId, actor: request.command.actor, code: answer.deferred, reason: (failure as ApplicationFailure).message });
+        try {
+          await recordFinalizeDeferred({ invoiceId: this.input.invoiceId, actor: request.command.actor, code: answer.deferred, reason: (failure as ApplicationFailure).message });
+        } catch (recordErr) {
+          // The asker is answered all the same: the Draft stays a Draft either way.
+          log.warn('finalize refusal not audited', { invoiceId: this.input.invoiceId, error: String(recordErr) });
+        }
       } else if (type !== INVALID_TRANSITION) {
         answer.failed = failure instanceof Error ? failure.message : String(failure);
       }
