@@ -124,9 +124,9 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
    * workflow with `via` collecting follow-ups, the calling workflow sends the request (and the invoice
    * workflow audits a refusal itself).
    */
-  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand, directly = false, via: InvoiceWorkflowDeps = workflows): Promise<PeriodFinalization> {
+  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand, directly = false, via: InvoiceWorkflowDeps = workflows, running = false): Promise<PeriodFinalization> {
     try {
-      const finalized = directly ? await finalizeRecord(invoiceId, command) : await finalizeThroughWorkflow(via, invoiceId, command);
+      const finalized = directly ? await finalizeRecord(invoiceId, command) : await finalizeThroughWorkflow(via, invoiceId, command, running);
       return finalized === null ? { invoiceId, status: 'Draft', deferred: null, requested: true } : { invoiceId, status: finalized.status, deferred: null };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
@@ -165,7 +165,7 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     // A Draft this activity just created has no workflow (billing here never starts one).
     const hasWorkflow = known.created !== true && (await invoiceWorkflowExists(workflows, invoiceId));
     const throughWorkflow = hasWorkflow || (known.chargeable ?? (await autoChargeable(db, invoiceId)));
-    const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow, via);
+    const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow, via, hasWorkflow);
     // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
     if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(via, invoiceId, { lean: true });
     return finalized;

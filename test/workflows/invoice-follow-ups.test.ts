@@ -85,6 +85,9 @@ describe('the subscription workflow drives its invoice workflows', () => {
     expect(earlyInvoices.map((i) => [i.id, i.status])).toEqual([[early.id, 'Open']]);
     expect(await paymentsOf(h, early.id)).toMatchObject([{ source: 'auto_charge', attempted_at: '2026-02-01T01:00:00.000Z' }]);
     const earlyEvents = await eventsOf(handleOf(subscriptionWorkflowId(billedEarly)));
+    // Found running by the period close's activity: no second start is tried.
+    expect(earlyEvents.flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId ?? [])).toEqual([earlyWorkflow.workflowId]);
+    expect(earlyEvents.filter((e) => e.startChildWorkflowExecutionFailedEventAttributes)).toEqual([]);
     expect(earlyEvents.flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? [])).toEqual(['finalizeRequest']);
     expect(earlyEvents.flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? [])).toEqual(['paymentOutcome', 'finalizeAnswered']);
     expect((await eventsOf(earlyWorkflow)).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? [])).toEqual(['finalizeRequest']);

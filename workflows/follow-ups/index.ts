@@ -56,7 +56,7 @@ function run(followUp: FollowUp): Promise<void> {
     case 'start_invoice':
       return startInvoiceUnlessRunning(followUp.invoice, { invoiceId: followUp.invoice.invoiceId, status: followUp.invoice.status, ...(followUp.lean ? { lean: true } : {}) }).then(() => undefined);
     case 'finalize_invoice':
-      return finalizeThroughInvoiceWorkflow(followUp.invoice, followUp.command);
+      return finalizeThroughInvoiceWorkflow(followUp.invoice, followUp.command, followUp.running === true);
   }
 }
 
@@ -66,30 +66,39 @@ let answersHandled = false;
 
 /**
  * A finalize asked of the invoice's workflow, which cannot be sent an update from here: the request
- * rides on its start (one child start, its finalize the run's first move) or, when it runs already,
- * on a signal; either way the invoice workflow signals the answer back and this waits for it, so the
- * step that asked ends once the invoice is finalized (and charged) or the finalize was refused. An
- * invoice workflow that completed (Paid, Void) has nothing to finalize.
+ * rides on its start (one child start, its finalize the run's first move) or, when it runs already
+ * (`running`: the activity found it; else learnt from the start refused), on a signal; either way the
+ * invoice workflow signals the answer back and this waits for it, so the step that asked ends once
+ * the invoice is finalized (and charged) or the finalize was refused. An invoice workflow that
+ * completed (Paid, Void) has nothing to finalize.
  */
-async function finalizeThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: FinalizeInvoiceCommand): Promise<void> {
+async function finalizeThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: FinalizeInvoiceCommand, running: boolean): Promise<void> {
   if (!answersHandled) {
     setHandler(finalizeAnsweredSignal, (answer) => void finalizeAnswers.set(answer.requestId, answer));
     answersHandled = true;
   }
   const request: FinalizeRequest = { requestId: uuid4(), replyTo: workflowInfo().workflowId, command };
-  if (!(await startInvoiceUnlessRunning(invoice, { invoiceId: invoice.invoiceId, status: invoice.status, finalize: request }))) {
-    try {
-      await getExternalWorkflowHandle(invoiceWorkflowId(invoice.invoiceId)).signal(finalizeRequestSignal, request);
-    } catch (err) {
-      log.info('finalize request not delivered: the invoice workflow completed', { invoiceId: invoice.invoiceId, error: String(err) });
-      return;
-    }
-  }
+  const sent =
+    (running && (await signalFinalizeRequest(invoice.invoiceId, request))) ||
+    (await startInvoiceUnlessRunning(invoice, { invoiceId: invoice.invoiceId, status: invoice.status, finalize: request })) ||
+    (await signalFinalizeRequest(invoice.invoiceId, request));
+  if (!sent) return;
   await condition(() => finalizeAnswers.has(request.requestId));
   const answer = finalizeAnswers.get(request.requestId)!;
   finalizeAnswers.delete(request.requestId);
   // A billing failure is the invoice's to hold (its billing_error, retried by an operator there).
   if (answer.failed !== null) log.warn('finalize through the invoice workflow failed; the invoice holds it', { invoiceId: invoice.invoiceId, failed: answer.failed });
+}
+
+/** Sends the request to the invoice's running workflow; false when it does not run (it completed, or failed and may start again). */
+async function signalFinalizeRequest(invoiceId: string, request: FinalizeRequest): Promise<boolean> {
+  try {
+    await getExternalWorkflowHandle(invoiceWorkflowId(invoiceId)).signal(finalizeRequestSignal, request);
+    return true;
+  } catch (err) {
+    log.info('finalize request not delivered: the invoice workflow does not run', { invoiceId, error: String(err) });
+    return false;
+  }
 }
 
 /** Starts the invoice's workflow as a child that outlives this one; false when it runs already or completed (never started again). */

@@ -28,7 +28,7 @@ export type FollowUp =
    * the asking workflow waits for the answer (workflows/follow-ups/index.ts); through the gateway, the
    * `finalizeInvoice` update.
    */
-  | { kind: 'finalize_invoice'; invoice: InvoiceWorkflowFacts; command: FinalizeInvoiceCommand };
+  | { kind: 'finalize_invoice'; invoice: InvoiceWorkflowFacts; command: FinalizeInvoiceCommand; /** Its workflow was found running: the request goes by signal, without a start. */ running?: true };
 
 /** An activity's result with the follow-ups its workflow runs after it (absent in histories recorded before they existed). */
 export type WithFollowUps<T> = T & { followUps?: FollowUp[] };

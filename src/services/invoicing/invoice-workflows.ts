@@ -41,13 +41,17 @@ export async function ensureInvoiceWorkflow(deps: InvoiceWorkflowDeps, invoiceId
 /**
  * Finalizes a Draft through its workflow for a system step (a period close, a threshold): collected
  * for the workflow whose activity asks (it sends the request and waits for the answer: null here),
- * or at once through the gateway's update, answered with the outcome (a refusal throws).
+ * or at once through the gateway's update, answered with the outcome (a refusal throws). `running`:
+ * the caller found the invoice's workflow (the request then goes by signal, no start is tried).
  */
-export async function finalizeThroughWorkflow(deps: InvoiceWorkflowDeps, invoiceId: string, command: FinalizeInvoiceCommand): Promise<InvoiceOutcome | null> {
+export async function finalizeThroughWorkflow(deps: InvoiceWorkflowDeps, invoiceId: string, command: FinalizeInvoiceCommand, running = false): Promise<InvoiceOutcome | null> {
   if (!deps.followUps) return moveInvoice(deps, invoiceId, 'finalize', command);
   const facts = await invoiceWorkflowFacts(deps.db, invoiceId);
   if (facts.status === 'Paid' || facts.status === 'Void') throw invalidTransition('invoice', facts.status, 'finalize');
-  await followUp(deps, { kind: 'finalize_invoice', invoice: facts, command });
+  // A start collected for this invoice in the same step (a threshold's Draft just created) is the finalize's own start.
+  const start = deps.followUps.findIndex((pending) => pending.kind === 'start_invoice' && pending.invoice.invoiceId === invoiceId);
+  if (start >= 0) deps.followUps.splice(start, 1);
+  await followUp(deps, { kind: 'finalize_invoice', invoice: facts, command, ...(running && start < 0 ? { running: true as const } : {}) });
   return null;
 }
 
