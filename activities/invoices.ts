@@ -6,7 +6,7 @@ import { billSubscription, billsAlone, progressiveThresholdOf, unbilledChargesTo
 import type { ServiceDeps } from '../src/services/deps.js';
 import { DomainError } from '../src/errors.js';
 import { classified, workflowActor } from './failures.js';
-import { ensureInvoiceWorkflow, invoiceWorkflowExists, moveInvoice } from '../src/services/invoicing/invoice-workflows.js';
+import { ensureInvoiceWorkflow, finalizeThroughWorkflow, invoiceWorkflowExists, type InvoiceWorkflowDeps } from '../src/services/invoicing/invoice-workflows.js';
 import {
   finalizeInvoice,
   invoiceNow,
@@ -45,11 +45,20 @@ export interface PeriodRef {
   end: string;
 }
 
+/** A progressive-billing check: the period's Draft, and whether it was finalized (or its finalize requested). */
+export interface ThresholdCheck {
+  invoiceId: string | null;
+  finalized: boolean;
+}
+
 export interface PeriodFinalization {
   invoiceId: string | null;
+  /** The invoice's status after it; the Draft's while the finalize is `requested`. */
   status: InvoiceStatus | null;
   /** Why the Draft stays a Draft (the domain error code), when finalizing was refused. */
   deferred: string | null;
+  /** Asked of the invoice's workflow by the calling workflow (a follow-up), which waits for its answer. */
+  requested?: true;
 }
 
 export function createInvoiceActivities(deps: InvoiceActivityDeps) {
@@ -59,10 +68,15 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
   /**
    * Bills into the billing group's Draft and, unless `startWorkflow` is false, makes sure the Draft's
-   * workflow runs. A period close does not start it: its Draft is finalized at the end of the grace
-   * period by finalizePeriodInvoice, and any earlier move (API, payment) starts it with its update.
+   * workflow runs (through `via`: a follow-up its workflow runs, or the gateway). A period close does
+   * not start it: its Draft is finalized at the end of the grace period by finalizePeriodInvoice, and
+   * any earlier move (API, payment) starts it with its update.
    */
-  async function bill(subscriptionId: string, options: { period?: PeriodRef; upTo: string; reason: BillingReason | null; command?: SubscriptionCommand | undefined; startWorkflow?: boolean }) {
+  async function bill(
+    subscriptionId: string,
+    options: { period?: PeriodRef; upTo: string; reason: BillingReason | null; command?: SubscriptionCommand | undefined; startWorkflow?: boolean },
+    via: InvoiceWorkflowDeps = workflows,
+  ) {
     const result = await billSubscription(db, {
       subscriptionId,
       ...(options.period ? { period: period(options.period) } : {}),
@@ -70,7 +84,11 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       reason: options.reason,
       ...(options.command ? { actor: options.command.actor, requestId: options.command.requestId } : {}),
     });
-    if (result.invoiceId && options.startWorkflow !== false) await ensureInvoiceWorkflow(workflows, result.invoiceId);
+    // A Draft billed into before has its workflow already, unless a period close created it (it starts none):
+    // looked up, so a workflow that runs is not asked to start again (a child start failing in its history).
+    if (result.invoiceId && options.startWorkflow !== false && (result.created || !(await invoiceWorkflowExists(via, result.invoiceId)))) {
+      await ensureInvoiceWorkflow(via, result.invoiceId);
+    }
     return result;
   }
 
@@ -101,32 +119,38 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
 
   /**
    * Finalizes a Draft through its workflow (or `directly`, see finalizePeriodInvoice) unless someone
-   * else already moved it. A refusal (e.g. a
-   * credit the period cannot absorb) leaves the Draft for an operator, with an audit entry saying
-   * why, instead of failing the workflow that asked.
+   * else already moved it. A refusal (e.g. a credit the period cannot absorb) leaves the Draft for an
+   * operator, with an audit entry saying why, instead of failing the workflow that asked. Through the
+   * workflow with `via` collecting follow-ups, the calling workflow sends the request (and the invoice
+   * workflow audits a refusal itself).
    */
-  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand, directly = false): Promise<PeriodFinalization> {
+  async function finalizeIfDraft(invoiceId: string, command: SubscriptionCommand, directly = false, via: InvoiceWorkflowDeps = workflows, running = false): Promise<PeriodFinalization> {
     try {
-      const finalized = directly ? await finalizeRecord(invoiceId, command) : await moveInvoice(workflows, invoiceId, 'finalize', command);
-      return { invoiceId, status: finalized.status, deferred: null };
+      const finalized = directly ? await finalizeRecord(invoiceId, command) : await finalizeThroughWorkflow(via, invoiceId, command, running);
+      return finalized === null ? { invoiceId, status: 'Draft', deferred: null, requested: true } : { invoiceId, status: finalized.status, deferred: null };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       const current = await invoiceStatus(db, invoiceId);
       if (err.kind === 'invalid_transition' && current && current.status !== 'Draft') return { invoiceId, status: current.status, deferred: null };
       if (err.kind !== 'unprocessable' || !current) throw err;
-      deps.logger.warn({ invoiceId, code: err.code, err: err.message }, 'finalizing a Draft was refused; it stays a Draft');
-      await recordFinalizeDeferred(db, { invoiceId, customerId: current.customerId, actor: command.actor, code: err.code, reason: err.message });
+      await deferFinalize({ invoiceId, customerId: current.customerId, actor: command.actor, code: err.code, reason: err.message });
       return { invoiceId, status: 'Draft', deferred: err.code };
     }
+  }
+
+  /** A Draft whose finalize a domain rule refused stays a Draft: logged and audited (`invoice.finalize_deferred`). */
+  async function deferFinalize(input: Parameters<typeof recordFinalizeDeferred>[1]): Promise<void> {
+    deps.logger.warn({ invoiceId: input.invoiceId, code: input.code, err: input.reason }, 'finalizing a Draft was refused; it stays a Draft');
+    await recordFinalizeDeferred(db, input);
   }
 
   const systemAt = (at: string, reason: string): SubscriptionCommand => ({ actor: workflowActor(), reason, at });
 
   /** Bills the current period to `upTo` (default `at`) into its Draft and finalizes the Draft, dated `at`, when its total reached `threshold`. */
-  async function billAtThreshold(input: { subscriptionId: string; at: string }, threshold: bigint, upTo = new Date(input.at)): Promise<{ invoiceId: string | null; finalized: boolean }> {
-    const draft = await bill(input.subscriptionId, { upTo: upTo.toISOString(), reason: 'threshold' });
+  async function billAtThreshold(input: { subscriptionId: string; at: string }, threshold: bigint, via: InvoiceWorkflowDeps, upTo = new Date(input.at)): Promise<ThresholdCheck> {
+    const draft = await bill(input.subscriptionId, { upTo: upTo.toISOString(), reason: 'threshold' }, via);
     if (!draft.invoiceId || BigInt(draft.totalNanos) < threshold) return { invoiceId: draft.invoiceId, finalized: false };
-    const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'));
+    const finalized = await finalizeIfDraft(draft.invoiceId, systemAt(input.at, 'progressive_threshold'), false, via);
     return { invoiceId: draft.invoiceId, finalized: finalized.deferred === null };
   }
 
@@ -137,13 +161,13 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
    * document rendering, which the API does when the PDF is first requested). Otherwise through its
    * workflow, which charges it.
    */
-  async function finalizeClosedDraft(invoiceId: string, at: string, known: { created?: boolean; chargeable?: boolean } = {}): Promise<PeriodFinalization> {
+  async function finalizeClosedDraft(invoiceId: string, at: string, known: { created?: boolean; chargeable?: boolean } = {}, via: InvoiceWorkflowDeps = workflows): Promise<PeriodFinalization> {
     // A Draft this activity just created has no workflow (billing here never starts one).
     const hasWorkflow = known.created !== true && (await invoiceWorkflowExists(workflows, invoiceId));
     const throughWorkflow = hasWorkflow || (known.chargeable ?? (await autoChargeable(db, invoiceId)));
-    const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow);
+    const finalized = await finalizeIfDraft(invoiceId, systemAt(at, 'period_closed'), !throughWorkflow, via, hasWorkflow);
     // After the commit (a retry finds it Open and starts it then): the Open invoice's workflow, for its payment and void.
-    if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(workflows, invoiceId, { lean: true });
+    if (!throughWorkflow && finalized.status === 'Open') await ensureInvoiceWorkflow(via, invoiceId, { lean: true });
     return finalized;
   }
 
@@ -235,12 +259,15 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         return stored;
       }),
 
-    /** Bill on demand: the current period up to `upTo`, into its Draft (the caller's command, for the audit trail; absent in older histories). */
-    billSubscriptionNow: (input: { subscriptionId: string; upTo: string; command?: SubscriptionCommand }): Promise<BillNowResult> =>
-      classified(async () => {
-        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual', command: input.command });
+    /**
+     * Bill on demand: the current period up to `upTo`, into its Draft (the caller's command, for the
+     * audit trail; absent in older histories). The Draft's workflow is the subscription workflow's to start (a follow-up).
+     */
+    billSubscriptionNow: (input: { subscriptionId: string; upTo: string; command?: SubscriptionCommand }): Promise<WithFollowUps<BillNowResult>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.upTo, reason: 'manual', command: input.command }, via);
         return { invoiceId, created };
-      }),
+      })),
 
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
@@ -260,8 +287,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       reason: 'subscription_cycle';
       /** A test-clock advance reaches this time: a grace end at or before it may be finalized now (see below). */
       finalizeDueBy?: string;
-    }): Promise<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }> =>
-      classified(async () => {
+    }): Promise<WithFollowUps<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
         const { invoiceId, created, payerId, finalizeAt, state: rolled } = await closePeriod(input, { roll: true });
         // A close asked to roll always answers with the subscription as the roll left it.
         const state = rolled!;
@@ -272,46 +299,57 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         // refresh less).
         const dueNow = input.finalizeDueBy !== undefined && Date.parse(finalizeAt) <= Date.parse(input.finalizeDueBy);
         if (dueNow && invoiceId && payerId && (await billsAlone(db, input.subscriptionId)) && !(await payerChargeable(db, payerId))) {
-          await finalizeClosedDraft(invoiceId, finalizeAt, { created, chargeable: false });
+          await finalizeClosedDraft(invoiceId, finalizeAt, { created, chargeable: false }, via);
           return { finalizeAt, state, finalized: true };
         }
         return { finalizeAt, state };
-      }),
+      })),
 
-    /** End of a closed period's grace: bills what arrived late for it, then finalizes its Draft (finalizeClosedDraft). */
-    finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<PeriodFinalization> =>
-      classified(async () => {
+    /**
+     * End of a closed period's grace: bills what arrived late for it, then finalizes its Draft
+     * (finalizeClosedDraft); the invoice workflow's start, or the finalize asked of it, is the
+     * subscription workflow's (follow-ups).
+     */
+    finalizePeriodInvoice: (input: { subscriptionId: string; period: PeriodRef; at: string }): Promise<WithFollowUps<PeriodFinalization>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
         const { invoiceId } = await bill(input.subscriptionId, { period: input.period, upTo: input.period.end, reason: null, startWorkflow: false });
         if (!invoiceId) return { invoiceId: null, status: null, deferred: null };
-        return finalizeClosedDraft(invoiceId, input.at);
+        return finalizeClosedDraft(invoiceId, input.at, {}, via);
+      })),
+
+    /** A finalize asked of an invoice's workflow (FinalizeRequest) was refused by a domain rule: audited, the Draft stays for an operator. */
+    recordFinalizeDeferred: (input: { invoiceId: string; actor: SubscriptionCommand['actor']; code: string; reason: string }): Promise<void> =>
+      classified(async () => {
+        const current = await invoiceStatus(db, input.invoiceId);
+        if (current) await deferFinalize({ ...input, customerId: current.customerId });
       }),
 
     /** Progressive billing, the daily check: finalizes the period's Draft once its charges reach the threshold. */
-    checkProgressiveThreshold: (input: { subscriptionId: string; at: string }) =>
-      classified(async () => {
+    checkProgressiveThreshold: (input: { subscriptionId: string; at: string }): Promise<WithFollowUps<ThresholdCheck>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
         const threshold = await progressiveThresholdOf(db, input.subscriptionId);
         if (threshold === null) return { invoiceId: null, finalized: false };
-        return billAtThreshold(input, threshold);
-      }),
+        return billAtThreshold(input, threshold, via);
+      })),
 
     /**
      * Progressive billing on the crossing (usage was stored): the same check, after a read-only test
      * of the subscription's unbilled charges to date, so usage below the threshold writes nothing.
      */
-    checkThresholdCrossing: (input: { subscriptionId: string; at: string }) =>
-      classified(async () => {
+    checkThresholdCrossing: (input: { subscriptionId: string; at: string }): Promise<WithFollowUps<ThresholdCheck>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
         const threshold = await progressiveThresholdOf(db, input.subscriptionId);
         // Usage stamped at the very instant `at` (a test clock's time) counts: rated to just after it.
         const through = new Date(Date.parse(input.at) + 1);
         if (threshold === null || (await unbilledChargesToDate(db, input.subscriptionId, through)) < threshold) return { invoiceId: null, finalized: false };
-        return billAtThreshold(input, threshold, through);
-      }),
+        return billAtThreshold(input, threshold, via, through);
+      })),
 
-    changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<BillNowResult> =>
-      classified(async () => {
+    changeSubscriptionPlan: (input: { subscriptionId: string; at: string; command: ChangePlanCommand }): Promise<WithFollowUps<BillNowResult>> =>
+      classified(() => collectingFollowUps(workflows, async (via) => {
         await changeSubscriptionPlan(db, { subscriptionId: input.subscriptionId, planId: input.command.planId, at: new Date(input.at), command: input.command });
-        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change', command: input.command });
+        const { invoiceId, created } = await bill(input.subscriptionId, { upTo: input.at, reason: 'plan_change', command: input.command }, via);
         return { invoiceId, created };
-      }),
+      })),
   };
 }

@@ -6,6 +6,7 @@
 import type { FollowUp } from '../../workflows/follow-ups/messages.js';
 import type { TemporalGateway } from './gateway.js';
 import { signalDunningClosed, startDunningWorkflowRun } from './workflows/dunning.js';
+import { moveInvoiceWorkflow, startInvoiceWorkflow } from './workflows/invoice.js';
 import { signalPaymentOutcome } from './workflows/subscription.js';
 import { startWalletRechargeWorkflow } from './workflows/wallet-recharge.js';
 
@@ -23,6 +24,12 @@ export async function runFollowUpsThroughGateway(gateway: TemporalGateway, follo
         break;
       case 'dunning_closed':
         await signalDunningClosed(gateway, followUp.invoiceId, followUp.state);
+        break;
+      case 'start_invoice':
+        await startInvoiceWorkflow(gateway, followUp.invoice, { lean: followUp.lean === true });
+        break;
+      case 'finalize_invoice':
+        await moveInvoiceWorkflow(gateway, followUp.invoice, 'finalize', followUp.command);
         break;
     }
   }

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { importsOf, resolveImport, ROOT, sourceFiles, type ImportRef } from '../support/source-imports.js';
 
@@ -162,6 +163,18 @@ export function violationsOf(file: string, imports: readonly ImportRef[]): strin
   return violations;
 }
 
+/** The names a file imports from relative modules (a namespace or default import reads as `*`). */
+function namedImportsOf(file: string): { specifier: string; name: string }[] {
+  const source = ts.createSourceFile(file, readFileSync(join(ROOT, file), 'utf8'), ts.ScriptTarget.Latest, true);
+  return source.statements.flatMap((statement) => {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier) || !statement.moduleSpecifier.text.startsWith('.')) return [];
+    const specifier = statement.moduleSpecifier.text;
+    const bindings = statement.importClause?.namedBindings;
+    if (bindings === undefined || !ts.isNamedImports(bindings)) return [{ specifier, name: '*' }];
+    return bindings.elements.map((element) => ({ specifier, name: (element.propertyName ?? element.name).text }));
+  });
+}
+
 describe('import direction', () => {
   const files = SCANNED.flatMap(sourceFiles).sort();
   const violations = files.flatMap((file) => violationsOf(file, importsOf(file, readFileSync(join(ROOT, file), 'utf8'))));
@@ -186,6 +199,21 @@ describe('import direction', () => {
       .filter(([, target]) => target?.startsWith('src/temporal/') && !GATEWAY.test(target))
       .map(([file, target]) => `${file} → ${target}`);
     expect(bypassing).toEqual([]);
+  });
+
+  it('leaves the invoice workflows of the subscription workflow\'s billing to that workflow: activities import no invoice workflow start or update (issue 29)', () => {
+    // The billing activities hand the start and the finalize back as follow-ups (ensureInvoiceWorkflow,
+    // finalizeThroughWorkflow collect them); moveInvoice and retryInvoiceMove are the API's updates.
+    const DRIVING: Record<string, readonly string[] | 'all'> = {
+      'src/temporal/workflows/invoice.ts': 'all',
+      'src/services/invoicing/invoice-workflows.ts': ['moveInvoice', 'retryInvoiceMove'],
+    };
+    const driving = files
+      .filter((file) => file.startsWith('activities/'))
+      .flatMap((file) => namedImportsOf(file).map(({ specifier, name }) => ({ file, target: resolveImport(file, specifier), name })))
+      .filter(({ target, name }) => target !== undefined && target in DRIVING && (DRIVING[target] === 'all' || DRIVING[target]!.includes(name)))
+      .map(({ file, target, name }) => `${file} → ${target} ${name}`);
+    expect(driving).toEqual([]);
   });
 
   it('finds no import pointing up', () => {

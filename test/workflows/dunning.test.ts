@@ -189,13 +189,14 @@ describe('auto-charge and dunning on a test clock', () => {
       expect(await dunningWorkflow.result()).toEqual({ status: 'Resolved', attemptCount: 0 });
       // The invoice's workflow ran what its moves called for: after the failed charge it told the
       // subscription (PastDue) and started the dunning workflow (its child, which outlives it); after
-      // the move it told the dunning workflow and the subscription (Active again).
+      // the move it told the dunning workflow and the subscription (Active again). It was started by the
+      // subscription's period close with the finalize request, which it answered after the charge.
       const invoiceWorkflow = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(open.id));
       expect((await dunningWorkflow.describe()).parentExecution?.workflowId).toBe(invoiceWorkflow.workflowId);
       expect(await invoiceWorkflow.result()).toMatchObject({ status: invoiceStatus });
       const { events } = await invoiceWorkflow.fetchHistory();
       expect((events ?? []).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? [])).toEqual(['dunningWorkflow']);
-      expect((events ?? []).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? [])).toEqual(['paymentOutcome', 'dunningClosed', 'paymentOutcome']);
+      expect((events ?? []).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? [])).toEqual(['paymentOutcome', 'finalizeAnswered', 'dunningClosed', 'paymentOutcome']);
       if (move === 'pay') await captureHistory(invoiceWorkflow, 'charge-failed-dunning-started-then-paid-by-hand');
       await advance(clockId, '2026-02-10T00:00:00.000Z');
       expect((await paymentsOf(h, open.id)).map((p) => p.source)).toEqual(['auto_charge']);

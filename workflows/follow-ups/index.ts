@@ -5,16 +5,38 @@
  * does for the API (src/temporal/follow-ups.ts), and as idempotent: a workflow that runs already
  * keeps running, a signal to a workflow that ended needs nothing.
  */
-import { getExternalWorkflowHandle, log, ParentClosePolicy, startChild, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { type ChildWorkflowOptions, condition, getExternalWorkflowHandle, log, ParentClosePolicy, patched, setHandler, startChild, uuid4, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import { dunningClosedSignal, dunningWorkflowId } from '../dunning/messages.js';
-import { subscriptionTaskQueueOf, workflowSearchAttributes } from '../shared/messages.js';
+import {
+  finalizeAnsweredSignal,
+  finalizeRequestSignal,
+  invoiceWorkflowAbout,
+  invoiceWorkflowId,
+  type FinalizeAnswer,
+  type FinalizeInvoiceCommand,
+  type FinalizeRequest,
+  type InvoiceWorkflowFacts,
+  type InvoiceWorkflowInput,
+} from '../invoice/messages.js';
+import { subscriptionTaskQueueOf, TASK_QUEUE_SUFFIXES, workflowSearchAttributes } from '../shared/messages.js';
 import { paymentOutcomeSignal, subscriptionWorkflowId } from '../subscription/messages.js';
 import { walletRechargeWorkflowId } from '../wallet-recharge/messages.js';
-import type { FollowUp } from './messages.js';
+import type { FollowUp, WithFollowUps } from './messages.js';
 
 /** Runs them in order. */
 export async function runFollowUps(followUps: readonly FollowUp[]): Promise<void> {
   for (const followUp of followUps) await run(followUp);
+}
+
+/**
+ * An activity's result without its follow-ups, once they ran here: under the calling workflow's
+ * patch `patchId` (runs recorded before it got results without follow-ups: their activities ran
+ * them through the gateway).
+ */
+export async function followedUp<T extends object>(step: Promise<WithFollowUps<T>>, patchId: string): Promise<T> {
+  const { followUps, ...result } = await step;
+  if (followUps !== undefined && followUps.length > 0 && patched(patchId)) await runFollowUps(followUps);
+  return result as T;
 }
 
 function run(followUp: FollowUp): Promise<void> {
@@ -31,7 +53,64 @@ function run(followUp: FollowUp): Promise<void> {
       );
     case 'dunning_closed':
       return signalUnlessGone(dunningWorkflowId(followUp.invoiceId), () => getExternalWorkflowHandle(dunningWorkflowId(followUp.invoiceId)).signal(dunningClosedSignal, followUp.state));
+    case 'start_invoice':
+      return startInvoiceUnlessRunning(followUp.invoice, { invoiceId: followUp.invoice.invoiceId, status: followUp.invoice.status, ...(followUp.lean ? { lean: true } : {}) }).then(() => undefined);
+    case 'finalize_invoice':
+      return finalizeThroughInvoiceWorkflow(followUp.invoice, followUp.command, followUp.running === true);
   }
+}
+
+/** Answers to this workflow's finalize requests, by request id, until their requests take them. */
+const finalizeAnswers = new Map<string, FinalizeAnswer>();
+let answersHandled = false;
+
+/**
+ * A finalize asked of the invoice's workflow, which cannot be sent an update from here: the request
+ * rides on its start (one child start, its finalize the run's first move) or, when it runs already
+ * (`running`: the activity found it; else learnt from the start refused), on a signal; either way the
+ * invoice workflow signals the answer back and this waits for it, so the step that asked ends once
+ * the invoice is finalized (and charged) or the finalize was refused. An invoice workflow that
+ * completed (Paid, Void) has nothing to finalize.
+ */
+async function finalizeThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: FinalizeInvoiceCommand, running: boolean): Promise<void> {
+  if (!answersHandled) {
+    setHandler(finalizeAnsweredSignal, (answer) => void finalizeAnswers.set(answer.requestId, answer));
+    answersHandled = true;
+  }
+  const request: FinalizeRequest = { requestId: uuid4(), replyTo: workflowInfo().workflowId, command };
+  const sent =
+    (running && (await signalFinalizeRequest(invoice.invoiceId, request))) ||
+    (await startInvoiceUnlessRunning(invoice, { invoiceId: invoice.invoiceId, status: invoice.status, finalize: request })) ||
+    (await signalFinalizeRequest(invoice.invoiceId, request));
+  if (!sent) return;
+  await condition(() => finalizeAnswers.has(request.requestId));
+  const answer = finalizeAnswers.get(request.requestId)!;
+  finalizeAnswers.delete(request.requestId);
+  // A billing failure is the invoice's to hold (its billing_error, retried by an operator there).
+  if (answer.failed !== null) log.warn('finalize through the invoice workflow failed; the invoice holds it', { invoiceId: invoice.invoiceId, failed: answer.failed });
+}
+
+/** Sends the request to the invoice's running workflow; false when it does not run (it completed, or failed and may start again). */
+async function signalFinalizeRequest(invoiceId: string, request: FinalizeRequest): Promise<boolean> {
+  try {
+    await getExternalWorkflowHandle(invoiceWorkflowId(invoiceId)).signal(finalizeRequestSignal, request);
+    return true;
+  } catch (err) {
+    log.info('finalize request not delivered: the invoice workflow does not run', { invoiceId, error: String(err) });
+    return false;
+  }
+}
+
+/** Starts the invoice's workflow as a child that outlives this one; false when it runs already or completed (never started again). */
+async function startInvoiceUnlessRunning(invoice: InvoiceWorkflowFacts, input: InvoiceWorkflowInput): Promise<boolean> {
+  return startChildUnlessRunning('invoiceWorkflow', {
+    workflowId: invoiceWorkflowId(invoice.invoiceId),
+    args: [input],
+    taskQueue: `${subscriptionTaskQueueOf(workflowInfo().taskQueue)}${TASK_QUEUE_SUFFIXES.invoices}`,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+    ...invoiceWorkflowAbout(invoice),
+  });
 }
 
 /** Starts a child on the subscription task queue that outlives this workflow; one that runs already (or, by its reuse policy, ran) is kept. */
@@ -42,18 +121,25 @@ async function startUnlessRunning(
   about: { customerId: string; testClockId?: string | null },
   workflowIdReusePolicy: WorkflowIdReusePolicy,
 ): Promise<void> {
+  await startChildUnlessRunning(workflowType, {
+    workflowId,
+    args,
+    taskQueue: subscriptionTaskQueueOf(workflowInfo().taskQueue),
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    workflowIdReusePolicy,
+    typedSearchAttributes: workflowSearchAttributes(about),
+  });
+}
+
+/** Starts a child; false when its id runs already (or, by its reuse policy, ran). */
+async function startChildUnlessRunning(workflowType: string, options: ChildWorkflowOptions & { workflowId: string; args: unknown[] }): Promise<boolean> {
   try {
-    await startChild(workflowType, {
-      workflowId,
-      args,
-      taskQueue: subscriptionTaskQueueOf(workflowInfo().taskQueue),
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      workflowIdReusePolicy,
-      typedSearchAttributes: workflowSearchAttributes(about),
-    });
+    await startChild(workflowType, options);
+    return true;
   } catch (err) {
     // @temporalio/common's WorkflowExecutionAlreadyStartedError, known by its name (workflows import only the workflow package).
     if (!(err instanceof Error && err.name === 'WorkflowExecutionAlreadyStartedError')) throw err;
+    return false;
   }
 }
 

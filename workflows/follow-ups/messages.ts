@@ -6,6 +6,7 @@
  * every start and signal it caused.
  */
 import type { DunningState, DunningWorkflowInput } from '../dunning/messages.js';
+import type { FinalizeInvoiceCommand, InvoiceWorkflowFacts } from '../invoice/messages.js';
 import type { PaymentOutcomeSignal } from '../subscription/messages.js';
 
 export type FollowUp =
@@ -16,7 +17,18 @@ export type FollowUp =
   /** A subscription's workflow is told how an invoice's payment ended; an ended workflow needs nothing. */
   | { kind: 'payment_outcome'; subscriptionId: string; outcome: PaymentOutcomeSignal }
   /** A dunning workflow is told its schedule closed; an ended workflow needs nothing. */
-  | { kind: 'dunning_closed'; invoiceId: string; state: DunningState };
+  | { kind: 'dunning_closed'; invoiceId: string; state: DunningState }
+  /**
+   * An invoice gets its workflow (`invoice:<id>`); a running one is kept, a completed one (Paid, Void)
+   * is not started again. `lean`: for an invoice finalized without it (see InvoiceWorkflowInput).
+   */
+  | { kind: 'start_invoice'; invoice: InvoiceWorkflowFacts; lean?: true }
+  /**
+   * A Draft is finalized through its workflow (started with the request when it does not run yet) and
+   * the asking workflow waits for the answer (workflows/follow-ups/index.ts); through the gateway, the
+   * `finalizeInvoice` update.
+   */
+  | { kind: 'finalize_invoice'; invoice: InvoiceWorkflowFacts; command: FinalizeInvoiceCommand; /** Its workflow was found running: the request goes by signal, without a start. */ running?: true };
 
 /** An activity's result with the follow-ups its workflow runs after it (absent in histories recorded before they existed). */
 export type WithFollowUps<T> = T & { followUps?: FollowUp[] };

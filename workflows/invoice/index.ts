@@ -26,7 +26,9 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
   const run = new InvoiceRun(input);
   run.registerHandlers();
 
-  // Issued: finalized by an update (the API's, a period close's) or started Open.
+  // A finalize another workflow asked for with the start (a period close's) is the first move.
+  if (input.finalize !== undefined) await run.answerFinalize(input.finalize);
+  // Issued: finalized by an update (the API's), a request (a period close's) or started Open.
   await condition(() => run.state.status !== 'Draft');
   if (run.chargeAfterFinalize !== null) await run.chargeAfterAnswer(run.chargeAfterFinalize);
   // Off the finalize update's path: the document is rendered once the invoice is issued.

@@ -2,8 +2,8 @@
  * Messages of the invoice workflow (./index.ts): its input and state, the moves (finalize, pay, void),
  * the payment commands (charge, capture, processor notification), the operator's retry, its id.
  */
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { SubscriptionCommand } from '../shared/messages.js';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { workflowSearchAttributes, type SubscriptionCommand } from '../shared/messages.js';
 
 export type InvoiceStatus = 'Draft' | 'Open' | 'Paid' | 'Void';
 
@@ -17,6 +17,64 @@ export interface InvoiceWorkflowInput {
    * started otherwise, and in runs recorded before it existed, which keep their commands.
    */
   lean?: true;
+  /**
+   * A finalize another workflow asks for (its period close): run as this run's first move, answered
+   * by `finalizeAnsweredSignal` (see FinalizeRequest). Absent otherwise, and in runs recorded before it existed.
+   */
+  finalize?: FinalizeRequest;
+}
+
+/**
+ * What an invoice's workflow starts with, from its row: the input's id and status, and the search
+ * attributes and memo of its invoice (the gateway's starts and a workflow's child starts).
+ */
+export interface InvoiceWorkflowFacts {
+  invoiceId: string;
+  status: InvoiceStatus;
+  customerId: string;
+  subscriptionId: string | null;
+  invoiceNumber: string | null;
+  testClockId: string | null;
+  currency: string;
+}
+
+/** The search attributes and memo an invoice's workflow starts with (the gateway's starts and a workflow's child starts). */
+export function invoiceWorkflowAbout(facts: InvoiceWorkflowFacts) {
+  return {
+    typedSearchAttributes: workflowSearchAttributes({
+      customerId: facts.customerId,
+      subscriptionId: facts.subscriptionId,
+      invoiceNumber: facts.invoiceNumber,
+      status: facts.status,
+      testClockId: facts.testClockId,
+    }),
+    memo: { customer_id: facts.customerId, subscription_id: facts.subscriptionId, currency: facts.currency },
+  };
+}
+
+/**
+ * A finalize asked for by another workflow, which cannot send updates: carried by the invoice
+ * workflow's start (`InvoiceWorkflowInput.finalize`) or, when it runs already, by
+ * `finalizeRequestSignal`. The invoice workflow finalizes as for the update (and charges within it),
+ * then signals `finalizeAnsweredSignal` to `replyTo` with the same `requestId`.
+ */
+export interface FinalizeRequest {
+  requestId: string;
+  /** The asking workflow's id. */
+  replyTo: string;
+  command: FinalizeInvoiceCommand;
+}
+
+/**
+ * The answer to a FinalizeRequest: the invoice's status after it. `deferred`: the domain error code
+ * a refused finalize left the Draft with (audited as `invoice.finalize_deferred`); `failed`: why the
+ * finalize failed otherwise (a billing failure the invoice holds as its billing_error for an operator).
+ */
+export interface FinalizeAnswer {
+  requestId: string;
+  status: InvoiceStatus;
+  deferred: string | null;
+  failed: string | null;
 }
 
 export interface InvoiceOutcome {
@@ -50,6 +108,9 @@ export interface FinalizedInvoice extends InvoiceOutcome {
 export const finalizeInvoiceUpdate = defineUpdate<FinalizedInvoice, [FinalizeInvoiceCommand]>('finalizeInvoice');
 export const payInvoiceUpdate = defineUpdate<InvoiceOutcome, [PayInvoiceCommand]>('payInvoice');
 export const voidInvoiceUpdate = defineUpdate<InvoiceOutcome, [SubscriptionCommand]>('voidInvoice');
+export const finalizeRequestSignal = defineSignal<[FinalizeRequest]>('finalizeRequest');
+/** Sent by the invoice workflow to the workflow that asked (handled by workflows/follow-ups). */
+export const finalizeAnsweredSignal = defineSignal<[FinalizeAnswer]>('finalizeAnswered');
 export const invoiceStateQuery = defineQuery<InvoiceOutcome>('invoiceState');
 
 /** An operator's retry of the move that failed with a billing_error: clears it and runs the move again. */

@@ -3,7 +3,7 @@
  * move runs under `mutex`, so moves never persist concurrently, and each is re-checked when its turn
  * comes. A move's billing failure is held for an operator (../hold.ts) before its update fails.
  */
-import { ApplicationFailure, condition, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, getExternalWorkflowHandle, log, patched, proxyActivities, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { billingErrorOf, isBillingFailure } from '../failures.js';
 import { OperatorHold } from '../hold.js';
@@ -19,14 +19,18 @@ import {
   type SubscriptionCommand,
 } from '../shared/messages.js';
 import {
+  finalizeAnsweredSignal,
   finalizeInvoiceUpdate,
+  finalizeRequestSignal,
   invoicePaymentUpdate,
   invoiceStateQuery,
   payInvoiceUpdate,
   retryInvoiceBillingUpdate,
   voidInvoiceUpdate,
+  type FinalizeAnswer,
   type FinalizedInvoice,
   type FinalizeInvoiceCommand,
+  type FinalizeRequest,
   type InvoiceOutcome,
   type InvoicePaymentCommand,
   type InvoicePaymentResult,
@@ -35,7 +39,7 @@ import {
   type PayInvoiceCommand,
 } from './messages.js';
 import { AUTO_CHARGE_PATCH, CHARGE_AFTER_FINALIZE_ANSWER_PATCH, INVOICE_BILLING_ERRORS_PATCH, INVOICE_FOLLOW_UPS_PATCH, INVOICE_SEARCH_ATTRIBUTES_PATCH } from './patches.js';
-import { runFollowUps } from '../follow-ups/index.js';
+import { followedUp } from '../follow-ups/index.js';
 import type { WithFollowUps } from '../follow-ups/messages.js';
 
 const {
@@ -47,6 +51,7 @@ const {
   applyPaymentNotification,
   recordBillingError,
   clearBillingError,
+  recordFinalizeDeferred,
 } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: ACTIVITY_RETRY,
@@ -83,6 +88,7 @@ export class InvoiceRun {
     setHandler(invoicePaymentUpdate, (command) => this.payment(command), { validator: (command: InvoicePaymentCommand) => this.collectable(command) });
     setHandler(payInvoiceUpdate, (command) => this.pay(command), { validator: guard('pay') });
     setHandler(voidInvoiceUpdate, (command) => this.voidIt(command), { validator: guard('void') });
+    setHandler(finalizeRequestSignal, (request) => this.answerFinalize(request));
     setHandler(invoiceStateQuery, () => this.state);
     setHandler(retryInvoiceBillingUpdate, (command: SubscriptionCommand) => this.retry(command), { validator: this.hold.validate });
   }
@@ -107,6 +113,40 @@ export class InvoiceRun {
       () => this.finalize(command),
       command.at,
     );
+  }
+
+  /**
+   * A finalize another workflow asked for (FinalizeRequest: its period close), which cannot send the
+   * update: the update's move, answered by a signal to the asker. A move made already answers the
+   * invoice's status; a domain rule's refusal leaves the Draft for an operator (audited,
+   * `invoice.finalize_deferred`); a billing failure is held here as the update's is.
+   */
+  async answerFinalize(request: FinalizeRequest): Promise<void> {
+    const answer: FinalizeAnswer = { requestId: request.requestId, status: this.state.status, deferred: null, failed: null };
+    try {
+      answer.status = (await this.finalize(request.command)).status;
+    } catch (err) {
+      const failure = err instanceof ActivityFailure ? err.cause : err;
+      const type = failure instanceof ApplicationFailure ? failure.type : null;
+      answer.status = this.state.status;
+      if (type === UNPROCESSABLE) {
+        const code = (failure as ApplicationFailure).details?.[0] as { domain?: { code?: string } } | undefined;
+        answer.deferred = code?.domain?.code ?? UNPROCESSABLE;
+        try {
+          await recordFinalizeDeferred({ invoiceId: this.input.invoiceId, actor: request.command.actor, code: answer.deferred, reason: (failure as ApplicationFailure).message });
+        } catch (recordErr) {
+          // The asker is answered all the same: the Draft stays a Draft either way.
+          log.warn('finalize refusal not audited', { invoiceId: this.input.invoiceId, error: String(recordErr) });
+        }
+      } else if (type !== INVALID_TRANSITION) {
+        answer.failed = failure instanceof Error ? failure.message : String(failure);
+      }
+    }
+    try {
+      await getExternalWorkflowHandle(request.replyTo).signal(finalizeAnsweredSignal, answer);
+    } catch (err) {
+      log.info('finalize answer not delivered: the asking workflow is not running', { invoiceId: this.input.invoiceId, replyTo: request.replyTo, error: String(err) });
+    }
   }
 
   /**
@@ -215,14 +255,9 @@ export class InvoiceRun {
     }
   }
 
-  /**
-   * A move's activity result without its follow-ups, once they ran here (INVOICE_FOLLOW_UPS_PATCH):
-   * started the workflows and sent the signals the move asked for, still under the lock.
-   */
-  private async followedUp<T extends object>(step: Promise<WithFollowUps<T>>): Promise<T> {
-    const { followUps, ...result } = await step;
-    if (followUps !== undefined && followUps.length > 0 && patched(INVOICE_FOLLOW_UPS_PATCH)) await runFollowUps(followUps);
-    return result as T;
+  /** A move's activity result without its follow-ups, once they ran here (INVOICE_FOLLOW_UPS_PATCH), still under the lock. */
+  private followedUp<T extends object>(step: Promise<WithFollowUps<T>>): Promise<T> {
+    return followedUp(step, INVOICE_FOLLOW_UPS_PATCH);
   }
 
   /** A notification applies whatever the state (it may concern a Draft's earlier payment); charges need an Open invoice. */

@@ -43,7 +43,7 @@ export function registerHandlers(run: SubscriptionRun): void {
 
   registerCommand(run, billSubscriptionUpdate, 'bill', BILLABLE, async (command: SubscriptionCommand) => {
     // The caller's command goes along for the audit trail: only the activity's input changes, so no patch.
-    const result = await activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso(), command });
+    const result = await run.followedUp(activities.billSubscriptionNow({ subscriptionId: run.subscriptionId, upTo: run.nowIso(), command }));
     wakeMainLoop(run);
     return result;
   });
@@ -61,7 +61,7 @@ export function registerHandlers(run: SubscriptionRun): void {
     return run.state;
   });
   registerCommand(run, changePlanUpdate, 'change the plan of', PLAN_CHANGEABLE, async (command: ChangePlanCommand) => {
-    const result = await activities.changeSubscriptionPlan({ subscriptionId: run.subscriptionId, at: run.nowIso(), command });
+    const result = await run.followedUp(activities.changeSubscriptionPlan({ subscriptionId: run.subscriptionId, at: run.nowIso(), command }));
     wakeMainLoop(run);
     return result;
   });

@@ -63,3 +63,14 @@ export const TRIAL_ENDS_ON_PAYMENT = 'subscription-trial-ends-on-payment';
  * received the signal.
  */
 export const THRESHOLD_ON_CROSSING = 'subscription-threshold-on-crossing';
+
+/**
+ * Invoice workflows are driven by this workflow, not by its activities (issue 29): the activities of
+ * a period close, a bill-now, a plan change and a threshold check hand back the invoice workflow to
+ * start (`start_invoice`) or the finalize to ask of it (`finalize_invoice`), and this workflow runs
+ * them (workflows/follow-ups): a child start (ABANDON), carrying the finalize request when the invoice
+ * workflow does not run yet, else a request signal; the invoice workflow signals its answer back and
+ * the step waits for it. Runs without the marker got results without follow-ups: their activities
+ * started the invoice workflows and sent the finalize update through the gateway.
+ */
+export const RUNS_INVOICE_FOLLOW_UPS = 'subscription-runs-invoice-follow-ups';

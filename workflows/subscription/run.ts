@@ -16,7 +16,9 @@ import {
 import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, RUNS_INVOICE_FOLLOW_UPS, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { followedUp } from '../follow-ups/index.js';
+import type { WithFollowUps } from '../follow-ups/messages.js';
 import { BILLABLE, deadlineStep } from './state-machine.js';
 import { nextWake, type Wake, type WakeReason } from './wake.js';
 
@@ -118,13 +120,13 @@ export class SubscriptionRun {
     if (what === 'finalize') {
       const due = this.pending.filter((close) => Date.parse(close.finalizeAt) <= this.clock.nowMs());
       for (const close of due) {
-        await activities.finalizePeriodInvoice({ subscriptionId: this.subscriptionId, period: { start: close.periodStart, end: close.periodEnd }, at: close.finalizeAt });
+        await this.followedUp(activities.finalizePeriodInvoice({ subscriptionId: this.subscriptionId, period: { start: close.periodStart, end: close.periodEnd }, at: close.finalizeAt }));
         this.pending.splice(this.pending.indexOf(close), 1);
       }
       return;
     }
     if (what === 'check') {
-      await activities.checkProgressiveThreshold({ subscriptionId: this.subscriptionId, at: this.nowIso() });
+      await this.followedUp(activities.checkProgressiveThreshold({ subscriptionId: this.subscriptionId, at: this.nowIso() }));
       this.nextCheckMs = this.clock.nowMs() + this.input.progressiveCheckEveryMs!;
       return;
     }
@@ -143,12 +145,14 @@ export class SubscriptionRun {
           // On a test clock whose advance goes past this period's grace end, the activity may finalize
           // the Draft at once (only the activity's input changes: no patch); its answer says so.
           const through = this.advanceThroughMs !== null && this.advanceThroughMs > this.clock.nowMs() ? new Date(this.advanceThroughMs).toISOString() : undefined;
-          const closed = await activities.closeAndRollSubscriptionPeriod({
-            subscriptionId: this.subscriptionId,
-            period,
-            reason: 'subscription_cycle',
-            ...(through === undefined ? {} : { finalizeDueBy: through }),
-          });
+          const closed = await this.followedUp(
+            activities.closeAndRollSubscriptionPeriod({
+              subscriptionId: this.subscriptionId,
+              period,
+              reason: 'subscription_cycle',
+              ...(through === undefined ? {} : { finalizeDueBy: through }),
+            }),
+          );
           if (closed.finalized !== true) this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt: closed.finalizeAt });
           this.state = closed.state;
           this.clock.touch();
@@ -158,6 +162,14 @@ export class SubscriptionRun {
         this.state = await activities.rollSubscriptionPeriod({ subscriptionId: this.subscriptionId, expectedPeriodEnd: this.state.periodEnd });
         this.clock.touch();
     }
+  }
+
+  /**
+   * A billing activity's result without its follow-ups, once this workflow ran them
+   * (RUNS_INVOICE_FOLLOW_UPS): the invoice workflows it starts, the finalizes it asks of them.
+   */
+  followedUp<T extends object>(step: Promise<WithFollowUps<T>>): Promise<T> {
+    return followedUp(step, RUNS_INVOICE_FOLLOW_UPS);
   }
 
   /** The input of the next run: the live state, the test clock's time and the closes still pending. */
@@ -209,7 +221,7 @@ export class SubscriptionRun {
     // A held run bills nothing until an operator's retry; outside a billable state there is nothing to bill.
     if (this.finished || this.hold.error !== null || !BILLABLE.includes(this.state.status)) return;
     try {
-      await activities.checkThresholdCrossing({ subscriptionId: this.subscriptionId, at });
+      await this.followedUp(activities.checkThresholdCrossing({ subscriptionId: this.subscriptionId, at }));
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
       log.warn('threshold crossing check failed; the daily check will retry', { subscriptionId: this.subscriptionId, at, error: err.cause?.message ?? err.message });

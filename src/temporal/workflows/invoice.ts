@@ -7,36 +7,19 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
-import { finalizeInvoiceUpdate, type InvoiceOutcome, type InvoicePaymentCommand, type InvoicePaymentResult, invoicePaymentUpdate, invoiceWorkflowId, type InvoiceWorkflowInput, type PayInvoiceCommand, payInvoiceUpdate, retryInvoiceBillingUpdate, voidInvoiceUpdate } from '../../../workflows/invoice/messages.js';
+import { finalizeInvoiceUpdate, invoiceWorkflowAbout, type InvoiceOutcome, type InvoicePaymentCommand, type InvoicePaymentResult, invoicePaymentUpdate, invoiceWorkflowId, type InvoiceWorkflowFacts, type InvoiceWorkflowInput, type PayInvoiceCommand, payInvoiceUpdate, retryInvoiceBillingUpdate, voidInvoiceUpdate } from '../../../workflows/invoice/messages.js';
 import { unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
-import { workflowSearchAttributes } from '../search-attributes.js';
 import { INVOICE_WORKFLOW_REUSE_POLICY, invoiceTaskQueue } from '../task-queues.js';
 import { runUpdate } from '../updates.js';
 
-/** What an invoice's workflow starts with: its input, and the search attributes and memo of its invoice. */
-export interface InvoiceWorkflowFacts {
-  invoiceId: string;
-  status: InvoiceWorkflowInput['status'];
-  customerId: string;
-  subscriptionId: string | null;
-  invoiceNumber: string | null;
-  testClockId: string | null;
-  currency: string;
-}
+export type { InvoiceWorkflowFacts };
 
 function startOptions(gateway: TemporalGateway, facts: InvoiceWorkflowFacts, input: InvoiceWorkflowInput) {
   return {
     workflowId: invoiceWorkflowId(facts.invoiceId),
     taskQueue: invoiceTaskQueue(gateway.taskQueue),
     args: [input] as [InvoiceWorkflowInput],
-    typedSearchAttributes: workflowSearchAttributes({
-      customerId: facts.customerId,
-      subscriptionId: facts.subscriptionId,
-      invoiceNumber: facts.invoiceNumber,
-      status: facts.status,
-      testClockId: facts.testClockId,
-    }),
-    memo: { customer_id: facts.customerId, subscription_id: facts.subscriptionId, currency: facts.currency },
+    ...invoiceWorkflowAbout(facts),
     workflowIdConflictPolicy: 'USE_EXISTING' as const,
     // A completed invoice workflow (Paid, Void) is never started again by an update: it is refused (409).
     workflowIdReusePolicy: INVOICE_WORKFLOW_REUSE_POLICY,
