@@ -2484,7 +2484,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List price simulations
+         * @description Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); `status` narrows to one status, created_gte / created_lt by creation time. Each item is the simulation as GET answers it.
+         */
+        get: operations["listSimulations"];
         put?: never;
         /**
          * Start a price simulation
@@ -2546,7 +2550,7 @@ export interface paths {
         };
         /**
          * A price simulation’s results as CSV
-         * @description One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.
+         * @description Streamed as it is read. One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.
          */
         get: operations["getSimulationResultsCsv"];
         put?: never;
@@ -7284,6 +7288,7 @@ export interface components {
             scope: components["schemas"]["SimulationScope"];
             range: components["schemas"]["SimulationRange"];
         };
+        SimulationList: components["schemas"]["Simulation"][];
         ShadowAttachment: {
             /**
              * Format: uuid
@@ -21232,6 +21237,94 @@ export interface operations {
             };
             /** @description Resource not found. error.code: `customer_not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSimulations: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                /** @description only simulations in this status */
+                status?: components["schemas"]["SimulationStatus"] & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of simulations */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
