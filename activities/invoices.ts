@@ -22,6 +22,7 @@ import { applyTax } from '../src/services/billing/tax.js';
 import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../src/services/documents/settings.js';
 import { closeSubscriptionPeriod } from '../src/services/subscriptions/period-close.js';
+import { isShadowed } from '../src/services/simulations/shadow-billing.js';
 import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
@@ -180,7 +181,9 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       { subscriptionId: input.subscriptionId, periodStart: input.period.start, periodEnd: input.period.end, reason: input.reason, invoiceId, finalizeAt },
       'period closed',
     );
-    return { invoiceId, created, payerId, finalizeAt, state };
+    // After the commit: a shadow billing attachment covering the subscription asks the workflow for a shadow rating next.
+    const shadow = await isShadowed(db, billed.subscription);
+    return { invoiceId, created, payerId, finalizeAt, state, shadow };
   }
 
   /**
@@ -272,8 +275,8 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
     /** Period close: bills the period to its end; its Draft is finalized at `finalizeAt`. */
     closeSubscriptionPeriod: (input: { subscriptionId: string; period: PeriodRef; reason: 'subscription_cycle' | 'subscription_final' }) =>
       classified(async () => {
-        const { invoiceId, created, finalizeAt } = await closePeriod(input);
-        return { invoiceId, created, finalizeAt };
+        const { invoiceId, created, finalizeAt, shadow } = await closePeriod(input);
+        return { invoiceId, created, finalizeAt, ...(shadow ? { shadow } : {}) };
       }),
 
     /**
@@ -287,9 +290,11 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       reason: 'subscription_cycle';
       /** A test-clock advance reaches this time: a grace end at or before it may be finalized now (see below). */
       finalizeDueBy?: string;
-    }): Promise<WithFollowUps<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean }>> =>
+    }): Promise<WithFollowUps<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean; shadow?: boolean }>> =>
       classified(() => collectingFollowUps(workflows, async (via) => {
-        const { invoiceId, created, payerId, finalizeAt, state: rolled } = await closePeriod(input, { roll: true });
+        const { invoiceId, created, payerId, finalizeAt, state: rolled, shadow: shadowed } = await closePeriod(input, { roll: true });
+        // Only when true, so closes without a shadow answer as before.
+        const shadow = shadowed ? { shadow: true } : {};
         // A close asked to roll always answers with the subscription as the roll left it.
         const state = rolled!;
         // A test-clock advance that passes the grace end as well: no usage can arrive in between (the
@@ -300,9 +305,9 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
         const dueNow = input.finalizeDueBy !== undefined && Date.parse(finalizeAt) <= Date.parse(input.finalizeDueBy);
         if (dueNow && invoiceId && payerId && (await billsAlone(db, input.subscriptionId)) && !(await payerChargeable(db, payerId))) {
           await finalizeClosedDraft(invoiceId, finalizeAt, { created, chargeable: false }, via);
-          return { finalizeAt, state, finalized: true };
+          return { finalizeAt, state, finalized: true, ...shadow };
         }
-        return { finalizeAt, state };
+        return { finalizeAt, state, ...shadow };
       })),
 
     /**

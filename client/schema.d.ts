@@ -2484,7 +2484,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List price simulations
+         * @description Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); `status` narrows to one status, created_gte / created_lt by creation time. Each item is the simulation as GET answers it.
+         */
+        get: operations["listSimulations"];
         put?: never;
         /**
          * Start a price simulation
@@ -2546,9 +2550,74 @@ export interface paths {
         };
         /**
          * A price simulation’s results as CSV
-         * @description One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.
+         * @description Streamed as it is read. One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.
          */
         get: operations["getSimulationResultsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shadow-billing/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shadow billing attachments
+         * @description Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); `status` narrows to attached or detached ones.
+         */
+        get: operations["listShadowBillingAttachments"];
+        put?: never;
+        /**
+         * Attach a candidate plan version as a shadow
+         * @description From now on, every period close of a subscription in `scope` (named subscriptions, or those on a plan at their close) is followed by a shadow rating: the closed period rated with the candidate plan version by the close’s own rating, stored beside the period’s invoice with what the close billed. Customers see nothing of it. Audited (shadow_billing.attached). An unknown plan is 404 `plan_not_found`, an unknown version 404 `plan_version_not_found`, an unknown subscription 404 `subscription_not_found`; a candidate without SKUs 422 `plan_has_no_skus`; a named subscription in another currency than the candidate 422 `currency_mismatch`.
+         */
+        post: operations["attachShadowBilling"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shadow-billing/attachments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a shadow billing attachment */
+        get: operations["getShadowBillingAttachment"];
+        put?: never;
+        post?: never;
+        /**
+         * Detach a shadow billing attachment
+         * @description No period close is rated with its candidate any more; its results stay. Audited (shadow_billing.detached); detaching a detached attachment answers it as it is.
+         */
+        delete: operations["detachShadowBilling"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/shadow-billing/variance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shadow billing variance per customer and in total
+         * @description Over the closed periods starting in [from, to) (400 `validation_failed` unless to is after from): per customer and currency, and per currency in total, what the closes billed (actual), what the candidates rate (shadow) and shadow − actual, money in raw units; failed shadow ratings are counted, not summed. `format=csv` (or Accept: text/csv) answers CSV: one row per customer and currency, then a `total` row per currency.
+         */
+        get: operations["getShadowBillingVariance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2737,7 +2806,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -7218,6 +7287,127 @@ export interface components {
             candidate: components["schemas"]["SimulationCandidate"];
             scope: components["schemas"]["SimulationScope"];
             range: components["schemas"]["SimulationRange"];
+        };
+        SimulationList: components["schemas"]["Simulation"][];
+        ShadowAttachment: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            candidate: components["schemas"]["ShadowCandidate"];
+            /** @example USD */
+            currency: string;
+            scope: components["schemas"]["ShadowScope"];
+            /**
+             * @description attached: every covered period close is also rated with the candidate; detached: no longer
+             * @enum {string}
+             */
+            status: "attached" | "detached";
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            detached_at: string | null;
+        };
+        /** @description The candidate plan version every covered period close is also rated with */
+        ShadowCandidate: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            plan_id: string;
+            /** @description the plan version (GET /admin/v1/plans/{id}/versions) */
+            version: number;
+        };
+        /** @description Which live subscriptions the candidate shadows */
+        ShadowScope: components["schemas"]["ShadowSubscriptionsScope"] | components["schemas"]["SimulationPlanScope"];
+        ShadowSubscriptionsScope: {
+            /**
+             * @description these subscriptions (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            kind: "subscriptions";
+            /** @description at most 1000, each in the candidate’s currency */
+            subscription_ids: string[];
+        };
+        AttachShadow: {
+            candidate: components["schemas"]["ShadowCandidate"];
+            scope: components["schemas"]["ShadowScope"];
+        };
+        ShadowAttachmentList: components["schemas"]["ShadowAttachment"][];
+        ShadowVariance: {
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            to: string;
+            /** @description per customer and currency, by customer */
+            customers: components["schemas"]["ShadowCustomerVariance"][];
+            /** @description per currency */
+            totals: components["schemas"]["ShadowVarianceTotal"][];
+        };
+        ShadowCustomerVariance: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id: string;
+            /** @example USD */
+            currency: string;
+            /** @description closed periods rated with the candidate */
+            periods: number;
+            /** @description closed periods whose shadow rating failed (not in the sums) */
+            failed_periods: number;
+            /**
+             * @description what the closes billed for those periods: fee and usage lines of non-void invoices, before tax and credits
+             * @example 1500000000000
+             */
+            actual_nanos: string;
+            /**
+             * @description what the candidate rates for the same periods
+             * @example 1500000000000
+             */
+            shadow_nanos: string;
+            /**
+             * @description shadow − actual
+             * @example 1500000000000
+             */
+            delta_nanos: string;
+        };
+        ShadowVarianceTotal: {
+            customers: number;
+            /** @example USD */
+            currency: string;
+            /** @description closed periods rated with the candidate */
+            periods: number;
+            /** @description closed periods whose shadow rating failed (not in the sums) */
+            failed_periods: number;
+            /**
+             * @description what the closes billed for those periods: fee and usage lines of non-void invoices, before tax and credits
+             * @example 1500000000000
+             */
+            actual_nanos: string;
+            /**
+             * @description what the candidate rates for the same periods
+             * @example 1500000000000
+             */
+            shadow_nanos: string;
+            /**
+             * @description shadow − actual
+             * @example 1500000000000
+             */
+            delta_nanos: string;
         };
         AuditEntryList: components["schemas"]["AuditEntry"][];
         AuditEntry: {
@@ -21083,6 +21273,94 @@ export interface operations {
             };
         };
     };
+    listSimulations: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                /** @description only simulations in this status */
+                status?: components["schemas"]["SimulationStatus"] & unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of simulations */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulationList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createSimulation: {
         parameters: {
             query?: never;
@@ -21466,6 +21744,479 @@ export interface operations {
                 };
             };
             /** @description Resource not found. error.code: `simulation_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listShadowBillingAttachments: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                /** @description only attachments in this status */
+                status?: "attached" | "detached";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of attachments */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowAttachmentList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    attachShadowBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachShadow"];
+            };
+        };
+        responses: {
+            /** @description The attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowAttachment"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `not_found`, `plan_not_found`, `plan_version_not_found`, `subscription_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `plan_has_no_skus`, `currency_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShadowBillingAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowAttachment"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `not_found`, `shadow_attachment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    detachShadowBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment, detached */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowAttachment"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `not_found`, `shadow_attachment_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getShadowBillingVariance: {
+        parameters: {
+            query: {
+                /** @description periods starting at or after this instant */
+                from: string;
+                /** @description periods starting before this instant (after from) */
+                to: string;
+                /** @description one attachment’s results (default: every attachment) */
+                attachment_id?: string;
+                /** @description one customer (default: every customer) */
+                customer_id?: string;
+                /** @description csv for a CSV table (also with Accept: text/csv); default json */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The variance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShadowVariance"];
+                    "text/csv": string;
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `not_found` */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -7,6 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { Simulation, SubscriptionPeriodClose } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { fromDecimal } from './money.js';
+import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import type { SubscriptionRow } from './subscriptions.js';
 
 export type SimulationRow = Simulation;
@@ -139,13 +140,27 @@ export async function recordBatch(tx: DbClient, id: string, results: SimulationR
   await tx.simulation.update({ where: { id }, data: progress });
 }
 
-/** Each customer's results summed per currency. */
-export async function customerTotals(tx: DbClient, id: string): Promise<{ customerId: string; currency: string; actualNanos: bigint; candidateNanos: bigint }[]> {
-  const rows = await tx.$queryRaw<{ customer_id: string; currency: string; actual: Prisma.Decimal; candidate: Prisma.Decimal }[]>`
-    SELECT customer_id::text AS customer_id, currency, sum(actual_nanos) AS actual, sum(candidate_nanos) AS candidate
-    FROM simulation_results WHERE simulation_id = ${id}::uuid
-    GROUP BY customer_id, currency`;
-  return rows.map((r) => ({ customerId: r.customer_id, currency: r.currency, actualNanos: fromDecimal(r.actual), candidateNanos: fromDecimal(r.candidate) }));
+export interface CustomerTotal {
+  customerId: string;
+  currency: string;
+  actualNanos: bigint;
+  candidateNanos: bigint;
+}
+
+/** Each customer's results summed per currency, per simulation (one query for a page of simulations). */
+export async function customerTotalsOf(tx: DbClient, ids: string[]): Promise<Map<string, CustomerTotal[]>> {
+  const rows = await tx.$queryRaw<{ simulation_id: string; customer_id: string; currency: string; actual: Prisma.Decimal; candidate: Prisma.Decimal }[]>`
+    SELECT simulation_id::text AS simulation_id, customer_id::text AS customer_id, currency, sum(actual_nanos) AS actual, sum(candidate_nanos) AS candidate
+    FROM simulation_results WHERE simulation_id = ANY(${ids}::uuid[])
+    GROUP BY simulation_id, customer_id, currency`;
+  const totals = new Map<string, CustomerTotal[]>(ids.map((id) => [id, []]));
+  for (const r of rows) totals.get(r.simulation_id)!.push({ customerId: r.customer_id, currency: r.currency, actualNanos: fromDecimal(r.actual), candidateNanos: fromDecimal(r.candidate) });
+  return totals;
+}
+
+/** One page of simulations, newest first, optionally of one status. */
+export function listSimulationRows(tx: DbClient, page: PageQuery & { status?: SimulationStatus | undefined }): Promise<SimulationRow[]> {
+  return tx.simulation.findMany({ where: { ...pageWhere(page), ...(page.status === undefined ? {} : { status: page.status }) }, orderBy: NEWEST_FIRST, take: page.limit + 1 });
 }
 
 export async function resultCounts(tx: DbClient, id: string): Promise<{ subscriptions: number; periods: number }> {
@@ -154,16 +169,39 @@ export async function resultCounts(tx: DbClient, id: string): Promise<{ subscrip
   return { subscriptions: Number(row?.subscriptions ?? 0n), periods: Number(row?.periods ?? 0n) };
 }
 
-/** Every result row, by customer, subscription and period. */
-export async function resultRows(tx: DbClient, id: string): Promise<SimulationResultRecord[]> {
-  const rows = await tx.simulationResult.findMany({ where: { simulationId: id }, orderBy: [{ customerId: 'asc' }, { subscriptionId: 'asc' }, { periodStart: 'asc' }] });
-  return rows.map((r) => ({
-    subscriptionId: r.subscriptionId,
-    customerId: r.customerId,
-    currency: r.currency,
-    periodStart: r.periodStart,
-    periodEnd: r.periodEnd,
-    actualNanos: fromDecimal(r.actualNanos),
-    candidateNanos: fromDecimal(r.candidateNanos),
-  }));
+/**
+ * Every result row, by customer, subscription and period, read `chunk` rows at a time (keyset on that
+ * order), so a large simulation's results are never all in memory at once.
+ */
+export async function* resultRows(tx: DbClient, id: string, chunk = 1000): AsyncGenerator<SimulationResultRecord[]> {
+  let after: { customerId: string; subscriptionId: string; periodStart: Date } | null = null;
+  for (;;) {
+    const from: Prisma.SimulationResultWhereInput = after === null
+      ? {}
+      : {
+          OR: [
+            { customerId: { gt: after.customerId } },
+            { customerId: after.customerId, subscriptionId: { gt: after.subscriptionId } },
+            { customerId: after.customerId, subscriptionId: after.subscriptionId, periodStart: { gt: after.periodStart } },
+          ],
+        };
+    const rows = await tx.simulationResult.findMany({
+      where: { simulationId: id, ...from },
+      orderBy: [{ customerId: 'asc' }, { subscriptionId: 'asc' }, { periodStart: 'asc' }],
+      take: chunk,
+    });
+    if (rows.length === 0) return;
+    yield rows.map((r) => ({
+      subscriptionId: r.subscriptionId,
+      customerId: r.customerId,
+      currency: r.currency,
+      periodStart: r.periodStart,
+      periodEnd: r.periodEnd,
+      actualNanos: fromDecimal(r.actualNanos),
+      candidateNanos: fromDecimal(r.candidateNanos),
+    }));
+    if (rows.length < chunk) return;
+    const last = rows[rows.length - 1]!;
+    after = { customerId: last.customerId, subscriptionId: last.subscriptionId, periodStart: last.periodStart };
+  }
 }

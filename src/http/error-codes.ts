@@ -51,6 +51,7 @@ export const ERROR_CODES = {
   hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
   wallet_not_found: { status: 404, meaning: 'the customer has no wallet in this currency (a top-up, a grant or auto-recharge settings create it)' },
   simulation_not_found: { status: 404, meaning: 'the price simulation does not exist' },
+  shadow_attachment_not_found: { status: 404, meaning: 'the shadow billing attachment does not exist' },
   wallet_top_up_not_found: { status: 404, meaning: 'the wallet top-up does not exist' },
   // 409
   invalid_state_transition: { status: 409, meaning: 'the resource is in a state that does not allow the operation' },

@@ -26,6 +26,7 @@ export const API_TAGS = [
   { name: 'Spend alerts', description: 'Spend thresholds per customer and the entitlement they gate.' },
   { name: 'Reports', description: 'AR aging, MRR, MRR movements, deferred revenue and reconciliation.' },
   { name: 'Simulations', description: 'Price simulations: a candidate plan version or price changes re-rated over closed periods, apart from billing.' },
+  { name: 'Shadow billing', description: 'A candidate plan version rated beside every period close of live subscriptions, and the variance; never shown to customers.' },
   { name: 'Audit', description: 'The append-only audit trail of every change.' },
 ];
 

@@ -9,7 +9,7 @@
 import { z, type RouteConfig } from '@hono/zod-openapi';
 import { ERROR_CODES, type ErrorCodeEntry } from './error-codes.js';
 import { errorResponse } from './errors.js';
-import { routeAccess } from './middleware/auth.js';
+import { hiddenFromCustomers, routeAccess } from './middleware/auth.js';
 import { BODY_METHODS } from './middleware/json-body.js';
 
 type ErrorCode = keyof typeof ERROR_CODES;
@@ -36,6 +36,7 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   wallets: 'wallet_not_found',
   'processor-events': 'processor_event_not_found',
   simulations: 'simulation_not_found',
+  attachments: 'shadow_attachment_not_found',
 };
 
 /** Resources a write creates on first use (a wallet: by a top-up, a grant or auto-recharge settings): only reads answer their not-found. */
@@ -96,8 +97,10 @@ const MUTATING = new Set(['post', 'put', 'patch', 'delete']);
 /** Every code the route can answer with, in catalogue order. */
 export function routeErrorCodes(route: RouteConfig): ErrorCode[] {
   const codes = new Set<string>(['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable']);
-  const access = routeAccess(route.path.replace(/\{[^}]+\}/g, 'x'));
-  if (access === 'admin' || access === 'customer_or_admin') codes.add('unauthenticated').add('forbidden');
+  const path = route.path.replace(/\{[^}]+\}/g, 'x');
+  const access = routeAccess(path);
+  // A route hidden from customers answers their credentials 404 (no such route) instead of 403.
+  if (access === 'admin' || access === 'customer_or_admin') codes.add('unauthenticated').add(hiddenFromCustomers(path) ? 'not_found' : 'forbidden');
   // The body checks run on every request of these methods, whether the route takes a body or not.
   if (route.method !== 'get') codes.add('payload_too_large');
   if (BODY_METHODS.has(route.method.toUpperCase())) codes.add('malformed_json').add('unsupported_media_type');

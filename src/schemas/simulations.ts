@@ -39,6 +39,11 @@ export const SimulationCandidateSchema = z
   ])
   .openapi('SimulationCandidate', { description: 'What the periods are re-rated with' });
 
+/** The subscriptions on a plan (a shadow billing attachment's scope takes it too). */
+export const SimulationPlanScopeSchema = z
+  .strictObject({ kind: z.literal('plan').openapi({ description: 'the subscriptions now on this plan' }), plan_id: UuidSchema })
+  .openapi('SimulationPlanScope');
+
 export const SimulationScopeSchema = z
   .discriminatedUnion('kind', [
     z
@@ -47,7 +52,7 @@ export const SimulationScopeSchema = z
         customer_ids: z.array(UuidSchema).min(1).max(MAX_SCOPE_CUSTOMERS).openapi({ description: `at most ${MAX_SCOPE_CUSTOMERS}` }),
       })
       .openapi('SimulationCustomersScope'),
-    z.strictObject({ kind: z.literal('plan').openapi({ description: 'the subscriptions now on this plan' }), plan_id: UuidSchema }).openapi('SimulationPlanScope'),
+    SimulationPlanScopeSchema,
     z.strictObject({ kind: z.literal('all').openapi({ description: 'every subscription' }) }).openapi('SimulationAllScope'),
   ])
   .openapi('SimulationScope', {

@@ -191,6 +191,16 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     return { path: `/admin/v1/simulations/${id}/cancel` };
   },
 
+  'POST /admin/v1/shadow-billing/attachments': async () => {
+    const planId = await plan();
+    return { path: '/admin/v1/shadow-billing/attachments', body: { candidate: { plan_id: planId, version: 1 }, scope: { kind: 'plan', plan_id: planId } } };
+  },
+  'DELETE /admin/v1/shadow-billing/attachments/{id}': async () => {
+    const planId = await plan();
+    const attachment = await post('/admin/v1/shadow-billing/attachments', { candidate: { plan_id: planId, version: 1 }, scope: { kind: 'plan', plan_id: planId } });
+    return { path: `/admin/v1/shadow-billing/attachments/${attachment.id}` };
+  },
+
   'POST /v1/subscriptions': async () => {
     const owner = await customer();
     return { path: '/v1/subscriptions', body: { customer_id: owner, plan_id: await plan(), currency: 'USD' }, as: { customer: owner } };

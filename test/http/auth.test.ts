@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { issueToken } from '../../src/dev/secrets.js';
+import { hiddenFromCustomers } from '../../src/http/middleware/auth.js';
 import { useHarness } from '../support/harness.js';
 
-type Expected = 'allowed' | 401 | 403;
+type Expected = 'allowed' | 401 | 403 | 404;
 
 interface Credential {
   name: string;
@@ -102,7 +103,8 @@ const SIGNED_WEBHOOKS = new Set(['/v1/webhooks/processor']);
 
 function expectedFor(credential: Credential, path: string): Expected {
   if (SIGNED_WEBHOOKS.has(path)) return 'allowed';
-  if (path.startsWith('/admin/v1/')) return credential.admin;
+  // Shadow billing's routes do not exist for a customer's credentials (404, not 403).
+  if (path.startsWith('/admin/v1/')) return credential.admin === 403 && hiddenFromCustomers(path) ? 404 : credential.admin;
   if (path.startsWith('/v1/')) return credential.v1;
   return 'allowed';
 }
@@ -117,7 +119,7 @@ async function check(res: Response, expected: Expected, context: string): Promis
   }
   expect(res.status, context).toBe(expected);
   const body = (await res.json()) as { error: { code: string; request_id: string } };
-  expect(body.error.code, context).toBe(expected === 401 ? 'unauthenticated' : 'forbidden');
+  expect(body.error.code, context).toBe(expected === 401 ? 'unauthenticated' : expected === 404 ? 'not_found' : 'forbidden');
   expect(body.error.request_id, context).toBe(res.headers.get('x-request-id'));
   if (expected === 401) expect(res.headers.get('www-authenticate'), context).toMatch(/^Bearer/);
 }

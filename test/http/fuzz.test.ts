@@ -76,6 +76,7 @@ interface Seeds {
   processor_event: string;
   top_up: string;
   simulation: string;
+  shadow_attachment: string;
   /** The signed part of a hosted link to the seeded invoice (a /hosted/invoices/{token} route's parameter). */
   hosted_link: string;
 }
@@ -139,8 +140,9 @@ async function seed(): Promise<Seeds> {
       202,
     )
   ).id;
+  const shadow_attachment = (await create('/admin/v1/shadow-billing/attachments', { candidate: { plan_id: plans[1], version: 1 }, scope: { kind: 'plan', plan_id: plans[0] } })).id;
   const hosted_link = hostedLinkToken(h.secrets.hosted_link_secret, invoice.id, new Date('2100-01-01T00:00:00Z'));
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, hosted_link };
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, hosted_link };
 }
 
 beforeAll(async () => {
@@ -168,6 +170,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   'processor-events': 'processor_event',
   'top-ups': 'top_up',
   simulations: 'simulation',
+  attachments: 'shadow_attachment',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */

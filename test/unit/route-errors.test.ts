@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { newApp } from '../../src/http/app.js';
 import { ERROR_CODES } from '../../src/http/error-codes.js';
-import { routeAccess } from '../../src/http/middleware/auth.js';
+import { hiddenFromCustomers, routeAccess } from '../../src/http/middleware/auth.js';
 import { registerDocs } from '../../src/http/routes/docs.js';
 import { registerHealth } from '../../src/http/routes/health.js';
 import { ROUTES } from '../../src/http/routes/index.js';
@@ -52,7 +52,8 @@ describe("each route's error codes", () => {
     const missing = documented.flatMap(({ route, method, path, operation }) => {
       const access = routeAccess(path.replace(/\{[^}]+\}/g, 'x'));
       const baseline = ['validation_failed', 'rate_limited', 'internal_error', 'service_unavailable'];
-      if (access === 'admin' || access === 'customer_or_admin') baseline.push('unauthenticated', 'forbidden');
+      // A customer's credentials on a route hidden from customers: 404 not_found instead of 403.
+      if (access === 'admin' || access === 'customer_or_admin') baseline.push('unauthenticated', hiddenFromCustomers(path) ? 'not_found' : 'forbidden');
       // The body checks run on every request of these methods, whether the route takes a body or not.
       if (method !== 'get') baseline.push('payload_too_large');
       if (['post', 'put', 'patch'].includes(method)) baseline.push('malformed_json', 'unsupported_media_type');

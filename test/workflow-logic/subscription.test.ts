@@ -4,7 +4,8 @@
  * only in billable states, across a period close; and on the crossing: the `usageAccrued` signals of a
  * burst debounced into one check), the period close and roll, the Draft finalized
  * once its grace period is over, the trial end, a cancelled subscription's last close and expiry,
- * and a step failing for good held as the subscription's billing_error for an operator retry.
+ * a step failing for good held as the subscription's billing_error for an operator retry, and
+ * shadow billing after a close that asks for it, whose failure never holds billing.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ const logic = useWorkflowLogic([
   'checkThresholdCrossing',
   'recordBillingError',
   'clearBillingError',
+  'rateShadowBilling',
 ]);
 
 const HOUR_MS = 3_600_000;
@@ -57,6 +59,7 @@ function subscriptionActivities(initial: SubscriptionSnapshot, overrides: Activi
     checkThresholdCrossing: async () => ({ invoiceId: null, finalized: false }),
     recordBillingError: async () => {},
     clearBillingError: async () => {},
+    rateShadowBilling: async () => ({ rated: 1, failed: 0 }),
     ...overrides,
   };
 }
@@ -254,5 +257,34 @@ describe.concurrent('subscription step failing for good: held as the subscriptio
     // Draft is finalized right away, dated at its grace end; then the next period end is what is due.
     expect(await advance(at(3.5))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: at(6) });
     expect(run.argsOf('finalizePeriodInvoice')).toEqual([[{ subscriptionId, period: { start: at(0), end: at(3) }, at: at(3 + 1 / 24) }]]);
+  });
+});
+
+describe.concurrent('shadow billing after a period close', () => {
+  it('rates the closed period when the close asks for it; a failed shadow rating is logged and billing goes on', async () => {
+    let closes = 0;
+    const { subscriptionId, run, handle, driveTo } = await startSubscription(ACTIVE, null, {
+      // The first close is shadowed, the second is not (the attachment was detached meanwhile).
+      closeAndRollSubscriptionPeriod: async ({ period }) => {
+        const state: SubscriptionSnapshot = { status: 'Active', periodStart: period.end, periodEnd: new Date(Date.parse(period.end) + PERIOD_DAYS * DAY_MS).toISOString(), trialEnd: null };
+        return { finalizeAt: new Date(Date.parse(period.end) + GRACE_MS).toISOString(), state, ...((closes += 1) === 1 ? { shadow: true } : {}) };
+      },
+      rateShadowBilling: async () => {
+        throw deterministicFailure('candidate cannot rate the period');
+      },
+    });
+    expect(await driveTo(at(6.5))).toMatchObject({ caughtUp: true, status: 'Active' });
+
+    expect(timeline(run)).toEqual([
+      ['closeAndRollSubscriptionPeriod', at(3)],
+      ['rateShadowBilling', at(3)],
+      ['finalizePeriodInvoice', at(3 + 1 / 24)],
+      ['closeAndRollSubscriptionPeriod', at(6)],
+      ['finalizePeriodInvoice', at(6 + 1 / 24)],
+    ]);
+    expect(run.argsOf('rateShadowBilling')).toEqual([[{ subscriptionId, period: { start: at(0), end: at(3) } }]]);
+    // Not held: no billing_error, and the subscription moved on through both periods.
+    expect(run.argsOf('recordBillingError')).toEqual([]);
+    expect(await handle.query(subscriptionStateQuery)).toEqual({ status: 'Active', periodStart: at(6), periodEnd: at(9), trialEnd: null });
   });
 });

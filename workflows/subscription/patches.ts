@@ -74,3 +74,11 @@ export const THRESHOLD_ON_CROSSING = 'subscription-threshold-on-crossing';
  * started the invoice workflows and sent the finalize update through the gateway.
  */
 export const RUNS_INVOICE_FOLLOW_UPS = 'subscription-runs-invoice-follow-ups';
+
+/**
+ * Shadow billing (docs/shadow-billing.md): a period close whose activity answers `shadow: true` (a
+ * live shadow attachment covers the subscription) is followed by the `rateShadowBilling` activity,
+ * which rates the closed period with the candidate. Its failure is logged and never holds the
+ * loop. Closes that answer without `shadow` (every one before the feature) schedule nothing new.
+ */
+export const SHADOW_BILLING = 'subscription-shadow-billing';

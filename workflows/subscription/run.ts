@@ -16,7 +16,7 @@ import {
 import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, RUNS_INVOICE_FOLLOW_UPS, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, RUNS_INVOICE_FOLLOW_UPS, SHADOW_BILLING, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
 import { followedUp } from '../follow-ups/index.js';
 import type { WithFollowUps } from '../follow-ups/messages.js';
 import { BILLABLE, deadlineStep } from './state-machine.js';
@@ -25,6 +25,12 @@ import { nextWake, type Wake, type WakeReason } from './wake.js';
 export const activities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: ACTIVITY_RETRY,
+});
+
+/** Shadow billing's rating: a few attempts, then logged (it never holds billing for long). */
+const shadowActivities = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { ...ACTIVITY_RETRY, maximumAttempts: 3 },
 });
 
 /**
@@ -156,6 +162,7 @@ export class SubscriptionRun {
           if (closed.finalized !== true) this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt: closed.finalizeAt });
           this.state = closed.state;
           this.clock.touch();
+          await this.rateShadow(period, closed.shadow);
           return;
         }
         await this.closePeriod('subscription_cycle');
@@ -230,14 +237,31 @@ export class SubscriptionRun {
 
   /** Closes a period a coterm realignment cut short (billed now, finalized when its grace period is over). */
   async closeCutPeriod(period: { start: string; end: string }): Promise<void> {
-    const { finalizeAt } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason: 'subscription_cycle' });
+    const { finalizeAt, shadow } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason: 'subscription_cycle' });
     this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt });
+    await this.rateShadow(period, shadow);
   }
 
   /** Bills the current period to its end; its invoice is finalized when the grace period is over. */
   private async closePeriod(reason: 'subscription_cycle' | 'subscription_final'): Promise<void> {
     const period = { start: this.state.periodStart, end: this.state.periodEnd };
-    const { finalizeAt } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason });
+    const { finalizeAt, shadow } = await activities.closeSubscriptionPeriod({ subscriptionId: this.subscriptionId, period, reason });
     this.pending.push({ periodStart: period.start, periodEnd: period.end, finalizeAt });
+    await this.rateShadow(period, shadow);
+  }
+
+  /**
+   * Shadow billing after a close that asked for it (its activity answered `shadow: true`): the closed
+   * period rated with the candidates attached to the subscription. A failure is logged and the loop
+   * goes on: a shadow never holds billing.
+   */
+  private async rateShadow(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
+    if (asked !== true || !patched(SHADOW_BILLING)) return;
+    try {
+      await shadowActivities.rateShadowBilling({ subscriptionId: this.subscriptionId, period });
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn('shadow billing failed; billing is unaffected', { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
+    }
   }
 }

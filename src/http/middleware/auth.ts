@@ -5,7 +5,8 @@
  *   An iat more than a minute in the future is refused: it would otherwise stretch the lifetime.
  * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
  *   An API key is a server-side secret key and acts with admin scope.
- * Route scopes: /health, /openapi.json, /docs/api and /hosted/* (signed links) public; /v1/* customer or admin; /admin/v1/* admin.
+ * Route scopes: /health, /openapi.json, /docs/api and /hosted/* (signed links) public; /v1/* customer or admin; /admin/v1/* admin
+ * (403 for a customer's credentials; 404 on /admin/v1/shadow-billing, which customers must not learn exists).
  * The operator views' HTML pages (/admin outside /admin/v1) are public here: their routes check their own session
  * cookie (src/http/operator-session.ts), opened with the API key.
  * Exception: /v1/webhooks/processor is called by the payment processor, which holds neither a token
@@ -26,6 +27,10 @@ export type RouteAccess = 'public' | 'signature' | 'customer_or_admin' | 'admin'
 
 /** Routes whose handler verifies a signature instead of credentials. */
 export const SIGNATURE_AUTHENTICATED_PATHS: ReadonlySet<string> = new Set(['/v1/webhooks/processor']);
+
+/** Admin routes a customer's credentials get 404 on (as if they did not exist) instead of 403. */
+const HIDDEN_FROM_CUSTOMERS: readonly string[] = ['/admin/v1/shadow-billing'];
+export const hiddenFromCustomers = (path: string): boolean => HIDDEN_FROM_CUSTOMERS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 export function routeAccess(path: string): RouteAccess {
   if (SIGNATURE_AUTHENTICATED_PATHS.has(path)) return 'signature';
@@ -105,6 +110,10 @@ export function authMiddleware(): MiddlewareHandler<AppEnv> {
     }
     // Set before the scope check: the credentials verified, so a 403 is not an anonymous request.
     c.set('principal', principal);
+    // Shadow billing is not to be seen by customers at all: its routes do not exist for them.
+    if (access === 'admin' && principal.scope !== 'admin' && hiddenFromCustomers(c.req.path)) {
+      throw new ApiError('not_found', `no route ${c.req.method} ${c.req.path}`);
+    }
     if (access === 'admin' && principal.scope !== 'admin') {
       throw new ApiError('forbidden', 'this route requires the admin scope');
     }

@@ -14,6 +14,7 @@ import { registerPayments } from './payments/handlers.js';
 import { registerProcessorEvents } from './processor-events/handlers.js';
 import { registerRating } from './rating/handlers.js';
 import { registerReports } from './reports/handlers.js';
+import { registerShadowBilling } from './shadow-billing/handlers.js';
 import { registerSimulations } from './simulations/handlers.js';
 import { registerSpendAlerts } from './spend-alerts/handlers.js';
 import { registerSubscriptions } from './subscriptions/handlers.js';
@@ -22,4 +23,4 @@ import { registerUsage } from './usage/handlers.js';
 import { registerWebhooks } from './webhooks/handlers.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerAudit, registerOperatorViews];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerShadowBilling, registerAudit, registerOperatorViews];

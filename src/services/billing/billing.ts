@@ -281,8 +281,23 @@ async function rateWholePeriod(tx: DbClient, subscription: SubscriptionRow, peri
  * `reads.pricingOf` gives each phase: a price simulation's candidate. Reads only.
  */
 export async function rateClosedPeriodWith(db: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null, reads: PeriodReads): Promise<bigint> {
-  const lines = await rateWholePeriod(db, subscription, period, contract, reads);
+  const lines = await rateClosedPeriodLinesWith(db, subscription, period, contract, reads);
   return lines.reduce((sum, line) => sum + line.amount_nanos, 0n);
+}
+
+/** One charge of a closed period rated with other prices (rateClosedPeriodLinesWith). */
+export interface RatedPeriodLine {
+  sku_id: string;
+  kind: 'fee' | 'usage' | 'minimum';
+  description: string;
+  quantity: string;
+  amount_nanos: bigint;
+}
+
+/** rateClosedPeriodWith's charges one by one (a shadow rating keeps them beside its total). */
+export async function rateClosedPeriodLinesWith(db: DbClient, subscription: SubscriptionRow, period: Period, contract: ContractRecord | null, reads: PeriodReads): Promise<RatedPeriodLine[]> {
+  const lines = await rateWholePeriod(db, subscription, period, contract, reads);
+  return lines.map((line) => ({ sku_id: line.sku_id, kind: line.kind, description: line.description, quantity: line.quantity, amount_nanos: line.amount_nanos }));
 }
 
 /**

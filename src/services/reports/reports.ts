@@ -26,6 +26,12 @@ export interface CsvTable {
   rows: (string | number)[][];
 }
 
+/** A CSV table read chunk by chunk while it is sent (src/http/csv.ts streamCsv). */
+export interface CsvStream {
+  header: string[];
+  chunks: AsyncIterable<(string | number)[][]>;
+}
+
 async function filterOf(db: Db, query: ReportQuery): Promise<ReportFilter> {
   if (query.customerId !== undefined && !(await findCustomer(db, query.customerId))) throw notFound('customer', query.customerId);
   return { customerId: query.customerId ?? null, currency: query.currency ?? null };

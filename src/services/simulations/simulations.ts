@@ -22,16 +22,18 @@ import { overlapping, periodBasesOf, phasesOfSubscriptions } from '../../db/subs
 import {
   billedPerPeriod,
   countSubscriptionsInScope,
-  customerTotals,
+  customerTotalsOf,
   finishSimulationRow,
   findSimulation,
   insertSimulation,
   lastClosedPeriods,
+  listSimulationRows,
   markCancelling,
   recordBatch,
   resultRows,
   setSubscriptionsTotal,
   subscriptionsInScope,
+  type CustomerTotal,
   type SimulationResultRecord,
   type SimulationRow,
   type SimulationScope,
@@ -48,7 +50,9 @@ import { rateClosedPeriodWith, type PeriodReads, type PhasePricing } from '../bi
 import { quantityReader } from '../metering/usage.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
-import type { CsvTable } from '../reports/reports.js';
+import { toPage, type Page } from '../pagination.js';
+import type { PageQuery } from '../../db/pages.js';
+import type { CsvStream } from '../reports/reports.js';
 
 export interface SimulationRequest {
   candidate: SimulationCandidateInput;
@@ -149,9 +153,20 @@ export async function cancelSimulation(deps: ServiceDeps, id: string, actor: Act
   return viewOf(deps.db, row);
 }
 
+/** Simulations newest first, paginated like every list, optionally of one status. */
+export async function listSimulations(deps: Pick<ServiceDeps, 'db'>, query: PageQuery & { status?: SimulationStatus | undefined }): Promise<Page<SimulationView>> {
+  const rows = await listSimulationRows(deps.db, query);
+  const totals = await customerTotalsOf(deps.db, rows.slice(0, query.limit).map((row) => row.id));
+  return toPage(rows, query.limit, (row) => viewWith(row, totals.get(row.id) ?? []));
+}
+
 async function viewOf(db: DbClient, row: SimulationRow): Promise<SimulationView> {
+  return viewWith(row, (await customerTotalsOf(db, [row.id])).get(row.id) ?? []);
+}
+
+function viewWith(row: SimulationRow, customerTotals: CustomerTotal[]): SimulationView {
   const totals = distributeDeltas(
-    (await customerTotals(db, row.id)).map((t) => ({ customer_id: t.customerId, currency: t.currency, actual_nanos: t.actualNanos, candidate_nanos: t.candidateNanos })),
+    customerTotals.map((t) => ({ customer_id: t.customerId, currency: t.currency, actual_nanos: t.actualNanos, candidate_nanos: t.candidateNanos })),
   );
   const error = row.error as { type: string; message: string } | null;
   return {
@@ -176,13 +191,10 @@ async function viewOf(db: DbClient, row: SimulationRow): Promise<SimulationView>
   };
 }
 
-/** The per-period results as CSV: one row per (subscription, period), money in raw units. */
-export async function simulationResultsCsv(deps: Pick<ServiceDeps, 'db'>, id: string): Promise<CsvTable> {
-  await existing(deps.db, id);
-  const rows = await resultRows(deps.db, id);
-  return {
-    header: ['customer_id', 'subscription_id', 'period_start', 'period_end', 'currency', 'actual_nanos', 'candidate_nanos', 'delta_nanos'],
-    rows: rows.map((r) => [
+/** Results rows as CSV rows, chunk by chunk. */
+async function* csvRowsOf(chunks: AsyncIterable<SimulationResultRecord[]>): AsyncGenerator<string[][]> {
+  for await (const rows of chunks) {
+    yield rows.map((r) => [
       r.customerId,
       r.subscriptionId,
       r.periodStart.toISOString(),
@@ -191,7 +203,19 @@ export async function simulationResultsCsv(deps: Pick<ServiceDeps, 'db'>, id: st
       r.actualNanos.toString(),
       r.candidateNanos.toString(),
       (r.candidateNanos - r.actualNanos).toString(),
-    ]),
+    ]);
+  }
+}
+
+/**
+ * The per-period results as CSV: one row per (subscription, period), money in raw units, read from
+ * the database in chunks while they are sent (404 before the first byte when the simulation does not exist).
+ */
+export async function simulationResultsCsv(deps: Pick<ServiceDeps, 'db'>, id: string): Promise<CsvStream> {
+  await existing(deps.db, id);
+  return {
+    header: ['customer_id', 'subscription_id', 'period_start', 'period_end', 'currency', 'actual_nanos', 'candidate_nanos', 'delta_nanos'],
+    chunks: csvRowsOf(resultRows(deps.db, id)),
   };
 }
 

@@ -4,9 +4,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { SimulationSchema } from '../../../schemas/simulations.js';
-import { jsonResponse, mutationRequest } from '../../helpers.js';
+import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema } from '../../schemas.js';
-import { CreateSimulationSchema } from './schemas.js';
+import { CreateSimulationSchema, ListSimulationsQuerySchema } from './schemas.js';
 
 const tags = ['Simulations'];
 
@@ -26,6 +26,19 @@ export const create = createRoute({
     'validated like SKU prices (400 naming each field).',
   request: mutationRequest(CreateSimulationSchema),
   responses: { 202: jsonResponse('The simulation, running', SimulationSchema) },
+});
+
+export const list = createRoute({
+  method: 'get',
+  path: '/admin/v1/simulations',
+  operationId: 'listSimulations',
+  tags,
+  summary: 'List price simulations',
+  description:
+    'Newest first, as a JSON array (pagination in the X-Has-More, X-Next-Cursor and Link headers); `status` narrows to one status, ' +
+    'created_gte / created_lt by creation time. Each item is the simulation as GET answers it.',
+  request: { query: ListSimulationsQuerySchema },
+  responses: { 200: pageResponse('One page of simulations', SimulationSchema, 'SimulationList') },
 });
 
 export const get = createRoute({
@@ -61,7 +74,7 @@ export const resultsCsv = createRoute({
   tags,
   summary: 'A price simulation’s results as CSV',
   description:
-    'One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, ' +
+    'Streamed as it is read. One row per re-rated (subscription, period), by customer, subscription and period: customer_id, subscription_id, period_start, ' +
     'period_end, currency, actual_nanos (what its invoices billed), candidate_nanos, delta_nanos (candidate − actual); money in raw units.',
   request: { params: IdParamSchema },
   responses: { 200: { description: 'The results', content: { 'text/csv': { schema: z.string().openapi({ description: 'RFC 4180 CSV with a header row' }) } } } },
