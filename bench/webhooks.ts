@@ -12,11 +12,21 @@
  * this process), before and after the deliveries. Target (the issue): deliveries/s ≥ 0.5 × that
  * empty-workflow rate. Writes bench/results/webhooks.md.
  *
+ * Scenario `waiting` (BENCH_SCENARIO=waiting, issue 31 point 6): BENCH_DEAD_ENDPOINTS endpoints
+ * whose receivers are gone (every attempt a refused connection) with BENCH_WAITING deliveries waiting
+ * on their open circuits, and one healthy endpoint. Measured: the worker's CPU over
+ * BENCH_WAIT_SECONDS while only the waiting deliveries exist (the circuits open, probe and re-open
+ * meanwhile), then the latency of BENCH_HEALTHY_EVENTS events offered to the healthy endpoint at
+ * BENCH_HEALTHY_RATE per second, against the same offer before any delivery waited. Targets: worker ≤ 10% of a core while waiting; healthy p99 ≤ 2 s.
+ * Writes its own section of bench/results/webhooks.md.
+ *
  *   npx tsx bench/webhooks.ts
+ *   BENCH_SCENARIO=waiting BENCH_DEAD_ENDPOINTS=50 BENCH_WAITING=5000 BENCH_WAIT_SECONDS=150 npx tsx bench/webhooks.ts
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_EVENTS=1000 BENCH_ENDPOINTS=3 BENCH_BASELINE_WORKFLOWS=1000 BENCH_PACED_EVENTS=200 BENCH_RESULTS=<file>
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -42,6 +52,15 @@ const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 3);
 const BASELINE_WORKFLOWS = Number(process.env.BENCH_BASELINE_WORKFLOWS ?? 1_000);
 const PACED_EVENTS = Number(process.env.BENCH_PACED_EVENTS ?? 200);
 const WRITERS = 8;
+const SCENARIO = process.env.BENCH_SCENARIO ?? 'burst';
+const DEAD_ENDPOINTS = Number(process.env.BENCH_DEAD_ENDPOINTS ?? 50);
+const WAITING = Number(process.env.BENCH_WAITING ?? 5_000);
+const WAIT_SECONDS = Number(process.env.BENCH_WAIT_SECONDS ?? 150);
+const HEALTHY_EVENTS = Number(process.env.BENCH_HEALTHY_EVENTS ?? 150);
+const HEALTHY_RATE = Number(process.env.BENCH_HEALTHY_RATE ?? 5);
+const WAITING_TARGETS = { workerCores: 0.1, healthyP99Ms: 2_000 };
+/** The waiting scenario's section of the results file: the burst scenario's report keeps it, and the other way round. */
+const WAITING_SECTION = '## Waiting on dead endpoints';
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/webhooks.md', import.meta.url));
 const TASK_QUEUE = 'bench';
@@ -297,7 +316,197 @@ function writeReport(f: Figures): void {
     '```',
     '',
   ];
-  writeReportFile(RESULTS_FILE, lines, log);
+  writeReportFile(RESULTS_FILE, [...lines, ...sectionOf(RESULTS_FILE, WAITING_SECTION)], log);
 }
 
-runBenchmark(main, log);
+/** The lines of `heading`'s section of an existing report (to the end of the file), or none. */
+function sectionOf(file: string, heading: string): string[] {
+  if (!existsSync(file)) return [];
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(`\n${heading}`);
+  return at < 0 ? [] : text.slice(at + 1).split('\n');
+}
+
+/** The report with its `heading` section replaced by `section` (or added at its end). */
+function withSection(file: string, heading: string, section: string[]): string[] {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Webhook delivery benchmark\n';
+  const at = text.indexOf(`\n${heading}`);
+  const head = (at < 0 ? text : text.slice(0, at + 1)).replace(/\n*$/, '\n');
+  return [...head.split('\n'), ...section];
+}
+
+/** A URL on 127.0.0.1 where nothing listens: every attempt is a refused connection, as for a receiver long gone. */
+async function deadUrl(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}/gone`;
+}
+
+interface HealthyPhase {
+  latency: Latency;
+  cpu: { worker: CpuShare; temporal: CpuShare };
+}
+
+/** Offers BENCH_HEALTHY_EVENTS events to the healthy endpoint at BENCH_HEALTHY_RATE per second; commit → receipt latency. */
+async function healthyPhase(
+  h: { receiver: Receiver; db: ReturnType<typeof createDb>['db']; worker: number; temporal: number; pgPid: number; offered: number },
+  label: string,
+): Promise<HealthyPhase> {
+  log(`offering ${HEALTHY_EVENTS} events to the healthy endpoint at ${HEALTHY_RATE}/s (${label})`);
+  const committedAt = new Map<string, number>();
+  const cpu = { worker: sampleCpu(h.worker, h.pgPid), temporal: sampleCpu(h.temporal, h.pgPid) };
+  const start = Date.now();
+  const writes: Promise<void>[] = [];
+  for (let i = 0; i < HEALTHY_EVENTS; i += 1) {
+    const due = start + (i * 1000) / HEALTHY_RATE;
+    if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+    const n = (h.offered += 1);
+    writes.push(
+      h.db
+        .$transaction((tx) => enqueueEvent(tx, 'invoice.finalized', newId(), { invoice_id: newId(), customer_id: newId(), invoice_number: `INV-${String(n).padStart(6, '0')}`, total_nanos: '1', currency: 'USD' }, new Date()))
+        .then((id) => void committedAt.set(id, Date.now())),
+    );
+  }
+  await Promise.all(writes);
+  await waitFor(`every healthy delivery received (${label})`, async () => {
+    if ([...committedAt.keys()].some((id) => !h.receiver.received.has(id))) throw new Error('not yet');
+  }, 10 * 60_000, 100);
+  const latencies = [...committedAt].map(([id, at]) => h.receiver.received.get(id)! - at).sort((a, b) => a - b);
+  log(`healthy (${label}): p99 ${percentile(latencies, 99)} ms`);
+  return { latency: latencyOf(latencies), cpu: { worker: cpu.worker(), temporal: cpu.temporal() } };
+}
+
+interface WaitingFigures {
+  settleSeconds: number;
+  parked: number;
+  failed: number;
+  pending: number;
+  attemptsDuringWait: number;
+  waitSeconds: number;
+  waitCpu: { worker: CpuShare; temporal: CpuShare };
+  alone: HealthyPhase;
+  withWaiting: HealthyPhase;
+  healthyDuplicates: number;
+  healthyBadSignatures: number;
+  loadBefore: number[];
+}
+
+/** Dead endpoints with many deliveries waiting on their open circuits, and a healthy endpoint beside them. */
+async function waitingScenario(): Promise<void> {
+  const loadBefore = os.loadavg();
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const teardown = new Teardown(log);
+  try {
+    const databaseUrl = await benchDatabase(SERVER_URL, 'webhooks_waiting', teardown);
+    const temporal = await startTemporalDevServer({ binary: await ensureTool(TEMPORAL_CLI, log), port: await freePort(), uiPort: 0, namespace: 'default', headless: true });
+    teardown.push(temporal.stop);
+    const pgPid = await postmasterPid(databaseUrl);
+    const { db, pool } = createDb(databaseUrl, WRITERS + 2);
+    teardown.push(async () => {
+      await db.$disconnect();
+      await pool.end();
+    });
+    const dead: string[] = [];
+    for (let i = 0; i < DEAD_ENDPOINTS; i += 1) {
+      const id = newId();
+      await insertEndpoint(db, { id, url: await deadUrl(), description: `dead ${i}`, events: ['invoice.voided'], secret: newWebhookSecret() });
+      dead.push(id);
+    }
+    const receiver = await startReceiver(() => undefined);
+    receiver.secret = newWebhookSecret();
+    teardown.push(() => new Promise<void>((resolve) => {
+      receiver.server.close(() => resolve());
+      receiver.server.closeAllConnections();
+    }));
+    await insertEndpoint(db, { id: newId(), url: receiver.url, description: 'healthy', events: ['invoice.finalized'], secret: receiver.secret });
+    const worker = await startWorkerProcess(databaseUrl, temporal.address);
+    teardown.push(() => stopProcess(worker));
+    const healthy = { receiver, db, worker: worker.pid!, temporal: temporal.process.pid!, pgPid, offered: 0 };
+    // The same offer to the healthy endpoint before any delivery waits: the machine's own figure, for comparison.
+    const alone = await healthyPhase(healthy, 'alone');
+    const events = Math.ceil(WAITING / DEAD_ENDPOINTS);
+    log(`worker (pid ${worker.pid}) ready; ${DEAD_ENDPOINTS} dead endpoints, writing ${events} events for each (${events * DEAD_ENDPOINTS} deliveries)`);
+    const started = Date.now();
+    let written = 0;
+    await Promise.all(
+      Array.from({ length: WRITERS }, async () => {
+        while (written < events) {
+          written += 1;
+          await db.$transaction((tx) => enqueueEvent(tx, 'invoice.voided', newId(), { invoice_id: newId() }, new Date()));
+        }
+      }),
+    );
+    const total = events * DEAD_ENDPOINTS;
+    const counts = async () => {
+      const [parked, failed, pending, reached] = await Promise.all([
+        db.webhookDelivery.count({ where: { endpointId: { in: dead }, parkedAt: { not: null } } }),
+        db.webhookDelivery.count({ where: { endpointId: { in: dead }, status: 'Failed' } }),
+        db.webhookDelivery.count({ where: { endpointId: { in: dead }, status: 'Pending' } }),
+        db.webhookDelivery.count({ where: { endpointId: { in: dead }, OR: [{ parkedAt: { not: null } }, { attemptCount: { gt: 0 } }, { status: 'Failed' }] } }),
+      ]);
+      return { parked, failed, pending, reached };
+    };
+    // Settled: every delivery's workflow has run: it is parked, or between attempts (it failed one
+    // before its circuit opened, or as a probe: those wait out the SPEC's 30 s, 5 min… on timers).
+    await waitFor('every delivery waiting on its circuit', async () => {
+      const c = await counts();
+      log(`${c.parked} parked, ${c.failed} failed, ${c.pending} pending, ${c.reached} reached of ${total}`);
+      if (c.reached < total) throw new Error('not yet');
+    }, 30 * 60_000, 5_000);
+    const settleSeconds = (Date.now() - started) / 1000;
+
+    log(`measuring the worker for ${WAIT_SECONDS} s while only the waiting deliveries exist`);
+    const attempts0 = await db.webhookAttempt.count();
+    const waitCpu = { worker: sampleCpu(worker.pid!, pgPid), temporal: sampleCpu(temporal.process.pid!, pgPid) };
+    await new Promise((resolve) => setTimeout(resolve, WAIT_SECONDS * 1000));
+    const waitShares = { worker: waitCpu.worker(), temporal: waitCpu.temporal() };
+    const attemptsDuringWait = (await db.webhookAttempt.count()) - attempts0;
+    const { reached: _reached, ...settled } = await counts();
+
+    const withWaiting = await healthyPhase(healthy, 'with the waiting deliveries');
+    await stopProcess(worker);
+    const lines = waitingReport({
+      settleSeconds,
+      ...settled,
+      attemptsDuringWait,
+      waitSeconds: WAIT_SECONDS,
+      waitCpu: waitShares,
+      alone,
+      withWaiting,
+      healthyDuplicates: healthy.receiver.duplicates,
+      healthyBadSignatures: healthy.receiver.badSignatures,
+      loadBefore,
+    });
+    writeReportFile(RESULTS_FILE, withSection(RESULTS_FILE, WAITING_SECTION, lines), log);
+  } finally {
+    await teardown.run();
+  }
+}
+
+function waitingReport(f: WaitingFigures): string[] {
+  const workerMet = f.waitCpu.worker.api <= WAITING_TARGETS.workerCores;
+  const p99Met = f.withWaiting.latency.p99 <= WAITING_TARGETS.healthyP99Ms;
+  const phase = (p: HealthyPhase) => `p50 ${p.latency.p50} ms, p90 ${p.latency.p90} ms, **p99 ${p.latency.p99} ms**, max ${p.latency.max} ms (worker ${p.cpu.worker.api.toFixed(2)} cores meanwhile)`;
+  const full = DEAD_ENDPOINTS >= 50 && WAITING >= 5_000;
+  return [
+    `${WAITING_SECTION} (issue 31 point 6${full ? '' : ', scaled down'})`,
+    '',
+    ...environmentLines('PostgreSQL, the Temporal dev server, the worker and the receiver all run on it, and other work shares it'),
+    `- command: \`BENCH_SCENARIO=waiting BENCH_DEAD_ENDPOINTS=${DEAD_ENDPOINTS} BENCH_WAITING=${WAITING} BENCH_WAIT_SECONDS=${WAIT_SECONDS} BENCH_HEALTHY_EVENTS=${HEALTHY_EVENTS} BENCH_HEALTHY_RATE=${HEALTHY_RATE} npx tsx bench/webhooks.ts\``,
+    '- system under test: the real worker process (default WEBHOOK_* settings: circuits open for 60 s after 5 failures) with its outbox relay and circuit waker; Temporal CLI dev server in memory',
+    loadLine(f.loadBefore),
+    '',
+    '| measure | figure | target | verdict |',
+    '|---|---:|---|---|',
+    `| ${DEAD_ENDPOINTS} dead endpoints (refused connections), ${f.pending + f.failed} deliveries: settled (all waiting but the probes) | ${f.settleSeconds.toFixed(0)} s; after the CPU window ${f.parked} parked, ${f.pending} Pending (the others between attempts: failed before their circuit opened, or as probes), ${f.failed} Failed | — | informational |`,
+    `| worker CPU while only the waiting deliveries exist, over ${f.waitSeconds} s (${(f.waitSeconds / 60).toFixed(1)} breaker windows; ${f.attemptsDuringWait} probe attempts) | **${f.waitCpu.worker.api.toFixed(3)} cores** (Temporal dev server ${f.waitCpu.temporal.api.toFixed(3)}, PostgreSQL ${f.waitCpu.worker.postgres.toFixed(3)}, machine ${f.waitCpu.worker.machine.toFixed(2)}) | ≤ ${WAITING_TARGETS.workerCores} core | ${verdict(workerMet, `${f.waitCpu.worker.api.toFixed(3)} cores`)} |`,
+    `| healthy endpoint, ${HEALTHY_EVENTS} events at ${HEALTHY_RATE}/s, commit → receipt, before any delivery waits (this machine's own figure) | ${phase(f.alone)} | — | informational |`,
+    `| the same offer while the ${f.pending + f.failed} deliveries wait | ${phase(f.withWaiting)} | p99 ≤ ${WAITING_TARGETS.healthyP99Ms} ms | ${verdict(p99Met, `p99 ${f.withWaiting.latency.p99} ms; ${f.alone.latency.p99} ms before any delivery waited`)} |`,
+    `| correctness of the healthy deliveries | ${f.healthyDuplicates} duplicates, ${f.healthyBadSignatures} bad signatures | 0, 0 | ${verdict(f.healthyDuplicates === 0 && f.healthyBadSignatures === 0, 'duplicates or bad signatures')} |`,
+    '',
+    'A delivery the open circuit refuses parks (its workflow waits for a signal, with no timer of its own but a one-hour safety net); the worker\'s circuit waker looks at the endpoints with parked deliveries once a second, makes the oldest one the probe when a window has passed, and wakes the rest when the circuit closes. So while endpoints are down, the worker\'s cost is one probe per endpoint per window, however many deliveries wait.',
+    '',
+    'Not measured here yet: a period close of 1,000 subscriptions with and without the waiting deliveries (the brief\'s third figure); `bench/bill-run.ts` measures the close alone.',
+    '',
+  ];
+}
+
+runBenchmark(SCENARIO === 'waiting' ? waitingScenario : main, log);

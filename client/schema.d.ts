@@ -1586,15 +1586,17 @@ export interface paths {
          * Register a webhook endpoint
          * @description url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
          *     addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
-         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure) or "*"; an unknown type is a 400 naming it.
+         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
          *     The answer carries the signing secret in full; later reads show it masked.
          *     Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
          *     { id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
          *     endpoint's secret), X-Billing-Event-Id and X-Billing-Event-Type. A 2xx answer within the timeout (WEBHOOK_TIMEOUT_MS, 10 s) delivers it;
          *     anything else is retried on WEBHOOK_RETRY_SCHEDULE (at once, then 30 s, 5 min, 30 min and 4 h after the previous attempt); after the
          *     last attempt the delivery is Failed. After WEBHOOK_BREAKER_THRESHOLD (5) consecutive failed attempts the endpoint's circuit opens and
-         *     its deliveries wait WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let through, and its success
-         *     closes the circuit. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.
+         *     its deliveries wait (Pending, with waiting_since) WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let
+         *     through, and its success closes the circuit and sends the waiting ones. An endpoint whose attempts have all failed for
+         *     WEBHOOK_DISABLE_AFTER_SECONDS (3 days) is disabled (disabled_reason "outage", event webhook_endpoint.disabled); its deliveries wait
+         *     until POST /admin/v1/webhooks/{id}/enable. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1628,8 +1630,8 @@ export interface paths {
          * Change url, events, description or enabled
          * @description url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
          *     addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
-         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure) or "*"; an unknown type is a 400 naming it.
-         *     A disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt.
+         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
+         *     A disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt. Setting enabled to true on an endpoint disabled after an outage enables it as POST …/enable does.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1654,6 +1656,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable an endpoint disabled after an outage, sending what waited for it
+         * @description Enables the endpoint with a closed circuit and no outage on record. The deliveries that waited for it (Pending, with waiting_since) are then sent, oldest first, with the attempts they had left. An enabled endpoint is answered as it is.
+         */
+        post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1668,8 +1690,10 @@ export interface paths {
          *     endpoint's secret), X-Billing-Event-Id and X-Billing-Event-Type. A 2xx answer within the timeout (WEBHOOK_TIMEOUT_MS, 10 s) delivers it;
          *     anything else is retried on WEBHOOK_RETRY_SCHEDULE (at once, then 30 s, 5 min, 30 min and 4 h after the previous attempt); after the
          *     last attempt the delivery is Failed. After WEBHOOK_BREAKER_THRESHOLD (5) consecutive failed attempts the endpoint's circuit opens and
-         *     its deliveries wait WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let through, and its success
-         *     closes the circuit. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.
+         *     its deliveries wait (Pending, with waiting_since) WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let
+         *     through, and its success closes the circuit and sends the waiting ones. An endpoint whose attempts have all failed for
+         *     WEBHOOK_DISABLE_AFTER_SECONDS (3 days) is disabled (disabled_reason "outage", event webhook_endpoint.disabled); its deliveries wait
+         *     until POST /admin/v1/webhooks/{id}/enable. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -5759,6 +5783,20 @@ export interface components {
             description: string;
             events: string[];
             enabled: boolean;
+            /**
+             * Format: date-time
+             * @description when the current run of failed attempts began; null while the last attempt succeeded
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            failing_since: string | null;
+            /**
+             * Format: date-time
+             * @description when the endpoint was disabled after a long outage (WEBHOOK_DISABLE_AFTER_SECONDS); POST …/enable re-enables it
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            disabled_at: string | null;
+            /** @description "outage" when disabled after a long outage; null otherwise (also when disabled by hand) */
+            disabled_reason: string | null;
             /** @description signing secret: in full in the answers of create and rotate-secret only, masked elsewhere */
             secret: string;
             circuit: components["schemas"]["WebhookCircuit"];
@@ -5850,6 +5888,12 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             failed_at: string | null;
+            /**
+             * Format: date-time
+             * @description Pending and waiting for its endpoint's circuit (or for the endpoint to be enabled) since then, spending no attempts; null otherwise
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            waiting_since: string | null;
             /**
              * @description the delivery workflow in the Temporal UI
              * @example webhook:<event id>:<endpoint id>
@@ -16797,6 +16841,130 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The endpoint, with its new signing secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `webhook_endpoint_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enableWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint (secret masked) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   DEFAULT_WEBHOOK_BREAKER_OPEN_SECONDS,
   DEFAULT_WEBHOOK_BREAKER_THRESHOLD,
+  DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE_SECONDS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
   retryScheduleProblems,
@@ -61,6 +62,8 @@ const baseSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_WEBHOOK_TIMEOUT_MS),
   WEBHOOK_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1000).default(DEFAULT_WEBHOOK_BREAKER_THRESHOLD),
   WEBHOOK_BREAKER_OPEN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(DEFAULT_WEBHOOK_BREAKER_OPEN_SECONDS),
+  /** An endpoint whose attempts have all failed for this long is disabled (Stripe-like; 3 days by default). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: z.coerce.number().int().min(1).max(365 * 86_400).default(DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS),
   /** Production mode refuses webhook URLs on loopback, link-local and private addresses unless this is true. */
   WEBHOOK_ALLOW_PRIVATE_URLS: z
     .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })

@@ -8,6 +8,7 @@ import { createStripeProcessor } from './processor/stripe.js';
 import { createTaxAdapter } from './services/billing/tax.js';
 import { documentSettingsOf } from './services/documents/settings.js';
 import { startOutboxRelay } from './services/webhooks/relay.js';
+import { startCircuitWaker } from './services/webhooks/waker.js';
 import { startWorkflowReconciler } from './services/subscriptions/workflow-starts.js';
 import { deliveryPolicyOf } from './services/webhooks/settings.js';
 import type { ServiceDeps } from './services/deps.js';
@@ -64,6 +65,8 @@ runMain('worker', async () => {
   });
   // Every worker process relays the outbox; relays share the work safely (src/services/webhooks/relay.ts).
   const relay = startOutboxRelay({ db, pool, temporal: deps.temporal, policy: deliveryPolicyOf(webhooks), logger });
+  // Deliveries waiting on an endpoint's circuit are woken by this one loop, not each by a timer (waker.ts).
+  const waker = startCircuitWaker({ db, temporal: deps.temporal, policy: deliveryPolicyOf(webhooks), disableAfterMs: webhooks.disableAfterMs, logger });
   // Subscriptions whose workflow start after commit did not happen get it here (docs/failures.md).
   const reconciler = startWorkflowReconciler(deps);
   // The periodic jobs' schedules; the contract reconciler (workflow starts lost after a commit), the
@@ -73,6 +76,7 @@ runMain('worker', async () => {
   await workers.run();
   reconciler.stop();
   await relay.stop();
+  await waker.stop();
   await Promise.allSettled([workers.connection.close(), temporal.connection.close(), db.$disconnect()]);
   await pool.end().catch(() => {});
   logger.info('worker stopped');

@@ -12,6 +12,8 @@ export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_WEBHOOK_BREAKER_THRESHOLD = 5;
 /** …and suspends deliveries to the endpoint for 60 seconds. */
 export const DEFAULT_WEBHOOK_BREAKER_OPEN_SECONDS = 60;
+/** Stripe-like: an endpoint whose attempts have all failed for 3 days is disabled. */
+export const DEFAULT_WEBHOOK_DISABLE_AFTER_SECONDS = 3 * 86_400;
 /** The event-type wildcard of an endpoint's `events`. */
 export const ALL_EVENTS = '*';
 
@@ -103,3 +105,21 @@ export const breakerChanged = (before: Breaker, after: Breaker): boolean =>
   before.openedAtMs !== after.openedAtMs ||
   before.probeDeliveryId !== after.probeDeliveryId ||
   before.probeUntilMs !== after.probeUntilMs;
+
+/**
+ * What the circuit waker does for an endpoint with parked deliveries (those waiting for its circuit,
+ * each without a timer of its own): wake them all once the circuit is closed; while it is open, make
+ * the oldest parked delivery the one probe as soon as the breaker would admit one (it claims the
+ * half-open probe here, so no other delivery is woken meanwhile); otherwise nothing.
+ */
+export type CircuitWake = { wake: 'all' } | { wake: 'probe'; breaker: Breaker } | { wake: 'none' };
+
+export function circuitWake(breaker: Breaker, oldestParkedId: string, nowMs: number, policy: BreakerPolicy): CircuitWake {
+  if (breaker.state === 'Closed') return { wake: 'all' };
+  const admission = admitAttempt(breaker, oldestParkedId, nowMs, policy);
+  return admission.admitted ? { wake: 'probe', breaker: admission.breaker } : { wake: 'none' };
+}
+
+/** Whether an endpoint failing since `failingSinceMs` (null: its last attempt succeeded) has been down long enough to disable. */
+export const outageExceeded = (failingSinceMs: number | null, nowMs: number, disableAfterMs: number): boolean =>
+  failingSinceMs !== null && nowMs - failingSinceMs >= disableAfterMs;

@@ -4,8 +4,9 @@
  * errors at this edge. Breaker changes happen under a row lock on the endpoint.
  */
 import type pg from 'pg';
-import type { Breaker, BreakerState } from '../core/webhooks.js';
-import type { Prisma, WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../generated/prisma/client.js';
+import { CLOSED_BREAKER, type Breaker, type BreakerState } from '../core/webhooks.js';
+import { Prisma } from '../generated/prisma/client.js';
+import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryStatus, WebhookEndpoint } from '../generated/prisma/client.js';
 import type { Db } from './client.js';
 import { notFound } from '../errors.js';
 import { newId } from '../ids.js';
@@ -22,6 +23,11 @@ export interface WebhookEndpointRecord {
   secret: string;
   enabled: boolean;
   breaker: Breaker;
+  /** When the current run of failed attempts began; null while the last attempt succeeded. */
+  failingSince: Date | null;
+  /** When (and why) it was disabled after a long outage; null otherwise. */
+  disabledAt: Date | null;
+  disabledReason: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -48,6 +54,8 @@ export interface WebhookDeliveryRecord {
   lastError: string | null;
   deliveredAt: Date | null;
   failedAt: Date | null;
+  /** Waiting for its endpoint's circuit since then (the circuit waker wakes it); null otherwise. */
+  parkedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
   attempts: WebhookAttemptRecord[];
@@ -77,6 +85,9 @@ const toEndpoint = (row: WebhookEndpoint): WebhookEndpointRecord => ({
   secret: row.secret,
   enabled: row.enabled,
   breaker: toBreaker(row),
+  failingSince: row.failingSince,
+  disabledAt: row.disabledAt,
+  disabledReason: row.disabledReason,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
 });
@@ -103,6 +114,7 @@ const toDelivery = (row: WebhookDelivery & { attempts?: WebhookAttempt[] }): Web
   lastError: row.lastError,
   deliveredAt: row.deliveredAt,
   failedAt: row.failedAt,
+  parkedAt: row.parkedAt,
   createdAt: row.createdAt,
   updatedAt: row.updatedAt,
   attempts: (row.attempts ?? []).map(toAttempt),
@@ -199,7 +211,7 @@ export async function findDelivery(db: DbClient, id: string): Promise<WebhookDel
 export async function reopenDelivery(tx: DbClient, id: string, at: Date): Promise<WebhookDeliveryRecord | null> {
   const reopened = await tx.webhookDelivery.updateMany({
     where: { id, status: { in: ['Delivered', 'Failed'] } },
-    data: { status: 'Pending', nextAttemptAt: at, deliveredAt: null, failedAt: null, updatedAt: at },
+    data: { status: 'Pending', nextAttemptAt: at, deliveredAt: null, failedAt: null, parkedAt: null, updatedAt: at },
   });
   return reopened.count === 0 ? null : findDelivery(tx, id);
 }
@@ -222,6 +234,7 @@ interface DeliveryTargetRow {
   d_last_error: string | null;
   d_delivered_at: Date | null;
   d_failed_at: Date | null;
+  d_parked_at: Date | null;
   d_created_at: Date;
   d_updated_at: Date;
   e_id: string;
@@ -235,6 +248,9 @@ interface DeliveryTargetRow {
   e_opened_at: Date | null;
   e_probe_delivery_id: string | null;
   e_probe_until: Date | null;
+  e_failing_since: Date | null;
+  e_disabled_at: Date | null;
+  e_disabled_reason: string | null;
   e_created_at: Date;
   e_updated_at: Date;
 }
@@ -244,11 +260,12 @@ export async function findDeliveryTarget(db: DbClient, deliveryId: string): Prom
   const [row] = await db.$queryRaw<DeliveryTargetRow[]>`
     SELECT d.id AS d_id, d.event_id AS d_event_id, d.event_type AS d_event_type, d.body AS d_body, d.status::text AS d_status,
            d.attempt_count AS d_attempt_count, d.next_attempt_at AS d_next_attempt_at, d.last_status_code AS d_last_status_code,
-           d.last_error AS d_last_error, d.delivered_at AS d_delivered_at, d.failed_at AS d_failed_at, d.created_at AS d_created_at,
+           d.last_error AS d_last_error, d.delivered_at AS d_delivered_at, d.failed_at AS d_failed_at, d.parked_at AS d_parked_at, d.created_at AS d_created_at,
            d.updated_at AS d_updated_at,
            e.id AS e_id, e.url AS e_url, e.description AS e_description, e.events AS e_events, e.secret AS e_secret, e.enabled AS e_enabled,
            e.breaker_state::text AS e_breaker_state, e.consecutive_failures AS e_consecutive_failures, e.opened_at AS e_opened_at,
-           e.probe_delivery_id AS e_probe_delivery_id, e.probe_until AS e_probe_until, e.created_at AS e_created_at, e.updated_at AS e_updated_at
+           e.probe_delivery_id AS e_probe_delivery_id, e.probe_until AS e_probe_until, e.failing_since AS e_failing_since,
+           e.disabled_at AS e_disabled_at, e.disabled_reason AS e_disabled_reason, e.created_at AS e_created_at, e.updated_at AS e_updated_at
     FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
     WHERE d.id = ${deliveryId}::uuid`;
   if (!row) return null;
@@ -266,6 +283,7 @@ export async function findDeliveryTarget(db: DbClient, deliveryId: string): Prom
       lastError: row.d_last_error,
       deliveredAt: row.d_delivered_at,
       failedAt: row.d_failed_at,
+      parkedAt: row.d_parked_at,
       createdAt: row.d_created_at,
       updatedAt: row.d_updated_at,
     },
@@ -283,6 +301,9 @@ export async function findDeliveryTarget(db: DbClient, deliveryId: string): Prom
         probeDeliveryId: row.e_probe_delivery_id,
         probeUntilMs: row.e_probe_until?.getTime() ?? null,
       },
+      failingSince: row.e_failing_since,
+      disabledAt: row.e_disabled_at,
+      disabledReason: row.e_disabled_reason,
       createdAt: row.e_created_at,
       updatedAt: row.e_updated_at,
     },
@@ -312,6 +333,7 @@ export async function recordAttempt(tx: DbClient, input: AttemptRecordInput): Pr
       attemptCount: { increment: 1 },
       lastStatusCode: input.statusCode,
       lastError: input.error,
+      parkedAt: null,
       updatedAt: input.at,
       ...(input.delivered ? { status: 'Delivered', deliveredAt: input.at, nextAttemptAt: null } : { nextAttemptAt: input.nextAttemptAt }),
     },
@@ -350,7 +372,7 @@ export async function recordDelivered(
     WITH d AS (
       UPDATE webhook_deliveries
       SET attempt_count = attempt_count + 1, status = 'Delivered', delivered_at = ${input.at}, next_attempt_at = NULL,
-          last_status_code = ${input.statusCode}::int, last_error = NULL, updated_at = ${input.at}
+          last_status_code = ${input.statusCode}::int, last_error = NULL, parked_at = NULL, updated_at = ${input.at}
       WHERE id = ${input.deliveryId}::uuid
       RETURNING id, attempt_count, endpoint_id
     ), attempt AS (
@@ -358,7 +380,7 @@ export async function recordDelivered(
       SELECT ${newId()}::uuid, d.id, d.attempt_count, ${input.startedAt}, ${input.latencyMs}::int, ${input.statusCode}::int, NULL, ${input.responseBody}::text FROM d
     ), circuit AS (
       UPDATE webhook_endpoints
-      SET breaker_state = 'Closed', consecutive_failures = 0, opened_at = NULL, probe_delivery_id = NULL, probe_until = NULL
+      SET breaker_state = 'Closed', consecutive_failures = 0, opened_at = NULL, probe_delivery_id = NULL, probe_until = NULL, failing_since = NULL
       WHERE id = (SELECT endpoint_id FROM d) AND (breaker_state <> 'Closed' OR consecutive_failures <> 0)
       RETURNING id
     )
@@ -373,10 +395,100 @@ export async function recordDelivered(
 export async function markDeliveryFailed(db: DbClient, deliveryId: string, at: Date, error: string | null): Promise<boolean> {
   const failed = await db.webhookDelivery.updateMany({
     where: { id: deliveryId, status: 'Pending' },
-    data: { status: 'Failed', failedAt: at, nextAttemptAt: null, updatedAt: at, ...(error === null ? {} : { lastError: error }) },
+    data: { status: 'Failed', failedAt: at, nextAttemptAt: null, parkedAt: null, updatedAt: at, ...(error === null ? {} : { lastError: error }) },
   });
   return failed.count > 0;
 }
+
+/** The endpoint failed an attempt at `at`: its outage began then unless it was already failing (under the caller's lock). */
+export async function markEndpointFailing(tx: DbClient, endpointId: string, at: Date): Promise<void> {
+  await tx.$executeRaw`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${at}) WHERE id = ${endpointId}::uuid`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parked deliveries and the circuit waker
+
+/** The delivery waits for its endpoint's circuit from `at` (kept when it was parked already); false when it is not Pending. */
+export async function parkDelivery(db: DbClient, deliveryId: string, at: Date): Promise<boolean> {
+  const parked = await db.$executeRaw`
+    UPDATE webhook_deliveries SET parked_at = COALESCE(parked_at, ${at}) WHERE id = ${deliveryId}::uuid AND status = 'Pending'`;
+  return parked > 0;
+}
+
+/** A parked delivery the waker woke: its workflow is signalled. */
+export interface ParkedDelivery {
+  id: string;
+  eventId: string;
+  endpointId: string;
+}
+
+/**
+ * Endpoints with parked deliveries whose circuit may let one through now: closed, open past its
+ * suspension (`openMs`), half-open with a lapsed probe claim, or disabled by hand (their deliveries
+ * then end as Failed). Endpoints disabled after an outage are left until they are enabled. The scan
+ * reads the parked deliveries' partial index: its cost grows with endpoints, not deliveries.
+ */
+export async function endpointsToWake(db: DbClient, openMs: number, limit: number): Promise<string[]> {
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    SELECT e.id FROM webhook_endpoints e
+    WHERE EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.parked_at IS NOT NULL)
+      AND (
+        (NOT e.enabled AND e.disabled_at IS NULL)
+        OR (e.enabled AND (
+          e.breaker_state = 'Closed'
+          OR (e.breaker_state = 'Open' AND (e.opened_at IS NULL OR e.opened_at + ${openMs}::int * interval '1 millisecond' <= now()))
+          OR (e.breaker_state = 'HalfOpen' AND (e.probe_until IS NULL OR e.probe_until <= now()))
+        ))
+      )
+    ORDER BY e.id
+    LIMIT ${limit}::int`;
+  return rows.map((r) => r.id);
+}
+
+/** The endpoint locked until the transaction ends, or null when another transaction holds it (or it is gone). */
+export async function lockEndpointUnlessBusy(tx: DbClient, id: string): Promise<WebhookEndpointRecord | null> {
+  const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM webhook_endpoints WHERE id = ${id}::uuid FOR UPDATE SKIP LOCKED`;
+  if (locked.length === 0) return null;
+  return toEndpoint(await tx.webhookEndpoint.findUniqueOrThrow({ where: { id } }));
+}
+
+/** The endpoint's oldest parked delivery (ids are UUIDv7: creation order). */
+export async function oldestParkedDelivery(tx: DbClient, endpointId: string): Promise<ParkedDelivery | null> {
+  const row = await tx.webhookDelivery.findFirst({
+    where: { endpointId, parkedAt: { not: null } },
+    orderBy: { id: 'asc' },
+    select: { id: true, eventId: true, endpointId: true },
+  });
+  return row;
+}
+
+/** Unparks the endpoint's parked deliveries (only `deliveryId` when given), oldest first, and returns them. */
+export async function unparkDeliveries(tx: DbClient, endpointId: string, deliveryId?: string): Promise<ParkedDelivery[]> {
+  const rows = await tx.$queryRaw<{ id: string; event_id: string }[]>`
+    UPDATE webhook_deliveries SET parked_at = NULL
+    WHERE endpoint_id = ${endpointId}::uuid AND parked_at IS NOT NULL ${deliveryId === undefined ? Prisma.empty : Prisma.sql`AND id = ${deliveryId}::uuid`}
+    RETURNING id, event_id`;
+  return rows.map((r) => ({ id: r.id, eventId: r.event_id, endpointId })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Disables the endpoint after a long outage (under the caller's lock). */
+export async function disableEndpoint(tx: DbClient, id: string, at: Date, reason: string): Promise<WebhookEndpointRecord> {
+  return toEndpoint(await tx.webhookEndpoint.update({ where: { id }, data: { enabled: false, disabledAt: at, disabledReason: reason, updatedAt: at } }));
+}
+
+/** Enables the endpoint with a closed circuit and no outage on record (under the caller's lock). */
+export async function enableEndpoint(tx: DbClient, id: string, at: Date): Promise<WebhookEndpointRecord> {
+  return toEndpoint(
+    await tx.webhookEndpoint.update({
+      where: { id },
+      data: { enabled: true, disabledAt: null, disabledReason: null, failingSince: null, ...breakerColumns(CLOSED_BREAKER), updatedAt: at },
+    }),
+  );
+}
+
+/** How many of the endpoint's deliveries are parked. */
+export const countParkedDeliveries = (db: DbClient, endpointId: string): Promise<number> =>
+  db.webhookDelivery.count({ where: { endpointId, parkedAt: { not: null } } });
 
 // ---------------------------------------------------------------------------------------------
 // Outbox relay

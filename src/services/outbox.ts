@@ -31,6 +31,8 @@ export const EVENT_TYPES = [
   // Test clocks (beyond SPEC §6, as in Stripe): an asynchronous advance ended.
   'test_clock.ready',
   'test_clock.internal_failure',
+  // Webhook endpoints (beyond SPEC §6, as in Stripe): an endpoint was disabled after a long outage.
+  'webhook_endpoint.disabled',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -398,6 +398,11 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
   'PATCH /admin/v1/webhooks/{id}': async () => ({ path: `/admin/v1/webhooks/${(await endpoint()).id}`, body: { description: 'renamed' } }),
   'DELETE /admin/v1/webhooks/{id}': async () => ({ path: `/admin/v1/webhooks/${(await endpoint()).id}` }),
   'POST /admin/v1/webhooks/{id}/rotate-secret': async () => ({ path: `/admin/v1/webhooks/${(await endpoint()).id}/rotate-secret` }),
+  'POST /admin/v1/webhooks/{id}/enable': async () => {
+    const made = await endpoint();
+    expect((await h.request('PATCH', `/admin/v1/webhooks/${made.id}`, { body: { enabled: false } })).status).toBe(200);
+    return { path: `/admin/v1/webhooks/${made.id}/enable` };
+  },
   'POST /admin/v1/webhooks/{id}/deliveries/{delivery_id}/resend': async () => {
     // Nothing listens on port 9: the delivery fails its five attempts (the tests' scaled-down schedule).
     const made = await endpoint(['spend_alert.triggered']);

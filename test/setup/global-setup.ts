@@ -21,7 +21,8 @@ import { DEFAULT_DUNNING_SCHEDULE_DAYS } from '../../src/core/index.js';
 import { LOCAL_PROCESSOR_SECRET_KEY } from '../../src/config.js';
 import { createStripeProcessor } from '../../src/processor/stripe.js';
 import { zeroTax } from '../../src/services/billing/tax.js';
-import type { WebhookSettings } from '../../src/services/webhooks/settings.js';
+import { deliveryPolicyOf, type WebhookSettings } from '../../src/services/webhooks/settings.js';
+import { startCircuitWaker } from '../../src/services/webhooks/waker.js';
 import type { DocumentSettings } from '../../src/services/documents/settings.js';
 import { DOMAIN_REACTIONS } from '../../src/reactions.js';
 import { connectTemporal } from '../../src/temporal/client.js';
@@ -57,6 +58,8 @@ export const TEST_WEBHOOK_SETTINGS: WebhookSettings = {
   breakerThreshold: 5,
   breakerOpenMs: 3000,
   allowPrivateUrls: true,
+  // Long enough that no test's endpoint is disabled by chance; the disabling test runs a waker of its own.
+  disableAfterMs: 10 * 60_000,
 };
 
 /** The embedded PostgreSQL cluster of the run, for tests that stop and start it (test/support/faults.ts). */
@@ -167,6 +170,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await running;
       await workers.connection.close();
     });
+    // As the worker process runs it: deliveries waiting on a circuit are woken by the circuit waker.
+    const waker = startCircuitWaker(
+      { db, temporal: temporalGateway(temporalClient, TEST_TASK_QUEUE), policy: deliveryPolicyOf(TEST_WEBHOOK_SETTINGS), disableAfterMs: TEST_WEBHOOK_SETTINGS.disableAfterMs, logger },
+      { pollIntervalMs: 250 },
+    );
+    teardown.push(() => waker.stop());
 
     project.provide('databaseUrl', databaseUrl);
     project.provide('databaseCluster', databaseCluster);

@@ -10,8 +10,10 @@ import { ConfigError, loadWorkerConfig } from '../../src/config.js';
 import { webhookSettingsOf } from '../../src/services/webhooks/settings.js';
 import {
   admitAttempt,
+  circuitWake,
   CLOSED_BREAKER,
   delayBeforeAttempt,
+  outageExceeded,
   recordAttemptOutcome,
   retryScheduleProblems,
   subscribes,
@@ -76,6 +78,32 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('circuit waker', () => {
+  it('wakes every parked delivery of a closed circuit, and none of an open one before its window has passed', () => {
+    expect(circuitWake(CLOSED_BREAKER, 'oldest', 0, POLICY)).toEqual({ wake: 'all' });
+    const open = failTimes(CLOSED_BREAKER, 5, 1000);
+    expect(circuitWake(open, 'oldest', 1000 + POLICY.openMs - 1, POLICY)).toEqual({ wake: 'none' });
+  });
+
+  it('makes the oldest parked delivery the one probe once the window has passed, claiming it so nothing else wakes meanwhile', () => {
+    const open = failTimes(CLOSED_BREAKER, 5, 1000);
+    const wake = circuitWake(open, 'oldest', 1000 + POLICY.openMs, POLICY);
+    expect(wake).toEqual({ wake: 'probe', breaker: { ...open, state: 'HalfOpen', probeDeliveryId: 'oldest', probeUntilMs: 1000 + POLICY.openMs + POLICY.probeLeaseMs } });
+    const halfOpen = wake.wake === 'probe' ? wake.breaker : open;
+    // The probe's own attempt is admitted; while its claim holds nothing else is woken.
+    expect(admitAttempt(halfOpen, 'oldest', 1000 + POLICY.openMs + 1, POLICY).admitted).toBe(true);
+    expect(circuitWake(halfOpen, 'next', 1000 + POLICY.openMs + 1, POLICY)).toEqual({ wake: 'none' });
+    // A probe that never reported is replaced once its claim lapses.
+    expect(circuitWake(halfOpen, 'next', halfOpen.probeUntilMs!, POLICY)).toMatchObject({ wake: 'probe', breaker: { probeDeliveryId: 'next' } });
+  });
+
+  it('counts an outage from the first failure of the current run; an endpoint whose last attempt succeeded has none', () => {
+    expect(outageExceeded(null, 10 ** 12, 1000)).toBe(false);
+    expect(outageExceeded(5000, 5999, 1000)).toBe(false);
+    expect(outageExceeded(5000, 6000, 1000)).toBe(true);
+  });
+});
+
 describe('retry schedule and subscriptions', () => {
   it('gives the delay before each attempt and ends after the last', () => {
     const schedule = [0, 30_000, 300_000, 1_800_000, 14_400_000];
@@ -103,6 +131,7 @@ describe('webhook configuration', () => {
       breakerThreshold: 5,
       breakerOpenMs: 60_000,
       allowPrivateUrls: true,
+      disableAfterMs: 3 * 86_400_000,
     });
   });
 

@@ -2,7 +2,8 @@
  * The webhook delivery workflow on the real Temporal server with the worker's real activities, run
  * step by step as the relay runs it (claim, start, dispatch) but with a policy of its own: a
  * breaker threshold of 2, so one delivery shows retries, a suspension by its endpoint's open
- * circuit (which spends no attempt) and the probe that delivers it. Its history is committed for
+ * circuit (it parks, spending no attempt, until the circuit waker makes it the probe) and the probe
+ * that delivers it. Its history is committed for
  * the replay test (`npm run histories:capture`).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ it('retries, waits out the open circuit without spending an attempt, and deliver
   expect(row).toMatchObject({ status: 'Delivered', attemptCount: 3 });
   const breaker = await h.deps.db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
   expect(breaker).toMatchObject({ breakerState: 'Closed', consecutiveFailures: 0 });
-  await captureHistory(handle, 'retried-circuit-opened-then-delivered');
+  await captureHistory(handle, 'retried-circuit-opened-parked-then-delivered');
 });
 
 it('marks the delivery Failed with the reason when an attempt fails deterministically, instead of retrying it forever', async () => {

@@ -2,18 +2,20 @@
  * One workflow per webhook delivery (id `webhook:<event_id>:<endpoint_id>`, on the webhooks task
  * queue): attempts on the retry schedule of its input, each a local activity that POSTs the stored
  * bytes, records the attempt and moves the endpoint's circuit breaker. An attempt the breaker
- * refuses is not counted: the workflow waits until the circuit lets it through and asks again.
+ * refuses is not counted: the delivery parks (no timer of its own but a long safety net) until the
+ * circuit waker signals that the circuit lets it through, and asks again. Waiting deliveries so cost
+ * nothing per delivery while an endpoint is down; one waker per process serves every endpoint.
  * After the last attempt of the schedule fails, the delivery is abandoned and marked Failed.
  *
  * The attempt is a local activity: it runs inside the workflow task (its result is a marker in the
  * history), which halves the server round trips of a delivery; the timers between attempts are
  * ordinary durable timers.
  */
-import { patched, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { condition, patched, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { delayBeforeAttempt } from '../../src/core/webhooks.js';
 import { deterministicFailureOf } from '../failures.js';
-import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryOutcome } from './messages.js';
+import { circuitReadySignal, PARKED_RECHECK_MS, type WebhookAttemptResult, type WebhookDeliveryInput, type WebhookDeliveryOutcome } from './messages.js';
 
 /**
  * An attempt that fails deterministically (a broken invariant, a row the database refuses) marks the
@@ -21,6 +23,12 @@ import type { WebhookAttemptResult, WebhookDeliveryInput, WebhookDeliveryOutcome
  * delivery Pending. Runs recorded without the marker failed the workflow.
  */
 export const DELIVERY_FAILURES_PATCH = 'webhook-delivery-deterministic-failures';
+
+/**
+ * A delivery the circuit refuses parks until the circuit waker signals it. Runs recorded without the
+ * marker slept until the circuit's own retry time and asked again, each delivery on its own timer.
+ */
+export const PARKED_DELIVERIES_PATCH = 'webhook-delivery-parks-on-open-circuit';
 
 /** Beyond the receiver's own timeout: the database work of recording an attempt. */
 const RECORDING_MARGIN_MS = 20_000;
@@ -32,6 +40,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     // Only infrastructure failures (database unreachable) throw; a receiver's failure is a result.
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
   });
+  let circuitReady = false;
+  setHandler(circuitReadySignal, () => {
+    circuitReady = true;
+  });
   let attempts = 0;
   for (let attempt = 1; ; attempt += 1) {
     const delay = delayBeforeAttempt(policy.retryScheduleMs, attempt);
@@ -40,6 +52,8 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
     const nextDelayMs = delayBeforeAttempt(policy.retryScheduleMs, attempt + 1) ?? null;
     for (;;) {
       let result: WebhookAttemptResult;
+      // A signal from now on counts: the waker may wake the delivery as soon as the attempt parked it.
+      circuitReady = false;
       try {
         result = await attemptWebhookDelivery({ deliveryId: input.deliveryId, policy, nextDelayMs });
       } catch (err) {
@@ -50,6 +64,10 @@ export async function webhookDeliveryWorkflow(input: WebhookDeliveryInput): Prom
       }
       if (result.kind === 'gone') return { status: 'Cancelled', attempts };
       if (result.kind === 'suspended') {
+        if (patched(PARKED_DELIVERIES_PATCH)) {
+          await condition(() => circuitReady, PARKED_RECHECK_MS);
+          continue;
+        }
         // Workflow time is deterministic (the task's start time), so this wait replays exactly.
         await sleep(Math.max(1, Date.parse(result.retryAt) - Date.now()));
         continue;

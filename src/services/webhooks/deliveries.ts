@@ -34,6 +34,8 @@ export interface WebhookDeliveryView {
   last_error: string | null;
   delivered_at: string | null;
   failed_at: string | null;
+  /** Waiting for its endpoint's circuit (parked) since then. */
+  waiting_since: string | null;
   /** The Temporal workflow of the delivery. */
   workflow_id: string;
   /** The exact JSON every attempt sends and signs. */
@@ -58,6 +60,7 @@ export function toDeliveryView(delivery: WebhookDeliveryRecord): WebhookDelivery
     last_error: delivery.lastError,
     delivered_at: iso(delivery.deliveredAt),
     failed_at: iso(delivery.failedAt),
+    waiting_since: iso(delivery.parkedAt),
     workflow_id: deliveryWorkflowId(delivery),
     payload: JSON.parse(delivery.body) as Record<string, unknown>,
     attempts: delivery.attempts.map((a) => ({

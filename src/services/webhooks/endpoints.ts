@@ -6,7 +6,9 @@
 import type { PageQuery } from '../../db/pages.js';
 import { ALL_EVENTS } from '../../core/webhooks.js';
 import {
+  countParkedDeliveries,
   deleteEndpoint as deleteEndpointRow,
+  enableEndpoint,
   findEndpoint,
   insertEndpoint,
   listEndpoints,
@@ -46,6 +48,10 @@ export interface WebhookEndpointView {
   description: string;
   events: string[];
   enabled: boolean;
+  failing_since: string | null;
+  /** When it was disabled after a long outage (and why); null otherwise. */
+  disabled_at: string | null;
+  disabled_reason: string | null;
   /** In full only when created or rotated; masked otherwise. */
   secret: string;
   circuit: WebhookCircuitView;
@@ -76,6 +82,9 @@ export function toEndpointView(endpoint: WebhookEndpointRecord, breakerOpenMs: n
     description: endpoint.description,
     events: endpoint.events,
     enabled: endpoint.enabled,
+    failing_since: endpoint.failingSince?.toISOString() ?? null,
+    disabled_at: endpoint.disabledAt?.toISOString() ?? null,
+    disabled_reason: endpoint.disabledReason,
     secret: revealSecret ? endpoint.secret : maskSecret(endpoint.secret),
     circuit: {
       state: breaker.state,
@@ -125,7 +134,9 @@ export async function updateWebhookEndpoint(deps: ServiceDeps, id: string, input
   if (input.enabled !== undefined) changes.enabled = input.enabled;
   const endpoint = await deps.db.$transaction(async (tx) => {
     const before = await lockEndpoint(tx, id);
-    const after = await updateEndpointRow(tx, id, changes, deps.clock());
+    const updated = await updateEndpointRow(tx, id, changes, deps.clock());
+    // Enabling an endpoint disabled after an outage enables it as POST …/enable does.
+    const after = input.enabled === true && !before.enabled ? await enableEndpoint(tx, id, deps.clock()) : updated;
     await recordAudit(tx, {
       action: 'webhook_endpoint.updated',
       actor: context.actor,
@@ -133,6 +144,30 @@ export async function updateWebhookEndpoint(deps: ServiceDeps, id: string, input
       entityId: id,
       before: audited(before),
       after: audited(after),
+      requestId: context.requestId,
+    });
+    return after;
+  });
+  return toEndpointView(endpoint, deps.settings.webhooks.breakerOpenMs);
+}
+
+/**
+ * Enables an endpoint (disabled after a long outage, or by hand) with a closed circuit and no outage
+ * on record: the deliveries that waited for it (parked) are then woken by the circuit waker and sent,
+ * oldest first, with the attempts they had left. An enabled endpoint is answered as it is.
+ */
+export async function enableWebhookEndpoint(deps: ServiceDeps, id: string, context: RequestContext): Promise<WebhookEndpointView> {
+  const endpoint = await deps.db.$transaction(async (tx) => {
+    const before = await lockEndpoint(tx, id);
+    if (before.enabled && before.disabledAt === null) return before;
+    const after = await enableEndpoint(tx, id, deps.clock());
+    await recordAudit(tx, {
+      action: 'webhook_endpoint.enabled',
+      actor: context.actor,
+      entityType: 'webhook_endpoint',
+      entityId: id,
+      before: { ...audited(before), disabled_at: before.disabledAt?.toISOString() ?? null, disabled_reason: before.disabledReason },
+      after: { ...audited(after), waiting_deliveries: await countParkedDeliveries(tx, id) },
       requestId: context.requestId,
     });
     return after;

@@ -15,7 +15,7 @@
 import type pg from 'pg';
 import { subscribes } from '../../core/webhooks.js';
 import type { Db } from '../../db/client.js';
-import { claimOutboxEvents, listenForOutbox, markOutboxDispatched, type DeliveryToStart, type OutboxListener } from '../../db/webhooks.js';
+import { claimOutboxEvents, listenForOutbox, markOutboxDispatched, type OutboxListener } from '../../db/webhooks.js';
 import type { Logger } from '../../logger.js';
 import type { TemporalGateway } from '../../temporal/gateway.js';
 import type { WebhookDeliveryPolicy } from '../../temporal/messages.js';
@@ -51,17 +51,18 @@ export interface OutboxRelay {
 const DEFAULTS: Required<OutboxRelayOptions> = { batchSize: 200, leaseMs: 60_000, pollIntervalMs: 1_000, startConcurrency: 32 };
 const MAX_BACKOFF_MS = 30_000;
 
-async function startAll(deliveries: DeliveryToStart[], concurrency: number, start: (d: DeliveryToStart) => Promise<boolean>): Promise<number> {
+/** Runs `act` over `items`, `concurrency` at a time; returns how many it answered true for (workflows started, signalled). */
+export async function runInLanes<T>(items: readonly T[], concurrency: number, act: (item: T) => Promise<boolean>): Promise<number> {
   let next = 0;
-  let started = 0;
+  let done = 0;
   const lane = async () => {
-    while (next < deliveries.length) {
-      const delivery = deliveries[next++]!;
-      if (await start(delivery)) started += 1;
+    while (next < items.length) {
+      const item = items[next++]!;
+      if (await act(item)) done += 1;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, deliveries.length) }, lane));
-  return started;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  return done;
 }
 
 export function startOutboxRelay(deps: OutboxRelayDeps, options: OutboxRelayOptions = {}): OutboxRelay {
@@ -109,7 +110,7 @@ export function startOutboxRelay(deps: OutboxRelayDeps, options: OutboxRelayOpti
           await idle(settings.pollIntervalMs);
           continue;
         }
-        const started = await startAll(batch.deliveries, settings.startConcurrency, (d) => startDeliveryWorkflow(starter, d));
+        const started = await runInLanes(batch.deliveries, settings.startConcurrency, (d) => startDeliveryWorkflow(starter, d));
         await markOutboxDispatched(deps.db, batch.eventIds);
         logger.debug({ events: batch.eventIds.length, deliveries: batch.deliveries.length, started }, 'outbox relay: batch handed over');
         backoffMs = settings.pollIntervalMs;

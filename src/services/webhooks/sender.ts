@@ -9,10 +9,21 @@ import https from 'node:https';
 import net from 'node:net';
 import { admitAttempt, breakerChanged, recordAttemptOutcome, type BreakerPolicy } from '../../core/webhooks.js';
 import type { Db } from '../../db/client.js';
-import { findDeliveryTarget, lockEndpoint, markDeliveryFailed, recordAttempt, recordDelivered, saveBreaker, type DeliveryTarget } from '../../db/webhooks.js';
+import {
+  findDeliveryTarget,
+  lockEndpoint,
+  markDeliveryFailed,
+  markEndpointFailing,
+  parkDelivery,
+  recordAttempt,
+  recordDelivered,
+  saveBreaker,
+  type DeliveryTarget,
+} from '../../db/webhooks.js';
 import { DomainError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { WebhookAttemptResult, WebhookDeliveryPolicy } from '../../temporal/messages.js';
+import { PARKED_RECHECK_MS } from '../../temporal/workflows/webhook-delivery.js';
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhookBody } from './signature.js';
 import { guardedLookup, isPrivateAddress } from './url-policy.js';
 
@@ -49,7 +60,7 @@ interface HttpOutcome {
   latencyMs: number;
 }
 
-const breakerPolicy = (policy: WebhookDeliveryPolicy): BreakerPolicy => ({
+export const breakerPolicy = (policy: WebhookDeliveryPolicy): BreakerPolicy => ({
   threshold: policy.breakerThreshold,
   openMs: policy.breakerOpenMs,
   probeLeaseMs: policy.timeoutMs + PROBE_LEASE_MARGIN_MS,
@@ -111,14 +122,20 @@ export function postWebhook(deps: Pick<WebhookSenderDeps, 'allowPrivateUrls' | '
   });
 }
 
-/** Whether the delivery may send now, claiming the half-open probe when it is the one. */
+/**
+ * Whether the delivery may send now, claiming the half-open probe when it is the one. A delivery
+ * the circuit refuses is parked in the same transaction: the circuit waker wakes it (waker.ts).
+ */
 async function admit(db: Db, target: DeliveryTarget, policy: BreakerPolicy): Promise<{ admitted: true } | { admitted: false; retryAtMs: number }> {
   if (target.endpoint.breaker.state === 'Closed') return { admitted: true };
   return db.$transaction(async (tx) => {
     const endpoint = await lockEndpoint(tx, target.endpoint.id);
-    const admission = admitAttempt(endpoint.breaker, target.delivery.id, Date.now(), policy);
+    const now = new Date();
+    const admission = admitAttempt(endpoint.breaker, target.delivery.id, now.getTime(), policy);
     if (breakerChanged(endpoint.breaker, admission.breaker)) await saveBreaker(tx, endpoint.id, admission.breaker);
-    return admission.admitted ? { admitted: true } : { admitted: false, retryAtMs: admission.retryAtMs };
+    if (admission.admitted) return { admitted: true };
+    await parkDelivery(tx, target.delivery.id, now);
+    return { admitted: false, retryAtMs: admission.retryAtMs };
   });
 }
 
@@ -131,6 +148,12 @@ export async function attemptWebhookDelivery(deps: WebhookSenderDeps, input: Att
   if (delivery.status === 'Delivered') return { kind: 'attempted', delivered: true, attempt: delivery.attemptCount };
   if (delivery.status === 'Failed') return { kind: 'gone' };
   if (!endpoint.enabled) {
+    // Disabled after an outage: the delivery waits for the endpoint to be enabled again.
+    if (endpoint.disabledAt !== null) {
+      const now = new Date();
+      await parkDelivery(db, delivery.id, now);
+      return { kind: 'suspended', retryAt: new Date(now.getTime() + PARKED_RECHECK_MS).toISOString() };
+    }
     await markDeliveryFailed(db, delivery.id, new Date(), 'the endpoint is disabled');
     return { kind: 'gone' };
   }
@@ -163,6 +186,8 @@ export async function attemptWebhookDelivery(deps: WebhookSenderDeps, input: Att
   const error = outcome.error ?? `HTTP ${outcome.statusCode}`;
   const result = await db
     .$transaction(async (tx) => {
+      // The endpoint first, then the delivery: the order deleting an endpoint (and the circuit waker) locks them in.
+      const current = await lockEndpoint(tx, endpoint.id);
       const attempt = await recordAttempt(tx, {
         deliveryId: delivery.id,
         delivered: false,
@@ -174,9 +199,9 @@ export async function attemptWebhookDelivery(deps: WebhookSenderDeps, input: Att
         nextAttemptAt: input.nextDelayMs === null ? null : new Date(at.getTime() + input.nextDelayMs),
         at,
       });
-      const current = await lockEndpoint(tx, endpoint.id);
       const breaker = recordAttemptOutcome(current.breaker, delivery.id, false, at.getTime(), policy);
       if (breakerChanged(current.breaker, breaker)) await saveBreaker(tx, endpoint.id, breaker);
+      if (current.failingSince === null) await markEndpointFailing(tx, endpoint.id, at);
       return { attempt, opened: current.breaker.state !== 'Open' && breaker.state === 'Open' };
     })
     .catch((err: unknown) => {

@@ -8,6 +8,8 @@ import type { WebhookDeliveryPolicy } from '../../temporal/messages.js';
 export interface WebhookSettings extends WebhookDeliveryPolicy {
   /** Whether endpoint URLs may point at loopback, link-local and private addresses (local mode, or explicitly allowed). */
   allowPrivateUrls: boolean;
+  /** An endpoint whose attempts have all failed for this long is disabled by the circuit waker. */
+  disableAfterMs: number;
 }
 
 /** The part of the settings a delivery workflow runs on. */
@@ -26,5 +28,6 @@ export function webhookSettingsOf(config: WorkerConfig): WebhookSettings {
     breakerThreshold: config.WEBHOOK_BREAKER_THRESHOLD,
     breakerOpenMs: config.WEBHOOK_BREAKER_OPEN_SECONDS * 1000,
     allowPrivateUrls: config.NODE_ENV !== 'production' || config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_SECONDS * 1000,
   };
 }

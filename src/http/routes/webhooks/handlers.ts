@@ -2,11 +2,11 @@
  * The webhooks handlers: each reads the validated request, calls its service and answers. The route
  * definitions are in routes.ts, the request schemas in schemas.ts.
  */
-import { createWebhookEndpoint, deleteWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret, updateWebhookEndpoint } from '../../../services/webhooks/endpoints.js';
+import { createWebhookEndpoint, deleteWebhookEndpoint, enableWebhookEndpoint, getWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret, updateWebhookEndpoint } from '../../../services/webhooks/endpoints.js';
 import { getWebhookDelivery, listWebhookDeliveries, resendWebhookDelivery } from '../../../services/webhooks/deliveries.js';
 import type { App } from '../../context.js';
 import { sendPage, requestContext } from '../../helpers.js';
-import { create, list, get, update, remove, rotate, deliveries, delivery, resend } from './routes.js';
+import { create, list, get, update, remove, rotate, enable, deliveries, delivery, resend } from './routes.js';
 
 export function registerWebhooks(app: App): void {
   app.openapi(create, async (c) => c.json(await createWebhookEndpoint(c.get('deps'), c.req.valid('json'), requestContext(c)), 201));
@@ -18,6 +18,7 @@ export function registerWebhooks(app: App): void {
     return c.body(null, 204);
   });
   app.openapi(rotate, async (c) => c.json(await rotateWebhookSecret(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
+  app.openapi(enable, async (c) => c.json(await enableWebhookEndpoint(c.get('deps'), c.req.valid('param').id, requestContext(c)), 200));
   app.openapi(deliveries, async (c) => {
     const { id } = c.req.valid('param');
     return sendPage(c, await listWebhookDeliveries(c.get('deps'), id, c.req.valid('query')));

@@ -14,8 +14,10 @@ const DELIVERY_RULES = `Each event is POSTed to every enabled endpoint subscribe
 endpoint's secret), X-Billing-Event-Id and X-Billing-Event-Type. A 2xx answer within the timeout (WEBHOOK_TIMEOUT_MS, 10 s) delivers it;
 anything else is retried on WEBHOOK_RETRY_SCHEDULE (at once, then 30 s, 5 min, 30 min and 4 h after the previous attempt); after the
 last attempt the delivery is Failed. After WEBHOOK_BREAKER_THRESHOLD (5) consecutive failed attempts the endpoint's circuit opens and
-its deliveries wait WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let through, and its success
-closes the circuit. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.`;
+its deliveries wait (Pending, with waiting_since) WEBHOOK_BREAKER_OPEN_SECONDS (60 s) without spending attempts; then one probe is let
+through, and its success closes the circuit and sends the waiting ones. An endpoint whose attempts have all failed for
+WEBHOOK_DISABLE_AFTER_SECONDS (3 days) is disabled (disabled_reason "outage", event webhook_endpoint.disabled); its deliveries wait
+until POST /admin/v1/webhooks/{id}/enable. Each delivery is the Temporal workflow webhook:<event_id>:<endpoint_id>.`;
 
 const URL_RULES = `url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
 addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
@@ -60,7 +62,7 @@ export const update = createRoute({
   operationId: 'updateWebhookEndpoint',
   tags: ['Webhooks'],
   summary: 'Change url, events, description or enabled',
-  description: `${URL_RULES}\nA disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt.`,
+  description: `${URL_RULES}\nA disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt. Setting enabled to true on an endpoint disabled after an outage enables it as POST …/enable does.`,
   request: { params: IdParamSchema, ...mutationRequest(UpdateEndpointSchema) },
   responses: { 200: jsonResponse('The endpoint (secret masked)', WebhookEndpointSchema) },
 });
@@ -85,6 +87,19 @@ export const rotate = createRoute({
   description: 'Every attempt from now on is signed with the new secret, shown in full in this answer only.',
   request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
   responses: { 200: jsonResponse('The endpoint, with its new signing secret', WebhookEndpointSchema) },
+});
+
+export const enable = createRoute({
+  method: 'post',
+  path: '/admin/v1/webhooks/{id}/enable',
+  operationId: 'enableWebhookEndpoint',
+  tags: ['Webhooks'],
+  summary: 'Enable an endpoint disabled after an outage, sending what waited for it',
+  description:
+    'Enables the endpoint with a closed circuit and no outage on record. The deliveries that waited for it (Pending, with waiting_since) ' +
+    'are then sent, oldest first, with the attempts they had left. An enabled endpoint is answered as it is.',
+  request: { params: IdParamSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The endpoint (secret masked)', WebhookEndpointSchema) },
 });
 
 export const deliveries = createRoute({
