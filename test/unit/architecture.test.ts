@@ -207,6 +207,7 @@ export const SERVICE_DOMAIN_ORDER = [
   'reports',
   'documents',
   'accounts',
+  'entitlements',
   'contracts',
   'subscriptions',
   'payments',
