@@ -2690,6 +2690,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/catalog/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List features
+         * @description A JSON array, newest first, paged through headers like the other catalog lists.
+         */
+        get: operations["listFeatures"];
+        put?: never;
+        /**
+         * Create a feature
+         * @description A Boolean (on/off), Metered (usage of a meter per billing period) or Static (a value such as seats) feature, named by a
+         *     unique `key` products check. A Metered feature reads `meter_id` or the default meter of `meter_event_type` (404 `meter_not_found`,
+         *     409 `meter_archived`, 422 `meter_event_type_mismatch`). 409 `feature_key_taken`.
+         */
+        post: operations["createFeature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/catalog/features/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a feature */
+        get: operations["getFeature"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/catalog/features/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a feature
+         * @description No plan, subscription or contract takes it from then on, and it no longer appears in entitlements. Archiving twice changes nothing.
+         */
+        post: operations["archiveFeature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/catalog/plans/{id}/features": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plan's feature attachments
+         * @description Every attachment, newest first, each with the versions holding it: [version_from, version_to).
+         */
+        get: operations["listPlanFeatures"];
+        put?: never;
+        /**
+         * Attach a feature to the plan (or change its terms)
+         * @description Applies to the plan's current version, or opens version N+1 when a subscription is on it (as a SKU change does).
+         *     A Metered feature has `included_quantity` per billing period and a `limit`: HardStop denies checks beyond it, Overage keeps allowing and
+         *     `overage_sku_id` (a PerUnit, Package or Graduated SKU of the version, pricing the feature's meter) bills the usage beyond it. The Overage
+         *     feature's included quantity is that SKU's free allowance (Package free units, free leading Graduated tiers, 0 for PerUnit), so the invoice's
+         *     overage line is exactly the usage beyond it. 404 `feature_not_found`, `sku_not_found`; 409 `plan_archived`, `feature_archived`;
+         *     422 `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch`.
+         */
+        post: operations["attachPlanFeature"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/subscriptions/{id}/features/{feature_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Override a feature's terms for one subscription
+         * @description Each field set replaces the plan version's term (a subscription's override over its contract's); null keeps the one
+         *     below. An override may give a feature the plan lacks. The included quantity of a feature billed by an overage SKU is that SKU's free
+         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop. 409 `feature_archived`.
+         */
+        put: operations["setSubscriptionFeatureOverride"];
+        post?: never;
+        /**
+         * Remove a subscription's override of a feature
+         * @description 404 `feature_override_not_found`.
+         */
+        delete: operations["removeSubscriptionFeatureOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/contracts/{id}/features/{feature_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Override a feature's terms for every subscription of a contract
+         * @description Each field set replaces the plan version's term (a subscription's override over its contract's); null keeps the one
+         *     below. An override may give a feature the plan lacks. The included quantity of a feature billed by an overage SKU is that SKU's free
+         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop. 409 `feature_archived`.
+         */
+        put: operations["setContractFeatureOverride"];
+        post?: never;
+        /**
+         * Remove a contract's override of a feature
+         * @description 404 `feature_override_not_found`.
+         */
+        delete: operations["removeContractFeatureOverride"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/entitlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every feature the customer's subscriptions give it
+         * @description Per feature: `has_access`, and for Metered features `usage` of the current billing period (read as the period close
+         *     bills it), `included`, `reserved`, `balance` (included − usage − reserved, never below zero), `overage` and `resets_at` (the period end).
+         *     A Metered feature has no access while a HardLimit spend alert of the customer is Triggered. A customer token reads only its own
+         *     customer (any other is 404).
+         */
+        get: operations["listEntitlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/entitlements/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * May the customer use this much more of a feature?
+         * @description Answers `allowed` and, when denied, `reason`: feature_not_included, feature_disabled, limit_reached (a HardStop
+         *     feature's balance is smaller than `quantity`), customer_blocked (a HardLimit spend alert is Triggered). An Overage feature keeps
+         *     allowing beyond its included quantity. With `reserve: true` an allowed quantity of a Metered feature is held for `ttl_seconds`
+         *     (default 60): concurrent checks never hold more than the balance. Send the usage with `properties.reservation_id` set to the
+         *     reservation's id to commit it; an unused hold expires. Usage is never refused: an event beyond its reservation counts in full. A
+         *     customer token checks only its own customer (any other is 404). 404 `feature_not_found` for an unknown key.
+         */
+        post: operations["checkEntitlement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2830,7 +3022,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "overage_included_fixed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -7496,6 +7688,290 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             created_at: string;
+        };
+        Feature: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            /**
+             * @description what products ask for (`feature` in a check)
+             * @example api_calls
+             */
+            key: string;
+            name: string;
+            /**
+             * @description Boolean: on or off; Metered: a quantity per period read from a meter; Static: a value (e.g. seats: 10)
+             * @enum {string}
+             */
+            kind: "Boolean" | "Metered" | "Static";
+            /**
+             * Format: uuid
+             * @description Metered: the meter its usage is read from; null: the default meter of meter_event_type
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id: string | null;
+            meter_event_type: string | null;
+            unit: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            archived_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        CreateFeatureRequest: {
+            /** @example api_calls */
+            key: string;
+            name: string;
+            /**
+             * @description Boolean: on or off; Metered: a quantity per period read from a meter; Static: a value (e.g. seats: 10)
+             * @enum {string}
+             */
+            kind: "Boolean" | "Metered" | "Static";
+            /**
+             * Format: uuid
+             * @description Metered: the meter counting its usage
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            meter_id?: string | null;
+            /** @description Metered: the event type whose default meter counts its usage (the meter's, when meter_id is given) */
+            meter_event_type?: string | null;
+            /** @description what a unit is called (default the meter's unit, else units) */
+            unit?: string;
+        };
+        FeatureList: components["schemas"]["Feature"][];
+        PlanFeature: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            plan_id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            feature_id: string;
+            feature_key: string;
+            version_from: number;
+            version_to: number | null;
+            enabled: boolean;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            included_quantity: string | null;
+            /**
+             * @description at the included quantity: HardStop denies more, Overage keeps allowing and the plan's overage SKU bills the usage beyond it
+             * @enum {string|null}
+             */
+            limit: "HardStop" | "Overage" | null;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            overage_sku_id: string | null;
+            /**
+             * @description Static features: the value; absent when not set
+             * @example 10
+             */
+            value?: number | string | boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        AttachFeatureRequest: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            feature_id: string;
+            /** @description default true */
+            enabled?: boolean;
+            /**
+             * @description Metered: included per billing period (default 0; an Overage feature's is its SKU's free allowance)
+             * @example 1000
+             */
+            included_quantity?: string;
+            /**
+             * @description Metered: default HardStop
+             * @enum {string}
+             */
+            limit?: "HardStop" | "Overage";
+            /**
+             * Format: uuid
+             * @description Overage: the SKU of the plan version billing usage beyond the included quantity
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            overage_sku_id?: string;
+            /**
+             * @description Static: the value (e.g. 10 seats)
+             * @example 10
+             */
+            value?: number | string | boolean;
+        };
+        FeatureOverride: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            feature_id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            subscription_id: string | null;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            contract_id: string | null;
+            enabled: boolean | null;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            included_quantity: string | null;
+            /**
+             * @description at the included quantity: HardStop denies more, Overage keeps allowing and the plan's overage SKU bills the usage beyond it
+             * @enum {string|null}
+             */
+            limit: "HardStop" | "Overage" | null;
+            /**
+             * @description Static features: the value; absent when not set
+             * @example 10
+             */
+            value?: number | string | boolean;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            updated_at: string;
+        };
+        FeatureOverrideRequest: {
+            enabled?: boolean | null;
+            /** @example 1000 */
+            included_quantity?: string | null;
+            /**
+             * @description at the included quantity: HardStop denies more, Overage keeps allowing and the plan's overage SKU bills the usage beyond it
+             * @enum {string|null}
+             */
+            limit?: "HardStop" | "Overage" | null;
+            /**
+             * @description Static: the value (leave it out to keep the one below)
+             * @example 10
+             */
+            value?: number | string | boolean;
+        };
+        EntitlementList: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            as_of: string;
+            entitlements: components["schemas"]["Entitlement"][];
+        };
+        EntitlementCheck: {
+            allowed: boolean;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id: string;
+            feature: string;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            quantity: string;
+            /**
+             * @description why it was denied; null when allowed
+             * @enum {string|null}
+             */
+            reason: "feature_not_included" | "feature_disabled" | "limit_reached" | "customer_blocked" | null;
+            message: string | null;
+            /**
+             * @description Metered: the balance after the reservation (if any)
+             * @example 1000
+             */
+            balance: string | null;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            usage: string | null;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            included: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            resets_at: string | null;
+            /** @description with reserve: true and allowed: the hold; send usage events with properties.reservation_id = id to commit it */
+            reservation: {
+                /**
+                 * Format: uuid
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                id: string;
+                /**
+                 * @description an exact decimal quantity
+                 * @example 1000
+                 */
+                quantity: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-01-31T12:00:00.000Z
+                 */
+                expires_at: string;
+            } | null;
+        };
+        CheckEntitlementRequest: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id?: string;
+            external_customer_id?: string;
+            /**
+             * @description the feature key
+             * @example api_calls
+             */
+            feature: string;
+            /**
+             * @description how much more the product wants to use (default 1)
+             * @example 1000
+             */
+            quantity?: string;
+            /** @description Metered: hold the quantity when allowed, until a usage event names the reservation or it expires */
+            reserve?: boolean;
+            /** @description how long a reservation holds (default 60) */
+            ttl_seconds?: number;
         };
     };
     responses: never;
@@ -22570,6 +23046,1337 @@ export interface operations {
             };
             /** @description Resource not found. error.code: `audit_entry_not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFeatures: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of features */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createFeature: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFeatureRequest"];
+            };
+        };
+        responses: {
+            /** @description The created feature */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feature"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `meter_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `feature_key_taken`, `meter_archived` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `meter_event_type_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFeature: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feature */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feature"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archiveFeature: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archived feature */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Feature"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPlanFeatures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanFeature"][];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `plan_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    attachPlanFeature: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachFeatureRequest"];
+            };
+        };
+        responses: {
+            /** @description The attachment */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanFeature"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `plan_not_found`, `sku_not_found`, `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `plan_archived`, `feature_archived` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setSubscriptionFeatureOverride: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                feature_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureOverrideRequest"];
+            };
+        };
+        responses: {
+            /** @description The override */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureOverride"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `subscription_not_found`, `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `feature_archived` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_included_fixed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeSubscriptionFeatureOverride: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                feature_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `subscription_not_found`, `feature_not_found`, `feature_override_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setContractFeatureOverride: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                feature_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeatureOverrideRequest"];
+            };
+        };
+        responses: {
+            /** @description The override */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureOverride"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `feature_not_found`, `contract_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `feature_archived` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_included_fixed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeContractFeatureOverride: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                feature_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `feature_not_found`, `feature_override_not_found`, `contract_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntitlements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's entitlements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `customer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkEntitlement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckEntitlementRequest"];
+            };
+        };
+        responses: {
+            /** @description The answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementCheck"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `customer_not_found`, `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@
  */
 import { noteUsageRecorded } from './services/alerts/spend-alerts.js';
 import type { DomainReactions } from './services/deps.js';
+import { commitUsedReservations } from './services/entitlements/entitlements.js';
 import { noteUsageForThresholds } from './services/subscriptions/progressive.js';
 
 export const DOMAIN_REACTIONS: DomainReactions = {
@@ -11,5 +12,9 @@ export const DOMAIN_REACTIONS: DomainReactions = {
   usageRecorded: (deps, customerIds) => {
     noteUsageRecorded(deps, customerIds);
     noteUsageForThresholds(deps, customerIds);
+  },
+  // Usage events named reservations: their holds end (the usage counts instead).
+  reservationsUsed: async (deps, uses) => {
+    await commitUsedReservations(deps, uses);
   },
 };

@@ -24,3 +24,4 @@ export * from './credit-allocation.js';
 export * from './spend-alerts.js';
 export * from './simulation.js';
 export * from './explain.js';
+export * from './entitlements.js';

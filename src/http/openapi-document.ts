@@ -23,6 +23,7 @@ export const API_TAGS = [
   { name: 'Dunning', description: 'The retry schedules of failed payments.' },
   { name: 'Ledger', description: 'The double-entry ledger: accounts, journal entries and the trial balance.' },
   { name: 'Wallets', description: 'Prepaid credit wallets: top-ups, grants and auto-recharge.' },
+  { name: 'Entitlements', description: 'What features a customer has, how much is left, and the check (with reservations) products call.' },
   { name: 'Spend alerts', description: 'Spend thresholds per customer and the entitlement they gate.' },
   { name: 'Reports', description: 'AR aging, MRR, MRR movements, deferred revenue and reconciliation.' },
   { name: 'Simulations', description: 'Price simulations: a candidate plan version or price changes re-rated over closed periods, apart from billing.' },

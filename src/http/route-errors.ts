@@ -26,6 +26,7 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   invoices: 'invoice_not_found',
   'credit-notes': 'credit_note_not_found',
   meters: 'meter_not_found',
+  features: 'feature_not_found',
   'test-clocks': 'test_clock_not_found',
   contracts: 'contract_not_found',
   webhooks: 'webhook_endpoint_not_found',

@@ -56,4 +56,6 @@ export interface ServiceDeps {
 export interface DomainReactions {
   /** Usage of these customers was stored (metering), after its commit: their spend alerts are evaluated again (alerts), their subscriptions with a progressive threshold check for a crossing (subscriptions). */
   usageRecorded(deps: ServiceDeps, customerIds: Iterable<string>): void;
+  /** Stored usage events named entitlement reservations (`properties.reservation_id`): they are committed (entitlements). */
+  reservationsUsed(deps: ServiceDeps, uses: { customerId: string; reservationId: string }[]): Promise<void>;
 }

@@ -236,6 +236,7 @@ export const SERVICE_DOMAIN_ORDER = [
   'reports',
   'documents',
   'accounts',
+  'entitlements',
   'contracts',
   'subscriptions',
   'payments',

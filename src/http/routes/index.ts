@@ -4,6 +4,7 @@ import { registerCatalog } from './catalog/handlers.js';
 import { registerContracts } from './contracts/handlers.js';
 import { registerCustomers } from './customers/handlers.js';
 import { registerDocuments } from './documents/handlers.js';
+import { registerEntitlements } from './entitlements/handlers.js';
 import { registerEvents } from './events/handlers.js';
 import { registerInvoiceLifecycle } from './invoice-lifecycle/handlers.js';
 import { registerInvoices } from './invoices/handlers.js';
@@ -23,4 +24,4 @@ import { registerUsage } from './usage/handlers.js';
 import { registerWebhooks } from './webhooks/handlers.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerShadowBilling, registerAudit, registerOperatorViews];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerShadowBilling, registerAudit, registerEntitlements, registerOperatorViews];

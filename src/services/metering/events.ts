@@ -555,6 +555,21 @@ function writerFor(deps: ServiceDeps): EventWriter {
   return writer;
 }
 
+/**
+ * Events naming an entitlement reservation (`properties.reservation_id`) commit it (the
+ * `reservationsUsed` reaction), before the request answers, so a product's next check sees the usage
+ * instead of the hold. A failure leaves the hold to expire (it only ever overstates what is used).
+ */
+async function announceReservationUses(deps: ServiceDeps, events: readonly UsageEventInput[]): Promise<void> {
+  const uses = events.flatMap((e) => (typeof e.properties?.reservation_id === 'string' ? [{ customerId: e.customer_id, reservationId: e.properties.reservation_id }] : []));
+  if (uses.length === 0) return;
+  try {
+    await deps.reactions.reservationsUsed(deps, uses);
+  } catch (err) {
+    deps.logger.warn({ err, reservations: uses.length }, 'could not commit the entitlement reservations usage events named; they expire instead');
+  }
+}
+
 export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ingest: IngestContext): Promise<IngestEventResult> {
   refuseCustomerNegatives([event], ingest);
   const [magnitude = 0n] = await meteredMagnitudes(deps, [event], ingest);
@@ -570,6 +585,7 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
   if (outcome.stored) {
     scheduleRollup(deps);
     deps.reactions.usageRecorded(deps, [event.customer_id]);
+    await announceReservationUses(deps, [event]);
   }
   const unbillable = outcome.unbillableReason === null ? {} : { unbillable_reason: outcome.unbillableReason as UnbillableReason };
   return { accepted: outcome.stored, event_id: event.id, duplicate: !outcome.stored, late: outcome.late, billable: outcome.unbillableReason === null, ...unbillable };
@@ -593,6 +609,7 @@ export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], 
   if (outcome.accepted > 0) {
     scheduleRollup(deps);
     deps.reactions.usageRecorded(deps, new Set(events.map((event) => event.customer_id)));
+    await announceReservationUses(deps, events);
   }
   return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late, unbillable_count: outcome.unbillable };
 }

@@ -1,0 +1,291 @@
+/**
+ * Entitlements (docs/entitlements.md): what each feature of the catalog gives a customer now, and
+ * whether a product may serve it one more request.
+ *
+ * - Terms: the plan version's attachment of the feature, overridden field by field by the
+ *   subscription's contract and then by the subscription itself.
+ * - Usage: the feature's meter over the subscription's current billing period, read exactly as the
+ *   period close reads it (rollups plus the tail not rolled up yet; the SKU's meter with its filters
+ *   and window), never a scan of the period's raw events.
+ * - Balance: included − usage − reserved, never below zero (src/core/entitlements.ts); it resets with
+ *   the period because it is computed per current period.
+ * - Reservations: `check` with `reserve: true` holds the quantity (default 60 s, wall-clock time);
+ *   a usage event with `properties.reservation_id` commits it, expiry releases it. Holds of one
+ *   customer's feature are decided one at a time (an advisory lock), so they never exceed the balance.
+ */
+import { addQuantity, formatQuantity, meteredBalance, parseQuantity, quantityAllowed, ZERO_QUANTITY, type FeatureLimitBehavior, type Quantity, type SkuPrice } from '../../core/index.js';
+import { poolReader, prismaReader, type SqlReader } from '../../db/client.js';
+import { customerIdsByExternalId } from '../../db/customers.js';
+import {
+  commitReservations,
+  findFeatureByKey,
+  heldQuantities,
+  insertReservation,
+  lockBalance,
+  readEntitlementRows,
+  type EntitlementRow,
+  type FeatureValue,
+  type OverrideTerms,
+} from '../../db/entitlements.js';
+import { cursorKey } from '../../db/metering/aggregators.js';
+import { readCursors } from '../../db/metering/aggregates.js';
+import { DomainError, notFound, validation } from '../../errors.js';
+import { newId } from '../../ids.js';
+import type { EntitlementCheckView, EntitlementListView, FeatureEntitlementView } from '../../schemas/entitlements.js';
+import { getEntitlement } from '../alerts/spend-alerts.js';
+import type { ServiceDeps } from '../deps.js';
+import { atLeastZero, meterQuantities, resolveSkuMeters, type BillingMeter } from '../metering/usage.js';
+
+/** How long a reservation holds its quantity unless the check names another TTL. */
+export const DEFAULT_RESERVATION_TTL_SECONDS = 60;
+export const MAX_RESERVATION_TTL_SECONDS = 3_600;
+
+/** One feature as one subscription gives it, terms merged. */
+interface Grant {
+  row: EntitlementRow;
+  enabled: boolean;
+  limit: FeatureLimitBehavior | null;
+  included: Quantity;
+  value: FeatureValue | null;
+  source: 'plan' | 'contract' | 'subscription';
+}
+
+/** The plan's terms overridden by the contract's, then the subscription's (a field left null keeps the one below). */
+function mergeTerms(row: EntitlementRow): Grant {
+  const layers: (OverrideTerms | null)[] = [row.subscription, row.contract];
+  const pick = <K extends keyof OverrideTerms>(field: K): OverrideTerms[K] | null => {
+    for (const layer of layers) if (layer !== null && layer[field] !== null) return layer[field];
+    return row.plan?.[field] ?? null;
+  };
+  const metered = row.kind === 'Metered';
+  const limit = metered ? (pick('limit') ?? 'HardStop') : null;
+  // An Overage feature includes its overage SKU's free allowance: the price, not an override, decides it.
+  const overagePriced = limit === 'Overage' && row.plan?.limit === 'Overage';
+  const included = metered ? parseQuantity((overagePriced ? row.plan!.included_quantity : pick('included_quantity')) ?? '0') : ZERO_QUANTITY;
+  return {
+    row,
+    enabled: pick('enabled') ?? true,
+    limit,
+    included,
+    value: row.kind === 'Static' ? pick('value') : null,
+    source: row.subscription !== null ? 'subscription' : row.contract !== null ? 'contract' : 'plan',
+  };
+}
+
+/** The meter of each Metered feature, resolved exactly as a SKU naming it would be (resolveSkuMeters). */
+async function featureMeters(deps: ServiceDeps, rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
+  const probes = new Map<string, SkuPrice>();
+  for (const row of rows) {
+    if (row.kind !== 'Metered' || probes.has(row.feature_id)) continue;
+    probes.set(row.feature_id, {
+      sku_id: row.feature_id,
+      name: row.key,
+      pricing_model: 'PerUnit',
+      unit_amount_nanos: 0n,
+      currency: 'XXX',
+      meter_event_type: row.meter_event_type!,
+      ...(row.meter_id === null ? {} : { meter_id: row.meter_id }),
+    });
+  }
+  if (probes.size === 0) return new Map();
+  const resolved = await resolveSkuMeters(deps.db, [...probes.values()]);
+  const byKey = new Map(resolved.meters.map((m) => [m.key, m]));
+  return new Map(resolved.skus.map((sku) => [sku.sku_id, byKey.get(sku.meter!.meter_id)!]));
+}
+
+/** Each Metered feature's usage in each subscription's current period: one quantity read per subscription. */
+async function usageBySubscription(read: SqlReader, customerId: string, grants: Grant[], meters: Map<string, BillingMeter>): Promise<Map<string, Record<string, string>>> {
+  const bySubscription = new Map<string, { row: EntitlementRow; meters: Map<string, BillingMeter> }>();
+  for (const grant of grants) {
+    const meter = meters.get(grant.row.feature_id);
+    if (meter === undefined) continue;
+    let entry = bySubscription.get(grant.row.subscription_id);
+    if (!entry) bySubscription.set(grant.row.subscription_id, (entry = { row: grant.row, meters: new Map() }));
+    entry.meters.set(meter.key, meter);
+  }
+  if (bySubscription.size === 0) return new Map();
+  const hints = await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
+  const reads = [...bySubscription].map(async ([subscriptionId, { row, meters: own }]) => {
+    const scope = { customerId, subscriptionId };
+    const quantities = await meterQuantities(read, [...own.values()], scope, { from: row.period_start, to: row.period_end }, hints);
+    return [subscriptionId, atLeastZero(quantities)] as const;
+  });
+  return new Map(await Promise.all(reads));
+}
+
+const valueOf = (grants: Grant[]): { value?: FeatureValue } => {
+  const value = grants.find((g) => g.value !== null)?.value;
+  return value === undefined || value === null ? {} : { value };
+};
+
+interface Computed {
+  view: FeatureEntitlementView;
+  limit: FeatureLimitBehavior | null;
+  balance: ReturnType<typeof meteredBalance> | null;
+  enabled: boolean;
+  usage: Quantity;
+  included: Quantity;
+}
+
+/** The customer's entitlements at business time `now`, with holds open at wall-clock `wallNow`. */
+async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerId: string, featureKey: string | null, wallNow: Date, blocked: boolean): Promise<Computed[]> {
+  const rows = await readEntitlementRows(read, customerId, featureKey);
+  const grants = rows.map(mergeTerms);
+  const meters = await featureMeters(deps, rows);
+  const [usage, held] = await Promise.all([
+    usageBySubscription(read, customerId, grants, meters),
+    heldQuantities(read, customerId, [...new Set(grants.filter((g) => g.row.kind === 'Metered').map((g) => g.row.feature_id))], wallNow),
+  ]);
+  const byFeature = new Map<string, Grant[]>();
+  for (const grant of grants) byFeature.set(grant.row.feature_id, [...(byFeature.get(grant.row.feature_id) ?? []), grant]);
+  return [...byFeature.values()].map((all): Computed => {
+    const first = all[0]!;
+    // Several subscriptions giving one feature add up; the feature is on while any of them has it on.
+    const on = all.filter((g) => g.enabled);
+    const enabled = on.length > 0;
+    const limit: FeatureLimitBehavior | null = first.limit === null ? null : on.some((g) => g.limit === 'Overage') ? 'Overage' : 'HardStop';
+    const meter = meters.get(first.row.feature_id);
+    const sum = (pick: (g: Grant) => Quantity) => on.reduce((total, g) => addQuantity(total, pick(g)), ZERO_QUANTITY);
+    const used = meter === undefined ? ZERO_QUANTITY : sum((g) => parseQuantity(usage.get(g.row.subscription_id)?.[meter.key] ?? '0'));
+    const included = sum((g) => g.included);
+    const balance =
+      limit === null ? null : meteredBalance({ included, granted: ZERO_QUANTITY, usage: used, held: parseQuantity(held.get(first.row.feature_id) ?? '0'), limit });
+    const metered = balance !== null;
+    const text = (q: Quantity | undefined) => (metered && q !== undefined ? formatQuantity(q) : null);
+    const resetsAt = metered && on.length > 0 ? new Date(Math.min(...on.map((g) => g.row.period_end.getTime()))).toISOString() : null;
+    return {
+      limit,
+      balance,
+      enabled,
+      usage: used,
+      included,
+      view: {
+        feature: first.row.key,
+        feature_id: first.row.feature_id,
+        kind: first.row.kind,
+        has_access: enabled && (balance === null || (balance.has_access && !blocked)),
+        ...valueOf(on),
+        limit,
+        usage: text(used),
+        included: text(included),
+        granted: text(ZERO_QUANTITY),
+        reserved: text(parseQuantity(held.get(first.row.feature_id) ?? '0')),
+        balance: text(balance?.balance),
+        overage: text(balance?.overage),
+        resets_at: resetsAt,
+        subscription_ids: all.map((g) => g.row.subscription_id),
+        source: all.some((g) => g.source === 'subscription') ? 'subscription' : all.some((g) => g.source === 'contract') ? 'contract' : 'plan',
+      },
+    };
+  });
+}
+
+/**
+ * Every feature the customer's open subscriptions give it, with access, usage and balance of the
+ * current period. A customer token reads only its own customer (any other is 404). The one read
+ * model of entitlements: other views (a customer portal) call this.
+ */
+export async function listEntitlements(deps: ServiceDeps, customerId: string, ownCustomerId?: string): Promise<EntitlementListView> {
+  const spend = await getEntitlement(deps.db, customerId, ownCustomerId);
+  const computed = await computeEntitlements(deps, poolReader(deps.pool), customerId, null, deps.clock(), spend.status === 'blocked');
+  return { customer_id: customerId, as_of: deps.clock().toISOString(), entitlements: computed.map((c) => c.view) };
+}
+
+export interface CheckInput {
+  customer_id?: string | undefined;
+  external_customer_id?: string | undefined;
+  feature: string;
+  quantity?: string | undefined;
+  reserve?: boolean | undefined;
+  ttl_seconds?: number | undefined;
+}
+
+async function customerOf(deps: ServiceDeps, input: CheckInput): Promise<string> {
+  if (input.customer_id !== undefined) return input.customer_id;
+  const id = (await customerIdsByExternalId(deps.db, [input.external_customer_id!])).get(input.external_customer_id!);
+  if (id === undefined) throw new DomainError('not_found', 'customer_not_found', `no customer has external_id ${JSON.stringify(input.external_customer_id)}`, { external_customer_id: input.external_customer_id });
+  return id;
+}
+
+const MESSAGES = {
+  feature_not_included: 'no open subscription of the customer includes this feature',
+  feature_disabled: 'the feature is switched off for the customer',
+  limit_reached: 'the quantity exceeds what is left of the feature in this period',
+  customer_blocked: 'a HardLimit spend alert of the customer is triggered',
+} as const;
+
+/**
+ * May the customer use `quantity` more of the feature? With `reserve: true` (Metered features) an
+ * allowed quantity is also held until a usage event names the reservation or the TTL passes.
+ */
+export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, ownCustomerId?: string): Promise<EntitlementCheckView> {
+  const customerId = await customerOf(deps, input);
+  const spend = await getEntitlement(deps.db, customerId, ownCustomerId);
+  const read = poolReader(deps.pool);
+  const feature = await findFeatureByKey(read, input.feature);
+  if (feature === null) throw new DomainError('not_found', 'feature_not_found', `no feature has key ${JSON.stringify(input.feature)}`, { feature: input.feature });
+  if (input.reserve && feature.kind !== 'Metered') throw validation('reserve', `only Metered features are reserved; ${input.feature} is ${feature.kind}`);
+  const quantityText = input.quantity ?? '1';
+  const quantity = parseQuantity(quantityText);
+  const wallNow = deps.clock();
+  const blocked = spend.status === 'blocked';
+  const [found] = await computeEntitlements(deps, read, customerId, input.feature, wallNow, blocked);
+  const answer = (reason: keyof typeof MESSAGES | null, computed: Computed | undefined, reservation: EntitlementCheckView['reservation'] = null): EntitlementCheckView => ({
+    allowed: reason === null,
+    customer_id: customerId,
+    feature: input.feature,
+    quantity: formatQuantity(quantity),
+    reason,
+    message: reason === null ? null : MESSAGES[reason],
+    balance: computed?.view.balance ?? null,
+    usage: computed?.view.usage ?? null,
+    included: computed?.view.included ?? null,
+    resets_at: computed?.view.resets_at ?? null,
+    reservation,
+  });
+  if (found === undefined || feature.archived) return answer('feature_not_included', undefined);
+  if (!found.enabled) return answer('feature_disabled', found);
+  if (found.balance === null) return answer(null, found);
+  if (blocked) return answer('customer_blocked', found);
+  if (!input.reserve) return answer(quantityAllowed(found.balance, found.limit!, quantity) ? null : 'limit_reached', found);
+  return reserve(deps, customerId, found, quantity, input.ttl_seconds ?? DEFAULT_RESERVATION_TTL_SECONDS, wallNow, answer);
+}
+
+/** Holds the quantity when it fits what is left once the holds open now are counted (under the balance's lock). */
+async function reserve(
+  deps: ServiceDeps,
+  customerId: string,
+  found: Computed,
+  quantity: Quantity,
+  ttlSeconds: number,
+  wallNow: Date,
+  answer: (reason: 'limit_reached' | null, computed: Computed, reservation?: EntitlementCheckView['reservation']) => EntitlementCheckView,
+): Promise<EntitlementCheckView> {
+  const featureId = found.view.feature_id;
+  return deps.db.$transaction(async (tx) => {
+    await lockBalance(tx, customerId, featureId);
+    const held = parseQuantity((await heldQuantities(prismaReader(tx), customerId, [featureId], wallNow)).get(featureId) ?? '0');
+    const limit = found.limit!;
+    const before = meteredBalance({ included: found.included, granted: ZERO_QUANTITY, usage: found.usage, held, limit });
+    const now = { ...found, view: { ...found.view, balance: formatQuantity(before.balance), reserved: formatQuantity(held) } };
+    if (!quantityAllowed(before, limit, quantity)) return answer('limit_reached', now);
+    const id = newId();
+    const expiresAt = new Date(wallNow.getTime() + ttlSeconds * 1000);
+    await insertReservation(tx, { id, customerId, featureId, quantity: formatQuantity(quantity), expiresAt, createdAt: wallNow });
+    const after = meteredBalance({ included: found.included, granted: ZERO_QUANTITY, usage: found.usage, held: addQuantity(held, quantity), limit });
+    return answer(null, { ...now, view: { ...now.view, balance: formatQuantity(after.balance) } }, { id, quantity: formatQuantity(quantity), expires_at: expiresAt.toISOString() });
+  });
+}
+
+/**
+ * Usage events named these reservations (`properties.reservation_id`): they are committed (their hold
+ * ends, the event's usage counts instead). Ids of other customers' reservations, unknown ones and
+ * committed ones change nothing.
+ */
+export async function commitUsedReservations(deps: ServiceDeps, uses: { customerId: string; reservationId: string }[]): Promise<number> {
+  const named = uses.filter((u) => UUID.test(u.reservationId));
+  if (named.length === 0) return 0;
+  return (await deps.db.$transaction((tx) => commitReservations(tx, named, deps.clock()))).length;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
