@@ -9,7 +9,8 @@
  *   together as one `other` bucket at the default price (its line's `dimensions` is `{}`), so an
  *   invoice has at most MAX_DIMENSION_VALUES + 1 lines per dimensional SKU.
  */
-import type { SkuPrice } from './pricing.js';
+import { CoreValidationError, type Problem } from './errors.js';
+import { parseSkuPrice, type Dimensional, type DimensionPrice, type PackageRounding, type PricingModel, type SkuPrice, type TierJson, type TierScope } from './pricing.js';
 
 /** A dimension value: each group_by property → the event's value, null when the event lacks it. */
 export type DimensionValues = Readonly<Record<string, string | null>>;
@@ -68,4 +69,83 @@ export function dimensionLabel(dimensions: DimensionValues): string {
   return Object.entries(dimensions)
     .map(([key, value]) => `${key}=${value ?? '(none)'}`)
     .join(', ');
+}
+
+/** A dimension value's price as the API and the catalog's JSON column carry it (money as decimal strings). */
+export interface DimensionPriceJson {
+  readonly values: Readonly<Record<string, string>>;
+  readonly pricing_model: PricingModel;
+  readonly unit_amount_nanos?: string;
+  readonly tiers?: readonly TierJson[];
+  readonly package_size?: string;
+  readonly package_rounding?: PackageRounding;
+  readonly package_free_units?: string;
+}
+
+export interface DimensionalJson {
+  readonly group_by: readonly string[];
+  readonly tier_scope: TierScope;
+  readonly dimension_prices: readonly DimensionPriceJson[];
+}
+
+/** A SKU's dimensional terms from their JSON form; a value's price is validated as the SKU's own would be (fields prefixed dimension_prices[i]). */
+export function parseDimensional(json: DimensionalJson, currency: string): Dimensional {
+  const problems: Problem[] = [];
+  const prices = json.dimension_prices.flatMap((price, index): DimensionPrice[] => {
+    try {
+      const parsed = parseSkuPrice({
+        sku_id: 'dimension',
+        name: 'dimension',
+        pricing_model: price.pricing_model,
+        unit_amount_nanos: price.unit_amount_nanos ?? '0',
+        currency,
+        ...(price.tiers === undefined ? {} : { tiers: price.tiers }),
+        ...(price.package_size === undefined ? {} : { package_size: price.package_size }),
+        ...(price.pricing_model === 'Package' ? { package_rounding: price.package_rounding ?? 'Up' } : {}),
+        ...(price.package_free_units === undefined ? {} : { package_free_units: price.package_free_units }),
+      });
+      return [
+        {
+          values: price.values,
+          pricing_model: parsed.pricing_model,
+          unit_amount_nanos: parsed.unit_amount_nanos,
+          ...(parsed.tiers === undefined ? {} : { tiers: parsed.tiers }),
+          ...(parsed.package_size === undefined ? {} : { package_size: parsed.package_size }),
+          ...(parsed.package_rounding === undefined ? {} : { package_rounding: parsed.package_rounding }),
+          ...(parsed.package_free_units === undefined ? {} : { package_free_units: parsed.package_free_units }),
+        },
+      ];
+    } catch (err) {
+      if (!(err instanceof CoreValidationError)) throw err;
+      problems.push(...err.problems.map((problem) => ({ ...problem, field: `dimension_prices[${index}].${problem.field}` })));
+      return [];
+    }
+  });
+  if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+  return { group_by: [...json.group_by], tier_scope: json.tier_scope, prices };
+}
+
+/** The JSON form of a SKU's dimensional terms (tier bounds and money as decimal strings). */
+export function dimensionalJson(dimensional: Dimensional): DimensionalJson {
+  return {
+    group_by: [...dimensional.group_by],
+    tier_scope: dimensional.tier_scope,
+    dimension_prices: dimensional.prices.map((price) => ({
+      values: { ...price.values },
+      pricing_model: price.pricing_model,
+      unit_amount_nanos: price.unit_amount_nanos.toString(),
+      ...(price.tiers === undefined
+        ? {}
+        : {
+            tiers: price.tiers.map((tier) => ({
+              up_to: tier.up_to === null ? null : tier.up_to.toString(),
+              unit_amount_nanos: tier.unit_amount_nanos.toString(),
+              ...(tier.flat_amount_nanos === undefined ? {} : { flat_amount_nanos: tier.flat_amount_nanos.toString() }),
+            })),
+          }),
+      ...(price.package_size === undefined ? {} : { package_size: price.package_size.toString() }),
+      ...(price.package_rounding === undefined ? {} : { package_rounding: price.package_rounding }),
+      ...(price.package_free_units === undefined ? {} : { package_free_units: price.package_free_units.toString() }),
+    })),
+  };
 }
