@@ -5548,6 +5548,24 @@ export interface components {
             event_count: number;
             /** @description of which arrived after their period was closed (billed as prior-period adjustments) */
             late_event_count: number;
+            /** @description per dimensional SKU pricing this meter, the billable value per dimension value: the lines its invoice would carry; [] when none groups it */
+            dimensions: {
+                /**
+                 * Format: uuid
+                 * @description a dimensional SKU of the plan pricing this meter
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                sku_id: string;
+                group_by: string[];
+                values: {
+                    /** @description the value ({} for the `other` bucket beyond the cardinality bound) */
+                    dimensions: {
+                        [key: string]: string | null;
+                    };
+                    /** @description what an invoice of the period rates for this value (its line's quantity), never below 0 */
+                    billable_value: string;
+                }[];
+            }[];
         };
         Contract: {
             /**

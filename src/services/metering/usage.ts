@@ -485,11 +485,34 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
     entries.map((e) => ({ key: e.meterId, spec: e.spec, windowType: e.windowType, windowSizeSeconds: e.windowSizeSeconds })),
     billed,
   );
-  const [values, partials] = await Promise.all([
+  // Dimensional SKUs: their meters per dimension value over the period, read as the close reads them (one statement).
+  const groups = subscription.grouped_skus.flatMap((sku): (GroupedMeter & { skuId: string })[] => {
+    const entry = entries.find((e) => e.meterId === sku.meter_id);
+    return entry === undefined || entry.spec.kind !== 'meter' ? [] : [{ key: entry.meterId, spec: entry.spec, groupBy: sku.group_by, skuId: sku.sku_id }];
+  });
+  const [values, partials, grouped] = await Promise.all([
     aggregateAll(read, [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests], scope, subscription.cursors),
     readWindowPartials(read, plan.windowed, scope, billed),
+    groups.length === 0 ? Promise.resolve([]) : readGroupedQuantities(read, groups, scope, billed),
   ]);
   const billable = atLeastZero(plan.finish(values.slice(entries.length), partials));
+  const dimensionsOf = (meterId: string) =>
+    groups.flatMap((group, index) =>
+      group.key !== meterId
+        ? []
+        : [
+            {
+              sku_id: group.skuId,
+              group_by: [...group.groupBy],
+              values: grouped
+                .filter((row) => row.spec === index)
+                .map((row) => ({
+                  dimensions: row.values === null ? {} : Object.fromEntries(group.groupBy.map((key, i) => [key, row.values![i] ?? null])),
+                  billable_value: row.quantity.startsWith('-') ? '0' : canonicalDecimal(row.quantity),
+                })),
+            },
+          ],
+    );
   return {
     subscription_id: subscription.id,
     customer_id: subscription.customer_id,
@@ -510,6 +533,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
       window_end: e.window.end.toISOString(),
       event_count: values[i]!.event_count,
       late_event_count: values[i]!.late_event_count,
+      dimensions: dimensionsOf(e.meterId),
     })),
   };
 }
