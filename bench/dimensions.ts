@@ -56,8 +56,9 @@ async function main(): Promise<void> {
       { name: 'Largest request', aggregation: 'Max', property: 'tokens' },
       { name: 'Models used', aggregation: 'UniqueCount', property: 'model' },
       { name: 'Last request', aggregation: 'LATEST', property: 'tokens' },
-      { name: 'Tokens by region', aggregation: 'Sum', property: 'tokens' },
-      { name: 'Requests by model', aggregation: 'Count', property: null },
+      // Distinct from the plain ones (a meter is unique per definition): filtered to the known values.
+      { name: 'Tokens by region', aggregation: 'Sum', property: 'tokens', filters: [{ property: 'region', operator: 'In', value: ['eu', 'us', 'apac'] }] },
+      { name: 'Requests by model', aggregation: 'Count', filters: [{ property: 'model', operator: 'NotEquals', value: 'none' }] },
     ];
     const ids: string[] = [];
     for (const meter of meters) ids.push((await post<{ id: string }>('/admin/v1/meters', { event_type: EVENT_TYPE, ...meter })).id);
