@@ -155,6 +155,26 @@ describe('dimensional pricing', () => {
     });
   });
 
+  it('answers at most 1,000 values on their own, the first seen; the later ones are one `other` bucket', async () => {
+    const { meterId, clockId, subscriptionId, send } = await setUp();
+    await advanceClock(h, clockId, '2026-01-20T00:00:00.000Z');
+    const region = (i: number) => `r${String(i).padStart(4, '0')}`;
+    // 1,000 regions first, then 2 more (and one more event of a known region) in a later batch.
+    expect((await send(Array.from({ length: 1000 }, (_, i) => ({ at: '2026-01-10T00:00:00Z', properties: { region: region(i), units: 1 } })))).accepted_count).toBe(1000);
+    await send([
+      { at: '2026-01-11T00:00:00Z', properties: { region: region(1000), units: 5 } },
+      { at: '2026-01-11T00:00:00Z', properties: { region: region(1001), units: 7 } },
+      { at: '2026-01-11T00:00:00Z', properties: { region: region(0), units: 2 } },
+    ]);
+    const summary = await expectJson<Summary>(await h.request('GET', `/v1/subscriptions/${subscriptionId}/usage`));
+    const values = summary.meters.find((m) => m.meter_id === meterId)!.dimensions[0]!.values;
+    expect(values).toHaveLength(1001);
+    const other = values.filter((v) => Object.keys(v.dimensions).length === 0);
+    expect(other).toEqual([{ dimensions: {}, billable_value: '12' }]);
+    expect(values.find((v) => v.dimensions.region === region(0))!.billable_value).toBe('3');
+    expect(values.some((v) => v.dimensions.region === region(1000) || v.dimensions.region === region(1001))).toBe(false);
+  });
+
   it('refuses a grouped SKU without a meter_id and a Percentage SKU naming a meter', async () => {
     const { meterId, planId } = await setUp();
     const noMeter = await h.request('POST', '/admin/v1/catalog/skus', {
