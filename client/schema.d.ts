@@ -261,6 +261,13 @@ export interface paths {
          *       Graduated and Volume (`unit_amount_required`); prices are non-negative except Flat and PerUnit credits (`negative_price`).
          *     - Package needs package_size (`invalid_package_size`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
          *       positive unit_amount_nanos; package and commit fields on other models are `field_not_applicable`.
+         *     - A Percentage SKU takes meter_event_type, not meter_id (422 `meter_not_applicable`).
+         *     - Dimensional pricing: `group_by` (1–3 event properties) prices per dimension value, one invoice line per value; `dimension_prices`
+         *       lists values with their own price (any of PerUnit, Graduated, Volume, Package, validated like the SKU's: issues under
+         *       `dimension_prices.<i>`); every other value, and events without the property, take the SKU's own price. `tier_scope`:
+         *       `per_value` (default) or `across_all`. It needs meter_id naming a BillingPeriod meter aggregating Sum, Count, Max or UniqueCount
+         *       (422 `group_by_meter_unsupported`); the SKU's model must be one of those four (`group_by_not_applicable`). At most 1,000 values
+         *       per period get their own line; later ones are billed together in one `other` line at the SKU's price.
          *     - Unknown plan_id: 404 `plan_not_found`. All SKUs of a plan share one currency: 409 `plan_currency_mismatch`.
          *     - An archived plan takes no SKUs (409 `plan_archived`); an event type whose default meter is archived cannot be priced by meter_event_type alone (409 `meter_archived`).
          *
@@ -417,6 +424,11 @@ export interface paths {
          *     the piece's terms (so a free first tier is granted once per period, and tier entry fees fall in the piece that enters
          *     the tier). A split period without the usage to date at one of its boundaries is 400 `usage_to_date_required` naming
          *     `usage_to_date.<date>`.
+         *
+         *     A dimensional SKU (one with group_by) rates one line per dimension value: give its quantities per value in
+         *     `dimension_quantities` (`{sku_id, dimensions, quantity}`, as the usage summary's `dimensions` lists them); each line carries
+         *     `dimensions`. An entry naming no dimensional SKU of the plan, or dimensions other than its group_by, is 400
+         *     `invalid_dimension_quantity`; the same value twice is 400 `duplicate_dimension_quantity`.
          *
          *     A quantity key that no usage SKU of the plan rates is 400 `unknown_meter`; every invalid input is one entry of
          *     details.issues naming its field (e.g. `quantities.api_calls`, `contract.terms.0.end_date`). Unknown plan: 404
@@ -3022,7 +3034,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "overage_included_fixed" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -3537,6 +3549,11 @@ export interface components {
              * @example 1500000000000
              */
             per_event_maximum_nanos: string | null;
+            /** @description dimensional pricing: the event properties it prices per value of (one invoice line per value); null when priced as one quantity */
+            group_by: string[] | null;
+            tier_scope: components["schemas"]["TierScope"];
+            /** @description the listed values' own prices; any other value is priced by the SKU's own terms */
+            dimension_prices: components["schemas"]["DimensionPrice"][] | null;
             /** @description the first version of its plan holding this SKU */
             version_from: number;
             /** @description the first version of its plan without it (archived); null while the current version holds it */
@@ -3571,6 +3588,34 @@ export interface components {
         };
         /** @enum {string|null} */
         PackageRounding: "Up" | "Down" | null;
+        /**
+         * @description a dimensional SKU's tiers: counted per dimension value (each from 0), or across all values together
+         * @enum {string|null}
+         */
+        TierScope: "per_value" | "across_all" | null;
+        DimensionPrice: {
+            /**
+             * @description every group_by property with its value, e.g. {"region": "eu"}
+             * @example {
+             *       "region": "eu"
+             *     }
+             */
+            values: {
+                [key: string]: string;
+            };
+            pricing_model: components["schemas"]["PricingModel"] & unknown;
+            /**
+             * @description raw units at scale 12 (1 unit = 1000000000000)
+             * @example 1500000000000
+             */
+            unit_amount_nanos?: string;
+            /** @description Package: units per package, decimal-integer string */
+            package_size?: string;
+            package_rounding?: components["schemas"]["PackageRounding"];
+            /** @description Package: units free before the first package, decimal-integer string */
+            package_free_units?: string;
+            tiers?: components["schemas"]["Tier"][];
+        };
         CreatePlanRequest: {
             name: string;
             /** @description default "" */
@@ -3682,6 +3727,16 @@ export interface components {
              * @example 1500000000000
              */
             per_event_maximum_nanos?: string;
+            /**
+             * @description dimensional pricing: 1-3 event properties priced per value (one invoice line per value); needs meter_id
+             * @example [
+             *       "region"
+             *     ]
+             */
+            group_by?: string[];
+            tier_scope?: components["schemas"]["TierScope"] & unknown;
+            /** @description with group_by: values priced by their own terms; any other value (and events without the property) takes the SKU's own price */
+            dimension_prices?: components["schemas"]["DimensionPriceInput"][];
         };
         TierInput: {
             /** @description inclusive upper bound in whole units; null for the last, unbounded tier */
@@ -3696,6 +3751,29 @@ export interface components {
              * @example 1500000000000
              */
             flat_amount_nanos?: string;
+        };
+        DimensionPriceInput: {
+            /**
+             * @description every group_by property with its value, e.g. {"region": "eu"}
+             * @example {
+             *       "region": "eu"
+             *     }
+             */
+            values: {
+                [key: string]: string;
+            };
+            pricing_model: components["schemas"]["PricingModel"] & unknown;
+            /**
+             * @description raw units at scale 12 (1 unit = 1000000000000)
+             * @example 1500000000000
+             */
+            unit_amount_nanos?: string;
+            /** @description Package: units per package, decimal-integer string */
+            package_size?: string;
+            package_rounding?: components["schemas"]["PackageRounding"];
+            /** @description Package: units free before the first package, decimal-integer string */
+            package_free_units?: string;
+            tiers?: components["schemas"]["TierInput"][];
         };
         SkuList: components["schemas"]["Sku"][];
         PlanVersion: {
@@ -4007,6 +4085,7 @@ export interface components {
                 /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
                 window_size: string | null;
             };
+            dimensions?: components["schemas"]["Dimensions"];
             adjustments: {
                 /** @enum {string} */
                 kind: "TierOverride" | "Escalation" | "RateOverride" | "Proration" | "ContractDiscount";
@@ -4033,6 +4112,15 @@ export interface components {
              * @example 1500000000000
              */
             amount_nanos: string;
+        };
+        /**
+         * @description a dimensional SKU's line (one per dimension value): the value it prices, e.g. {"region": "eu"}; null values: events without the property; {}: the `other` bucket
+         * @example {
+         *       "region": "eu"
+         *     }
+         */
+        Dimensions: {
+            [key: string]: string | null;
         };
         MinimumTrueUp: {
             /**
@@ -4077,6 +4165,26 @@ export interface components {
             quantities: {
                 [key: string]: string;
             };
+            /** @description a dimensional SKU's quantity per dimension value over the whole period (as the usage summary's `dimensions` shows them); each value is one line of the SKU priced by its value's price, values left out count as 0 */
+            dimension_quantities?: {
+                /**
+                 * Format: uuid
+                 * @description a dimensional SKU of the plan (one with group_by)
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                sku_id: string;
+                /**
+                 * @description every group_by property of the SKU with a value (null: events without the property)
+                 * @example {
+                 *       "region": "eu"
+                 *     }
+                 */
+                dimensions: {
+                    [key: string]: string | null;
+                };
+                /** @example 1500 */
+                quantity: string;
+            }[];
             /**
              * @description for a period split by a phase or escalation boundary: boundary date → meter → quantity aggregated over [period.start, date). Required for every inner boundary, refused for any other date
              * @example {
@@ -4573,6 +4681,8 @@ export interface components {
              * @example 2026-01-31T12:00:00.000Z
              */
             period_end: string | null;
+            /** @description a dimensional SKU's line: the dimension value it bills, e.g. {"region": "eu"} (null: events without the property; {}: the `other` bucket beyond the bound); null on other lines */
+            dimensions: components["schemas"]["Dimensions"] | null;
             detail: components["schemas"]["InvoiceLineDetail"];
         };
         InvoiceLineDetail: ({
@@ -4700,6 +4810,7 @@ export interface components {
                 /** @description ISO 8601 duration of Sliding and Tumbling windows; null for BillingPeriod */
                 window_size: string | null;
             };
+            dimensions?: components["schemas"]["Dimensions"];
             adjustments?: {
                 /** @enum {string} */
                 kind: "TierOverride" | "Escalation" | "RateOverride" | "Proration" | "ContractDiscount";
@@ -5233,6 +5344,11 @@ export interface components {
                  */
                 end: string | null;
             };
+            /** @description a dimensional SKU's line: the event properties its meter was grouped by and the value this line prices */
+            dimensions: {
+                group_by: string[];
+                values: components["schemas"]["Dimensions"] & unknown;
+            } | null;
             /** @description the plan phases of the period the charge was rated in (empty for lines billing did not rate, or billed before explanations were stored) */
             plan_phases: ({
                 /**
@@ -5717,6 +5833,24 @@ export interface components {
             event_count: number;
             /** @description of which arrived after their period was closed (billed as prior-period adjustments) */
             late_event_count: number;
+            /** @description per dimensional SKU pricing this meter, the billable value per dimension value: the lines its invoice would carry; [] when none groups it */
+            dimensions: {
+                /**
+                 * Format: uuid
+                 * @description a dimensional SKU of the plan pricing this meter
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                sku_id: string;
+                group_by: string[];
+                values: {
+                    /** @description the value ({} for the `other` bucket beyond the cardinality bound) */
+                    dimensions: {
+                        [key: string]: string | null;
+                    };
+                    /** @description what an invoice of the period rates for this value (its line's quantity), never below 0 */
+                    billable_value: string;
+                }[];
+            }[];
         };
         Contract: {
             /**
@@ -9583,7 +9717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused`, `meter_event_type_mismatch` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `meter_not_applicable`, `group_by_meter_unsupported`, `meter_event_type_mismatch` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -75,6 +75,7 @@ function line(rated: RatedLine, kind: string, by?: { id: string; name: string })
     periodEnd: PERIOD.end,
     detail: serializeRatedLine(rated) as unknown as Prisma.JsonValue,
     pricingTrace: null,
+    dimensions: null,
     createdAt: FINALIZED_AT,
   };
 }

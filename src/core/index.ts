@@ -8,6 +8,7 @@ export * from './money.js';
 export * from './decimal.js';
 export * from './calendar.js';
 export * from './pricing.js';
+export * from './dimensions.js';
 export * from './contracts.js';
 export * from './proration.js';
 export * from './trueup.js';

@@ -52,6 +52,7 @@ import {
   type RateOverride,
 } from './contracts.js';
 import { formatQuantity, MAX_QUANTITY_SCALE, parseQuantity, pow10, roundRational, type Quantity, type Rational } from './decimal.js';
+import type { DimensionValues } from './dimensions.js';
 import { CoreValidationError, type Problem } from './errors.js';
 import { formatMoney, isCurrency, MONEY_LIMIT, ONE_UNIT, parseMoney } from './money.js';
 
@@ -107,6 +108,41 @@ export interface SkuPrice {
   readonly per_event_maximum_nanos?: bigint;
   /** Product tags, matched by contract RateOverrides. */
   readonly tags?: readonly string[];
+  /** Dimensional pricing: the quantity is read per value of event properties, each value priced on its own line. */
+  readonly dimensional?: Dimensional;
+}
+
+/** Whether tiers are counted per dimension value (each value from 0) or across all values together. */
+export type TierScope = 'per_value' | 'across_all';
+export const TIER_SCOPES: readonly TierScope[] = ['per_value', 'across_all'];
+
+/** The models a dimensional SKU (and each of its per-value prices) may price with: those rating one meter quantity. */
+export const DIMENSION_MODELS: ReadonlySet<PricingModel> = new Set<PricingModel>(['PerUnit', 'Graduated', 'Volume', 'Package']);
+/** At most this many event properties to group by. */
+export const MAX_GROUP_BY = 3;
+/** At most this many listed values with their own price on one SKU. */
+export const MAX_DIMENSION_PRICES = 100;
+
+/** The price of one listed dimension value (every group_by property named with its value). */
+export interface DimensionPrice {
+  readonly values: Readonly<Record<string, string>>;
+  readonly pricing_model: PricingModel;
+  readonly unit_amount_nanos: bigint;
+  readonly tiers?: readonly Tier[];
+  readonly package_size?: bigint;
+  readonly package_rounding?: PackageRounding;
+  readonly package_free_units?: bigint;
+}
+
+/**
+ * A SKU priced per dimension value: `group_by` names 1–MAX_GROUP_BY event properties; a value listed
+ * in `prices` is priced by its own terms, any other value (and events without the property, value
+ * null) by the SKU's own terms (the default price).
+ */
+export interface Dimensional {
+  readonly group_by: readonly string[];
+  readonly prices: readonly DimensionPrice[];
+  readonly tier_scope: TierScope;
 }
 
 /**
@@ -194,6 +230,8 @@ export interface RatedLine {
   /** The meter the quantity was read from (the SKU's `meter`, when resolved). */
   readonly meter?: SkuMeter;
   readonly percentage?: PercentageDetail;
+  /** A dimensional SKU's line: the dimension value it prices (`{}`: the `other` bucket, see dimensions.ts). */
+  readonly dimensions?: DimensionValues;
   readonly adjustments: readonly Adjustment[];
   /** After every adjustment except the contract discount. */
   readonly subtotal_nanos: bigint;
@@ -376,6 +414,7 @@ export function validateSku(sku: SkuPrice): Problem[] {
     }
   }
   if (model === 'Percentage') problems.push(...percentageProblems(sku));
+  if (sku.dimensional !== undefined) problems.push(...dimensionalProblems(sku, sku.dimensional));
   if (model === 'Committed') {
     if (sku.commit_amount_nanos === undefined) {
       problems.push({ code: 'commit_required', field: 'commit_amount_nanos', message: 'Committed pricing needs commit_amount_nanos' });
@@ -391,6 +430,59 @@ export function validateSku(sku: SkuPrice): Problem[] {
       problems.push({ code: 'unit_amount_required', field: 'unit_amount_nanos', message: 'Committed pricing values usage at unit_amount_nanos, which must be positive' });
     }
   }
+  return problems;
+}
+
+/** The SKU a dimension value is priced by: the listed value's terms, or the SKU's own (the default price). */
+export function dimensionPriceSku(sku: SkuPrice, price: DimensionPrice | undefined): SkuPrice {
+  const { dimensional: _dimensional, ...plain } = sku;
+  if (price === undefined) return plain;
+  const { tiers: _t, package_size: _s, package_rounding: _r, package_free_units: _f, minimum_amount_nanos: _m, ...rest } = plain;
+  return {
+    ...rest,
+    pricing_model: price.pricing_model,
+    unit_amount_nanos: price.unit_amount_nanos,
+    ...(price.tiers === undefined ? {} : { tiers: price.tiers }),
+    ...(price.package_size === undefined ? {} : { package_size: price.package_size }),
+    ...(price.package_rounding === undefined ? {} : { package_rounding: price.package_rounding }),
+    ...(price.package_free_units === undefined ? {} : { package_free_units: price.package_free_units }),
+  };
+}
+
+function dimensionalProblems(sku: SkuPrice, dimensional: Dimensional): Problem[] {
+  const problems: Problem[] = [];
+  const { group_by: groupBy, prices } = dimensional;
+  if (!DIMENSION_MODELS.has(sku.pricing_model)) {
+    problems.push({ code: 'group_by_not_applicable', field: 'group_by', message: `${sku.pricing_model} pricing cannot be priced per dimension (only ${[...DIMENSION_MODELS].join(', ')})` });
+  }
+  if (!Array.isArray(groupBy) || groupBy.length < 1 || groupBy.length > MAX_GROUP_BY || groupBy.some((key) => typeof key !== 'string' || key === '')) {
+    problems.push({ code: 'invalid_group_by', field: 'group_by', message: `group_by names 1 to ${MAX_GROUP_BY} event properties` });
+    return problems;
+  }
+  if (new Set(groupBy).size !== groupBy.length) problems.push({ code: 'invalid_group_by', field: 'group_by', message: 'group_by names each property once' });
+  if (!TIER_SCOPES.includes(dimensional.tier_scope)) {
+    problems.push({ code: 'invalid_tier_scope', field: 'tier_scope', message: `tier_scope is one of ${TIER_SCOPES.join(', ')}` });
+  }
+  if (prices.length > MAX_DIMENSION_PRICES) {
+    problems.push({ code: 'too_many_dimension_prices', field: 'dimension_prices', message: `at most ${MAX_DIMENSION_PRICES} dimension prices per SKU` });
+  }
+  const seen = new Set<string>();
+  prices.forEach((price, index) => {
+    const at = `dimension_prices[${index}]`;
+    const keys = Object.keys(price.values ?? {});
+    if (keys.length !== groupBy.length || !groupBy.every((key) => typeof price.values[key] === 'string')) {
+      problems.push({ code: 'invalid_dimension_values', field: `${at}.values`, message: `values names every group_by property (${groupBy.join(', ')}) with a string value, and nothing else` });
+      return;
+    }
+    const key = JSON.stringify(groupBy.map((k) => price.values[k]));
+    if (seen.has(key)) problems.push({ code: 'duplicate_dimension_price', field: `${at}.values`, message: `two prices for ${key}` });
+    seen.add(key);
+    if (!DIMENSION_MODELS.has(price.pricing_model)) {
+      problems.push({ code: 'group_by_not_applicable', field: `${at}.pricing_model`, message: `a dimension value is priced by one of ${[...DIMENSION_MODELS].join(', ')}` });
+      return;
+    }
+    for (const problem of validateSku(dimensionPriceSku(sku, price))) problems.push({ ...problem, field: `${at}.${problem.field}` });
+  });
   return problems;
 }
 
@@ -818,6 +910,7 @@ export interface RatedLineJson {
     readonly overage_amount_nanos: string;
   };
   readonly meter?: SkuMeter;
+  readonly dimensions?: DimensionValues;
   readonly adjustments: readonly AdjustmentJson[];
   readonly subtotal_nanos: string;
   readonly discount_nanos: string;
@@ -877,6 +970,7 @@ export function serializeRatedLine(line: RatedLine): RatedLineJson {
           },
         }),
     ...(line.meter === undefined ? {} : { meter: line.meter }),
+    ...(line.dimensions === undefined ? {} : { dimensions: line.dimensions }),
     adjustments: line.adjustments.map((adjustment) => ({
       kind: adjustment.kind,
       ...(adjustment.basis_points === undefined ? {} : { basis_points: adjustment.basis_points }),

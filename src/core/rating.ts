@@ -24,10 +24,12 @@ import {
   type RateOverride,
   type TierOverride,
 } from './contracts.js';
-import { addQuantity, formatQuantity, parseQuantity, roundRational, subtractQuantity, ZERO_QUANTITY, type Quantity } from './decimal.js';
+import { addQuantity, compareQuantity, formatQuantity, parseQuantity, roundRational, subtractQuantity, ZERO_QUANTITY, type Quantity } from './decimal.js';
+import { dimensionalMeterKey, dimensionLabel, dimensionLineKey, dimensionsOfSuffix, groupedUsagePrefix, isOtherBucket, type DimensionValues } from './dimensions.js';
 import { CoreValidationError, type Problem } from './errors.js';
 import { formatMoney } from './money.js';
 import {
+  dimensionPriceSku,
   MINIMUM_MODELS,
   percentageDetail,
   rateSku,
@@ -106,16 +108,20 @@ export interface MinimumTrueUp {
   readonly proration: { readonly days_used: number; readonly days_in_period: number } | null;
 }
 
-/** The true-ups of the SKUs with a minimum, one per such SKU, in the order of `skus` (lines follow it too). */
+/**
+ * The true-ups of the SKUs with a minimum, one per such SKU, in the order of `skus`, against the
+ * SKU's lines (a dimensional SKU's minimum is judged on the sum of its dimension lines).
+ */
 export function minimumTrueUps(skus: readonly SkuPrice[], lines: readonly RatedLine[], proration: RateOptions['proration']): MinimumTrueUp[] {
   const out: MinimumTrueUp[] = [];
-  skus.forEach((sku, index) => {
+  const amounts = new Map<string, bigint>();
+  for (const line of lines) amounts.set(line.sku_id, (amounts.get(line.sku_id) ?? 0n) + line.amount_nanos);
+  skus.forEach((sku) => {
     const minimum = sku.minimum_amount_nanos;
     if (minimum === undefined || !MINIMUM_MODELS.has(sku.pricing_model)) return;
-    const line = lines[index] as RatedLine;
     const partial = proration !== undefined && proration.days_used !== proration.days_in_period;
     const owed = partial ? roundRational({ num: minimum * BigInt(proration.days_used), den: BigInt(proration.days_in_period) }) : minimum;
-    const usage = line.amount_nanos;
+    const usage = amounts.get(sku.sku_id) ?? 0n;
     out.push({
       sku_id: sku.sku_id,
       description: `${sku.name} · minimum spend`,
@@ -161,6 +167,79 @@ function usageFor(usage: UsageQuantities, meter: string): string | undefined {
 function skuQuantity(usage: UsageQuantities, sku: SkuPrice): string | undefined {
   if (sku.pricing_model === 'Percentage') return usageFor(usage, usageKey(sku) as string);
   return (sku.meter === undefined ? undefined : usageFor(usage, sku.meter.meter_id)) ?? usageFor(usage, sku.meter_event_type as string);
+}
+
+/*
+ * ---------------------------------------------------------------------------------------------
+ * Dimensional SKUs (pricing.ts Dimensional, dimensions.ts): one line per dimension value, in the
+ * order of the values' keys (the `other` bucket last). A listed value is priced by its own terms,
+ * any other by the SKU's (a contract's tier override replaces only the SKU's own tiers).
+ * - tier_scope per_value: each value's units fill the tiers from 0, as if it were a SKU of its own.
+ * - tier_scope across_all: the values' units share one tier count: the units of a value occupy the
+ *   positions after those of the values before it (in that order), and its line is
+ *   R_v(position + q) − R_v(position) under its own price R_v ("rate to date, invoice the
+ *   difference" across values). When every value has one price, the lines sum to the rating of the
+ *   total; a Volume line may be negative across a cheaper-tier cliff, as across contract phases.
+ * ---------------------------------------------------------------------------------------------
+ */
+
+/** A dimensional SKU's quantity per value (keyed by the value's usage key suffix). */
+function groupedQuantities(usage: UsageQuantities | undefined, sku: SkuPrice): Map<string, Quantity> {
+  const out = new Map<string, Quantity>();
+  if (usage === undefined || sku.dimensional === undefined) return out;
+  const prefix = groupedUsagePrefix(dimensionalMeterKey(sku), sku.dimensional.group_by);
+  const entries = usage instanceof Map ? [...usage.entries()] : Object.entries(usage as Readonly<Record<string, string>>);
+  for (const [key, quantity] of entries) if (key.startsWith(prefix)) out.set(key.slice(prefix.length), parseQuantity(quantity));
+  return out;
+}
+
+/** The price of one dimension value, named after it on its line. */
+function dimensionPrice(sku: SkuPrice, dimensions: DimensionValues): { price: SkuPrice; listed: boolean } {
+  const dimensional = sku.dimensional!;
+  const listed = isOtherBucket(dimensions)
+    ? undefined
+    : dimensional.prices.find((price) => dimensional.group_by.every((key) => price.values[key] === dimensions[key]));
+  return { price: { ...dimensionPriceSku(sku, listed), name: `${sku.name} · ${dimensionLabel(dimensions)}` }, listed: listed !== undefined };
+}
+
+const NO_QUANTITIES: ReadonlyMap<string, Quantity> = new Map();
+
+/** R(to) − R(from) under one price: the line of the units at positions (from, to]. */
+function rateBetween(price: SkuPrice, from: Quantity, to: Quantity, options: RateOptions): RatedLine {
+  const after = rateSku(price, to, options);
+  if (from.coefficient === 0n) return after;
+  return sumLines(price, formatQuantity(subtractQuantity(to, from)), [[after, 1n], [rateSku(price, from, options), -1n]]);
+}
+
+/**
+ * The lines of a dimensional SKU for the usage between two to-date readings (`before` undefined:
+ * from the period start), per value. No value at all: one line at 0 (the SKU still appears).
+ */
+function rateDimensionalSpan(sku: SkuPrice, before: ReadonlyMap<string, Quantity> | undefined, after: ReadonlyMap<string, Quantity>, options: RateOptions): RatedLine[] {
+  const dimensional = sku.dimensional!;
+  const earlier = before ?? NO_QUANTITIES;
+  const suffixes = [...new Set([...earlier.keys(), ...after.keys()])].sort((a, b) => (a === 'other' ? 1 : b === 'other' ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  if (suffixes.length === 0) return [rateSku(dimensionPriceSku(sku, undefined), '0', options)];
+  const { tier_override: _override, ...withoutOverride } = options;
+  let position = ZERO_QUANTITY;
+  if (dimensional.tier_scope === 'across_all') for (const q of earlier.values()) position = addQuantity(position, q);
+  return suffixes.map((suffix) => {
+    const dimensions = dimensionsOfSuffix(dimensional.group_by, suffix);
+    const { price, listed } = dimensionPrice(sku, dimensions);
+    const from = earlier.get(suffix) ?? ZERO_QUANTITY;
+    const to = after.get(suffix) ?? ZERO_QUANTITY;
+    const quantity = compareQuantity(to, from) < 0 ? ZERO_QUANTITY : subtractQuantity(to, from);
+    const opts = listed ? withoutOverride : options;
+    let line: RatedLine;
+    if (dimensional.tier_scope === 'per_value') {
+      line = rateBetween(price, from, compareQuantity(to, from) < 0 ? from : to, opts);
+    } else {
+      const end = addQuantity(position, quantity);
+      line = rateBetween(price, position, end, opts);
+      position = end;
+    }
+    return { ...line, dimensions };
+  });
 }
 
 function prorationFor(period: DateRange, service: DateRange | undefined): RateOptions['proration'] {
@@ -254,9 +333,10 @@ export function ratePlan(input: RatePlanInput): RatedPlan {
   const terms = termsAt(contract, skus, asOf);
   const phase = terms.phase;
 
-  const lines = skus.map((sku) => {
+  const lines = skus.flatMap((sku) => {
+    if (sku.dimensional !== undefined) return rateDimensionalSpan(sku, undefined, groupedQuantities(usage, sku), optionsFor(terms, sku, proration));
     const quantity = sku.pricing_model === 'Flat' ? '0' : (skuQuantity(usage, sku) ?? '0');
-    return rateSku(sku, quantity, optionsFor(terms, sku, proration));
+    return [rateSku(sku, quantity, optionsFor(terms, sku, proration))];
   });
   const minimums = minimumTrueUps(skus, lines, proration);
 
@@ -551,7 +631,7 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
   const rated: RatedPiece[] = pieces.map((piece, index) => {
     const terms = termsAt(contract, skus, piece.start);
     const pieceProration = piece.days === periodDays ? undefined : { days_used: piece.days, days_in_period: periodDays };
-    const lines = skus.map((sku): RatedLine => {
+    const pieceLine = (sku: SkuPrice): RatedLine => {
       if (sku.pricing_model === 'Flat') return rateSku(sku, '0', optionsFor(terms, sku, pieceProration));
       const upTo = toDate(sku, index);
       const before = index === 0 ? ZERO_QUANTITY : toDate(sku, index - 1);
@@ -564,15 +644,31 @@ export function ratePeriodAcrossPhases(input: RatePeriodInput): RatedPeriod {
       }
       const commit = rateSku(sku, '0', optionsFor(terms, sku, pieceProration));
       return sumLines(sku, quantity, [[commit, 1n], [after, 1n], [rateSku(sku, before, options), -1n]]);
+    };
+    const lines = skus.flatMap((sku): RatedLine[] => {
+      if (sku.dimensional !== undefined) {
+        const at = (i: number) => groupedQuantities(i === pieces.length - 1 ? usage : usageAt(input.usage_to_date, (pieces[i] as PeriodPiece).end), sku);
+        return rateDimensionalSpan(sku, index === 0 ? undefined : at(index - 1), at(index), optionsFor(terms, sku, serviceProration));
+      }
+      return [pieceLine(sku)];
     });
     return { ...piece, lines, ...totals(lines) };
   });
 
-  const lines = skus.map((sku, index) => {
-    const parts = rated.map((piece) => [piece.lines[index] as RatedLine, 1n] as const);
-    if (parts.length === 1) return (parts[0] as readonly [RatedLine, bigint])[0];
+  // One line per SKU (per SKU and dimension value for a dimensional SKU): the sum of its piece lines.
+  const skuOf = new Map(skus.map((sku) => [sku.sku_id, sku]));
+  const partsOf = new Map<string, RatedLine[]>();
+  for (const piece of rated) for (const line of piece.lines) partsOf.set(dimensionLineKey(line.sku_id, line.dimensions), [...(partsOf.get(dimensionLineKey(line.sku_id, line.dimensions)) ?? []), line]);
+  const lines = [...partsOf.values()].map((parts): RatedLine => {
+    const first = parts[0] as RatedLine;
+    if (parts.length === 1) return first;
+    const sku = skuOf.get(first.sku_id) as SkuPrice;
+    if (first.dimensions !== undefined) {
+      const quantity = formatQuantity(parts.reduce((sum, line) => addQuantity(sum, parseQuantity(line.quantity)), ZERO_QUANTITY));
+      return { ...sumLines(dimensionPrice(sku, first.dimensions).price, quantity, parts.map((line) => [line, 1n] as const)), dimensions: first.dimensions };
+    }
     const quantity = sku.pricing_model === 'Flat' ? '1' : formatQuantity(parseQuantity(skuQuantity(usage, sku) ?? '0'));
-    return sumLines(sku, quantity, parts);
+    return sumLines(sku, quantity, parts.map((line) => [line, 1n] as const));
   });
   const minimums = minimumTrueUps(skus, lines, serviceProration);
   return { currency: first.currency, period, pieces: rated, lines, minimums, ...totals(lines, minimums) };

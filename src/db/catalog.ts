@@ -3,7 +3,7 @@
  * as decimal strings), and SKU rows mapped to the rating core's SkuPrice (money as bigint).
  * Prisma errors are translated into domain errors here, at the edge.
  */
-import type { PackageRounding, SkuPrice, Tier } from '../core/index.js';
+import { dimensionalJson, parseDimensional, type DimensionalJson, type PackageRounding, type SkuPrice, type Tier, type TierScope } from '../core/index.js';
 import { Prisma, type BillingCadence, type PricingModel, type Product as ProductRow, type Sku as SkuRow } from '../generated/prisma/client.js';
 import { DomainError } from '../errors.js';
 import type { DbClient } from './client.js';
@@ -57,11 +57,26 @@ export interface SkuRecord {
   per_event_fee_nanos: string | null;
   per_event_minimum_nanos: string | null;
   per_event_maximum_nanos: string | null;
+  /** Dimensional pricing: the event properties it prices per value of; null when priced as one quantity. */
+  group_by: string[] | null;
+  tier_scope: TierScope | null;
+  dimension_prices: DimensionPriceRecord[] | null;
   /** The plan versions holding the SKU: [version_from, version_to), version_to null while current. */
   version_from: number;
   version_to: number | null;
   archived_at: string | null;
   created_at: string;
+}
+
+/** A listed dimension value's price as returned (tier bounds as numbers, like the SKU's tiers). */
+export interface DimensionPriceRecord {
+  values: Record<string, string>;
+  pricing_model: PricingModel;
+  unit_amount_nanos?: string | undefined;
+  package_size?: string | undefined;
+  package_rounding?: PackageRounding | undefined;
+  package_free_units?: string | undefined;
+  tiers?: TierRecord[] | undefined;
 }
 
 export interface PlanRecord {
@@ -103,8 +118,11 @@ function toProductRecord(row: ProductRow): ProductRecord {
   };
 }
 
+const storedDimensional = (row: SkuRow): DimensionalJson | null => (row.dimensional === null ? null : (row.dimensional as unknown as DimensionalJson));
+
 function toSkuRecord(row: SkuRow): SkuRecord {
   const tiers = storedTiers(row);
+  const dimensional = storedDimensional(row);
   return {
     id: row.id,
     plan_id: row.planId,
@@ -134,6 +152,18 @@ function toSkuRecord(row: SkuRow): SkuRecord {
     per_event_fee_nanos: fromDecimalOrNull(row.perEventFeeNanos)?.toString() ?? null,
     per_event_minimum_nanos: fromDecimalOrNull(row.perEventMinimumNanos)?.toString() ?? null,
     per_event_maximum_nanos: fromDecimalOrNull(row.perEventMaximumNanos)?.toString() ?? null,
+    group_by: dimensional === null ? null : [...dimensional.group_by],
+    tier_scope: dimensional?.tier_scope ?? null,
+    dimension_prices:
+      dimensional === null
+        ? null
+        : dimensional.dimension_prices.map(({ tiers: priceTiers, ...price }) => ({
+            ...price,
+            values: { ...price.values },
+            ...(priceTiers === undefined
+              ? {}
+              : { tiers: priceTiers.map((tier) => ({ ...tier, up_to: tier.up_to === null ? null : Number(tier.up_to) })) }),
+          })),
     version_from: row.versionFrom,
     version_to: row.versionTo,
     archived_at: row.archivedAt?.toISOString() ?? null,
@@ -194,6 +224,7 @@ export function toSkuPrice(row: SkuRow, tags: readonly string[]): SkuPrice {
     ...optionalBigint('per_event_fee_nanos', row.perEventFeeNanos),
     ...optionalBigint('per_event_minimum_nanos', row.perEventMinimumNanos),
     ...optionalBigint('per_event_maximum_nanos', row.perEventMaximumNanos),
+    ...(row.dimensional === null ? {} : { dimensional: parseDimensional(storedDimensional(row)!, row.currency) }),
   };
 }
 
@@ -389,6 +420,7 @@ export async function insertSku(tx: DbClient, planId: string, version: number, p
       perEventFeeNanos: decimalOrNull(price.per_event_fee_nanos),
       perEventMinimumNanos: decimalOrNull(price.per_event_minimum_nanos),
       perEventMaximumNanos: decimalOrNull(price.per_event_maximum_nanos),
+      ...(price.dimensional === undefined ? {} : { dimensional: dimensionalJson(price.dimensional) as unknown as Prisma.InputJsonValue }),
     },
   });
   return toSkuRecord(row);

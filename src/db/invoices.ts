@@ -260,6 +260,8 @@ export interface NewLine {
   detail?: Prisma.InputJsonValue;
   /** How the amount came to be beyond `detail` (plan phase, meter, window, events counted); see GET /v1/invoices/:id/explain. */
   pricingTrace?: Prisma.InputJsonValue;
+  /** A dimensional SKU's line: the dimension value it bills ({} for the `other` bucket). */
+  dimensions?: Readonly<Record<string, string | null>> | null;
 }
 
 const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreateManyInput => ({
@@ -280,6 +282,7 @@ const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreat
   periodEnd: line.periodEnd ?? null,
   ...(line.detail !== undefined ? { detail: line.detail } : {}),
   ...(line.pricingTrace !== undefined ? { pricingTrace: line.pricingTrace } : {}),
+  ...(line.dimensions === undefined || line.dimensions === null ? {} : { dimensions: { ...line.dimensions } }),
 });
 
 export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<void> {
@@ -379,13 +382,21 @@ export async function deleteRebilledLines(tx: DbClient, invoiceId: string, subsc
 }
 
 /** Per SKU, the quantities and the amount finalized (Open/Paid) invoices charged a subscription's period. */
-export async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
-  const rows = await tx.$queryRaw<{ sku_id: string; quantity: string[]; amount: Prisma.Decimal }[]>`
-    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id,
+export async function billedInPeriod(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<BilledSkuRow[]> {
+  const rows = await tx.$queryRaw<{ sku_id: string; dimensions: Record<string, string | null> | null; quantity: string[]; amount: Prisma.Decimal }[]>`
+    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id, l.dimensions,
            array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
     FROM invoice_line_items l JOIN invoices i ON i.id = l.invoice_id
     WHERE l.subscription_id = ${subscriptionId}::uuid AND l.period_start = ${periodStart}
       AND i.status IN ('Open', 'Paid') AND l.kind IN ('fee', 'usage', 'minimum') AND l.sku_id IS NOT NULL
-    GROUP BY 1`;
-  return rows.map((row) => ({ skuId: row.sku_id, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
+    GROUP BY 1, 2`;
+  return rows.map((row) => ({ skuId: row.sku_id, dimensions: row.dimensions, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
+}
+
+/** What invoices billed of one SKU (per dimension value of a dimensional SKU; "<sku_id>:minimum" for its minimum true-ups). */
+export interface BilledSkuRow {
+  skuId: string;
+  dimensions: Record<string, string | null> | null;
+  quantities: string[];
+  amountNanos: bigint;
 }

@@ -11,6 +11,7 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { fromDecimal } from './money.js';
+import type { BilledSkuRow } from './invoices.js';
 
 export interface PeriodCloseRow {
   subscriptionId: string;
@@ -91,17 +92,17 @@ export async function usageBilledForPeriod(
   subscriptionId: string,
   periodStart: Date,
   options: { minimums?: boolean } = {},
-): Promise<{ skuId: string; quantities: string[]; amountNanos: bigint }[]> {
+): Promise<BilledSkuRow[]> {
   // With minimums, a SKU's minimum true-up lines are summed under "<sku_id>:minimum" beside its usage.
   const kinds = options.minimums === true ? ['usage', 'minimum'] : ['usage'];
-  const rows = await tx.$queryRaw<{ sku_id: string; quantity: string[]; amount: Prisma.Decimal }[]>`
-    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id,
+  const rows = await tx.$queryRaw<{ sku_id: string; dimensions: Record<string, string | null> | null; quantity: string[]; amount: Prisma.Decimal }[]>`
+    SELECT CASE WHEN l.kind = 'minimum' THEN l.sku_id::text || ':minimum' ELSE l.sku_id::text END AS sku_id, l.dimensions,
            array_agg(l.quantity) AS quantity, sum(l.amount_nanos) AS amount
     FROM invoice_line_items l
     WHERE l.subscription_id = ${subscriptionId}::uuid AND l.period_start = ${periodStart}
       AND l.kind = ANY(${kinds}::text[]) AND l.sku_id IS NOT NULL
-    GROUP BY 1`;
-  return rows.map((row) => ({ skuId: row.sku_id, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
+    GROUP BY 1, 2`;
+  return rows.map((row) => ({ skuId: row.sku_id, dimensions: row.dimensions, quantities: row.quantity, amountNanos: fromDecimal(row.amount) }));
 }
 
 /** Ended subscriptions (Expired) with late usage not billed yet, for correction invoices. */

@@ -5,6 +5,9 @@ import { CurrencySchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchem
 export const PricingModelSchema = z.enum(['Flat', 'PerUnit', 'Graduated', 'Volume', 'Package', 'Committed', 'Percentage']).openapi('PricingModel');
 export const BillingCadenceSchema = z.enum(['Monthly', 'Quarterly', 'SemiAnnual', 'Annual']).openapi('BillingCadence');
 export const PackageRoundingSchema = z.enum(['Up', 'Down']).openapi('PackageRounding');
+export const TierScopeSchema = z
+  .enum(['per_value', 'across_all'])
+  .openapi('TierScope', { description: "a dimensional SKU's tiers: counted per dimension value (each from 0), or across all values together" });
 
 const tierFields = {
   up_to: z.number().int().nullable().openapi({ description: 'inclusive upper bound in whole units; null for the last, unbounded tier' }),
@@ -18,6 +21,30 @@ export const TierInputSchema = z.strictObject(tierFields).openapi('TierInput');
 export const TierSchema = z.object(tierFields).openapi('Tier');
 
 const ArchivedAtSchema = TimestampSchema.nullable();
+
+const dimensionPriceFields = {
+  values: z.record(z.string(), z.string()).openapi({ description: 'every group_by property with its value, e.g. {"region": "eu"}', example: { region: 'eu' } }),
+  pricing_model: PricingModelSchema.openapi({ description: 'PerUnit, Graduated, Volume or Package' }),
+  unit_amount_nanos: MoneySchema.optional(),
+  package_size: z.string().optional().openapi({ description: 'Package: units per package, decimal-integer string' }),
+  package_rounding: PackageRoundingSchema.optional(),
+  package_free_units: z.string().optional().openapi({ description: 'Package: units free before the first package, decimal-integer string' }),
+};
+
+/** The price of one listed dimension value, as a request sends it … */
+export const DimensionPriceInputSchema = z
+  .strictObject({ ...dimensionPriceFields, tiers: z.array(TierInputSchema).max(100).optional() })
+  .openapi('DimensionPriceInput');
+/** … and as a response returns it. */
+export const DimensionPriceSchema = z.object({ ...dimensionPriceFields, tiers: z.array(TierSchema).optional() }).openapi('DimensionPrice');
+
+/** The dimension value an invoice line or a rated line prices ({} for the `other` bucket of the values beyond the bound). */
+export const DimensionsSchema = z
+  .record(z.string(), z.string().nullable())
+  .openapi('Dimensions', {
+    description: 'each group_by property with the value this line prices (null: events without the property); {} is the `other` bucket of the values beyond the cardinality bound',
+    example: { region: 'eu' },
+  });
 
 export const ProductSchema = z
   .object({
@@ -56,6 +83,9 @@ export const SkuSchema = z
     per_event_fee_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: fixed fee added per event' }),
     per_event_minimum_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: least fee per event' }),
     per_event_maximum_nanos: MoneySchema.nullable().openapi({ description: 'Percentage: greatest fee per event' }),
+    group_by: z.array(z.string()).nullable().openapi({ description: 'dimensional pricing: the event properties it prices per value of (one invoice line per value); null when priced as one quantity' }),
+    tier_scope: TierScopeSchema.nullable(),
+    dimension_prices: z.array(DimensionPriceSchema).nullable().openapi({ description: "the listed values' own prices; any other value is priced by the SKU's own terms" }),
     version_from: z.number().int().openapi({ description: 'the first version of its plan holding this SKU' }),
     version_to: z.number().int().nullable().openapi({ description: 'the first version of its plan without it (archived); null while the current version holds it' }),
     archived_at: ArchivedAtSchema.openapi({ description: 'when the SKU was archived (taken out of the plan from version_to on)' }),

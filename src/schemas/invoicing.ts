@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { BillingErrorSchema, CurrencySchema, DisplayAmountSchema, MetadataSchema, MoneySchema, TimestampSchema, UuidSchema } from './common.js';
 import { minimumTrueUpFields, ratedLineFields } from './rating.js';
+import { DimensionsSchema } from './catalog.js';
 
 
 export const InvoiceStatusSchema = z.enum(['Draft', 'Open', 'Paid', 'Void']).openapi('InvoiceStatus');
@@ -67,6 +68,9 @@ export const InvoiceLineItemSchema = z
     is_tax: z.boolean(),
     period_start: TimestampSchema.nullable(),
     period_end: TimestampSchema.nullable(),
+    dimensions: DimensionsSchema.nullable().openapi({
+      description: "a dimensional SKU's line: the dimension value it bills, e.g. {\"region\": \"eu\"} (null: events without the property; {}: the `other` bucket beyond the bound); null on other lines",
+    }),
     // The view type stays the stored JSON (unknown); the document publishes its shape.
     detail: InvoiceLineDetailSchema as z.ZodType<unknown>,
   })
@@ -240,6 +244,10 @@ export const InvoiceLineExplanationSchema = z
     pricing_model: z.string().nullable().openapi({ description: 'the SKU pricing model of a rated line; null for lines that were not rated' }),
     unit_amount_nanos: MoneySchema.nullable(),
     service_period: z.object({ start: TimestampSchema.nullable(), end: TimestampSchema.nullable() }),
+    dimensions: z
+      .object({ group_by: z.array(z.string()), values: DimensionsSchema })
+      .nullable()
+      .openapi({ description: "a dimensional SKU's line: the event properties its meter was grouped by and the value this line prices" }),
     plan_phases: z
       .array(
         z

@@ -108,6 +108,20 @@ export const UsageMeterEntrySchema = z
     window_end: z.string().openapi({ format: 'date-time' }),
     event_count: z.number().int().openapi({ description: 'events matching the meter in its window' }),
     late_event_count: z.number().int().openapi({ description: 'of which arrived after their period was closed (billed as prior-period adjustments)' }),
+    dimensions: z
+      .array(
+        z.object({
+          sku_id: UuidSchema.openapi({ description: 'a dimensional SKU of the plan pricing this meter' }),
+          group_by: z.array(z.string()),
+          values: z.array(
+            z.object({
+              dimensions: z.record(z.string(), z.string().nullable()).openapi({ description: 'the value ({} for the `other` bucket beyond the cardinality bound)' }),
+              billable_value: z.string().openapi({ description: "what an invoice of the period rates for this value (its line's quantity), never below 0" }),
+            }),
+          ),
+        }),
+      )
+      .openapi({ description: "per dimensional SKU pricing this meter, the billable value per dimension value: the lines its invoice would carry; [] when none groups it" }),
   })
   .openapi('UsageMeterEntry');
 

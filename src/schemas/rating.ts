@@ -1,6 +1,6 @@
 /** The rating preview as the API returns it: a plan rated for one period, exact, with its display total. */
 import { z } from '@hono/zod-openapi';
-import { PricingModelSchema } from './catalog.js';
+import { DimensionsSchema, PricingModelSchema } from './catalog.js';
 import { CurrencySchema, IsoDateSchema, MoneySchema, UuidSchema } from './common.js';
 
 /** The fields of a rated line; also the detail of the invoice lines billing rates (InvoiceLineDetail). */
@@ -77,6 +77,9 @@ export const ratedLineFields = {
       })
       .optional()
       .openapi({ description: 'usage lines: the meter the quantity was read from (the SKU\'s meter_id, else its meter_event_type\'s default meter)' }),
+    dimensions: DimensionsSchema.optional().openapi({
+      description: "a dimensional SKU's line (one per dimension value): the value it prices, e.g. {\"region\": \"eu\"}; null values: events without the property; {}: the `other` bucket",
+    }),
     adjustments: z
       .array(
         z.object({

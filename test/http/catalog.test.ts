@@ -281,6 +281,9 @@ describe('SKUs', () => {
         'per_event_fee_nanos',
         'per_event_minimum_nanos',
         'per_event_maximum_nanos',
+        'group_by',
+        'tier_scope',
+        'dimension_prices',
         'version_from',
         'version_to',
         'archived_at',
@@ -296,6 +299,9 @@ describe('SKUs', () => {
       tiers: null,
       commit_amount_nanos: null,
       overage_unit_amount_nanos: null,
+      group_by: null,
+      tier_scope: null,
+      dimension_prices: null,
     });
   });
 

@@ -139,6 +139,7 @@ describe('GET /v1/subscriptions/:id/usage', () => {
           window_end: '2026-10-01T00:00:00.000Z',
           event_count: 2,
           late_event_count: 0,
+          dimensions: [],
         },
         expect.objectContaining({ meter_id: tokenMeter.id, name: 'Tokens', event_type: tokens, aggregation: 'Sum', value: '1500.5', billable_value: '1500.5', unit: 'tokens', event_count: 1 }),
       ],

@@ -161,6 +161,7 @@ function line(overrides: Partial<InvoiceLineView>): InvoiceLineView {
     is_tax: false,
     period_start: null,
     period_end: null,
+    dimensions: null,
     detail: null,
     ...overrides,
   };

@@ -47,6 +47,8 @@ export interface UsageSubject {
   cursors: Map<string, bigint>;
   /** Its events and its customer's events without a subscription_id that no subscription period covers. */
   unbillable_events: number;
+  /** The dimensional SKUs of its plan version: the meter each reads per value, and the properties it groups by. */
+  grouped_skus: { sku_id: string; meter_id: string; group_by: string[] }[];
 }
 
 const epochMs = (column: Prisma.Sql) => Prisma.sql`floor(extract(epoch FROM ${column}) * 1000)::text`;
@@ -74,7 +76,10 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
                      WHERE c.aggregator = ${DEFAULT_CURSOR}::text
                         OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors,
            (SELECT count(*) FROM usage_events e WHERE e.customer_id = s.customer_id AND e.unbillable_reason IS NOT NULL
-              AND (e.subscription_id = s.id OR e.subscription_id IS NULL))::text AS unbillable_events
+              AND (e.subscription_id = s.id OR e.subscription_id IS NULL))::text AS unbillable_events,
+           COALESCE((SELECT json_agg(json_build_object('sku_id', k.id, 'meter_id', k.meter_id, 'group_by', k.dimensional -> 'group_by') ORDER BY k.created_at, k.id)
+                     FROM skus k WHERE k.plan_id = s.plan_id AND k.dimensional IS NOT NULL AND k.meter_id IS NOT NULL
+                       AND k.version_from <= s.plan_version AND (k.version_to IS NULL OR k.version_to > s.plan_version)), '[]')::text AS grouped_skus
     FROM s`);
   if (!row) return undefined;
   const date = (v: unknown) => (v === null ? null : new Date(Number(v)));
@@ -92,6 +97,7 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
     meters: JSON.parse(row.meters as string) as MeterRecord[],
     cursors: new Map(Object.entries(JSON.parse(row.cursors as string) as Record<string, string>).map(([key, position]) => [key, BigInt(position)])),
     unbillable_events: Number(row.unbillable_events),
+    grouped_skus: JSON.parse(row.grouped_skus as string) as UsageSubject['grouped_skus'],
   };
 }
 

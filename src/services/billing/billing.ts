@@ -22,12 +22,14 @@ import {
   addQuantity,
   chargesToInvoice,
   daysBetween,
+  dimensionLineKey,
   formatQuantity,
   parseQuantity,
   serializeMinimumTrueUp,
   subtractQuantity,
   type Billed,
   type ChargeLine,
+  type DimensionValues,
   type MinimumTrueUp,
   type RatedLine,
 } from '../../core/index.js';
@@ -46,6 +48,7 @@ import {
   lockInvoice,
   recomputeTotals,
   updateInvoice,
+  type BilledSkuRow,
   type InvoiceLineRow,
   type InvoiceRow,
   type NewLine,
@@ -89,6 +92,8 @@ interface TargetLine extends ChargeLine {
   unit_amount_nanos: bigint | null;
   detail: RatedLine | ReturnType<typeof serializeMinimumTrueUp>;
   trace: LineTrace;
+  /** A dimensional SKU's line: its dimension value (the line is matched across bills by sku_id and it: `key`). */
+  dimensions: DimensionValues | null;
 }
 
 /** One plan phase of the period a line's charge was rated in (a SKU billed across a plan change has several). */
@@ -115,6 +120,8 @@ export interface PhaseTrace {
 /** What a line's pricing trace holds (invoice_line_items.pricing_trace). */
 export interface LineTrace {
   phases: PhaseTrace[];
+  /** A dimensional SKU's line: the dimension value it prices, and the event properties its meter was grouped by. */
+  dimensions?: { group_by: string[]; values: DimensionValues };
 }
 
 /** The chargesToInvoice key of a SKU's minimum true-up (its usage line is keyed by the sku_id). */
@@ -201,8 +208,12 @@ async function rateToDate(
         // The meter the line was priced from (a Percentage SKU reads its events' amounts: no meter trace).
         usage: line.pricing_model !== 'Flat' && line.meter !== undefined ? (rated.usage[line.meter.meter_id] ?? null) : null,
       };
+      const dimensions = line.dimensions ?? null;
+      const groupBy = skus.find((sku) => sku.sku_id === line.sku_id)?.dimensional?.group_by;
       lines.push({
         sku_id: line.sku_id,
+        ...(dimensions === null ? {} : { key: dimensionLineKey(line.sku_id, dimensions) }),
+        dimensions,
         description: `${plan.name} · ${line.description}`,
         quantity: line.quantity,
         amount_nanos: line.amount_nanos,
@@ -211,17 +222,22 @@ async function rateToDate(
         plan_id: phase.planId,
         unit_amount_nanos: lineUnitAmount(line),
         detail: line,
-        trace: { phases: [phaseTrace] },
+        trace: { phases: [phaseTrace], ...(dimensions === null || groupBy === undefined ? {} : { dimensions: { group_by: [...groupBy], values: dimensions } }) },
       });
     }
     // A minimum is judged on the whole of the phase's part of the period: once its usage is all in
     // (the period close, or the bill of a plan change ending the phase), never on a bill to date.
     if (usageTo.getTime() === phaseEnd.getTime()) lines.push(...rated.minimums.map((minimum) => minimumLine(minimum, plan.name, phase.planId)));
   }
-  // A SKU rated in several phases is one line on the invoice: its trace lists every phase.
+  // A SKU (a dimension value of one) rated in several phases is one line on the invoice: its trace
+  // lists every phase. A minimum true-up is explained by the phases of all its SKU's lines.
   const phasesOf = new Map<string, PhaseTrace[]>();
-  for (const line of lines) phasesOf.set(line.sku_id, [...(phasesOf.get(line.sku_id) ?? []), ...line.trace.phases]);
-  return lines.map((line) => ({ ...line, trace: { phases: phasesOf.get(line.sku_id)! } }));
+  const add = (key: string, phases: PhaseTrace[]) => phasesOf.set(key, [...(phasesOf.get(key) ?? []), ...phases]);
+  for (const line of lines) {
+    add(line.sku_id, line.trace.phases);
+    if (line.key !== undefined) add(line.key, line.trace.phases);
+  }
+  return lines.map((line) => ({ ...line, trace: { ...line.trace, phases: phasesOf.get(line.kind === 'minimum' ? line.sku_id : (line.key ?? line.sku_id))! } }));
 }
 
 /**
@@ -250,15 +266,21 @@ function minimumLine(minimum: MinimumTrueUp, planName: string, planId: string): 
     detail: serializeMinimumTrueUp(minimum),
     // Its SKU's phases join it in rateToDate: a true-up is explained by the usage it tops up.
     trace: { phases: [] },
+    dimensions: null,
   };
 }
 
-/** Billed lines summed per SKU. */
-function billedPerSku(rows: { skuId: string; quantities: string[]; amountNanos: bigint }[]): Map<string, Billed> {
+/**
+ * Billed lines summed per line key: per SKU, and per dimension value of a dimensional SKU (as the
+ * target lines are keyed); `perSku` sums a dimensional SKU's values together.
+ */
+function billedPerSku(rows: BilledSkuRow[], perSku = false): Map<string, Billed> {
   const billed = new Map<string, Billed>();
   for (const row of rows) {
-    const quantity = formatQuantity(row.quantities.reduce((sum, q) => addQuantity(sum, parseQuantity(q)), parseQuantity('0')));
-    billed.set(row.skuId, { quantity, amount_nanos: row.amountNanos });
+    const key = perSku ? row.skuId : dimensionLineKey(row.skuId, row.dimensions);
+    const known = billed.get(key);
+    const quantity = row.quantities.reduce((sum, q) => addQuantity(sum, parseQuantity(q)), parseQuantity(known?.quantity ?? '0'));
+    billed.set(key, { quantity: formatQuantity(quantity), amount_nanos: (known?.amount_nanos ?? 0n) + row.amountNanos });
   }
   return billed;
 }
@@ -376,7 +398,7 @@ export async function usageOfClosedPeriod(
     const previous = rated.get(line.sku_id);
     rated.set(line.sku_id, previous ? { ...previous, quantity: addQuantityText(previous.quantity, line.quantity), amount_nanos: previous.amount_nanos + line.amount_nanos } : line);
   }
-  const billed = billedPerSku(await usageBilledForPeriod(db, subscription.id, period.start));
+  const billed = billedPerSku(await usageBilledForPeriod(db, subscription.id, period.start), true);
   const lines = [...new Set([...rated.keys(), ...billed.keys()])].map((skuId): PeriodUsageLine => {
     const ratedQuantity = rated.get(skuId)?.quantity ?? '0';
     const billedQuantity = billed.get(skuId)?.quantity ?? '0';
@@ -421,6 +443,7 @@ function lineOf(charge: TargetLine, subscriptionId: string, period: Period, onBe
     periodEnd: period.end,
     detail: jsonDetail(charge.detail),
     pricingTrace: jsonDetail({ ...charge.trace, billed_before: already ? { quantity: already.quantity, amount_nanos: already.amount_nanos } : null }),
+    dimensions: charge.dimensions,
     ...onBehalf,
   };
 }
@@ -655,7 +678,7 @@ export async function billInTransaction(tx: DbClient, input: BillInput): Promise
     return { ...nothing, customerIds };
   }
 
-  const lines = charges.map((charge): NewLine => lineOf(charge, subscription.id, period, onBehalf, billed.get(charge.sku_id)));
+  const lines = charges.map((charge): NewLine => lineOf(charge, subscription.id, period, onBehalf, billed.get(charge.dimensions === null ? charge.sku_id : (charge.key as string))));
   // A refresh that would write back the very lines the Draft carries (e.g. at grace end with no
   // late usage) changes nothing: no rewrite, no audit entry.
   const sharedNow = draft !== null && draft.subscriptionId !== null && draft.subscriptionId !== subscription.id;

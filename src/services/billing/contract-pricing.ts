@@ -126,7 +126,7 @@ export interface PeriodRating {
  */
 export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageScope, input: PeriodRatingInput): Promise<PeriodRating> {
   // Each usage SKU reads its own meter (the one it names, else its event type's default meter).
-  const { skus, meters } = await resolveSkuMeters(db, input.skus);
+  const { skus, meters, groups } = await resolveSkuMeters(db, input.skus);
   const percentages = percentageSpecs(skus);
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
   // WEIGHTED_SUM level deltas, events stored before the door refused them) can bring it down to
@@ -136,13 +136,13 @@ export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageSc
   const percentageFees = async (to: Date): Promise<Record<string, string>> =>
     Object.fromEntries([...(await percentageFeeSums(db, percentages, scope, input.from, to))].map(([skuId, fees]) => [skuId, percentageFeeQuantity(fees)]));
   const quantities = async (to: Date): Promise<Record<string, string>> =>
-    to > input.from ? { ...atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to })), ...(await percentageFees(to)) } : {};
+    to > input.from ? { ...atLeastZero(await read({ subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, groups, from: input.from, to })), ...(await percentageFees(to)) } : {};
   // The whole range's read is traced (the events it counted are the explanation of the line), unless
   // the caller reads many periods through its own reader (a simulation, which explains nothing).
   let usage: Record<string, string> = {};
   let traces: Record<string, UsageTrace> = {};
   if (input.quantities === undefined && input.to > input.from) {
-    const measured = await tracedQuantitiesForPeriod(db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, from: input.from, to: input.to });
+    const measured = await tracedQuantitiesForPeriod(db, { subscriptionId: scope.subscriptionId, customerId: scope.customerId, meters, groups, from: input.from, to: input.to });
     usage = { ...atLeastZero(measured.quantities), ...(await percentageFees(input.to)) };
     traces = measured.traces;
   } else {

@@ -20,6 +20,8 @@ import {
   addMonthsClamped,
   CADENCE_MONTHS,
   CoreValidationError,
+  dimensionalMeterKey,
+  groupedUsageKey,
   parseCivilParts,
   ratePeriodAcrossPhases,
   serializeRatedPeriod,
@@ -33,6 +35,7 @@ import {
   type PricingModel,
   type Problem,
   type RateOverride,
+  type SkuPrice,
   type Tier,
   type TierOverride,
 } from '../../core/index.js';
@@ -75,6 +78,8 @@ export interface ContractInput extends PhasePricingInput {
 export interface RatingPreviewInput {
   plan_id: string;
   quantities: Record<string, string>;
+  /** A dimensional SKU's quantity per dimension value over the whole period. */
+  dimension_quantities?: { sku_id: string; dimensions: Record<string, string | null>; quantity: string }[];
   /** Period-to-date quantities at each inner boundary: date → meter → quantity over [period.start, date). */
   usage_to_date?: Record<CivilDate, Record<string, string>>;
   as_of?: CivilDate;
@@ -160,6 +165,32 @@ function contractPricing(input: ContractInput): ContractPricing {
   };
 }
 
+/** Dimension quantities as the rating core reads them (core groupedUsageKey), each checked against its SKU's group_by. */
+function dimensionUsage(skus: readonly SkuPrice[], entries: NonNullable<RatingPreviewInput['dimension_quantities']>, problems: Problem[]): Record<string, string> {
+  const usage: Record<string, string> = {};
+  entries.forEach((entry, index) => {
+    const at = `dimension_quantities[${index}]`;
+    const sku = skus.find((candidate) => candidate.sku_id === entry.sku_id);
+    const groupBy = sku?.dimensional?.group_by;
+    if (sku === undefined || groupBy === undefined) {
+      problems.push({ code: 'invalid_dimension_quantity', field: `${at}.sku_id`, message: `no dimensional SKU ${entry.sku_id} (one with group_by) in this plan` });
+      return;
+    }
+    const keys = Object.keys(entry.dimensions);
+    if (keys.length !== groupBy.length || !groupBy.every((key) => Object.hasOwn(entry.dimensions, key))) {
+      problems.push({ code: 'invalid_dimension_quantity', field: `${at}.dimensions`, message: `dimensions names each of the SKU's group_by properties (${groupBy.join(', ')}) and nothing else` });
+      return;
+    }
+    const key = groupedUsageKey(dimensionalMeterKey(sku), groupBy, groupBy.map((property) => entry.dimensions[property] ?? null));
+    if (Object.hasOwn(usage, key)) {
+      problems.push({ code: 'duplicate_dimension_quantity', field: `${at}.dimensions`, message: 'this dimension value of the SKU is given twice' });
+      return;
+    }
+    usage[key] = entry.quantity;
+  });
+  return usage;
+}
+
 export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, input: RatingPreviewInput): Promise<RatingPreview> {
   const pricing = await findPlanPricing(deps.db, input.plan_id);
   if (pricing === null) throw missingReference('plan_id', 'plan', input.plan_id);
@@ -188,6 +219,7 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
   input.contract?.terms?.forEach((term, index) => {
     problems.push(...tierOverrideProblems(term.tier_overrides, `contract.terms[${index}].tier_overrides`, models));
   });
+  const usage = { ...input.quantities, ...dimensionUsage(skus, input.dimension_quantities ?? [], problems) };
   if (problems.length > 0) throw problemsError(problems);
 
   const asOf = input.as_of ?? input.period?.start ?? deps.clock().toISOString().slice(0, 10);
@@ -195,7 +227,7 @@ export async function previewRating(deps: Pick<ServiceDeps, 'db' | 'clock'>, inp
     const period = input.period ?? { start: asOf, end: addCadence(asOf, pricing.billing_cadence) };
     const rated = ratePeriodAcrossPhases({
       skus,
-      usage: input.quantities,
+      usage,
       ...(input.usage_to_date === undefined ? {} : { usage_to_date: input.usage_to_date }),
       period,
       ...(input.contract === undefined ? {} : { contract: contractPricing(input.contract) }),

@@ -39,7 +39,20 @@ import {
 import type { PageQuery } from '../../db/pages.js';
 import type { Db } from '../../db/client.js';
 import type { Prisma } from '../../generated/prisma/client.js';
-import { CoreValidationError, parseSkuPrice, priceBoundProblems, type PackageRounding, type PricingModel, type Problem, type SkuPrice } from '../../core/index.js';
+import {
+  CoreValidationError,
+  dimensionPriceSku,
+  parseDimensional,
+  parseSkuPrice,
+  priceBoundProblems,
+  validateSku,
+  type DimensionPriceJson,
+  type PackageRounding,
+  type PricingModel,
+  type Problem,
+  type SkuPrice,
+  type TierScope,
+} from '../../core/index.js';
 import { newId } from '../../ids.js';
 import { recordAudit } from '../audit.js';
 import { mergeMetadata, type MetadataChanges } from '../metadata.js';
@@ -74,6 +87,9 @@ export interface CreateSkuInput {
   per_event_fee_nanos?: string;
   per_event_minimum_nanos?: string;
   per_event_maximum_nanos?: string;
+  group_by?: string[];
+  tier_scope?: TierScope;
+  dimension_prices?: DimensionPriceJson[];
 }
 
 /** A core field name ("tiers[1].up_to") as a request path ("tiers.1.up_to"), like zod's issues. */
@@ -120,7 +136,25 @@ function applicabilityProblems(input: CreateSkuInput): Problem[] {
       problems.push({ code: 'field_not_applicable', field, message: `only ${owner} pricing takes ${field}` });
     }
   }
+  if (input.group_by === undefined) {
+    for (const field of ['tier_scope', 'dimension_prices'] as const) {
+      if (input[field] !== undefined) problems.push({ code: 'field_not_applicable', field, message: `only a SKU with group_by (dimensional pricing) takes ${field}` });
+    }
+  }
   return problems;
+}
+
+/** A dimensional SKU's terms, validated with the SKU (every value's price as the SKU's own would be, and bounded alike). */
+function withDimensions(price: SkuPrice, input: CreateSkuInput): SkuPrice {
+  if (input.group_by === undefined) return price;
+  const dimensional = parseDimensional({ group_by: input.group_by, tier_scope: input.tier_scope ?? 'per_value', dimension_prices: input.dimension_prices ?? [] }, price.currency);
+  const problems = dimensional.prices.flatMap((listed, index) =>
+    priceBoundProblems(dimensionPriceSku(price, listed)).map((problem) => ({ ...problem, field: `dimension_prices[${index}].${problem.field}` })),
+  );
+  const sku = { ...price, dimensional };
+  problems.push(...validateSku(sku));
+  if (problems.length > 0) throw CoreValidationError.fromProblems(problems);
+  return sku;
 }
 
 /** The SKU as a validated core price, or a 400 naming every offending field. */
@@ -148,7 +182,7 @@ function skuPrice(id: string, input: CreateSkuInput): SkuPrice {
       ...(input.per_event_maximum_nanos === undefined ? {} : { per_event_maximum_nanos: input.per_event_maximum_nanos }),
     });
     problems.push(...priceBoundProblems(price));
-    if (problems.length === 0) return price;
+    if (problems.length === 0) return withDimensions(price, input);
   } catch (err) {
     if (!(err instanceof CoreValidationError)) throw err;
     // The core may report a rule already reported above (a Committed SKU without unit amount).
@@ -232,6 +266,15 @@ export const listPlans = (db: Db, page: PageQuery & { currency?: string | undefi
  */
 export async function createSku(db: Db, input: CreateSkuInput, context: RequestContext): Promise<SkuView> {
   const parsed = skuPrice(newId(), input);
+  if (parsed.pricing_model === 'Percentage' && input.meter_id !== undefined) {
+    throw new DomainError(
+      'unprocessable',
+      'meter_not_applicable',
+      "meter_id: a Percentage SKU charges each event of its meter_event_type on the event's amount_property, not a meter's quantity; send meter_event_type instead",
+      { field: 'meter_id' },
+    );
+  }
+  if (parsed.dimensional !== undefined && input.meter_id === undefined) throw groupedMeterUnsupported('group_by needs meter_id: a dimensional SKU names the meter it reads per dimension value');
   const sku = await db.$transaction(async (tx) => {
     const plan = await lockPlan(tx, input.plan_id, 'update');
     if (plan === null) {
@@ -276,8 +319,18 @@ async function withNamedMeter(tx: Prisma.TransactionClient, price: SkuPrice, met
       { field: 'meter_event_type', meter_id: meterId, meter_event_type: meter.eventType },
     );
   }
+  if (price.dimensional !== undefined && (meter.windowType !== 'BillingPeriod' || !GROUPABLE_AGGREGATIONS.has(meter.aggregation))) {
+    throw groupedMeterUnsupported(
+      `meter_id: meter ${meterId} aggregates ${meter.aggregation} over ${meter.windowType} windows; a dimensional SKU reads a BillingPeriod meter aggregating ${[...GROUPABLE_AGGREGATIONS].join(', ')}`,
+    );
+  }
   return { ...price, meter_id: meterId, meter_event_type: meter.eventType };
 }
+
+/** The aggregations a meter of a dimensional SKU may have: those read per dimension value in one statement over the period. */
+const GROUPABLE_AGGREGATIONS: ReadonlySet<string> = new Set(['Sum', 'Count', 'Max', 'UniqueCount']);
+
+const groupedMeterUnsupported = (message: string): DomainError => new DomainError('unprocessable', 'group_by_meter_unsupported', message, { field: 'meter_id' });
 
 export const getSku = (db: Db, id: string): Promise<SkuView> => found(findSku(db, id), 'sku', id);
 export const listSkus = (db: Db, query: PageQuery & { plan_id?: string | undefined; currency?: string | undefined }): Promise<SkuView[]> => listSkuRows(db, query);

@@ -52,6 +52,7 @@ function explainLine(row: InvoiceLineRow, view: InvoiceLineView, currency: strin
     pricing_model: rated && typeof detail.pricing_model === 'string' ? detail.pricing_model : null,
     unit_amount_nanos: row.unitAmountNanos?.toFixed(0) ?? null,
     service_period: { start: row.periodStart?.toISOString() ?? null, end: row.periodEnd?.toISOString() ?? null },
+    dimensions: isObject(trace?.dimensions) ? (trace.dimensions as LineExplanation['dimensions']) : null,
     plan_phases: phases.map(({ usage: _usage, ...phase }) => phase) as LineExplanation['plan_phases'],
     usage: phases.flatMap((p) => (isObject(p.usage) ? [p.usage] : [])) as LineExplanation['usage'],
     tiers: (rated ? arrayOf(detail.tiers) : []) as LineExplanation['tiers'],

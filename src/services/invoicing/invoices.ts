@@ -138,6 +138,7 @@ export function toInvoiceView(invoice: InvoiceRow, lines: InvoiceLineRow[]): Inv
       is_tax: line.isTax,
       period_start: iso(line.periodStart),
       period_end: iso(line.periodEnd),
+      dimensions: (line.dimensions ?? null) as Record<string, string | null> | null,
       detail: line.detail,
     })),
   };

@@ -23,6 +23,8 @@ import {
   billingPeriodAt,
   canonicalDecimal,
   formatWindowSize,
+  groupedOtherKey,
+  groupedUsageKey,
   meterWindow,
   tumblingTotal,
   weightedAverage,
@@ -37,6 +39,7 @@ import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../d
 import { readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type Range, type Scope } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
+import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { ServiceDeps } from '../deps.js';
 import type { Logger } from '../../logger.js';
@@ -177,7 +180,7 @@ const defaultBillingMeter = (eventType: string): BillingMeter => ({
  * type's built-in default. Returns the SKUs with `meter` set (Flat SKUs unchanged) and the distinct
  * meters to read. Two queries at most, whatever the number of SKUs.
  */
-export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]): Promise<{ skus: SkuPrice[]; meters: BillingMeter[] }> {
+export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]): Promise<{ skus: SkuPrice[]; meters: BillingMeter[]; groups: GroupedMeter[] }> {
   // Percentage SKUs read their events' amounts (db/metering/percentage-fees.ts), not a meter.
   const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && sku.pricing_model !== 'Percentage' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
   const named = await metersByIds(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
@@ -193,8 +196,34 @@ export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]):
     meters.set(meter.key, meter);
     return meter;
   };
-  const resolved = skus.map((sku) => (usage.includes(sku) ? { ...sku, meter: meterOf(sku).view } : sku));
-  return { skus: resolved, meters: [...meters.values()] };
+  const groups = new Map<string, GroupedMeter>();
+  const resolved = skus.map((sku) => {
+    if (!usage.includes(sku)) return sku;
+    const meter = meterOf(sku);
+    if (sku.dimensional !== undefined && meter.spec.kind === 'meter') {
+      const group: GroupedMeter = { key: meter.key, spec: meter.spec, groupBy: sku.dimensional.group_by };
+      groups.set(groupedOtherKey(group.key, group.groupBy), group);
+    }
+    return { ...sku, meter: meter.view };
+  });
+  return { skus: resolved, meters: [...meters.values()], groups: [...groups.values()] };
+}
+
+/** A meter read per dimension value for the dimensional SKUs pricing it (its quantities under core groupedUsageKey). */
+export interface GroupedMeter extends GroupedMeterSpec {
+  /** The meter's key (its id). */
+  key: string;
+}
+
+/** The grouped meters' quantities per dimension value over [from, to), keyed as the rating core reads them; one statement. */
+async function groupedQuantities(read: SqlReader, groups: readonly GroupedMeter[] | undefined, scope: Scope, range: { from: Date; to: Date }): Promise<Record<string, string>> {
+  if (groups === undefined || groups.length === 0) return {};
+  const out: Record<string, string> = {};
+  for (const row of await readGroupedQuantities(read, groups, scope, range)) {
+    const group = groups[row.spec]!;
+    out[row.values === null ? groupedOtherKey(group.key, group.groupBy) : groupedUsageKey(group.key, group.groupBy, row.values)] = canonicalDecimal(row.quantity);
+  }
+  return out;
 }
 
 /** What meterQuantities needs of a meter. */
@@ -254,6 +283,8 @@ export interface QuantityRequest {
   subscriptionId: string;
   customerId: string;
   meters: readonly MeterToRead[];
+  /** Meters also read per dimension value (dimensional SKUs), in one statement more. */
+  groups?: readonly GroupedMeter[];
   from: Date;
   to: Date;
 }
@@ -279,7 +310,8 @@ export function quantityReader(db: DbClient): QuantityReader {
     const key = cursors.join('\u0000');
     let hints = hintsBySet.get(key);
     if (!hints) hintsBySet.set(key, (hints = readCursors(read, cursors)));
-    return meterQuantities(read, input.meters, scope, range, await hints);
+    const [quantities, grouped] = await Promise.all([meterQuantities(read, input.meters, scope, range, await hints), groupedQuantities(read, input.groups, scope, range)]);
+    return { ...quantities, ...grouped };
   };
 }
 
@@ -327,13 +359,14 @@ export async function tracedQuantitiesForPeriod(db: DbClient, input: Omit<Quanti
   const specs = input.meters.map((m) => m.spec);
   const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
   const plan = quantityPlan(input.meters, range);
-  const [values, partials, spans] = await Promise.all([
+  const [values, partials, spans, grouped] = await Promise.all([
     aggregateAll(read, [...specs.map((spec) => ({ spec, ...range })), ...plan.requests], scope, hints),
     readWindowPartials(read, plan.windowed, scope, range),
     readEventSpans(read, specs, scope, range),
+    groupedQuantities(read, input.groups, scope, range),
   ]);
   const counts = values.slice(0, specs.length);
-  const quantities = plan.finish(values.slice(specs.length), partials);
+  const quantities = { ...plan.finish(values.slice(specs.length), partials), ...grouped };
   const at = (event: { id: string; occurred_at: Date } | null) => (event ? { id: event.id, occurred_at: event.occurred_at.toISOString() } : null);
   const traces = Object.fromEntries(
     input.meters.map((m, i): [string, UsageTrace] => {
@@ -452,11 +485,34 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
     entries.map((e) => ({ key: e.meterId, spec: e.spec, windowType: e.windowType, windowSizeSeconds: e.windowSizeSeconds })),
     billed,
   );
-  const [values, partials] = await Promise.all([
+  // Dimensional SKUs: their meters per dimension value over the period, read as the close reads them (one statement).
+  const groups = subscription.grouped_skus.flatMap((sku): (GroupedMeter & { skuId: string })[] => {
+    const entry = entries.find((e) => e.meterId === sku.meter_id);
+    return entry === undefined || entry.spec.kind !== 'meter' ? [] : [{ key: entry.meterId, spec: entry.spec, groupBy: sku.group_by, skuId: sku.sku_id }];
+  });
+  const [values, partials, grouped] = await Promise.all([
     aggregateAll(read, [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests], scope, subscription.cursors),
     readWindowPartials(read, plan.windowed, scope, billed),
+    groups.length === 0 ? Promise.resolve([]) : readGroupedQuantities(read, groups, scope, billed),
   ]);
   const billable = atLeastZero(plan.finish(values.slice(entries.length), partials));
+  const dimensionsOf = (meterId: string) =>
+    groups.flatMap((group, index) =>
+      group.key !== meterId
+        ? []
+        : [
+            {
+              sku_id: group.skuId,
+              group_by: [...group.groupBy],
+              values: grouped
+                .filter((row) => row.spec === index)
+                .map((row) => ({
+                  dimensions: row.values === null ? {} : Object.fromEntries(group.groupBy.map((key, i) => [key, row.values![i] ?? null])),
+                  billable_value: row.quantity.startsWith('-') ? '0' : canonicalDecimal(row.quantity),
+                })),
+            },
+          ],
+    );
   return {
     subscription_id: subscription.id,
     customer_id: subscription.customer_id,
@@ -477,6 +533,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
       window_end: e.window.end.toISOString(),
       event_count: values[i]!.event_count,
       late_event_count: values[i]!.late_event_count,
+      dimensions: dimensionsOf(e.meterId),
     })),
   };
 }

@@ -116,6 +116,13 @@ export const createSkuRoute = createRoute({
   Graduated and Volume (\`unit_amount_required\`); prices are non-negative except Flat and PerUnit credits (\`negative_price\`).
 - Package needs package_size (\`invalid_package_size\`); Committed needs commit_amount_nanos and overage_unit_amount_nanos and a
   positive unit_amount_nanos; package and commit fields on other models are \`field_not_applicable\`.
+- A Percentage SKU takes meter_event_type, not meter_id (422 \`meter_not_applicable\`).
+- Dimensional pricing: \`group_by\` (1–3 event properties) prices per dimension value, one invoice line per value; \`dimension_prices\`
+  lists values with their own price (any of PerUnit, Graduated, Volume, Package, validated like the SKU's: issues under
+  \`dimension_prices.<i>\`); every other value, and events without the property, take the SKU's own price. \`tier_scope\`:
+  \`per_value\` (default) or \`across_all\`. It needs meter_id naming a BillingPeriod meter aggregating Sum, Count, Max or UniqueCount
+  (422 \`group_by_meter_unsupported\`); the SKU's model must be one of those four (\`group_by_not_applicable\`). At most 1,000 values
+  per period get their own line; later ones are billed together in one \`other\` line at the SKU's price.
 - Unknown plan_id: 404 \`plan_not_found\`. All SKUs of a plan share one currency: 409 \`plan_currency_mismatch\`.
 - An archived plan takes no SKUs (409 \`plan_archived\`); an event type whose default meter is archived cannot be priced by meter_event_type alone (409 \`meter_archived\`).
 

@@ -2,9 +2,9 @@
  * The requests of the catalog routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
-import { MAX_FIXED_AMOUNT, MAX_FREE_UNITS, MAX_UNIT_AMOUNT } from '../../../core/index.js';
+import { MAX_DIMENSION_PRICES, MAX_FIXED_AMOUNT, MAX_FREE_UNITS, MAX_GROUP_BY, MAX_UNIT_AMOUNT } from '../../../core/index.js';
 import { MAX_MIGRATION_BATCH } from '../../../services/subscriptions/plan-migrations.js';
-import { BillingCadenceSchema, PackageRoundingSchema, PricingModelSchema, TierInputSchema } from '../../../schemas/catalog.js';
+import { BillingCadenceSchema, DimensionPriceInputSchema, PackageRoundingSchema, PricingModelSchema, TierInputSchema, TierScopeSchema } from '../../../schemas/catalog.js';
 import { CurrencySchema, MetadataInputSchema, MoneySchema, UuidSchema } from '../../../schemas/common.js';
 import { NameSchema } from '../../schemas.js';
 
@@ -77,6 +77,18 @@ export const CreateSkuSchema = z
     per_event_fee_nanos: MoneySchema.optional().openapi({ description: `Percentage only: fixed fee added to each event's fee (default "0", at most ${MAX_UNIT_AMOUNT} raw units)` }),
     per_event_minimum_nanos: MoneySchema.optional().openapi({ description: `Percentage only: least fee per event (at most ${MAX_UNIT_AMOUNT} raw units)` }),
     per_event_maximum_nanos: MoneySchema.optional().openapi({ description: `Percentage only: greatest fee per event, ≥ per_event_minimum_nanos (at most ${MAX_UNIT_AMOUNT} raw units)` }),
+    group_by: z
+      .array(z.string().trim().min(1, 'must not be empty').max(200))
+      .min(1)
+      .max(MAX_GROUP_BY)
+      .optional()
+      .openapi({ description: `dimensional pricing: 1-${MAX_GROUP_BY} event properties priced per value (one invoice line per value); needs meter_id`, example: ['region'] }),
+    tier_scope: TierScopeSchema.optional().openapi({ description: 'with group_by: tiers counted per value (per_value, the default) or across all values (across_all)' }),
+    dimension_prices: z
+      .array(DimensionPriceInputSchema)
+      .max(MAX_DIMENSION_PRICES)
+      .optional()
+      .openapi({ description: "with group_by: values priced by their own terms; any other value (and events without the property) takes the SKU's own price" }),
   })
   .openapi('CreateSkuRequest');
 

@@ -26,6 +26,11 @@ the piece's terms (so a free first tier is granted once per period, and tier ent
 the tier). A split period without the usage to date at one of its boundaries is 400 \`usage_to_date_required\` naming
 \`usage_to_date.<date>\`.
 
+A dimensional SKU (one with group_by) rates one line per dimension value: give its quantities per value in
+\`dimension_quantities\` (\`{sku_id, dimensions, quantity}\`, as the usage summary's \`dimensions\` lists them); each line carries
+\`dimensions\`. An entry naming no dimensional SKU of the plan, or dimensions other than its group_by, is 400
+\`invalid_dimension_quantity\`; the same value twice is 400 \`duplicate_dimension_quantity\`.
+
 A quantity key that no usage SKU of the plan rates is 400 \`unknown_meter\`; every invalid input is one entry of
 details.issues naming its field (e.g. \`quantities.api_calls\`, \`contract.terms.0.end_date\`). Unknown plan: 404
 \`plan_not_found\`; a plan without SKUs: 422 \`plan_has_no_skus\`.`,

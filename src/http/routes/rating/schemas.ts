@@ -2,6 +2,7 @@
  * The requests of the rating routes: bodies, queries and path parameters, validated before a handler runs.
  */
 import { z } from '@hono/zod-openapi';
+import { MAX_DIMENSION_VALUES } from '../../../core/index.js';
 import { IsoDateSchema, NonNegativeMoneySchema, UuidSchema } from '../../../schemas/common.js';
 import { pricing } from '../contracts/schemas.js';
 
@@ -53,6 +54,22 @@ export const PreviewRequestSchema = z
         'a Percentage SKU\'s quantity is keyed by its sku_id: the sum of its per-event fees in currency units (e.g. "13.7"); keys left out count as 0',
       example: { api_calls: '12500' },
     }),
+    dimension_quantities: z
+      .array(
+        z.strictObject({
+          sku_id: UuidSchema.openapi({ description: 'a dimensional SKU of the plan (one with group_by)' }),
+          dimensions: z
+            .record(z.string().min(1).max(200), z.string().max(1000).nullable())
+            .openapi({ description: 'every group_by property of the SKU with a value (null: events without the property)', example: { region: 'eu' } }),
+          quantity: QuantitySchema,
+        }),
+      )
+      .max(MAX_DIMENSION_VALUES)
+      .optional()
+      .openapi({
+        description:
+          "a dimensional SKU's quantity per dimension value over the whole period (as the usage summary's `dimensions` shows them); each value is one line of the SKU priced by its value's price, values left out count as 0",
+      }),
     usage_to_date: z
       .record(IsoDateSchema, MeterQuantitiesSchema)
       .optional()
