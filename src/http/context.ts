@@ -25,6 +25,8 @@ export interface HttpSettings extends ServiceSettings {
   processorWebhookSecret: string;
   /** Hosted invoice links (HOSTED_LINK_SECRET, HOSTED_LINK_TTL_DAYS, PUBLIC_URL); without them invoices carry no link. */
   hostedLinks?: HostedLinkSettings;
+  /** How long a customer portal link works (PORTAL_SESSION_TTL_MINUTES, default 60); the portal needs hostedLinks (its address and form key). */
+  portalSessionTtlMinutes?: number;
 }
 
 /** Everything a handler may use, set once per app: the services' dependencies plus the HTTP settings. */

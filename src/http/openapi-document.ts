@@ -27,6 +27,7 @@ export const API_TAGS = [
   { name: 'Reports', description: 'AR aging, MRR, MRR movements, deferred revenue and reconciliation.' },
   { name: 'Simulations', description: 'Price simulations: a candidate plan version or price changes re-rated over closed periods, apart from billing.' },
   { name: 'Audit', description: 'The append-only audit trail of every change.' },
+  { name: 'Customer portal', description: "Links to a customer's self-service billing portal, and the portal's pages." },
 ];
 
 type Json = { [key: string]: unknown };

@@ -203,6 +203,7 @@ describe('import direction', () => {
  * count too.
  */
 export const SERVICE_DOMAIN_ORDER = [
+  'portal',
   'simulations',
   'reports',
   'documents',

@@ -5,7 +5,7 @@
  *   An iat more than a minute in the future is refused: it would otherwise stretch the lifetime.
  * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
  *   An API key is a server-side secret key and acts with admin scope.
- * Route scopes: /health, /openapi.json, /docs/api and /hosted/* (signed links) public; /v1/* customer or admin; /admin/v1/* admin.
+ * Route scopes: /health, /openapi.json, /docs/api, /hosted/* (signed links) and /portal/* (portal session links) public; /v1/* customer or admin; /admin/v1/* admin.
  * Exception: /v1/webhooks/processor is called by the payment processor, which holds neither a token
  * nor a key; its handler authenticates each notification by the processor's signature (SPEC §4 rule 3).
  */
