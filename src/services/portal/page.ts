@@ -24,7 +24,9 @@ section.card h2{font-size:20px;margin:0 0 12px}h3{font-size:16px;margin:16px 0 8
 figure{margin:8px 0}figcaption{font-weight:600;margin-bottom:4px}
 svg.chart{width:100%;height:auto;max-width:720px;display:block;border:1px solid #d0d7de;border-radius:6px;background:#fff}
 .scroll{overflow-x:auto}
-.scroll table{min-width:420px}
+tbody th{font-size:inherit;color:inherit;font-weight:600;border-bottom:0;padding:5px 4px;text-align:left}
+caption{text-align:left;padding:4px}
+.scroll table{min-width:340px}
 button,.button{font:inherit;font-weight:600;padding:8px 16px;border-radius:6px;border:1px solid #1f883d;background:#1f883d;color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
 button.secondary,.button.secondary{background:#fff;color:#1a7f37}
 button.danger{background:#fff;color:#b3261e;border-color:#b3261e}
@@ -112,7 +114,7 @@ export function usageChart(meter: PortalMeterUsage, chartId: string, locale: str
     meter.included === null
       ? ''
       : `<g class="included" data-value="${esc(meter.included)}"><line x1="${pad.left}" x2="${width - pad.right}" y1="${y(toNumber(meter.included)).toFixed(1)}" y2="${y(toNumber(meter.included)).toFixed(1)}" stroke="#1a7f37" stroke-width="2" stroke-dasharray="6 4"/>` +
-        `<text x="${width - pad.right}" y="${(y(toNumber(meter.included)) - 4).toFixed(1)}" text-anchor="end" font-size="12" fill="#1a7f37">${esc(`${formatQuantity(meter.included, locale)} included`)}</text></g>`;
+        `<text x="${pad.left + 4}" y="${(y(toNumber(meter.included)) - 5).toFixed(1)}" font-size="12" font-weight="600" fill="#116329">${esc(`${formatQuantity(meter.included, locale)} included`)}</text></g>`;
   const first = meter.points[0]?.day ?? '';
   const last = meter.points[meter.points.length - 1]?.day ?? '';
   const axis =
