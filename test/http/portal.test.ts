@@ -6,7 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
 import { expectJson, terminatedAfterAll, useHarness } from '../support/harness.js';
+import { eventId, notify } from '../support/payments.js';
 import { formTokenOf, mintPortalSession, portalPath, portalScenario, PORTAL_DAYS, type PortalScenario } from '../support/portal.js';
 
 const h = useHarness();
@@ -131,6 +133,33 @@ describe('forms', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('x-error-code')).toBe('checkout_session_not_found');
     expect(await h.deps.db.paymentMethod.count({ where: { customerId: s.customerId } })).toBe(0);
+  });
+});
+
+describe('adding a card', () => {
+  it("opens a setup-mode checkout at the processor, and takes the processor's setup_intent.succeeded only for the customer's own processor customer", async () => {
+    const { path, html, id } = await openPortal();
+    const res = await post(`${path}/payment-method`, { form_token: formTokenOf(html) });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const row = await h.deps.db.portalSession.findUniqueOrThrow({ where: { id } });
+    expect(row.setupCheckoutSessionId).toMatch(/^cs_/);
+    expect(await h.deps.db.auditLogEntry.count({ where: { entityId: id, action: 'portal.payment_method_setup_started', actorType: 'customer', actorId: s.customerId } })).toBe(1);
+    const { processorCustomerId } = await h.deps.db.processorCustomer.findUniqueOrThrow({ where: { customerId: s.customerId } });
+    const setupEvent = (customer: string) => ({
+      id: eventId(),
+      object: 'event',
+      type: 'setup_intent.succeeded',
+      data: { object: { id: 'seti_http', object: 'setup_intent', status: 'succeeded', customer, payment_method: 'pm_card_visa', metadata: { customer_id: s.customerId } } },
+    });
+    // A SetupIntent of another processor customer cannot name ours.
+    expect(await expectJson(await notify(h, setupEvent('cus_someone_else')))).toMatchObject({ action: 'ignored' });
+    expect(await h.deps.db.paymentMethod.count({ where: { customerId: s.customerId } })).toBe(0);
+    const receipt = await expectJson<{ event_id: string; action: string }>(await notify(h, setupEvent(processorCustomerId)));
+    expect(receipt.action).toBe('queued');
+    expect(await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(receipt.event_id)).result()).toBe('payment_method_attached');
+    const methods = await h.deps.db.paymentMethod.findMany({ where: { customerId: s.customerId } });
+    expect(methods.map((m) => [m.processorPaymentMethodId, m.isDefault])).toEqual([['pm_card_visa', true]]);
   });
 });
 
