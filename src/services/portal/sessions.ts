@@ -23,6 +23,17 @@ const TOKEN = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.
 
 const hashOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
+/** A minted or renewed session with its link (the only answer that carries the secret). */
+const linkedView = (row: PortalSessionRow, url: string): PortalSessionView => ({
+  id: row.id,
+  customer_id: row.customerId,
+  url,
+  expires_at: row.expiresAt.toISOString(),
+  created_by: row.createdBy,
+  created_at: row.createdAt.toISOString(),
+  return_url: row.returnUrl,
+});
+
 const stateOf = (row: PortalSessionRow): PortalSessionStateView => ({
   id: row.id,
   customer_id: row.customerId,
@@ -71,7 +82,7 @@ export async function createPortalSession(deps: Pick<ServiceDeps, 'db' | 'clock'
     });
     return created;
   });
-  return { ...stateOf(row), url: portalUrl(input.baseUrl, token), return_url: row.returnUrl };
+  return linkedView(row, portalUrl(input.baseUrl, token));
 }
 
 /** A new secret and expiry for a session that was not revoked; the previous link stops working. */
@@ -96,7 +107,7 @@ export async function renewPortalSession(deps: Pick<ServiceDeps, 'db' | 'clock'>
     });
     return renewed;
   });
-  return { ...stateOf(row), url: portalUrl(input.baseUrl, token), return_url: row.returnUrl };
+  return linkedView(row, portalUrl(input.baseUrl, token));
 }
 
 /**
