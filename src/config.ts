@@ -139,6 +139,8 @@ const apiSchema = baseSchema.extend({
   HOSTED_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Hosted invoice links expire this many days after the invoice's due date (invoice time). */
   HOSTED_LINK_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Customer portal links (POST /admin/v1/customers/:id/portal-sessions) work this many minutes after they are minted or renewed. */
+  PORTAL_SESSION_TTL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   /** The API's address as payers reach it, for hosted_invoice_url; default http://HOST:PORT. */
   PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).optional(),
   /** The Temporal UI as operators reach it: the operator views (/admin) link each resource to its workflow there. */

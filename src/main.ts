@@ -85,6 +85,7 @@ runMain('api', async () => {
       dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
       processorWebhookSecret: config.PROCESSOR_WEBHOOK_SECRET,
       documents: await documentSettingsOf(config),
+      portalSessionTtlMinutes: config.PORTAL_SESSION_TTL_MINUTES,
       hostedLinks: {
         secret: config.HOSTED_LINK_SECRET,
         ttlDays: config.HOSTED_LINK_TTL_DAYS,

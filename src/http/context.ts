@@ -27,6 +27,8 @@ export interface HttpSettings extends ServiceSettings {
   hostedLinks?: HostedLinkSettings;
   /** Where operators reach the Temporal UI (TEMPORAL_UI_URL), for the operator views' workflow links; the dev server's UI without it. */
   temporalUiUrl?: string;
+  /** How long a customer portal link works (PORTAL_SESSION_TTL_MINUTES, default 60); the portal needs hostedLinks (its address and form key). */
+  portalSessionTtlMinutes?: number;
 }
 
 /** Everything a handler may use, set once per app: the services' dependencies plus the HTTP settings. */

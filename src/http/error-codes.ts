@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, meaning: 'valid credentials without the scope this route requires' },
   hosted_form_refused: { status: 403, meaning: "a hosted page's Pay form not sent from that page: another site's origin, or a form token missing, altered or older than an hour (reload the page)" },
   operator_form_refused: { status: 403, meaning: "an operator view's form (/admin) not sent from this service's pages in the signed-in session: another site's origin, or a CSRF token missing or of another session" },
+  portal_form_refused: { status: 403, meaning: "a customer portal form not sent from the portal page: another site's origin, or a form token missing, altered or older than an hour (reload the page)" },
   // 404
   not_found: { status: 404, meaning: 'no such route' },
   customer_not_found: { status: 404, meaning: 'the customer does not exist or is not visible to the caller' },
@@ -51,6 +52,8 @@ export const ERROR_CODES = {
   dunning_schedule_not_found: { status: 404, meaning: 'the invoice has no dunning schedule (its payment never failed)' },
   processor_event_not_found: { status: 404, meaning: 'no processor notification with this event id was received' },
   hosted_link_not_found: { status: 404, meaning: 'the hosted invoice link was altered or not issued by this service' },
+  portal_session_not_found: { status: 404, meaning: 'the portal link was altered or not issued by this service, or the portal session does not exist' },
+  checkout_session_not_found: { status: 404, meaning: 'the processor checkout session is not the one this portal session opened' },
   wallet_not_found: { status: 404, meaning: 'the customer has no wallet in this currency (a top-up, a grant or auto-recharge settings create it)' },
   simulation_not_found: { status: 404, meaning: 'the price simulation does not exist' },
   shadow_attachment_not_found: { status: 404, meaning: 'the shadow billing attachment does not exist' },
@@ -84,6 +87,8 @@ export const ERROR_CODES = {
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date, or after its renewal); POST /admin/v1/invoices/{id}/hosted-link issues a new one' },
+  portal_session_expired: { status: 410, meaning: 'the customer portal link has expired (PORTAL_SESSION_TTL_MINUTES after it was minted or renewed); mint a new one' },
+  portal_session_revoked: { status: 410, meaning: 'the customer portal session was revoked (signed out, or by an admin); mint a new one' },
   no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract, processor notification or wallet top-up has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },
@@ -154,6 +159,7 @@ export const ERROR_CODES = {
   nothing_to_charge: { status: 422, meaning: 'the invoice has nothing left to pay' },
   no_payment_method: { status: 422, meaning: 'the payer has no payment method on file to charge' },
   checkout_rejected: { status: 422, meaning: 'the payment processor refused to open a checkout session for the invoice' },
+  portal_cancellation_disabled: { status: 422, meaning: "the subscription's plan does not allow cancelling from the customer portal (plan metadata portal_cancellation = disabled)" },
   payment_method_rejected: { status: 422, meaning: 'the payment processor refused the payment method' },
   nothing_to_refund: { status: 422, meaning: 'the invoice has no collected payment with money left to refund' },
   refund_not_whole_minor_units: { status: 422, meaning: "a refund amount is not a whole number of the currency's minor units" },

@@ -29,6 +29,7 @@ export const API_TAGS = [
   { name: 'Simulations', description: 'Price simulations: a candidate plan version or price changes re-rated over closed periods, apart from billing.' },
   { name: 'Shadow billing', description: 'A candidate plan version rated beside every period close of live subscriptions, and the variance; never shown to customers.' },
   { name: 'Audit', description: 'The append-only audit trail of every change.' },
+  { name: 'Customer portal', description: "Links to a customer's self-service billing portal, and the portal's pages." },
 ];
 
 type Json = { [key: string]: unknown };

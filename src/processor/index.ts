@@ -75,6 +75,33 @@ export interface CheckoutSession {
 }
 
 /**
+ * A checkout page of the processor where a customer saves a card for later payments without paying
+ * (Stripe Checkout in setup mode: the processor makes a SetupIntent and attaches the card it confirms
+ * to the customer). The card never passes through the engine.
+ */
+export interface SetupCheckoutRequest {
+  processorCustomerId: string;
+  /** The currency the saved card will pay in (the processor offers the payment methods that take it). */
+  currency: string;
+  /** Carried by the session and its SetupIntent. */
+  metadata: { customer_id: string; portal_session_id: string };
+  /** Where the processor sends the customer back; `{CHECKOUT_SESSION_ID}` in it becomes the session's id. */
+  successUrl: string;
+  cancelUrl: string;
+  idempotencyKey: string;
+}
+
+/** What became of a setup checkout session: its SetupIntent, and the payment method it saved once it succeeded. */
+export interface SetupCheckoutOutcome {
+  setupIntentId: string | null;
+  /** The SetupIntent's status word (`succeeded` once the card is saved); `missing` without one. */
+  status: string;
+  paymentMethodId: string | null;
+  /** The processor customer the session was opened for. */
+  processorCustomerId: string | null;
+}
+
+/**
  * Where the processor's checkout pages live: the hosted invoice page's form may lead there (its
  * Content-Security-Policy `form-action` names it).
  */
@@ -109,6 +136,10 @@ export interface PaymentProcessor {
   capturePaymentIntent(paymentIntentId: string, idempotencyKey: string): Promise<IntentResult>;
   /** Opens a checkout session for one payment: the payer pays on the processor's page. */
   createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
+  /** Opens a checkout session in setup mode: the customer saves a card on the processor's page. */
+  createSetupCheckoutSession(request: SetupCheckoutRequest): Promise<CheckoutSession>;
+  /** Reads a setup checkout session back with its SetupIntent. */
+  retrieveSetupCheckout(checkoutSessionId: string): Promise<SetupCheckoutOutcome>;
   refund(request: RefundRequest): Promise<RefundResult>;
   /** Verifies the signature header over the raw body; throws InvalidSignatureError. */
   verifyNotification(rawBody: string, signature: string | undefined, secret: string): ProcessorNotification;

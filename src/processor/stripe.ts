@@ -19,6 +19,8 @@ import {
   type ProcessorNotification,
   type RefundRequest,
   type RefundResult,
+  type SetupCheckoutOutcome,
+  type SetupCheckoutRequest,
 } from './index.js';
 
 export interface StripeProcessorConfig {
@@ -166,6 +168,40 @@ export function createStripeProcessor(config: StripeProcessorConfig): PaymentPro
         );
         if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
         return { id: session.id, url: session.url };
+      }),
+
+    createSetupCheckoutSession: (request: SetupCheckoutRequest) =>
+      call(async () => {
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'setup',
+            customer: request.processorCustomerId,
+            currency: request.currency.toLowerCase(),
+            setup_intent_data: { metadata: request.metadata },
+            metadata: request.metadata,
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
+        return { id: session.id, url: session.url };
+      }),
+
+    retrieveSetupCheckout: (checkoutSessionId: string) =>
+      call(async (): Promise<SetupCheckoutOutcome> => {
+        const session = await stripe.checkout.sessions.retrieve(checkoutSessionId, { expand: ['setup_intent'] });
+        const ref = session.setup_intent;
+        const intent = typeof ref === 'string' ? await stripe.setupIntents.retrieve(ref) : ref;
+        const customer = typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null);
+        if (!intent) return { setupIntentId: null, status: 'missing', paymentMethodId: null, processorCustomerId: customer };
+        const method = intent.payment_method;
+        return {
+          setupIntentId: intent.id,
+          status: intent.status,
+          paymentMethodId: typeof method === 'string' ? method : (method?.id ?? null),
+          processorCustomerId: customer,
+        };
       }),
 
     refund: (request: RefundRequest) =>

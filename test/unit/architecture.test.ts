@@ -232,6 +232,7 @@ describe('import direction', () => {
  */
 export const SERVICE_DOMAIN_ORDER = [
   'operator-views',
+  'portal',
   'simulations',
   'reports',
   'documents',

@@ -5,7 +5,7 @@
  *   An iat more than a minute in the future is refused: it would otherwise stretch the lifetime.
  * - `X-API-Key: bsk_live_…|bsk_test_…`: SHA-256 of the key compared in constant time with API_KEY_HASH.
  *   An API key is a server-side secret key and acts with admin scope.
- * Route scopes: /health, /openapi.json, /docs/api and /hosted/* (signed links) public; /v1/* customer or admin; /admin/v1/* admin
+ * Route scopes: /health, /openapi.json, /docs/api, /hosted/* (signed links) and /portal/* (portal session links) public; /v1/* customer or admin; /admin/v1/* admin
  * (403 for a customer's credentials; 404 on /admin/v1/shadow-billing, which customers must not learn exists).
  * The operator views' HTML pages (/admin outside /admin/v1) are public here: their routes check their own session
  * cookie (src/http/operator-session.ts), opened with the API key.

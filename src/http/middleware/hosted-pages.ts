@@ -19,7 +19,7 @@ export const PAGE_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-interface ErrorText {
+export interface ErrorText {
   title: string;
   message: (error: { message: string; details?: Record<string, unknown> }, seller: string) => string;
 }
@@ -56,8 +56,16 @@ const DEFAULT_PAGE: ErrorText = {
   message: (error) => `${error.message}. Please try again in a moment; if it keeps failing, contact the seller.`,
 };
 
-/** The middleware of /hosted/*, given the seller's name the error pages refer the payer to. */
-export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string): MiddlewareHandler<AppEnv> {
+/** What another family of browser pages (the customer portal) changes: its CSP (its own stylesheet) and its error pages' texts. */
+export interface BrowserPageOptions {
+  csp?: string;
+  /** By error code, before the hosted invoice page's own. */
+  errorPages?: Record<string, ErrorText>;
+}
+
+/** The middleware of /hosted/* (and /portal/*, with its options), given the seller's name the error pages refer the payer to. */
+export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string, options: BrowserPageOptions = {}): MiddlewareHandler<AppEnv> {
+  const csp = options.csp ?? HOSTED_PAGE_CSP;
   return async (c, next) => {
     await next();
     const res = c.res;
@@ -67,7 +75,7 @@ export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandl
         .json()
         .catch(() => null)) as { error?: { code?: string; message?: string; details?: Record<string, unknown>; request_id?: string } } | null;
       const code = body?.error?.code ?? 'internal_error';
-      const text = ERROR_PAGES[code] ?? DEFAULT_PAGE;
+      const text = options.errorPages?.[code] ?? ERROR_PAGES[code] ?? DEFAULT_PAGE;
       const headers = new Headers(res.headers);
       headers.delete('content-length');
       headers.set('Content-Type', 'text/html; charset=UTF-8');
@@ -82,6 +90,6 @@ export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandl
       c.res = new Response(html, { status: res.status, headers });
     }
     for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
-    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Content-Security-Policy', HOSTED_PAGE_CSP);
+    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Content-Security-Policy', csp);
   };
 }

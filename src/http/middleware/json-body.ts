@@ -4,7 +4,7 @@
  * - an empty body is no body: its Content-Type is dropped, so an optional body is simply absent and
  *   a required one fails validation naming the missing fields;
  * - any other body must be sent as JSON (415 unsupported_media_type) and parse (400 malformed_json),
- *   except an HTML form (application/x-www-form-urlencoded) posted to a /hosted/ page, which its route validates;
+ *   except an HTML form (application/x-www-form-urlencoded) posted to a /hosted/ or /portal/ page, which its route validates;
  * - bytes that are not UTF-8 are 400 malformed_json (JSON is UTF-8, RFC 8259): they would otherwise be
  *   stored as U+FFFD; a declared charset other than UTF-8 is 415;
  * - nesting deeper than MAX_JSON_DEPTH is refused by a linear pre-scan of the text before JSON.parse,
@@ -24,7 +24,7 @@ export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH'
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
 
-/** Whether a body is an HTML form (which only the /hosted/ pages take). */
+/** Whether a body is an HTML form (which only the /hosted/ and /portal/ pages take). */
 export const isFormBody = (contentType: string | undefined): boolean => (contentType ?? '').split(';')[0]!.trim().toLowerCase() === FORM_MEDIA_TYPE;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -110,8 +110,8 @@ export function jsonBodyMiddleware(): MiddlewareHandler<AppEnv> {
       }
       return next();
     }
-    // The hosted invoice page's Pay form, posted by a browser: its route validates the form.
-    if (isFormBody(contentType) && c.req.path.startsWith('/hosted/')) return next();
+    // The hosted invoice page's Pay form and the customer portal's forms, posted by a browser: their routes validate the form.
+    if (isFormBody(contentType) && (c.req.path.startsWith('/hosted/') || c.req.path.startsWith('/portal/'))) return next();
     // The operator views' forms (/admin, outside the JSON admin API): their routes check them.
     if (isFormBody(contentType) && isOperatorViewPath(c.req.path)) return next();
     if (!JSON_MEDIA_TYPE.test((contentType ?? '').split(';')[0]!.trim())) {

@@ -12,6 +12,7 @@ import { registerLedger } from './ledger/handlers.js';
 import { registerMeters } from './meters/handlers.js';
 import { registerOperatorViews } from './operator/handlers.js';
 import { registerPayments } from './payments/handlers.js';
+import { registerPortal } from './portal/handlers.js';
 import { registerProcessorEvents } from './processor-events/handlers.js';
 import { registerRating } from './rating/handlers.js';
 import { registerReports } from './reports/handlers.js';
@@ -24,4 +25,4 @@ import { registerUsage } from './usage/handlers.js';
 import { registerWebhooks } from './webhooks/handlers.js';
 
 /** Every resource's route module; the app factory registers them in this order. */
-export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerShadowBilling, registerAudit, registerEntitlements, registerOperatorViews];
+export const ROUTES: RouteModule[] = [registerCustomers, registerCatalog, registerRating, registerSubscriptions, registerTestClocks, registerInvoices, registerInvoiceLifecycle, registerDocuments, registerEvents, registerMeters, registerUsage, registerContracts, registerWebhooks, registerPayments, registerProcessorEvents, registerLedger, registerSpendAlerts, registerReports, registerSimulations, registerShadowBilling, registerAudit, registerEntitlements, registerOperatorViews, registerPortal];

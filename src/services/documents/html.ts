@@ -34,13 +34,20 @@ td{padding:5px 4px;vertical-align:top}.num{text-align:right;white-space:nowrap}.
  * hash); no scripts, frames, base or plugins; its form may post only to this service (which may send
  * the payer on to the processor's checkout page), and no page may frame it.
  */
-export const HOSTED_PAGE_CSP = [
-  "default-src 'none'",
-  `style-src 'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`,
-  "base-uri 'none'",
-  `form-action 'self' ${PROCESSOR_CHECKOUT_ORIGIN}`,
-  "frame-ancestors 'none'",
-].join('; ');
+const styleHash = (style: string): string => `'sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}'`;
+
+/** The Content-Security-Policy of a page of this frame that adds its own stylesheet (renderHostedPage's `extraStyle`). */
+export function hostedPageCsp(extraStyle?: string): string {
+  return [
+    "default-src 'none'",
+    `style-src ${[STYLE, ...(extraStyle ? [extraStyle] : [])].map(styleHash).join(' ')}`,
+    "base-uri 'none'",
+    `form-action 'self' ${PROCESSOR_CHECKOUT_ORIGIN}`,
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export const HOSTED_PAGE_CSP = hostedPageCsp();
 
 /** What the page says about paying, above the invoice. */
 export interface HostedPanel {
@@ -68,14 +75,15 @@ function panelHtml(panel: HostedPanel): string {
   return `${notice}<form class="pay" method="post" action="${esc(pay.action)}"><input type="hidden" name="form_token" value="${esc(pay.formToken)}">${onFile}${checkout}</form>`;
 }
 
-const page = (title: string, body: string): string => `<!doctype html>
+/** A page of the hosted frame; `extraStyle` is a second stylesheet of its own (allowed by hostedPageCsp(extraStyle)). */
+export const renderHostedPage = (title: string, body: string, extraStyle?: string): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${esc(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}</style>${extraStyle ? `\n<style>${extraStyle}</style>` : ''}
 </head>
 <body>
 <main>
@@ -87,7 +95,7 @@ ${body}
 
 /** The page a hosted route answers an error with: what happened and what the payer can do. */
 export function renderHostedError(error: { status: number; code: string; title: string; message: string; requestId: string }): string {
-  return page(
+  return renderHostedPage(
     error.title,
     `<div class="error-page"><h1>${esc(error.title)}</h1><p>${esc(error.message)}</p><p class="notes">Error ${error.status} · ${esc(error.code)} · request ${esc(error.requestId)}</p></div>`,
   );
@@ -123,7 +131,7 @@ export function renderHtml(model: DocumentModel, pdfHref: string, panel: HostedP
     .join('');
   const notes = model.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
   const mark = model.mark ? `<div class="mark ${model.mark}">${model.mark}</div>` : '';
-  return page(
+  return renderHostedPage(
     model.title,
     `${mark}
 <header><div><h1>${esc(model.heading)}</h1>${model.number ? `<div class="number">${esc(model.number)}</div>` : ''}</div></header>
@@ -159,7 +167,7 @@ export function renderExplanationHtml(explanation: ExplanationPage, invoiceHref:
     )
     .join('');
   const notes = explanation.notes.map((note) => `<p class="notes">${esc(note)}</p>`).join('');
-  return page(
+  return renderHostedPage(
     explanation.title,
     `<header><div><h1>${esc(explanation.heading)}</h1></div></header>
 <dl>${facts}</dl>

@@ -36,7 +36,7 @@ import {
 import type pg from 'pg';
 import { cursorKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type Range, type Scope } from '../../db/metering/aggregates.js';
+import { readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
@@ -429,6 +429,80 @@ export function atLeastZero(values: Record<string, string>): Record<string, stri
   return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, value.startsWith('-') ? '0' : value]));
 }
 
+/** One entry per meter of the subscription's plan's metered event types ("default:<event_type>" for a type without meters). */
+function summaryEntries(subscription: UsageSubject): Omit<SummaryEntry, 'window'>[] {
+  return subscription.event_types.flatMap((type): Omit<SummaryEntry, 'window'>[] => {
+    const own = subscription.meters.filter((m) => m.event_type === type);
+    if (own.length === 0) {
+      return [{ spec: defaultSpec(type), meterId: `default:${type}`, name: `${type} (default)`, aggregation: DEFAULT_AGGREGATION, unit: 'units', windowType: 'BillingPeriod', windowSizeSeconds: null }];
+    }
+    return own.map((m) => ({
+      spec: { kind: 'meter', meterId: m.id, eventType: m.event_type, aggregation: m.aggregation, property: m.property, filters: m.filters },
+      meterId: m.id,
+      name: m.name,
+      aggregation: m.aggregation,
+      unit: m.unit,
+      windowType: m.window_type,
+      windowSizeSeconds: m.window_size_seconds,
+    }));
+  });
+}
+
+/** What the customer portal charts: each meter's value on each day of the current period so far. */
+export interface DailyUsage {
+  subscription_id: string;
+  period_start: string;
+  period_end: string;
+  as_of: string;
+  meters: {
+    meter_id: string;
+    name: string;
+    aggregation: MeterAggregation;
+    unit: string;
+    /** 24-hour days from the period start; the last one ends at as_of. Each value is the meter's aggregate over that day alone. */
+    days: { start: string; end: string; value: string }[];
+  }[];
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The current period's usage per day (the customer portal's chart): one read per day for all meters
+ * together (aggregateAll shares a range's statement), the same aggregation as the summary. A customer
+ * token (ownCustomerId) sees only its own subscriptions (anything else is 404).
+ */
+export async function usageByDay(deps: Pick<ServiceDeps, 'pool' | 'clock'>, subscriptionId: string, ownCustomerId?: string): Promise<DailyUsage> {
+  const read = poolReader(deps.pool);
+  const subscription = await readUsageSubject(read, subscriptionId);
+  if (!subscription || (ownCustomerId !== undefined && subscription.customer_id !== ownCustomerId)) throw notFound('subscription', subscriptionId);
+  const now = subscription.clock_time ?? deps.clock();
+  const start = subscription.period_start.getTime();
+  const end = Math.min(subscription.period_end.getTime(), Math.max(start, now.getTime()));
+  const days: { start: Date; end: Date }[] = [];
+  for (let at = start; at < end; at += DAY_MS) days.push({ start: new Date(at), end: new Date(Math.min(at + DAY_MS, end)) });
+  const entries = summaryEntries(subscription);
+  const scope = { customerId: subscription.customer_id, subscriptionId: subscription.id };
+  const values = await aggregateAll(
+    read,
+    entries.flatMap((e) => days.map((day) => ({ spec: e.spec, from: day.start, to: day.end }))),
+    scope,
+    subscription.cursors,
+  );
+  return {
+    subscription_id: subscription.id,
+    period_start: subscription.period_start.toISOString(),
+    period_end: subscription.period_end.toISOString(),
+    as_of: now.toISOString(),
+    meters: entries.map((e, i) => ({
+      meter_id: e.meterId,
+      name: e.name,
+      aggregation: e.aggregation,
+      unit: e.unit,
+      days: days.map((day, d) => ({ start: day.start.toISOString(), end: day.end.toISOString(), value: values[i * days.length + d]!.value })),
+    })),
+  };
+}
+
 /**
  * The usage summary of a subscription: one entry per meter of its plan's metered event types
  * (meter_id "default:<event_type>" for a type without meters), each over its own window.
@@ -457,26 +531,15 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
     period = dates(found);
   }
 
-  const entries = subscription.event_types.flatMap((type): SummaryEntry[] => {
-    const own = subscription.meters.filter((m) => m.event_type === type);
-    if (own.length === 0) {
-      return [
-        { spec: defaultSpec(type), meterId: `default:${type}`, name: `${type} (default)`, aggregation: DEFAULT_AGGREGATION, unit: 'units', windowType: 'BillingPeriod', windowSizeSeconds: null, window: period },
-      ];
-    }
-    return own.map((m) => ({
-      spec: { kind: 'meter', meterId: m.id, eventType: m.event_type, aggregation: m.aggregation, property: m.property, filters: m.filters },
-      meterId: m.id,
-      name: m.name,
-      aggregation: m.aggregation,
-      unit: m.unit,
-      windowType: m.window_type,
-      windowSizeSeconds: m.window_size_seconds,
-      window: custom
-        ? period
-        : dates(meterWindow({ windowType: m.window_type, windowSizeSeconds: m.window_size_seconds }, { period: instants(period), atMs: asOf.getTime() })),
-    }));
-  });
+  const entries = summaryEntries(subscription).map(
+    (e): SummaryEntry => ({
+      ...e,
+      window:
+        custom || e.spec.kind === 'default'
+          ? period
+          : dates(meterWindow({ windowType: e.windowType, windowSizeSeconds: e.windowSizeSeconds }, { period: instants(period), atMs: asOf.getTime() })),
+    }),
+  );
 
   const scope = { customerId: subscription.customer_id, subscriptionId: subscription.id };
   // What the period's invoice rates for each meter, read along with the entries (identical reads shared).

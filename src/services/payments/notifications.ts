@@ -11,7 +11,9 @@
  * metadata.invoice_id or by a PaymentIntent of ours, was paid: the payment it names, or one recorded
  * from its amount_paid, collects ours), payment_intent.payment_failed and invoice.payment_failed (the
  * payment failed: dunning starts), payment_intent.canceled, charge.refunded (refunds made at the
- * processor are recorded with their credit notes). A notification that changes nothing says why in
+ * processor are recorded with their credit notes), setup_intent.succeeded (a card saved on the processor's page the customer
+ * portal opened, naming our customer in metadata.customer_id and its processor customer: attached as the default payment
+ * method, outcome `payment_method_attached`). A notification that changes nothing says why in
  * its outcome: a failure about an invoice already paid is `ignored_invoice_already_paid`.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -20,6 +22,7 @@ import { DomainError } from '../../errors.js';
 import {
   findPaymentByIntent,
   findPaymentByRequest,
+  findProcessorCustomerId,
   findProcessorEvent,
   insertPayment,
   insertProcessorEvent,
@@ -38,6 +41,7 @@ import { runInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
 import { applyTopUpNotification, releaseHeldRecharge, topUpOfNotification } from '../wallets/wallets.js';
 import { PROCESSOR_ACTOR } from '../audit.js';
+import { attachPaymentMethod } from './payment-methods.js';
 
 export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'payment_intent.succeeded',
@@ -47,6 +51,7 @@ export const HANDLED_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'invoice.payment_succeeded',
   'invoice.payment_failed',
   'charge.refunded',
+  'setup_intent.succeeded',
 ]);
 
 /** What a notification the payment could not take (see recordPaymentUpdate) is recorded as. */
@@ -97,6 +102,39 @@ async function resolveTopUp(deps: ServiceDeps, type: string, object: Record<stri
   return topUpOfNotification(deps.db, idOf(object.id), metadataTopUpId(object));
 }
 
+/**
+ * The customer a setup_intent.succeeded is about: the one its metadata.customer_id names, when the
+ * SetupIntent's processor customer is that customer's (a SetupIntent of someone else's cannot name ours).
+ */
+async function resolveSetupCustomer(db: ServiceDeps['db'], type: string, object: Record<string, unknown>): Promise<string | null> {
+  if (type !== 'setup_intent.succeeded') return null;
+  const metadata = object.metadata;
+  const customerId = metadata !== null && typeof metadata === 'object' ? text((metadata as Record<string, unknown>).customer_id) : null;
+  const processorCustomerId = idOf(object.customer);
+  if (!customerId || !UUID_PATTERN.test(customerId) || !processorCustomerId) return null;
+  return (await findProcessorCustomerId(db, customerId)) === processorCustomerId ? customerId : null;
+}
+
+/** Attaches the payment method a SetupIntent saved as its customer's default and marks the event processed; null when it is about none. */
+async function applySetupEvent(deps: ServiceDeps, eventId: string, type: string, object: Record<string, unknown>): Promise<string | null> {
+  const customerId = await resolveSetupCustomer(deps.db, type, object);
+  if (!customerId) return null;
+  const paymentMethodId = idOf(object.payment_method);
+  let outcome = 'ignored_unknown_object';
+  if (paymentMethodId) {
+    try {
+      await attachPaymentMethod(deps, customerId, { processor_payment_method_id: paymentMethodId, set_default: true }, { actor: PROCESSOR_ACTOR, requestId: `processor-event:${eventId}` });
+      outcome = 'payment_method_attached';
+    } catch (err) {
+      // Refused by the processor, or the customer was closed meanwhile: nothing to retry.
+      if (!(err instanceof DomainError && (err.kind === 'unprocessable' || err.kind === 'invalid_transition'))) throw err;
+      outcome = 'ignored_payment_method_rejected';
+    }
+  }
+  await markProcessorEventProcessed(deps.db, eventId, outcome, new Date());
+  return outcome;
+}
+
 /** Applies a notification about a wallet top-up and marks it processed; null when it is about none. */
 async function applyTopUpEvent(deps: ServiceDeps, eventId: string, type: string, object: Record<string, unknown>): Promise<string | null> {
   const topUp = await resolveTopUp(deps, type, object);
@@ -120,7 +158,11 @@ export async function receiveNotification(deps: ServiceDeps, rawBody: string, si
   }
   const receipt = (action: NotificationReceipt['action']): NotificationReceipt => ({ received: true, event_id: notification.id, type: notification.type, action });
   const handled = HANDLED_NOTIFICATIONS.has(notification.type);
-  const target = handled ? ((await resolveTarget(deps.db, notification.type, notification.object)) ?? (await resolveTopUp(deps, notification.type, notification.object))) : null;
+  const target = handled
+    ? ((await resolveTarget(deps.db, notification.type, notification.object)) ??
+      (await resolveTopUp(deps, notification.type, notification.object)) ??
+      (await resolveSetupCustomer(deps.db, notification.type, notification.object)))
+    : null;
   const ignored = !handled ? 'ignored_type' : target ? null : 'ignored_unknown_object';
   const stored = await insertProcessorEvent(deps.db, {
     id: notification.id,
@@ -156,6 +198,8 @@ export async function processNotification(deps: ServiceDeps, eventId: string): P
   if (event.processedAt) return event.outcome ?? 'processed';
   const topUpOutcome = await applyTopUpEvent(deps, eventId, event.type, objectOf(event.payload));
   if (topUpOutcome) return topUpOutcome;
+  const setupOutcome = await applySetupEvent(deps, eventId, event.type, objectOf(event.payload));
+  if (setupOutcome) return setupOutcome;
   const target = await resolveTarget(deps.db, event.type, objectOf(event.payload));
   if (!target) {
     await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());

@@ -50,18 +50,24 @@ async function processor<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The account's customer at the processor, created there on first use (its id is the idempotency key). */
+export async function ensureProcessorCustomer(
+  deps: ServiceDeps,
+  customer: { id: string; email: string; legal_name: string | null; display_name: string },
+): Promise<string> {
+  const known = await findProcessorCustomerId(deps.db, customer.id);
+  if (known) return known;
+  const created = await processor(() =>
+    deps.processor.createCustomer({ customerId: customer.id, email: customer.email, name: customer.legal_name ?? customer.display_name }, `customer:${customer.id}`),
+  );
+  return saveProcessorCustomer(deps.db, customer.id, created);
+}
+
 export async function attachPaymentMethod(deps: ServiceDeps, customerId: string, input: AttachInput, context: Context): Promise<PaymentMethodRecord> {
   const customer = await findCustomer(deps.db, customerId);
   if (!customer) throw notFound('customer', customerId);
   if (customer.status === 'Closed') throw invalidTransition('customer', customer.status, 'attach a payment method to');
-  let processorCustomerId = await findProcessorCustomerId(deps.db, customerId);
-  if (!processorCustomerId) {
-    const created = await processor(() =>
-      deps.processor.createCustomer({ customerId, email: customer.email, name: customer.legal_name ?? customer.display_name }, `customer:${customerId}`),
-    );
-    processorCustomerId = await saveProcessorCustomer(deps.db, customerId, created);
-  }
-  const attachedTo = processorCustomerId;
+  const attachedTo = await ensureProcessorCustomer(deps, customer);
   const details = await processor(() => deps.processor.attachPaymentMethod(input.processor_payment_method_id, attachedTo));
   const row = await deps.db.$transaction(async (tx) => {
     await lockCustomerPaymentMethods(tx, customerId);

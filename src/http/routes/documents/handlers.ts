@@ -18,7 +18,8 @@ import { requestContext } from '../../helpers.js';
 import { hostedPagesMiddleware } from '../../middleware/hosted-pages.js';
 import { invoicePdfRoute, creditNotePdfRoute, hostedPageRoute, hostedPdfRoute, hostedPayRoute, renewHostedLinkRoute, hostedExplanationRoute } from './routes.js';
 
-function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
+/** A PDF answer (also the customer portal's). */
+export function sendPdf(c: Context<AppEnv>, pdf: PdfDocument) {
   return c.body(Buffer.from(pdf.content), 200, {
     'Content-Type': 'application/pdf',
     'Content-Disposition': `inline; filename="${pdf.filename}"`,
