@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
+import { mintPortalSession, portalPath } from '../support/portal.js';
 
 const h = useHarness();
 const RUN = randomUUID().slice(0, 8);
@@ -159,6 +160,16 @@ describe('entitlements and check', () => {
     const usage = await expectJson<{ meters: { billable_value: string }[] }>(await h.request('GET', `/v1/subscriptions/${subscriptionId}/usage`));
     expect(usage.meters[0]!.billable_value).toBe('3');
     expect(before[calls.key]!.resets_at).toBe((await h.deps.db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).periodEnd.toISOString());
+
+    // The customer portal shows the same entitlements in its Features section.
+    const portal = await h.app.request(portalPath((await mintPortalSession(h, customerId)).url));
+    expect(portal.status).toBe(200);
+    const html = await portal.text();
+    const rowOf = (feature: string) => new RegExp(`<tr data-feature="${feature}">(.*?)</tr>`).exec(html)?.[1];
+    expect(html).toContain('<h2 id="features-h">Features</h2>');
+    expect(rowOf(calls.key)).toContain('<td>Yes</td><td>3 used of 5 included; 2 left</td>');
+    expect(rowOf(seats.key)).toContain('<td>Yes</td><td>10</td><td>—</td>');
+    expect(rowOf(sso.key)).toContain('<td>Yes</td><td>Included</td>');
 
     expect(await check({ customer_id: customerId, feature: calls.key, quantity: '2' })).toMatchObject({ allowed: true, reason: null, balance: '2', usage: '3' });
     expect(await check({ customer_id: customerId, feature: calls.key, quantity: '2.5' })).toMatchObject({ allowed: false, reason: 'limit_reached' });

@@ -10,10 +10,12 @@ import { findPlan, getPlanPricing } from '../../db/catalog.js';
 import { findCustomer } from '../../db/customers.js';
 import { findDefaultPaymentMethod } from '../../db/payments.js';
 import { notFound } from '../../errors.js';
+import type { FeatureEntitlementView } from '../../schemas/entitlements.js';
 import type { InvoiceSummaryView } from '../../schemas/invoicing.js';
 import type { WalletView } from '../../schemas/ledger.js';
 import type { SubscriptionView, UpcomingInvoiceView } from '../../schemas/subscriptions.js';
 import type { ServiceDeps } from '../deps.js';
+import { listEntitlements } from '../entitlements/entitlements.js';
 import { listInvoices } from '../invoicing/invoices.js';
 import { getUsageSummary, resolveSkuMeters, usageByDay } from '../metering/usage.js';
 import { listSubscriptions } from '../subscriptions/subscriptions.js';
@@ -61,6 +63,8 @@ export interface PortalOverview {
   creditBalances: { currency: string; balance_nanos: string }[];
   wallets: WalletView[];
   paymentMethod: { brand: string | null; last4: string | null; expMonth: number | null; expYear: number | null } | null;
+  /** The features the customer's subscriptions carry (the entitlements API's list); empty when its plans have none. */
+  entitlements: FeatureEntitlementView[];
 }
 
 /** States from which the subscription workflow accepts a cancel (the period is billed, then it expires). */
@@ -149,12 +153,13 @@ async function portalSubscription(deps: ServiceDeps, subscription: SubscriptionV
 export async function portalOverview(deps: ServiceDeps, customerId: string): Promise<PortalOverview> {
   const customer = await findCustomer(deps.db, customerId);
   if (!customer) throw notFound('customer', customerId);
-  const [subscriptions, invoices, creditBalances, wallets, method] = await Promise.all([
+  const [subscriptions, invoices, creditBalances, wallets, method, entitlements] = await Promise.all([
     listSubscriptions(deps, { customer_id: customerId, limit: PORTAL_SUBSCRIPTION_COUNT }, customerId),
     listInvoices(deps.db, { customer_id: customerId, limit: PORTAL_INVOICE_COUNT }, customerId),
     customerCreditBalances(deps.db, customerId),
     listWallets(deps.db, customerId, { limit: 20 }),
     findDefaultPaymentMethod(deps.db, customerId),
+    listEntitlements(deps, customerId),
   ]);
   const shown = [];
   // One at a time: each upcoming invoice preview takes the locks a period close takes.
@@ -167,5 +172,6 @@ export async function portalOverview(deps: ServiceDeps, customerId: string): Pro
     creditBalances,
     wallets: wallets.data,
     paymentMethod: method ? { brand: method.brand, last4: method.last4, expMonth: method.expMonth, expYear: method.expYear } : null,
+    entitlements: entitlements.entitlements,
   };
 }

@@ -5,9 +5,10 @@
  * with the quantity the plan includes as a line) with the same numbers in a table, so screen
  * readers and text browsers get them too. Every form carries the page's form token.
  *
- * The page is a list of sections (`PortalSection`): a later part (entitlements) adds one.
+ * The page is a list of sections (`PortalSection`); "Features" shows only when the customer's plans
+ * carry features (entitlements).
  */
-import { parseQuantity, compareQuantity } from '../../core/index.js';
+import { parseQuantity, compareQuantity, ZERO_QUANTITY } from '../../core/index.js';
 import { esc, hostedPageCsp, renderHostedPage } from '../documents/html.js';
 import { formatAmount, formatDate, formatQuantity, lastDayOf } from '../documents/format.js';
 import type { InvoiceSummaryView } from '../../schemas/invoicing.js';
@@ -221,6 +222,27 @@ function paymentMethodBlock(overview: PortalOverview, links: PortalLinks): strin
   return `${onFile}${form(links.paymentMethodAction, links.formToken, `<button type="submit">${card ? 'Replace card' : 'Add a card'}</button>`)}<p class="sub">You enter your card on the payment processor's secure page.</p>`;
 }
 
+/** What a feature gives: its value (Static), on/off (Boolean), or what is used of what is included (Metered). */
+function featureTerms(feature: PortalOverview['entitlements'][number], locale: string): string {
+  if (feature.kind === 'Static') return esc(typeof feature.value === 'string' ? feature.value : JSON.stringify(feature.value ?? null));
+  if (feature.kind === 'Boolean' || feature.usage === null) return feature.has_access ? 'Included' : 'Not included';
+  const included = feature.included === null ? '' : ` of ${esc(formatQuantity(feature.included, locale))} included`;
+  const left = feature.balance === null ? '' : `; ${esc(formatQuantity(feature.balance, locale))} left`;
+  const over = feature.overage !== null && compareQuantity(parseQuantity(feature.overage), ZERO_QUANTITY) > 0 ? `; ${esc(formatQuantity(feature.overage, locale))} charged as overage` : '';
+  return `${esc(formatQuantity(feature.usage, locale))} used${included}${left}${over}`;
+}
+
+function featuresBlock(overview: PortalOverview, locale: string): string {
+  const rows = overview.entitlements
+    .map(
+      (feature) =>
+        `<tr data-feature="${esc(feature.feature)}"><th scope="row">${esc(feature.feature)}</th><td>${feature.has_access ? 'Yes' : '<strong>No</strong>'}</td>` +
+        `<td>${featureTerms(feature, locale)}</td><td>${feature.resets_at ? esc(formatDate(feature.resets_at)) : '—'}</td></tr>`,
+    )
+    .join('');
+  return `<div class="scroll"><table><thead><tr><th scope="col">Feature</th><th scope="col">Available</th><th scope="col">This period</th><th scope="col">Resets</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
 /** The portal's sections, in order. */
 export function portalSections(overview: PortalOverview, links: PortalLinks, locale: string): PortalSection[] {
   const upcoming = overview.subscriptions.map((s) => upcomingBlock(s, locale)).join('');
@@ -230,6 +252,7 @@ export function portalSections(overview: PortalOverview, links: PortalLinks, loc
       title: 'Subscriptions and usage',
       html: overview.subscriptions.length === 0 ? '<p>No subscriptions.</p>' : overview.subscriptions.map((s, i) => subscriptionBlock(s, i, links, locale)).join(''),
     },
+    ...(overview.entitlements.length > 0 ? [{ id: 'features', title: 'Features', html: featuresBlock(overview, locale) }] : []),
     { id: 'upcoming', title: 'Upcoming invoice', html: upcoming || '<p>Nothing to invoice for the current period.</p>' },
     { id: 'invoices', title: 'Invoices', html: invoicesBlock(overview, links, locale) },
     { id: 'balance', title: 'Credit balance and wallet', html: balancesBlock(overview, locale) },
