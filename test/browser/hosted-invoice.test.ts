@@ -8,25 +8,13 @@
  *
  * Skipped, saying so, when /usr/bin/chromium is absent.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/http/app.js';
-import { ROUTES } from '../../src/http/routes/index.js';
-import { freePort } from '../../src/dev/processes.js';
 import { hostedLinkToken } from '../../src/services/documents/hosted-links.js';
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { CHROMIUM_SKIPPED, hasChromium, servedBrowser, type ServedBrowser } from '../support/browser.js';
 import { expectJson, terminatedAfterAll, useHarness } from '../support/harness.js';
 import { eventId, eventually, intentEvent, notify, openInvoiceThroughApi, outboxOf, paymentsOf } from '../support/payments.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is missing (Debian package \`chromium\`; .ci/run installs it)`;
-if (!hasChromium) console.warn(`[browser tests] ${SKIPPED}`);
 
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
@@ -40,32 +28,20 @@ interface Invoice {
   hosted_invoice_url: string | null;
 }
 
-let server: ServerType | undefined;
+let served: ServedBrowser | undefined;
 let baseUrl = '';
 let profile = '';
 let browser: BrowserContext | undefined;
 
-describe.skipIf(!hasChromium)(`the hosted invoice page in Chromium${hasChromium ? '' : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(`the hosted invoice page in Chromium${hasChromium ? '' : ` (${CHROMIUM_SKIPPED})`}`, () => {
   beforeAll(async () => {
     // The same API as the harness's, listening on a port, its links on that address.
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const app = createApp({ ...h.deps, settings: { ...h.deps.settings, hostedLinks: { ...h.deps.settings.hostedLinks!, baseUrl } } }, ROUTES);
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve());
-    });
-    profile = await mkdtemp(join(tmpdir(), 'hosted-browser-'));
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    served = await servedBrowser(h, { name: 'hosted' });
+    ({ baseUrl, browser, profile } = served);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await served?.close();
   });
 
   /** An Open 49.00 invoice finalized through the API, with a card on file (its auto-charge refused by stripe-mock) or without. */

@@ -17,16 +17,10 @@
  * so), else to a scratch folder. Skipped, saying so, when /usr/bin/chromium is absent.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/http/app.js';
-import { ROUTES } from '../../src/http/routes/index.js';
-import { freePort } from '../../src/dev/processes.js';
 import { newId } from '../../src/ids.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { mrrInstants } from '../../src/services/operator-views/overview.js';
@@ -34,12 +28,8 @@ import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js
 import { advanceClock, waitForClockReady } from '../support/clock-usage.js';
 import { injectOverflow } from '../support/faults.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
+import { CHROMIUM_SKIPPED, hasChromium, servedBrowser, type ServedBrowser } from '../support/browser.js';
 import { expectJson, expectPage, terminatedAfterAll, useHarness } from '../support/harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is missing (Debian package \`chromium\`; .ci/run installs it)`;
-if (!hasChromium) console.warn(`[browser tests] ${SKIPPED}`);
 
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
@@ -67,35 +57,22 @@ const START = '2026-01-01T00:00:00.000Z';
 const AFTER_FIRST_PERIOD = '2026-02-01T02:00:00.000Z';
 const AFTER_SECOND_PERIOD = '2026-03-01T02:00:00.000Z';
 
-let server: ServerType | undefined;
+let served: ServedBrowser | undefined;
 let baseUrl = '';
 let profile = '';
 let shots = '';
 let browser: BrowserContext | undefined;
 
-describe.skipIf(!hasChromium)(`the operator views in Chromium${hasChromium ? '' : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(`the operator views in Chromium${hasChromium ? '' : ` (${CHROMIUM_SKIPPED})`}`, () => {
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const app = createApp({ ...h.deps, settings: { ...h.deps.settings, hostedLinks: { ...h.deps.settings.hostedLinks!, baseUrl } } }, ROUTES);
-    await new Promise<void>((done) => {
-      server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => done());
-    });
-    profile = await mkdtemp(join(tmpdir(), 'operator-browser-'));
+    served = await servedBrowser(h, { name: 'operator', viewport: { width: 1280, height: 900 } });
+    ({ baseUrl, browser, profile } = served);
     shots = process.env.OPERATOR_SCREENSHOTS_DIR ? resolve(process.env.OPERATOR_SCREENSHOTS_DIR) : join(profile, 'screenshots');
     await mkdir(shots, { recursive: true });
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((done) => (server ? server.close(() => done()) : done()));
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await served?.close();
   });
 
   const screenshot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });

@@ -10,61 +10,37 @@
  * Screenshots go to a scratch folder; with PORTAL_SCREENSHOTS=docs/portal they refresh the ones
  * docs/portal.md shows. Skipped, saying so, when /usr/bin/chromium is absent.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/dev/processes.js';
-import { createApp } from '../../src/http/app.js';
-import { ROUTES } from '../../src/http/routes/index.js';
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
+import { CHROMIUM_SKIPPED, hasChromium, servedBrowser, type ServedBrowser } from '../support/browser.js';
 import { expectJson, terminatedAfterAll, useHarness } from '../support/harness.js';
 import { eventId, notify } from '../support/payments.js';
 import { mintPortalSession, portalPath, portalScenario, PORTAL_DAYS, type PortalScenario } from '../support/portal.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const SKIPPED = `skipped: ${CHROMIUM} is missing (Debian package \`chromium\`; .ci/run installs it)`;
-if (!hasChromium) console.warn(`[browser tests] ${SKIPPED}`);
-
 const h = useHarness();
 const cleanup = terminatedAfterAll(h);
 
-let server: ServerType | undefined;
+let served: ServedBrowser | undefined;
 let baseUrl = '';
 let profile = '';
 let shots = '';
 let browser: BrowserContext | undefined;
 let s: PortalScenario;
 
-describe.skipIf(!hasChromium)(`the customer portal in Chromium${hasChromium ? '' : ` (${SKIPPED})`}`, () => {
+describe.skipIf(!hasChromium)(`the customer portal in Chromium${hasChromium ? '' : ` (${CHROMIUM_SKIPPED})`}`, () => {
   beforeAll(async () => {
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const app = createApp({ ...h.deps, settings: { ...h.deps.settings, hostedLinks: { ...h.deps.settings.hostedLinks!, baseUrl } } }, ROUTES);
-    await new Promise<void>((resolve) => {
-      server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }, () => resolve());
-    });
-    profile = await mkdtemp(join(tmpdir(), 'portal-browser-'));
+    served = await servedBrowser(h, { name: 'portal', viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+    ({ baseUrl, browser, profile } = served);
     shots = process.env.PORTAL_SCREENSHOTS ?? join(profile, 'screenshots');
     await mkdir(shots, { recursive: true });
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      acceptDownloads: true,
-      viewport: { width: 1100, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
     s = await portalScenario(h, cleanup);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await served?.close();
   });
 
   /** A fresh portal link for the scenario's customer, on the served address. */
