@@ -24175,8 +24175,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The override */
+            /** @description The override, replaced */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureOverride"];
+                };
+            };
+            /** @description The override, created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24418,8 +24427,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The override */
+            /** @description The override, replaced */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureOverride"];
+                };
+            };
+            /** @description The override, created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

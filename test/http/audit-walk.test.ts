@@ -51,6 +51,15 @@ const EXCLUDED: Record<string, string> = {
   // The hosted page's HTML form (not JSON), answered with a 303: its entries (invoice.checkout_started,
   // payment.attempted, actor the invoice's customer) are checked by test/http/documents.test.ts and test/browser.
   'POST /hosted/invoices/{token}/pay': "the hosted page's form, audited and checked in the documents and browser tests",
+  // The customer portal's HTML forms (303 answers, session token in the path): their entries
+  // (payment_method.attached, subscription.cancelled, portal_session.revoked, actor customer) are
+  // checked by test/http/portal.test.ts and test/browser/portal.test.ts.
+  'POST /portal/{token}/payment-method': "the portal's form, audited and checked in the portal and browser tests",
+  'POST /portal/{token}/subscriptions/{id}/cancel': "the portal's form, audited and checked in the portal and browser tests",
+  'POST /portal/{token}/sign-out': "the portal's form, audited and checked in the portal and browser tests",
+  // A check answers from the balances; with reserve: true it holds a quantity for seconds, which a
+  // usage event commits: request-path traffic like usage ingestion, not an operator's change.
+  'POST /v1/entitlements/check': 'a balance check (and short-lived reservation) on the request path, like usage ingestion',
 };
 
 type Caller = 'admin' | 'api_key' | { customer: string };
@@ -128,6 +137,8 @@ const activeContract = () => contract(true);
 
 const wallet = (customerId: string) => `/admin/v1/customers/${customerId}/wallets/USD`;
 
+const feature = () => post('/admin/v1/catalog/features', { key: `walk_${(seq += 1)}_${Date.now().toString(36)}`, name: 'Walk feature', kind: 'Boolean' });
+
 /**
  * A valid request for each mutating route, keyed `METHOD /path/{param}` as the document names it.
  * Each seeds its own resources, so the calls do not depend on each other's order.
@@ -190,6 +201,30 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     });
     return { path: `/admin/v1/simulations/${id}/cancel` };
   },
+
+  'POST /admin/v1/catalog/features': async () => ({ path: '/admin/v1/catalog/features', body: { key: `walk_${(seq += 1)}_${Date.now().toString(36)}`, name: 'Walk', kind: 'Boolean' } }),
+  'POST /admin/v1/catalog/features/{id}/archive': async () => ({ path: `/admin/v1/catalog/features/${(await feature()).id}/archive` }),
+  'POST /admin/v1/catalog/plans/{id}/features': async () => ({ path: `/admin/v1/catalog/plans/${await plan()}/features`, body: { feature_id: (await feature()).id } }),
+  'PUT /admin/v1/subscriptions/{id}/features/{feature_id}': async () => ({ path: `/admin/v1/subscriptions/${(await subscription()).id}/features/${(await feature()).id}`, body: { enabled: true } }),
+  'DELETE /admin/v1/subscriptions/{id}/features/{feature_id}': async () => {
+    const path = `/admin/v1/subscriptions/${(await subscription()).id}/features/${(await feature()).id}`;
+    await expectJson(await h.request('PUT', path, { body: { enabled: true } }), 201);
+    return { path };
+  },
+  'PUT /admin/v1/contracts/{id}/features/{feature_id}': async () => ({ path: `/admin/v1/contracts/${(await contract()).id}/features/${(await feature()).id}`, body: { enabled: true } }),
+  'DELETE /admin/v1/contracts/{id}/features/{feature_id}': async () => {
+    const path = `/admin/v1/contracts/${(await contract()).id}/features/${(await feature()).id}`;
+    await expectJson(await h.request('PUT', path, { body: { enabled: true } }), 201);
+    return { path };
+  },
+
+  'POST /admin/v1/customers/{id}/portal-sessions': async () => ({ path: `/admin/v1/customers/${await customer()}/portal-sessions` }),
+  'POST /v1/portal-sessions': async () => {
+    const owner = await customer();
+    return { path: '/v1/portal-sessions', as: { customer: owner } };
+  },
+  'POST /admin/v1/portal-sessions/{id}/renew': async () => ({ path: `/admin/v1/portal-sessions/${(await post(`/admin/v1/customers/${await customer()}/portal-sessions`)).id}/renew` }),
+  'POST /admin/v1/portal-sessions/{id}/revoke': async () => ({ path: `/admin/v1/portal-sessions/${(await post(`/admin/v1/customers/${await customer()}/portal-sessions`)).id}/revoke` }),
 
   'POST /admin/v1/shadow-billing/attachments': async () => {
     const planId = await plan();

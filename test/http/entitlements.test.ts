@@ -188,9 +188,11 @@ describe('entitlements and check', () => {
     expect((await h.request('GET', `/v1/customers/${customerId}/entitlements`, { as: { customer: other } })).status).toBe(404);
 
     // Overrides: the subscription switches SSO off, raises the included calls, and gets the beta feature the plan lacks.
-    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${sso.id}`, { body: { enabled: false } }));
-    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${calls.id}`, { body: { included_quantity: '100' } }));
-    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${beta.id}`, { body: { enabled: true } }));
+    // A new override is created (201); setting it again replaces it (200).
+    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${sso.id}`, { body: { enabled: true } }), 201);
+    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${sso.id}`, { body: { enabled: false } }), 200);
+    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${calls.id}`, { body: { included_quantity: '100' } }), 201);
+    await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${beta.id}`, { body: { enabled: true } }), 201);
     const refused = await expectJson<ErrorBody>(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${seats.id}`, { body: { included_quantity: '3' } }), 400);
     expect(refused.error.details?.issues?.map((i) => i.path)).toEqual(['included_quantity']);
     const after = await byKey();
@@ -201,8 +203,9 @@ describe('entitlements and check', () => {
     // Removing an override brings the plan's terms back.
     expect((await h.request('DELETE', `/admin/v1/subscriptions/${subscriptionId}/features/${calls.id}`)).status).toBe(204);
     expect((await byKey())[calls.key]).toMatchObject({ included: '5', balance: '2' });
-    const audit = await h.deps.db.auditLogEntry.findMany({ where: { action: { startsWith: 'feature_override.' }, requestId: { not: null } }, select: { action: true, after: true } });
-    expect(audit.filter((a) => a.action === 'feature_override.removed')).toHaveLength(1);
+    const audit = await h.deps.db.auditLogEntry.findMany({ where: { action: { startsWith: 'feature_override.' }, requestId: { not: null } }, select: { action: true, before: true, after: true } });
+    const ofThisSubscription = audit.filter((a) => [a.before, a.after].some((state) => (state as { subscription_id?: string } | null)?.subscription_id === subscriptionId));
+    expect(ofThisSubscription.filter((a) => a.action === 'feature_override.removed')).toHaveLength(1);
 
     // A HardLimit spend alert that triggers blocks the Metered feature.
     await h.deps.db.spendAlert.create({

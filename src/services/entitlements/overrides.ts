@@ -22,8 +22,14 @@ async function requireOwner(tx: DbClient, owner: OverrideOwner): Promise<string[
   return contractSubscriptionIds(tx, owner.contract_id);
 }
 
-/** Sets (creates or replaces) the owner's override of the feature; audited as feature_override.set. */
-export async function setFeatureOverride(deps: { db: Db; clock: () => Date }, owner: OverrideOwner, featureId: string, input: OverrideInput, context: RequestContext): Promise<FeatureOverrideRecord> {
+/** Sets (creates or replaces) the owner's override of the feature, saying whether it created one; audited as feature_override.set. */
+export async function setFeatureOverride(
+  deps: { db: Db; clock: () => Date },
+  owner: OverrideOwner,
+  featureId: string,
+  input: OverrideInput,
+  context: RequestContext,
+): Promise<{ override: FeatureOverrideRecord; created: boolean }> {
   return deps.db.$transaction(async (tx) => {
     const subscriptions = await requireOwner(tx, owner);
     const feature = await findFeature(tx, featureId);
@@ -46,7 +52,7 @@ export async function setFeatureOverride(deps: { db: Db; clock: () => Date }, ow
     const terms: OverrideTerms = { enabled: input.enabled ?? null, included_quantity: input.included_quantity ?? null, limit: input.limit ?? null, value: input.value ?? null };
     const after = await upsertOverride(tx, newId(), owner, featureId, terms, deps.clock());
     await recordAudit(tx, { action: 'feature_override.set', actor: context.actor, entityType: 'feature_override', entityId: after.id, before, after, requestId: context.requestId });
-    return after;
+    return { override: after, created: before === null };
   });
 }
 

@@ -128,6 +128,7 @@ export async function revokePortalSession(deps: Pick<ServiceDeps, 'db' | 'clock'
       entityType: 'portal_session',
       entityId: sessionId,
       customerId: revoked.customerId,
+      before: { revoked_at: null },
       after: { revoked_at: at.toISOString() },
       requestId: ctx.requestId,
     });

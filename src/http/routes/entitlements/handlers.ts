@@ -37,7 +37,8 @@ export function registerEntitlements(app: App): void {
 
   app.openapi(setSubscriptionFeatureRoute, async (c) => {
     const { id, feature_id } = c.req.valid('param');
-    return c.json(await setFeatureOverride(c.get('deps'), { subscription_id: id }, feature_id, c.req.valid('json'), requestContext(c)), 200);
+    const { override, created } = await setFeatureOverride(c.get('deps'), { subscription_id: id }, feature_id, c.req.valid('json'), requestContext(c));
+    return created ? c.json(override, 201) : c.json(override, 200);
   });
   app.openapi(removeSubscriptionFeatureRoute, async (c) => {
     const { id, feature_id } = c.req.valid('param');
@@ -46,7 +47,8 @@ export function registerEntitlements(app: App): void {
   });
   app.openapi(setContractFeatureRoute, async (c) => {
     const { id, feature_id } = c.req.valid('param');
-    return c.json(await setFeatureOverride(c.get('deps'), { contract_id: id }, feature_id, c.req.valid('json'), requestContext(c)), 200);
+    const { override, created } = await setFeatureOverride(c.get('deps'), { contract_id: id }, feature_id, c.req.valid('json'), requestContext(c));
+    return created ? c.json(override, 201) : c.json(override, 200);
   });
   app.openapi(removeContractFeatureRoute, async (c) => {
     const { id, feature_id } = c.req.valid('param');

@@ -96,7 +96,7 @@ export const setSubscriptionFeatureRoute = createRoute({
   summary: "Override a feature's terms for one subscription",
   description: OVERRIDE_RULES,
   request: { params: OwnerFeatureParamsSchema, ...mutationRequest(FeatureOverrideRequestSchema) },
-  responses: { 200: jsonResponse('The override', FeatureOverrideSchema) },
+  responses: { 200: jsonResponse('The override, replaced', FeatureOverrideSchema), 201: jsonResponse('The override, created', FeatureOverrideSchema) },
 });
 
 export const removeSubscriptionFeatureRoute = createRoute({
@@ -118,7 +118,7 @@ export const setContractFeatureRoute = createRoute({
   summary: "Override a feature's terms for every subscription of a contract",
   description: OVERRIDE_RULES,
   request: { params: OwnerFeatureParamsSchema, ...mutationRequest(FeatureOverrideRequestSchema) },
-  responses: { 200: jsonResponse('The override', FeatureOverrideSchema) },
+  responses: { 200: jsonResponse('The override, replaced', FeatureOverrideSchema), 201: jsonResponse('The override, created', FeatureOverrideSchema) },
 });
 
 export const removeContractFeatureRoute = createRoute({
