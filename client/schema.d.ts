@@ -2785,7 +2785,8 @@ export interface paths {
          *     `overage_sku_id` (a PerUnit, Package or Graduated SKU of the version, pricing the feature's meter) bills the usage beyond it. The Overage
          *     feature's included quantity is that SKU's free allowance (Package free units, free leading Graduated tiers, 0 for PerUnit), so the invoice's
          *     overage line is exactly the usage beyond it. 404 `feature_not_found`, `sku_not_found`; 409 `plan_archived`, `feature_archived`;
-         *     422 `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch`.
+         *     422 `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch`, and
+         *     `feature_term_not_applicable` for a term the feature's kind does not take.
          */
         post: operations["attachPlanFeature"];
         delete?: never;
@@ -2806,7 +2807,8 @@ export interface paths {
          * Override a feature's terms for one subscription
          * @description Each field set replaces the plan version's term (a subscription's override over its contract's); null keeps the one
          *     below. An override may give a feature the plan lacks. The included quantity of a feature billed by an overage SKU is that SKU's free
-         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop. 409 `feature_archived`.
+         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop; a term the feature's kind
+         *     does not take is 422 `feature_term_not_applicable`. 409 `feature_archived`.
          */
         put: operations["setSubscriptionFeatureOverride"];
         post?: never;
@@ -2832,7 +2834,8 @@ export interface paths {
          * Override a feature's terms for every subscription of a contract
          * @description Each field set replaces the plan version's term (a subscription's override over its contract's); null keeps the one
          *     below. An override may give a feature the plan lacks. The included quantity of a feature billed by an overage SKU is that SKU's free
-         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop. 409 `feature_archived`.
+         *     allowance: overriding it is 422 `overage_included_fixed` unless the override also sets `limit` HardStop; a term the feature's kind
+         *     does not take is 422 `feature_term_not_applicable`. 409 `feature_archived`.
          */
         put: operations["setContractFeatureOverride"];
         post?: never;
@@ -2929,8 +2932,9 @@ export interface paths {
         put?: never;
         /**
          * Mint a portal link for the calling customer
-         * @description For a customer token: a portal link for the token's own customer, as POST /admin/v1/customers/{id}/portal-sessions mints
-         *     it. Admins use that route (403 `forbidden` here).
+         * @description A portal link as POST /admin/v1/customers/{id}/portal-sessions mints it: for a customer token, of its own customer
+         *     (`customer_id` may be left out; another customer's is 404 `customer_not_found`); with admin credentials, of the `customer_id` the body
+         *     names (400 `validation_failed` without one).
          */
         post: operations["createOwnPortalSession"];
         delete?: never;
@@ -3260,7 +3264,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "feature_term_not_applicable" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -8375,6 +8379,20 @@ export interface components {
              * @example https://example.com/account
              */
             return_url?: string;
+        };
+        MintOwnPortalSessionRequest: {
+            /**
+             * Format: uri
+             * @description where the portal's "Back" link leads (your site)
+             * @example https://example.com/account
+             */
+            return_url?: string;
+            /**
+             * Format: uuid
+             * @description whose portal: required with admin credentials; a customer token's own customer when left out
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id?: string;
         };
         PortalSessionState: {
             /**
@@ -24118,7 +24136,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_sku_not_on_plan`, `overage_sku_model`, `overage_sku_meter_mismatch`, `included_quantity_mismatch`, `feature_term_not_applicable` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24256,7 +24274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_included_fixed` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `feature_term_not_applicable`, `overage_included_fixed` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24508,7 +24526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Business rule violated. error.code: `idempotency_key_reused`, `overage_included_fixed` */
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `feature_term_not_applicable`, `overage_included_fixed` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -25011,7 +25029,7 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": components["schemas"]["MintPortalSessionRequest"];
+                "application/json": components["schemas"]["MintOwnPortalSessionRequest"];
             };
         };
         responses: {
@@ -25051,7 +25069,16 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. error.code: `idempotency_key_in_use` */
+            /** @description Resource not found. error.code: `customer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `invalid_state_transition`, `idempotency_key_in_use` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -25159,6 +25186,15 @@ export interface operations {
             };
             /** @description Credentials lack the required scope. error.code: `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `portal_session_not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25274,6 +25310,15 @@ export interface operations {
             };
             /** @description Credentials lack the required scope. error.code: `forbidden` */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `portal_session_not_found` */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

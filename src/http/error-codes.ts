@@ -103,6 +103,7 @@ export const ERROR_CODES = {
   overage_sku_model: { status: 422, meaning: 'the overage SKU does not bill usage beyond a free allowance (only PerUnit, Package and Graduated do)' },
   overage_sku_meter_mismatch: { status: 422, meaning: "the overage SKU prices another meter than the feature reads" },
   included_quantity_mismatch: { status: 422, meaning: "an Overage feature's included_quantity is its overage SKU's free allowance (details.free_allowance); send that or leave it out" },
+  feature_term_not_applicable: { status: 422, meaning: "a term the feature's kind does not take: limit, included_quantity and overage_sku_id are a Metered feature's, value a Static feature's (details.field)" },
   overage_included_fixed: { status: 422, meaning: "an override cannot change the included quantity of a feature billed by an overage SKU (its free allowance decides it) unless it also sets limit HardStop" },
   meter_not_applicable: { status: 422, meaning: "a Percentage SKU takes no meter_id: it charges each event of its meter_event_type on the event's amount_property" },
   group_by_meter_unsupported: {

@@ -38,6 +38,7 @@ const PATH_RESOURCES: Record<string, ErrorCode> = {
   'processor-events': 'processor_event_not_found',
   simulations: 'simulation_not_found',
   attachments: 'shadow_attachment_not_found',
+  'portal-sessions': 'portal_session_not_found',
 };
 
 /** Resources a write creates on first use (a wallet: by a top-up, a grant or auto-recharge settings): only reads answer their not-found. */
@@ -57,6 +58,7 @@ const OPERATOR_RETRY: ErrorCode[] = ['invalid_state_transition'];
 
 /** Business rules of routes whose description does not name every code they answer with. */
 const ROUTE_CODES: Record<string, ErrorCode[]> = {
+  'POST /v1/portal-sessions': ['customer_not_found', 'invalid_state_transition'],
   'POST /v1/subscriptions': ['customer_not_active', 'plan_has_no_skus', 'currency_mismatch'],
   'POST /admin/v1/subscriptions/{id}/pause': WORKFLOW_UPDATE,
   'POST /admin/v1/subscriptions/{id}/resume': WORKFLOW_UPDATE,

@@ -193,8 +193,8 @@ describe('entitlements and check', () => {
     await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${sso.id}`, { body: { enabled: false } }), 200);
     await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${calls.id}`, { body: { included_quantity: '100' } }), 201);
     await expectJson(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${beta.id}`, { body: { enabled: true } }), 201);
-    const refused = await expectJson<ErrorBody>(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${seats.id}`, { body: { included_quantity: '3' } }), 400);
-    expect(refused.error.details?.issues?.map((i) => i.path)).toEqual(['included_quantity']);
+    const refused = await expectJson<{ error: { code: string; details: { field: string } } }>(await h.request('PUT', `/admin/v1/subscriptions/${subscriptionId}/features/${seats.id}`, { body: { included_quantity: '3' } }), 422);
+    expect(refused.error).toMatchObject({ code: 'feature_term_not_applicable', details: { field: 'included_quantity' } });
     const after = await byKey();
     expect(after[sso.key]).toMatchObject({ has_access: false, source: 'subscription' });
     expect(after[calls.key]).toMatchObject({ included: '100', balance: '97', source: 'subscription' });

@@ -77,6 +77,11 @@ interface Seeds {
   top_up: string;
   simulation: string;
   shadow_attachment: string;
+  feature: string;
+  /** A portal session the renew and revoke routes act on. */
+  portal_session: string;
+  /** The last part of another portal session's link (a /portal/{token} route's parameter): renewing or revoking the seeded session leaves it working. */
+  portal_link: string;
   /** The signed part of a hosted link to the seeded invoice (a /hosted/invoices/{token} route's parameter). */
   hosted_link: string;
 }
@@ -141,8 +146,14 @@ async function seed(): Promise<Seeds> {
     )
   ).id;
   const shadow_attachment = (await create('/admin/v1/shadow-billing/attachments', { candidate: { plan_id: plans[1], version: 1 }, scope: { kind: 'plan', plan_id: plans[0] } })).id;
+  const feature = (await create('/admin/v1/catalog/features', { key: `fuzz_${tag}`, name: 'Fuzz', kind: 'Boolean' })).id;
+  await create(`/admin/v1/catalog/plans/${plans[0]}/features`, { feature_id: feature });
+  // Overrides for the removal routes to find (they are fuzzed last, with the other deletions).
+  for (const owner of [`subscriptions/${subscription}`, `contracts/${contract}`]) await expectJson(await h.request('PUT', `/admin/v1/${owner}/features/${feature}`, { body: { enabled: true } }), 201);
+  const portal_session = (await create(`/admin/v1/customers/${customer}/portal-sessions`, {})).id;
+  const portal_link = (await create<{ url: string }>(`/admin/v1/customers/${customer}/portal-sessions`, {})).url.split('/portal/')[1]!;
   const hosted_link = hostedLinkToken(h.secrets.hosted_link_secret, invoice.id, new Date('2100-01-01T00:00:00Z'));
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, hosted_link };
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, feature, portal_session, portal_link, hosted_link };
 }
 
 beforeAll(async () => {
@@ -171,6 +182,8 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   'top-ups': 'top_up',
   simulations: 'simulation',
   attachments: 'shadow_attachment',
+  features: 'feature',
+  'portal-sessions': 'portal_session',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */
@@ -187,6 +200,7 @@ const REFERENCES: Record<string, (keyof Seeds)[]> = {
   invoice_id: ['invoice'],
   test_clock_id: ['test_clock'],
   payment_method_id: ['payment_method'],
+  feature_id: ['feature'],
 };
 
 /** Mostly a seeded resource (so the lookup succeeds), sometimes an id nothing has. */
@@ -195,8 +209,12 @@ const seededId = (names: (keyof Seeds)[]): fc.Arbitrary<string> =>
 
 function pathFor(path: string): fc.Arbitrary<string> {
   // A hosted link's {token}: mostly the seeded invoice's signed one (so the link verifies), sometimes an unsigned id.
+  // A portal link's {token}: mostly the seeded session's, the ids after it as any other path's.
   if (path.includes('{token}')) {
-    return fc.oneof({ weight: 4, arbitrary: fc.constant(seeds.hosted_link) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) }).map((token) => path.replace('{token}', token));
+    const seeded = path.startsWith('/portal/') ? seeds.portal_link : seeds.hosted_link;
+    return fc
+      .tuple(fc.oneof({ weight: 4, arbitrary: fc.constant(seeded) }, { weight: 1, arbitrary: fc.uuid({ version: 7 }) }), pathWithIds(path.replace('{token}', TOKEN_SLOT)))
+      .map(([token, p]) => p.replace(TOKEN_SLOT, token));
   }
   // A {currency} path parameter (a customer's wallet) takes a currency code; every other one an id.
   if (path.includes('{currency}')) {
@@ -206,6 +224,7 @@ function pathFor(path: string): fc.Arbitrary<string> {
 }
 
 const CURRENCY_SLOT = '__currency__';
+const TOKEN_SLOT = '__token__';
 
 function pathWithIds(path: string): fc.Arbitrary<string> {
   const [first, ...rest] = [...path.matchAll(/\/([a-z-]+)\/\{[^}]+\}/g)].map((match) => COLLECTIONS[match[1]!]);
@@ -310,6 +329,7 @@ function plausible(raw: Schema | undefined, name = '', depth = 0): fc.Arbitrary<
       if (schema.format === 'date-time') return fc.integer({ min: NOW_MS - 400 * DAY_MS, max: NOW_MS + 60 * DAY_MS }).map((ms) => new Date(ms).toISOString());
       if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (name.endsWith('_nanos')) return fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String);
+      if (name === 'included_quantity') return fc.bigInt({ min: 0n, max: 10n ** 9n }).map(String);
       if (name === 'currency') return fc.constantFrom('USD', 'EUR', 'JPY');
       if (name === 'event_type' || name === 'type' || name === 'meter_event_type') return fc.constantFrom(METER_EVENT_TYPE, 'api_calls');
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });

@@ -49,10 +49,14 @@ describe('minting a portal session', () => {
     expect(await h.deps.db.auditLogEntry.count({ where: { entityId: session.id, action: 'portal_session.created', actorType: 'admin', customerId: s.customerId } })).toBe(1);
   });
 
-  it('lets a customer token mint its own link (and only its own), not an admin through that route', async () => {
+  it('lets a customer token mint its own link (and only its own), an admin the link of the customer it names', async () => {
     const own = await expectJson<{ customer_id: string; created_by: string }>(await h.request('POST', '/v1/portal-sessions', { as: { customer: s.customerId } }), 201);
     expect(own).toMatchObject({ customer_id: s.customerId, created_by: `customer:${s.customerId}` });
-    await expectJson(await h.request('POST', '/v1/portal-sessions'), 403);
+    const notOwn = await expectJson<{ error: { code: string } }>(await h.request('POST', '/v1/portal-sessions', { body: { customer_id: s.other.customerId }, as: { customer: s.customerId } }), 404);
+    expect(notOwn.error.code).toBe('customer_not_found');
+    const unnamed = await expectJson<{ error: { code: string } }>(await h.request('POST', '/v1/portal-sessions'), 400);
+    expect(unnamed.error.code).toBe('validation_failed');
+    expect(await expectJson(await h.request('POST', '/v1/portal-sessions', { body: { customer_id: s.customerId } }), 201)).toMatchObject({ customer_id: s.customerId, created_by: expect.stringMatching(/^admin:/) });
     await expectJson(await h.request('POST', `/admin/v1/customers/${s.customerId}/portal-sessions`, { as: { customer: s.customerId } }), 403);
     const bad = await expectJson<{ error: { code: string } }>(await h.request('POST', `/admin/v1/customers/${s.customerId}/portal-sessions`, { body: { return_url: 'javascript:alert(1)' } }), 400);
     expect(bad.error.code).toBe('validation_failed');

@@ -99,6 +99,10 @@ export interface AttachFeatureInput {
 
 const unprocessable = (code: string, message: string, details?: Record<string, unknown>) => new DomainError('unprocessable', code, message, details);
 
+/** A term the feature's kind does not take (limit, included quantity and overage SKU are a Metered feature's; value a Static one's). */
+export const termNotApplicable = (feature: Pick<FeatureRecord, 'id' | 'kind'>, field: string) =>
+  unprocessable('feature_term_not_applicable', `${field}: does not apply to a ${feature.kind} feature`, { feature_id: feature.id, field });
+
 /**
  * The overage SKU of a Metered feature on `version` of the plan: on that version, pricing the
  * feature's meter, and billing nothing up to its free allowance, which is the feature's included
@@ -141,11 +145,10 @@ export async function attachFeatureToPlan(db: Db, planId: string, input: AttachF
     const feature = await findFeature(tx, input.feature_id);
     if (feature === null) throw notFound('feature', input.feature_id);
     if (feature.archived_at !== null) throw featureArchived(feature.id);
-    const notFor = (field: string) => validation(field, `does not apply to a ${feature.kind} feature`);
     if (feature.kind !== 'Metered') {
-      for (const field of ['included_quantity', 'limit', 'overage_sku_id'] as const) if (input[field] !== undefined) throw notFor(field);
+      for (const field of ['included_quantity', 'limit', 'overage_sku_id'] as const) if (input[field] !== undefined) throw termNotApplicable(feature, field);
     }
-    if (feature.kind !== 'Static' && input.value !== undefined) throw notFor('value');
+    if (feature.kind !== 'Static' && input.value !== undefined) throw termNotApplicable(feature, 'value');
     if (feature.kind === 'Static' && input.value === undefined) throw validation('value', 'a Static feature needs its value');
     const limit = feature.kind === 'Metered' ? (input.limit ?? 'HardStop') : null;
     if (limit === 'Overage' && input.overage_sku_id === undefined) throw validation('overage_sku_id', 'an Overage feature names the SKU that bills its overage');

@@ -7,9 +7,10 @@ import type { Db, DbClient } from '../../db/client.js';
 import { findContract } from '../../db/contracts.js';
 import { contractSubscriptionIds, deleteOverride, findFeature, findOverride, subscriptionPlanFeature, upsertOverride, type FeatureOverrideRecord, type OverrideOwner, type OverrideTerms } from '../../db/entitlements.js';
 import { findSubscription } from '../../db/subscriptions.js';
-import { conflict, DomainError, notFound, validation } from '../../errors.js';
+import { conflict, DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type RequestContext } from '../audit.js';
+import { termNotApplicable } from '../catalog/features.js';
 
 export type OverrideInput = Partial<{ [K in keyof OverrideTerms]: OverrideTerms[K] | undefined }>;
 
@@ -35,9 +36,8 @@ export async function setFeatureOverride(
     const feature = await findFeature(tx, featureId);
     if (feature === null) throw notFound('feature', featureId);
     if (feature.archived_at !== null) throw conflict('feature_archived', `feature ${featureId} is archived`, { feature_id: featureId });
-    const notFor = (field: string) => validation(field, `does not apply to a ${feature.kind} feature`);
-    if (feature.kind !== 'Metered') for (const field of ['included_quantity', 'limit'] as const) if (input[field] != null) throw notFor(field);
-    if (feature.kind !== 'Static' && input.value != null) throw notFor('value');
+    if (feature.kind !== 'Metered') for (const field of ['included_quantity', 'limit'] as const) if (input[field] != null) throw termNotApplicable(feature, field);
+    if (feature.kind !== 'Static' && input.value != null) throw termNotApplicable(feature, 'value');
     if (input.included_quantity != null) {
       // Billing prices an Overage feature's included quantity (its SKU's free allowance): an override cannot move it.
       for (const subscriptionId of subscriptions) {

@@ -11,7 +11,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { findCustomer } from '../../db/customers.js';
 import { findPortalSession, insertPortalSession, revokePortalSessionRow, rotatePortalSessionToken, type PortalSessionRow } from '../../db/portal-sessions.js';
 import { invalidTransition, notFound } from '../../errors.js';
-import { newId } from '../../ids.js';
+import { newId, UUID_PATTERN } from '../../ids.js';
 import { recordAudit, type RequestContext } from '../audit.js';
 import type { PortalSessionStateView, PortalSessionView } from '../../schemas/portal.js';
 import type { ServiceDeps } from '../deps.js';
@@ -62,7 +62,8 @@ export interface MintInput {
 
 /** A new portal link for a customer (a Closed customer has no portal: 409). */
 export async function createPortalSession(deps: Pick<ServiceDeps, 'db' | 'clock'>, customerId: string, input: MintInput, ctx: RequestContext): Promise<PortalSessionView> {
-  const customer = await findCustomer(deps.db, customerId);
+  // A customer token's subject need not be a UUID: such a customer does not exist.
+  const customer = UUID_PATTERN.test(customerId) ? await findCustomer(deps.db, customerId) : null;
   if (!customer) throw notFound('customer', customerId);
   if (customer.status === 'Closed') throw invalidTransition('customer', customer.status, 'open the portal of');
   const id = newId();

@@ -68,7 +68,8 @@ A Metered feature has \`included_quantity\` per billing period and a \`limit\`: 
 \`overage_sku_id\` (a PerUnit, Package or Graduated SKU of the version, pricing the feature's meter) bills the usage beyond it. The Overage
 feature's included quantity is that SKU's free allowance (Package free units, free leading Graduated tiers, 0 for PerUnit), so the invoice's
 overage line is exactly the usage beyond it. 404 \`feature_not_found\`, \`sku_not_found\`; 409 \`plan_archived\`, \`feature_archived\`;
-422 \`overage_sku_not_on_plan\`, \`overage_sku_model\`, \`overage_sku_meter_mismatch\`, \`included_quantity_mismatch\`.`,
+422 \`overage_sku_not_on_plan\`, \`overage_sku_model\`, \`overage_sku_meter_mismatch\`, \`included_quantity_mismatch\`, and
+\`feature_term_not_applicable\` for a term the feature's kind does not take.`,
   request: { params: IdParamSchema, ...mutationRequest(AttachFeatureSchema) },
   responses: { 201: jsonResponse('The attachment', PlanFeatureSchema) },
 });
@@ -86,7 +87,8 @@ export const listPlanFeaturesRoute = createRoute({
 
 const OVERRIDE_RULES = `Each field set replaces the plan version's term (a subscription's override over its contract's); null keeps the one
 below. An override may give a feature the plan lacks. The included quantity of a feature billed by an overage SKU is that SKU's free
-allowance: overriding it is 422 \`overage_included_fixed\` unless the override also sets \`limit\` HardStop. 409 \`feature_archived\`.`;
+allowance: overriding it is 422 \`overage_included_fixed\` unless the override also sets \`limit\` HardStop; a term the feature's kind
+does not take is 422 \`feature_term_not_applicable\`. 409 \`feature_archived\`.`;
 
 export const setSubscriptionFeatureRoute = createRoute({
   method: 'put',

@@ -14,6 +14,7 @@ import { createPortalSession, DEFAULT_PORTAL_SESSION_TTL_MINUTES, renewPortalSes
 import { ownCustomerId } from '../../actor.js';
 import type { App, AppEnv } from '../../context.js';
 import { ApiError } from '../../errors.js';
+import { notFound } from '../../../errors.js';
 import { requestContext } from '../../helpers.js';
 import { hostedPagesMiddleware, type ErrorText } from '../../middleware/hosted-pages.js';
 import { sendPdf } from '../documents/handlers.js';
@@ -119,9 +120,14 @@ export function registerPortal(app: App): void {
   });
 
   app.openapi(mintOwnPortalSessionRoute, async (c) => {
-    const customerId = ownCustomerId(c);
-    if (customerId === undefined) throw new ApiError('forbidden', 'admins mint portal links with POST /admin/v1/customers/{id}/portal-sessions');
+    const own = ownCustomerId(c);
     const body = c.req.valid('json') ?? {};
+    // A customer token mints its own customer's link only: another customer's id is as unknown to it as any.
+    if (own !== undefined && body.customer_id !== undefined && body.customer_id !== own) throw notFound('customer', body.customer_id);
+    const customerId = own ?? body.customer_id;
+    if (customerId === undefined) {
+      throw new ApiError('validation_failed', 'invalid request: customer_id: required with admin credentials', { issues: [{ path: 'customer_id', message: 'required with admin credentials' }] });
+    }
     const session = await createPortalSession(c.get('deps'), customerId, { ttlMinutes: ttlOf(c), baseUrl: linksOf(c).baseUrl, returnUrl: body.return_url }, requestContext(c));
     return c.json(session, 201);
   });

@@ -6,11 +6,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { PortalSessionSchema, PortalSessionStateSchema } from '../../../schemas/portal.js';
 import { jsonResponse } from '../../helpers.js';
 import { IdParamSchema, IdempotencyHeaderSchema } from '../../schemas.js';
-import { MintPortalSessionSchema, PortalFormSchema, PortalPageQuerySchema, PortalTokenIdParamSchema, PortalTokenParamSchema, SetupCompleteQuerySchema } from './schemas.js';
+import { MintOwnPortalSessionSchema, MintPortalSessionSchema, PortalFormSchema, PortalPageQuerySchema, PortalTokenIdParamSchema, PortalTokenParamSchema, SetupCompleteQuerySchema } from './schemas.js';
 
 const tags = ['Customer portal'];
 
 const mintBody = { headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: MintPortalSessionSchema } } } } as const;
+const mintOwnBody = { headers: IdempotencyHeaderSchema, body: { required: false, content: { 'application/json': { schema: MintOwnPortalSessionSchema } } } } as const;
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
 
@@ -48,9 +49,10 @@ export const mintOwnPortalSessionRoute = createRoute({
   operationId: 'createOwnPortalSession',
   tags,
   summary: 'Mint a portal link for the calling customer',
-  description: `For a customer token: a portal link for the token's own customer, as POST /admin/v1/customers/{id}/portal-sessions mints
-it. Admins use that route (403 \`forbidden\` here).`,
-  request: mintBody,
+  description: `A portal link as POST /admin/v1/customers/{id}/portal-sessions mints it: for a customer token, of its own customer
+(\`customer_id\` may be left out; another customer's is 404 \`customer_not_found\`); with admin credentials, of the \`customer_id\` the body
+names (400 \`validation_failed\` without one).`,
+  request: mintOwnBody,
   responses: { 201: jsonResponse('The new portal session, with its link', PortalSessionSchema) },
 });
 

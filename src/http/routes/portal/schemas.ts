@@ -19,6 +19,12 @@ export const MintPortalSessionSchema = z
   .strict()
   .openapi('MintPortalSessionRequest');
 
+export const MintOwnPortalSessionSchema = MintPortalSessionSchema.extend({
+  customer_id: UuidSchema.optional().openapi({ description: "whose portal: required with admin credentials; a customer token's own customer when left out" }),
+})
+  .strict()
+  .openapi('MintOwnPortalSessionRequest');
+
 export const PortalPageQuerySchema = z.object({
   notice: z
     .enum(['card_saved', 'setup_incomplete', 'setup_cancelled', 'cancel_scheduled'])
