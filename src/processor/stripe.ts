@@ -58,6 +58,12 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Where the payer goes for a Checkout Session (payment or setup): its id and URL; a session without one is the processor failing. */
+function checkoutLink(session: Stripe.Checkout.Session): { id: string; url: string } {
+  if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
+  return { id: session.id, url: session.url };
+}
+
 function toIntentResult(intent: Stripe.PaymentIntent): IntentResult {
   const outcome = intentOutcome(intent.status);
   const error = intent.last_payment_error;
@@ -166,8 +172,7 @@ export function createStripeProcessor(config: StripeProcessorConfig): PaymentPro
           },
           { idempotencyKey: request.idempotencyKey },
         );
-        if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
-        return { id: session.id, url: session.url };
+        return checkoutLink(session);
       }),
 
     createSetupCheckoutSession: (request: SetupCheckoutRequest) =>
@@ -184,8 +189,7 @@ export function createStripeProcessor(config: StripeProcessorConfig): PaymentPro
           },
           { idempotencyKey: request.idempotencyKey },
         );
-        if (!session.url) throw new ProcessorUnavailableError('payment processor: the checkout session has no URL');
-        return { id: session.id, url: session.url };
+        return checkoutLink(session);
       }),
 
     retrieveSetupCheckout: (checkoutSessionId: string) =>
