@@ -63,9 +63,22 @@ export interface BrowserPageOptions {
   errorPages?: Record<string, ErrorText>;
 }
 
-/** The middleware of /hosted/* (and /portal/*, with its options), given the seller's name the error pages refer the payer to. */
-export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string, options: BrowserPageOptions = {}): MiddlewareHandler<AppEnv> {
-  const csp = options.csp ?? HOSTED_PAGE_CSP;
+/** An error answer of a browser page's handler, read from the JSON envelope it answered with. */
+export interface PageError {
+  status: number;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  requestId: string;
+}
+
+type PageContext = Parameters<MiddlewareHandler<AppEnv>>[0];
+
+/**
+ * Browser pages' answers: an error's JSON envelope becomes the HTML page `renderError` makes of it (same status and
+ * headers, the code in X-Error-Code); every answer gets the browser headers, an HTML one also the pages' CSP.
+ */
+export function browserPagesMiddleware(csp: string, renderError: (c: PageContext, error: PageError) => string): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const res = c.res;
@@ -75,21 +88,28 @@ export function hostedPagesMiddleware(sellerName: (c: Parameters<MiddlewareHandl
         .json()
         .catch(() => null)) as { error?: { code?: string; message?: string; details?: Record<string, unknown>; request_id?: string } } | null;
       const code = body?.error?.code ?? 'internal_error';
-      const text = options.errorPages?.[code] ?? ERROR_PAGES[code] ?? DEFAULT_PAGE;
       const headers = new Headers(res.headers);
       headers.delete('content-length');
       headers.set('Content-Type', 'text/html; charset=UTF-8');
       headers.set('X-Error-Code', code);
-      const html = renderHostedError({
+      const html = renderError(c, {
         status: res.status,
         code,
-        title: text.title,
+        message: body?.error?.message ?? 'the request failed',
+        ...(body?.error?.details ? { details: body.error.details } : {}),
         requestId: body?.error?.request_id ?? c.get('requestId'),
-        message: text.message({ message: body?.error?.message ?? 'the request failed', ...(body?.error?.details ? { details: body.error.details } : {}) }, sellerName(c)),
       });
       c.res = new Response(html, { status: res.status, headers });
     }
     for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
     if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Content-Security-Policy', csp);
   };
+}
+
+/** The middleware of /hosted/* (and /portal/*, with its options), given the seller's name the error pages refer the payer to. */
+export function hostedPagesMiddleware(sellerName: (c: PageContext) => string, options: BrowserPageOptions = {}): MiddlewareHandler<AppEnv> {
+  return browserPagesMiddleware(options.csp ?? HOSTED_PAGE_CSP, (c, error) => {
+    const text = options.errorPages?.[error.code] ?? ERROR_PAGES[error.code] ?? DEFAULT_PAGE;
+    return renderHostedError({ status: error.status, code: error.code, title: text.title, requestId: error.requestId, message: text.message(error, sellerName(c)) });
+  });
 }

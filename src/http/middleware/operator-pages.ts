@@ -10,7 +10,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { esc, OPERATOR_PAGE_CSP, operatorPage } from '../../services/operator-views/html.js';
 import type { AppEnv } from '../context.js';
-import { PAGE_HEADERS } from './hosted-pages.js';
+import { browserPagesMiddleware } from './hosted-pages.js';
 
 /** /admin and /admin/…, except the JSON admin API (/admin/v1 and below). */
 export const isOperatorViewPath = (path: string): boolean =>
@@ -25,30 +25,14 @@ const TITLES: Record<string, string> = {
 };
 
 export function operatorPagesMiddleware(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!isOperatorViewPath(c.req.path)) return next();
-    await next();
-    const res = c.res;
-    if (res.status >= 400 && res.headers.get('content-type')?.includes('application/json')) {
-      const body = (await res
-        .clone()
-        .json()
-        .catch(() => null)) as { error?: { code?: string; message?: string; request_id?: string } } | null;
-      const code = body?.error?.code ?? 'internal_error';
-      const title = TITLES[code] ?? 'Something went wrong';
-      const headers = new Headers(res.headers);
-      headers.delete('content-length');
-      headers.set('Content-Type', 'text/html; charset=UTF-8');
-      headers.set('X-Error-Code', code);
-      const html = operatorPage({
-        title,
-        body: `<h1>${esc(title)}</h1><section><p>${esc(body?.error?.message ?? 'the request failed')}</p><p class="muted">Error ${res.status} · ${esc(code)} · request ${esc(
-          body?.error?.request_id ?? c.get('requestId'),
-        )}</p><p><a href="/admin">Back to the overview</a></p></section>`,
-      });
-      c.res = new Response(html, { status: res.status, headers });
-    }
-    for (const [name, value] of Object.entries(PAGE_HEADERS)) c.res.headers.set(name, value);
-    if (c.res.headers.get('content-type')?.startsWith('text/html')) c.res.headers.set('Content-Security-Policy', OPERATOR_PAGE_CSP);
-  };
+  const pages = browserPagesMiddleware(OPERATOR_PAGE_CSP, (_c, error) => {
+    const title = TITLES[error.code] ?? 'Something went wrong';
+    return operatorPage({
+      title,
+      body: `<h1>${esc(title)}</h1><section><p>${esc(error.message)}</p><p class="muted">Error ${error.status} · ${esc(error.code)} · request ${esc(
+        error.requestId,
+      )}</p><p><a href="/admin">Back to the overview</a></p></section>`,
+    });
+  });
+  return (c, next) => (isOperatorViewPath(c.req.path) ? pages(c, next) : next());
 }
