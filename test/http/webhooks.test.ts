@@ -5,14 +5,13 @@
  * The worker runs the tests' scaled-down schedule (TEST_WEBHOOK_SETTINGS): spacing between
  * receipts is checked against it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { waitFor } from '../../src/dev/processes.js';
 import { createWebhookAgents, postWebhook } from '../../src/services/webhooks/sender.js';
-import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
 import { makeCustomer, makePlan } from '../support/fixtures.js';
 import { createHarness, expectJson, expectPage, useHarness } from '../support/harness.js';
-import { startReceiver, type Receipt, type Receiver } from '../support/webhook-receiver.js';
-import { deleteAllEndpoints, deliveriesOf, emitEvent, register, startTestRelay, type DeliveryBody, type EndpointBody } from '../support/webhooks.js';
+import type { Receipt } from '../support/webhook-receiver.js';
+import { deliveriesOf, emitEvent, register, useWebhookDeliveries, type DeliveryBody, type EndpointBody } from '../support/webhooks.js';
 
 const settings = inject('webhookSettings');
 const schedule = settings.retryScheduleMs;
@@ -20,26 +19,7 @@ const schedule = settings.retryScheduleMs;
 const LATE_TOLERANCE_MS = 2_500;
 
 const h = useHarness();
-let relay: OutboxRelay;
-const receivers: Receiver[] = [];
-
-async function receiver(respond?: Receiver['respond']): Promise<Receiver> {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  await deleteAllEndpoints(h);
-  relay = startTestRelay(h);
-});
-afterEach(async () => {
-  await deleteAllEndpoints(h);
-});
-afterAll(async () => {
-  await relay?.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-});
+const { receiver } = useWebhookDeliveries(h);
 
 interface ErrorBody {
   error: { code: string; message: string; details?: { issues?: { path: string; message: string }[] } };

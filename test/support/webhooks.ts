@@ -2,7 +2,7 @@
  * Webhook test helpers: a relay in the test process (the worker's activities deliver), endpoints
  * registered through the API for a receiver, and outbox events written the way services write them.
  */
-import { expect, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { enqueueEvent, type EventType } from '../../src/services/outbox.js';
 import { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../../src/services/webhooks/relay.js';
@@ -11,7 +11,7 @@ import type { WebhookDeliveryView } from '../../src/services/webhooks/deliveries
 import type { WebhookEndpointView } from '../../src/services/webhooks/endpoints.js';
 import type { Harness } from './harness.js';
 import { expectJson, expectPage } from './harness.js';
-import type { Receiver } from './webhook-receiver.js';
+import { startReceiver, type Receiver } from './webhook-receiver.js';
 
 /** An endpoint as the API answers it (the secret in full only from create and rotate). */
 export type EndpointBody = WebhookEndpointView;
@@ -30,6 +30,34 @@ export function startTestRelay(h: Harness, options: OutboxRelayOptions = {}): Ou
     },
     { pollIntervalMs: 250, ...options },
   );
+}
+
+/**
+ * A delivery test file's set-up: no endpoint before the file or after each test, a test relay while the file runs,
+ * and receivers started through the returned function, closed at the end. Call it at the top of the file; an
+ * `afterEach` the file adds after it runs before this one's clean-up (vitest runs after-hooks as a stack).
+ */
+export function useWebhookDeliveries(h: Harness): { receiver: (respond?: Receiver['respond']) => Promise<Receiver> } {
+  let relay: OutboxRelay | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    await deleteAllEndpoints(h);
+    relay = startTestRelay(h);
+  });
+  afterEach(async () => {
+    await deleteAllEndpoints(h);
+  });
+  afterAll(async () => {
+    await relay?.stop();
+    await Promise.all(receivers.map((r) => r.close()));
+  });
+  return {
+    receiver: async (respond) => {
+      const r = await startReceiver(respond);
+      receivers.push(r);
+      return r;
+    },
+  };
 }
 
 /** Registers the receiver for `events` and teaches it the signing secret. */

@@ -7,15 +7,13 @@
  * for longer than the configured outage is disabled, the other endpoints are told, and enabling it
  * sends what waited.
  */
-import { afterAll, afterEach, beforeAll, expect, inject, it } from 'vitest';
+import { afterEach, expect, inject, it } from 'vitest';
 import { startCircuitWaker, type CircuitWaker } from '../../src/services/webhooks/waker.js';
 import { deliveryPolicyOf } from '../../src/services/webhooks/settings.js';
 import { webhookDeliveryWorkflowId } from '../../workflows/webhook-delivery/messages.js';
 import { expectJson, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
-import { deleteAllEndpoints, deliveriesOf, emitEvent, register, startTestRelay, type DeliveryBody, type EndpointBody } from '../support/webhooks.js';
-import type { OutboxRelay } from '../../src/services/webhooks/relay.js';
+import { deliveriesOf, emitEvent, register, useWebhookDeliveries, type DeliveryBody, type EndpointBody } from '../support/webhooks.js';
 
 /** Scaled down from the 50 endpoints and 5,000 deliveries (bench/webhooks.ts runs those): the test machine is shared. */
 const DEAD_ENDPOINTS = 12;
@@ -24,27 +22,11 @@ const HEALTHY_EVENTS = 20;
 
 const settings = inject('webhookSettings');
 const h = useHarness();
-let relay: OutboxRelay;
-const receivers: Receiver[] = [];
+const { receiver } = useWebhookDeliveries(h);
 const wakers: CircuitWaker[] = [];
 
-async function receiver(respond?: Receiver['respond']): Promise<Receiver> {
-  const r = await startReceiver(respond);
-  receivers.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  await deleteAllEndpoints(h);
-  relay = startTestRelay(h);
-});
 afterEach(async () => {
   await Promise.all(wakers.splice(0).map((w) => w.stop()));
-  await deleteAllEndpoints(h);
-});
-afterAll(async () => {
-  await relay?.stop();
-  await Promise.all(receivers.map((r) => r.close()));
 });
 
 /** Each workflow's history length, by delivery id. */
