@@ -117,8 +117,33 @@ export function finalizedInvoicesOfPeriod(
 
 // ── Locks ────────────────────────────────────────────────────────────────────────────────────
 
-/** Locks the invoice row for the rest of the transaction and returns it. */
+/**
+ * Locks the invoice row for a move (finalize, pay, void, refund, credit note) for the rest of the
+ * transaction and returns it.
+ *
+ * The subscriptions it bills are share-locked first (FOR KEY SHARE, which only a subscription's
+ * FOR UPDATE waits for: ingestion's share locks and updates pass), in the order billing takes them
+ * (a subscription FOR UPDATE, then its Draft). Taken later, under the invoice lock, they close a
+ * cycle with a billing that holds the subscription and waits for this invoice (40P01): the second
+ * update of an invoice row in one transaction re-checks its foreign key to the subscription (FOR
+ * KEY SHARE), and a payment advances its subscriptions' charged_through_date.
+ */
 export async function lockInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
+  await tx.$queryRaw`
+    SELECT 1 FROM subscriptions
+     WHERE id IN (SELECT subscription_id FROM invoices WHERE id = ${id}::uuid
+                  UNION SELECT subscription_id FROM invoice_line_items WHERE invoice_id = ${id}::uuid)
+     ORDER BY id FOR KEY SHARE`;
+  return lockInvoiceInBillingGroup(tx, id);
+}
+
+/**
+ * Locks the invoice row for billing, which holds its subscription (FOR UPDATE) and its billing
+ * group's lock already: the group lock orders the group's billers, so the group's other
+ * subscriptions are not share-locked here (a biller of one of them holds it while it waits for
+ * the group).
+ */
+export async function lockInvoiceInBillingGroup(tx: DbClient, id: string): Promise<InvoiceRow> {
   const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
   if (rows.length === 0) throw notFound('invoice', id);
   return getInvoice(tx, id);

@@ -5,6 +5,10 @@
  * one ledger journal, one audit entry) and ends with the workflow that collects and voids it.
  */
 import { describe, expect, inject, it } from 'vitest';
+import type { DbClient } from '../../src/db/client.js';
+import { lockInvoice } from '../../src/db/invoices.js';
+import { lockSubscription } from '../../src/db/subscriptions.js';
+import { waitFor } from '../../src/dev/processes.js';
 import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
@@ -65,5 +69,47 @@ describe('operator finalize racing the finalization at grace end', () => {
       const run = await h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(invoice.id)).describe();
       expect(run.type).toBe('invoiceWorkflow');
     }
+  });
+});
+
+describe('an invoice move racing the billing of its subscription', () => {
+  // Billing takes the subscription FOR UPDATE, then its Draft. A move of the invoice (finalize, pay)
+  // that updates the invoice row twice re-checks its foreign key to the subscription on the second
+  // update; without the subscription share-locked before the invoice, that check waits for the
+  // billing, which waits for the invoice: a deadlock PostgreSQL breaks by failing one of them.
+  it('orders the locks as billing does: the move runs first, the billing waits, neither fails', async () => {
+    const customerId = await makeCustomer(h.deps.db);
+    const planId = await makePlan(h.deps.db);
+    const subscription = await expectJson<{ id: string }>(await h.request('POST', '/v1/subscriptions', { body: { customer_id: customerId, plan_id: planId, currency: 'USD' } }), 201);
+    const draft = await expectJson<Invoice>(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/bill`), 201);
+    const touch = (tx: DbClient) => tx.$executeRaw`UPDATE invoices SET updated_at = now() WHERE id = ${draft.id}::uuid`;
+    const order: string[] = [];
+    let releaseMove!: () => void;
+    const billingMayStart = new Promise<void>((resolve) => (releaseMove = resolve));
+
+    const move = h.deps.db.$transaction(async (tx) => {
+      await lockInvoice(tx, draft.id);
+      await touch(tx);
+      const pid = (await tx.$queryRaw<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid;
+      releaseMove();
+      // The billing is now waiting on this transaction (for the subscription, or for the invoice).
+      await waitFor('the billing to wait for the move', async () => {
+        const blocked = await h.deps.db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE ${pid}::int = ANY(pg_blocking_pids(pid))`;
+        if (blocked.length === 0) throw new Error('not waiting yet');
+      }, 20_000, 20);
+      await touch(tx);
+      order.push('move');
+    }, { timeout: 30_000 });
+    const billing = billingMayStart.then(() =>
+      h.deps.db.$transaction(async (tx) => {
+        await lockSubscription(tx, subscription.id);
+        await lockInvoice(tx, draft.id);
+        order.push('billing');
+      }, { timeout: 30_000 }),
+    );
+    const outcomes = await Promise.allSettled([move, billing]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? String((o.reason as Error).message) : 'ok'))).toEqual(['ok', 'ok']);
+    expect(order).toEqual(['move', 'billing']);
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscription.id}/cancel`));
   });
 });

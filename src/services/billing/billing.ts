@@ -45,7 +45,7 @@ import {
   insertDraft,
   insertLines,
   lockBillingGroup,
-  lockInvoice,
+  lockInvoiceInBillingGroup,
   recomputeTotals,
   updateInvoice,
   type BilledSkuRow,
@@ -562,7 +562,7 @@ function sameLines(stored: InvoiceLineRow[], fresh: NewLine[]): boolean {
 /** Locks a Draft that was found unlocked; null when it was finalized meanwhile. */
 export async function lockedDraft(tx: DbClient, draft: InvoiceRow | null): Promise<InvoiceRow | null> {
   if (!draft) return null;
-  const locked = await lockInvoice(tx, draft.id);
+  const locked = await lockInvoiceInBillingGroup(tx, draft.id);
   return locked.status === 'Draft' ? locked : null;
 }
 

@@ -13,7 +13,7 @@
 import type { ServiceDeps } from '../deps.js';
 import { findSubscription } from '../../db/subscriptions.js';
 import { findTestClock } from '../../db/test-clocks.js';
-import { lockInvoice } from '../../db/invoices.js';
+import { lockInvoiceInBillingGroup } from '../../db/invoices.js';
 import { notFound } from '../../errors.js';
 import { applyTax } from '../billing/tax.js';
 import { loadInvoiceView, settleDraftAmounts } from '../invoicing/invoices.js';
@@ -41,7 +41,7 @@ export async function upcomingInvoice(deps: Pick<ServiceDeps, 'db' | 'tax' | 'cl
       const { billed } = await closePeriodInTransaction(tx, { subscriptionId, period, reason }, { roll: false });
       const draftInvoiceId = billed.invoiceId !== null && !billed.created ? billed.invoiceId : null;
       if (billed.invoiceId === null) throw new RolledBack({ invoice: null, draftInvoiceId });
-      const draft = await lockInvoice(tx, billed.invoiceId);
+      const draft = await lockInvoiceInBillingGroup(tx, billed.invoiceId);
       await settleDraftAmounts(tx, draft, { at: asOf, applyTax: (t, invoice, payer) => applyTax(t, invoice, deps.tax, payer) });
       throw new RolledBack({ invoice: await loadInvoiceView(tx, billed.invoiceId), draftInvoiceId });
     });
