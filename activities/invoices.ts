@@ -191,14 +191,14 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
    * null), each billed and finalized dated `at`. A subscription whose correction fails for good is
    * logged and left for the next run; a transient failure fails the run (retried).
    */
-  async function billLateUsageCorrections(testClockId: string | null, at: string): Promise<LateUsageCorrectionsSummary> {
+  async function billLateUsageCorrections(testClockId: string | null, at: string, via: InvoiceWorkflowDeps): Promise<LateUsageCorrectionsSummary> {
     const subscriptions = await subscriptionsOwingLateUsage(db, testClockId);
     const summary: LateUsageCorrectionsSummary = { at, subscriptions: subscriptions.length, invoices: [], failed: [] };
     for (const subscriptionId of subscriptions) {
       try {
         const correction = await billLateUsageCorrection(db, subscriptionId, new Date(at));
         if (!correction) continue;
-        await finalizeClosedDraft(correction.invoiceId, at);
+        await finalizeClosedDraft(correction.invoiceId, at, {}, via);
         summary.invoices.push(correction.invoiceId);
         deps.logger.info({ subscriptionId, invoiceId: correction.invoiceId, lines: correction.lines }, 'late usage of an ended subscription billed on a correction invoice');
       } catch (err) {
@@ -211,8 +211,12 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
   }
 
   return {
-    billLateUsageCorrections: (input: { testClockId: string | null; at?: string }): Promise<LateUsageCorrectionsSummary> =>
-      classified(() => billLateUsageCorrections(input.testClockId, input.at ?? new Date().toISOString())),
+    /**
+     * The correction invoices' workflows (started, or asked to finalize) are the calling workflow's
+     * (the late-usage corrections run, the test-clock advance): follow-ups.
+     */
+    billLateUsageCorrections: (input: { testClockId: string | null; at?: string }): Promise<WithFollowUps<LateUsageCorrectionsSummary>> =>
+      classified(() => collectingFollowUps(workflows, (via) => billLateUsageCorrections(input.testClockId, input.at ?? new Date().toISOString(), via))),
 
     /** The invoice workflow's finalize: the recharges it calls for are that workflow's to start (returned as follow-ups). */
     finalizeInvoiceRecord: (invoiceId: string, command: FinalizeInvoiceCommand): Promise<WithFollowUps<FinalizedInvoice>> =>

@@ -9,6 +9,7 @@ import { captureInvoicePayment, chargeInvoice, invoiceOutcome, paymentFailureOf 
 import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
 import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
 import type { DunningState } from '../workflows/dunning/messages.js';
+import type { DunningCheckSummary } from '../workflows/dunning-check/messages.js';
 import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult } from '../workflows/invoice/messages.js';
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
@@ -87,6 +88,7 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
 
     concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => classified(() => concludeDunning(payments, input)),
 
-    checkDueDunningAttempts: () => classified(() => checkDueAttempts(payments, new Date())),
+    /** The workflows it re-drives (dunning schedules, stale notifications) are the daily check workflow's to start (follow-ups). */
+    checkDueDunningAttempts: (): Promise<WithFollowUps<DunningCheckSummary>> => classified(() => collectingFollowUps(payments, (collecting) => checkDueAttempts(collecting, new Date()))),
   };
 }

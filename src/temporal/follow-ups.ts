@@ -5,8 +5,10 @@
  */
 import type { FollowUp } from '../../workflows/follow-ups/messages.js';
 import type { TemporalGateway } from './gateway.js';
+import { startContractWorkflow } from './workflows/contract.js';
 import { signalDunningClosed, startDunningWorkflowRun } from './workflows/dunning.js';
 import { moveInvoiceWorkflow, startInvoiceWorkflow } from './workflows/invoice.js';
+import { startProcessorEventWorkflow } from './workflows/processor-event.js';
 import { signalPaymentOutcome } from './workflows/subscription.js';
 import { startWalletRechargeWorkflow } from './workflows/wallet-recharge.js';
 
@@ -18,6 +20,12 @@ export async function runFollowUpsThroughGateway(gateway: TemporalGateway, follo
         break;
       case 'start_dunning':
         await startDunningWorkflowRun(gateway, followUp.input, { customerId: followUp.customerId, testClockId: followUp.testClockId });
+        break;
+      case 'start_contract':
+        await startContractWorkflow(gateway, followUp.input, { customerId: followUp.customerId, testClockId: followUp.testClockId });
+        break;
+      case 'start_processor_event':
+        await startProcessorEventWorkflow(gateway, followUp.eventId);
         break;
       case 'payment_outcome':
         await signalPaymentOutcome(gateway, followUp.subscriptionId, followUp.outcome);

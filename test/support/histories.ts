@@ -66,3 +66,12 @@ export async function loadCommittedHistories(): Promise<CommittedHistory[]> {
     }),
   );
 }
+
+/** The workflow ids of the children the handle's run asked to start (its StartChildWorkflowExecutionInitiated events), in order. */
+export async function childStartsOf(handle: WorkflowHandle): Promise<string[]> {
+  const events = (await handle.fetchHistory()).events ?? [];
+  return events.flatMap((event) => {
+    const workflowId = event.startChildWorkflowExecutionInitiatedEventAttributes?.workflowId;
+    return workflowId ? [workflowId] : [];
+  });
+}

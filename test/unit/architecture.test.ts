@@ -216,6 +216,26 @@ describe('import direction', () => {
     expect(driving).toEqual([]);
   });
 
+  it('leaves the workflows a scheduled run or a contract step starts to the workflow that runs it: no gateway start in activities or the services they run (issue 29)', () => {
+    // The contract step, the contract reconciler, the daily dunning check and the late-usage
+    // corrections hand their starts back as follow-ups (start_contract, start_dunning,
+    // start_processor_event, start_invoice): the gateway starts are the API's, run through followUp.
+    const STARTS: Record<string, readonly string[]> = {
+      'src/temporal/workflows/contract.ts': ['startContractWorkflow'],
+      'src/temporal/workflows/dunning.ts': ['startDunningWorkflowRun'],
+      'src/temporal/workflows/processor-event.ts': ['startProcessorEventWorkflow'],
+      'src/temporal/workflows/invoice.ts': ['startInvoiceWorkflow', 'moveInvoiceWorkflow'],
+    };
+    const RUN_BY_THOSE_ACTIVITIES = ['src/services/contracts/lifecycle.ts', 'src/services/contracts/reconcile.ts', 'src/services/payments/dunning.ts', 'src/services/billing/late-usage.ts'];
+    const importers = files.filter((file) => file.startsWith('activities/') || RUN_BY_THOSE_ACTIVITIES.includes(file));
+    expect(importers).toEqual(expect.arrayContaining(RUN_BY_THOSE_ACTIVITIES));
+    const starting = importers
+      .flatMap((file) => namedImportsOf(file).map(({ specifier, name }) => ({ file, target: resolveImport(file, specifier), name })))
+      .filter(({ target, name }) => target !== undefined && target in STARTS && (name === '*' || STARTS[target]!.includes(name)))
+      .map(({ file, target, name }) => `${file} → ${target} ${name}`);
+    expect(starting).toEqual([]);
+  });
+
   it('finds no import pointing up', () => {
     expect(violations, `imports against the layer rules:\n${violations.join('\n')}\n`).toEqual([]);
   });

@@ -28,7 +28,8 @@ import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';
-import { captureHistory } from '../support/histories.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { captureHistory, childStartsOf } from '../support/histories.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { eventually } from '../support/payments.js';
 import { invoicesOf } from '../support/invoices.js';
@@ -431,6 +432,9 @@ describe('the contract workflow reconciler', () => {
     expect(summary.started).not.toContain(draft.id);
     expect(summary.realigned).toContain(subscription.id);
     expect((await handle.describe()).status.name).toBe('RUNNING');
+    // The reconcile run, not its activity, started the contract's workflow: its child, which outlives it (issue 29).
+    expect(await childStartsOf(run)).toContain(handle.workflowId);
+    expect((await handle.describe()).parentExecution?.workflowId).toBe(run.workflowId);
     // Realigned on the day its period began: nothing served to cut, the period now ends on the aligned boundary.
     const realigned = await expectJson<{ period_start: string; period_end: string }>(await h.request('GET', `/v1/subscriptions/${subscription.id}`));
     expect([realigned.period_start, realigned.period_end]).toEqual(['2026-01-10T00:00:00.000Z', '2026-02-01T00:00:00.000Z']);
@@ -440,10 +444,15 @@ describe('the contract workflow reconciler', () => {
     const ended = await expectJson<Contract>(await h.request('GET', `/admin/v1/contracts/${active.id}`));
     expect([ended.status, ended.terms[0]!.true_up_nanos]).toEqual(['Expired', units(10n).toString()]);
     expect(await handle.result()).toEqual({ status: 'Expired', nextWakeAt: null });
+    // The true-up's Draft got its invoice workflow from the contract workflow, not from its activity.
+    const trueUpInvoices = (await invoicesOf<{ id: string; line_items: { kind: string }[] }>(h, `customer_id=${customerId}&limit=50`)).filter((i) => i.line_items.some((l) => l.kind === 'true_up'));
+    expect(trueUpInvoices).toHaveLength(1);
+    expect(await childStartsOf(handle)).toEqual([invoiceWorkflowId(trueUpInvoices[0]!.id)]);
+    await captureHistory(handle, 'started-by-reconciler-true-up-invoice-workflow-started-as-child');
     // A second run finds nothing of ours to start or realign.
     const again = await h.deps.temporal.client.workflow.execute('contractReconcileWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `reconcile-test-${newId()}` });
     expect([again.started, again.realigned]).toEqual([expect.not.arrayContaining([active.id]), expect.not.arrayContaining([subscription.id])]);
-    await captureHistory(run, 'starts-missing-contract-workflow');
+    await captureHistory(run, 'starts-missing-contract-workflow-as-child');
   }, 120_000);
 
   it('starts the other missing workflows when one contract or coterm link fails deterministically, and names it in the summary', async () => {

@@ -14,7 +14,7 @@ import { processorEventWorkflowId } from '../../workflows/processor-event/messag
 import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { advanceClock } from '../support/clock-usage.js';
 import { activityAttempts, injectOverflow, withCorruptClockTime, withOverflow } from '../support/faults.js';
-import { captureHistory } from '../support/histories.js';
+import { captureHistory, childStartsOf } from '../support/histories.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, expectPage, useHarness } from '../support/harness.js';
 import { ONE_UNIT as UNIT } from '../../src/core/index.js';
@@ -349,7 +349,10 @@ describe('the daily dunning check (check_due_attempts)', () => {
     expect((await run.result()).redriven).toContain(open.id);
     // Re-driven from where it stopped, at the clock's time: the overdue retry is made.
     await eventually(async () => expect(await dunningOf(h, open.id)).toMatchObject({ retries_made: 1, next_attempt_at: '2026-02-08T01:00:00.000Z' }));
-    await captureHistory(run, 'redrives-overdue-schedule');
+    // The check, not its activity, started the schedule's workflow again: its child, which outlives it (issue 29).
+    expect(await childStartsOf(run)).toContain(dunningWorkflowId(open.id));
+    expect((await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).describe()).parentExecution?.workflowId).toBe(run.workflowId);
+    await captureHistory(run, 'redrives-overdue-schedule-as-child');
     await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(open.id)).terminate('test done');
     await h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   });
@@ -394,12 +397,19 @@ describe('the daily dunning check (check_due_attempts)', () => {
     try {
       const run = await h.deps.temporal.client.workflow.start('dunningCheckWorkflow', { taskQueue: h.deps.temporal.taskQueue, workflowId: `dunning-check-test-${newId()}` });
       const summary = (await run.result()) as DunningCheckSummary;
-      expect(summary.failed).toContainEqual({ kind: 'processor_event', id: poisoned, message: 'Failed to start Workflow: WorkflowId length exceeds limit.' });
+      // Refused before its start is asked of the check workflow (a child start Temporal refuses would fail that workflow's task on every attempt).
+      expect(summary.failed).toContainEqual({ kind: 'processor_event', id: poisoned, message: expect.stringMatching(/WorkflowId length exceeds limit/) });
       expect(summary.failed.map((item) => item.id)).not.toContain(healthy);
       expect(summary.notificationsRedriven).toBeGreaterThanOrEqual(1);
       // One attempt of the run's activity: the refused start was not retried, and did not stop the run.
       expect(await activityAttempts(h, run.workflowId)).toEqual({ checkDueDunningAttempts: [1] });
       await eventually(async () => expect(await h.deps.db.processorEvent.findUniqueOrThrow({ where: { id: healthy } })).toMatchObject({ processedAt: expect.any(Date) }));
+      // Handed to its workflow by the check workflow: a child that outlives it.
+      const children = await childStartsOf(run);
+      expect(children).toContain(processorEventWorkflowId(healthy));
+      expect(children).not.toContain(processorEventWorkflowId(poisoned));
+      expect((await h.deps.temporal.client.workflow.getHandle(processorEventWorkflowId(healthy)).describe()).parentExecution?.workflowId).toBe(run.workflowId);
+      await captureHistory(run, 'hands-stale-notification-to-child-workflow');
       expect(await h.deps.db.processorEvent.findUniqueOrThrow({ where: { id: poisoned } })).toMatchObject({ processedAt: null, billingError: null });
     } finally {
       // Not left for the next runs of the check (other tests) to trip over.

@@ -8,10 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.js';
 import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID, type LateUsageCorrectionsSummary } from '../../workflows/late-usage-corrections/messages.js';
-import { captureHistory } from '../support/histories.js';
+import { dunningWorkflowId } from '../../workflows/dunning/messages.js';
+import { invoiceWorkflowId } from '../../workflows/invoice/messages.js';
+import { testClockAdvanceWorkflowId } from '../../workflows/test-clock-advance/messages.js';
+import { captureHistory, childStartsOf } from '../support/histories.js';
 import { closeSubscriptionPeriod } from '../../src/services/subscriptions/period-close.js';
 import { advanceClock, sendUsage } from '../support/clock-usage.js';
-import { eventually } from '../support/payments.js';
+import { attachCard, eventually, paymentsOf } from '../support/payments.js';
 import { makeCustomer, makeTestClock } from '../support/fixtures.js';
 import { expectJson, useHarness } from '../support/harness.js';
 import { invoicesOf as readInvoices } from '../support/invoices.js';
@@ -116,10 +119,49 @@ describe('late usage', () => {
     ]);
     expect(invoices[1]!.line_items).toEqual([expect.objectContaining({ kind: 'usage', quantity: '50', amount_nanos: (50n * CENT).toString(), period_start: JANUARY })]);
     expect(billedUsage(invoices, subscriptionId, JANUARY)).toBe(150n);
+    // The advance's workflow, not its activity, started the correction invoice's workflow: its child (issue 29).
+    const advanceRun = h.deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(clockId));
+    expect(await childStartsOf(advanceRun)).toEqual([invoiceWorkflowId(invoices[1]!.id)]);
+    expect((await h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(invoices[1]!.id)).describe()).parentExecution?.workflowId).toBe(testClockAdvanceWorkflowId(clockId));
+    await captureHistory(advanceRun, 'late-usage-correction-invoice-workflow-started-as-child');
 
     // A later run finds nothing left to correct.
     await advanceClock(h, clockId, '2026-02-03T00:00:00.000Z');
     expect(await allInvoicesOf(customerId)).toHaveLength(2);
+  });
+
+  it("asks a chargeable correction invoice's finalize of its workflow, started by the advance with the request, and waits for the answer", async () => {
+    const { clockId, customerId, subscriptionId } = await subscribeOnClock(JANUARY, await makeGraduatedCallsPlan(h, 'late usage charged'));
+    await advanceClock(h, clockId, '2026-01-10T00:00:00.000Z');
+    await expectJson(await h.request('POST', `/admin/v1/subscriptions/${subscriptionId}/cancel`));
+    await advanceClock(h, clockId, '2026-02-01T02:00:00.000Z');
+    // A card on file from now on: the correction invoice is charged when it is finalized (the processor refuses the card here).
+    await attachCard(h, customerId);
+    await sendUsage(h, customerId, subscriptionId, 40, '2026-01-31T23:00:00.000Z');
+    await advanceClock(h, clockId, '2026-02-02T00:00:00.000Z');
+
+    const invoices = await allInvoicesOf(customerId);
+    expect(invoices.map((i) => [i.billing_reason, i.status])).toEqual([
+      ['subscription_final', 'Open'],
+      ['late_usage_correction', 'Open'],
+    ]);
+    const correction = invoices[1]!;
+    expect(billedUsage(invoices, subscriptionId, JANUARY)).toBe(40n);
+    // Charged within the finalize the advance waited for: the clock was ready after it.
+    expect(await paymentsOf(h, correction.id)).toMatchObject([{ source: 'auto_charge', status: 'Failed', attempted_at: '2026-02-02T00:00:00.000Z' }]);
+    const advanceRun = h.deps.temporal.client.workflow.getHandle(testClockAdvanceWorkflowId(clockId));
+    const invoiceRun = h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(correction.id));
+    expect(await childStartsOf(advanceRun)).toEqual([invoiceRun.workflowId]);
+    expect((await invoiceRun.describe()).parentExecution?.workflowId).toBe(advanceRun.workflowId);
+    const [started] = (await invoiceRun.fetchHistory()).events ?? [];
+    const input = JSON.parse(Buffer.from(started!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!.data!).toString('utf8')) as unknown;
+    expect(input).toMatchObject({ invoiceId: correction.id, status: 'Draft', finalize: { replyTo: advanceRun.workflowId, command: { reason: 'period_closed', at: '2026-02-02T00:00:00.000Z' } } });
+    const advanceEvents = (await advanceRun.fetchHistory()).events ?? [];
+    expect(advanceEvents.flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? [])).toEqual(['finalizeAnswered']);
+    await captureHistory(advanceRun, 'late-usage-correction-finalize-asked-with-invoice-workflow-start');
+    await captureHistory(invoiceRun, 'late-usage-correction-finalized-on-request-of-a-test-clock-advance');
+    // The refused charge opened the correction's dunning schedule: not left running for other tests.
+    await h.deps.temporal.client.workflow.getHandle(dunningWorkflowId(correction.id)).terminate('test done').catch(() => undefined);
   });
 
   it('bills every event sent while the period closes, on its invoice or as late usage, exactly once', async () => {
@@ -249,6 +291,10 @@ describe('late usage', () => {
     const correction = all[1];
     expect(correction).toMatchObject({ id: summary.invoices[0], status: 'Open', total_nanos: (25n * CENT).toString() });
     expect(billedUsage(await allInvoicesOf(customerId), subscriptionId, start.toISOString())).toBe(125n);
+    // The run, not its activity, started the correction invoice's workflow: its child (issue 29).
+    expect(await childStartsOf(run)).toContain(invoiceWorkflowId(correction!.id));
+    expect((await h.deps.temporal.client.workflow.getHandle(invoiceWorkflowId(correction!.id)).describe()).parentExecution?.workflowId).toBe(run.workflowId);
+    await captureHistory(run, 'correction-invoice-workflow-started-as-child');
   });
 
   it('opens no second invoice when a period close runs again after its invoice was finalized', async () => {

@@ -14,6 +14,7 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { WorkflowClock } from '../clock.js';
+import { followedUp } from '../follow-ups/index.js';
 import { OperatorHold } from '../hold.js';
 import { ACTIVITY_RETRY, INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
 import {
@@ -34,6 +35,13 @@ export const TRUE_UPS_AFTER_END = 'contract-true-ups-after-end';
 
 /** A step failing for good is held as the contract's billing_error instead of failing the run. */
 export const CONTRACT_BILLING_ERRORS = 'contract-billing-errors';
+
+/**
+ * The invoice workflows of the Drafts a step put contract lines on (true-ups) are started by this
+ * workflow, as children that outlive it (ABANDON), from the follow-ups its activity hands back
+ * (issue 29). Runs without the marker got results without follow-ups: the activity started them.
+ */
+export const CONTRACT_RUNS_INVOICE_FOLLOW_UPS = 'contract-runs-invoice-follow-ups';
 
 const { advanceContract, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
@@ -94,7 +102,7 @@ class ContractRun {
       this.changed = false;
       try {
         await this.hold.attempt(async () => {
-          this.state = await advanceContract({ contractId: this.input.contractId, at: this.nowIso() });
+          this.state = await followedUp(advanceContract({ contractId: this.input.contractId, at: this.nowIso() }), CONTRACT_RUNS_INVOICE_FOLLOW_UPS);
         }, failures);
       } finally {
         this.working = false;

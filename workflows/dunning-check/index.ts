@@ -8,7 +8,16 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { followedUp } from '../follow-ups/index.js';
 import type { DunningCheckSummary } from './messages.js';
+
+/**
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md): the dunning
+ * workflows and processor-event workflows it re-drives are started by this run, as children that
+ * outlive it (ABANDON), from the follow-ups its activity hands back (issue 29). Runs without the
+ * marker got a summary without follow-ups: the activity started them through the gateway.
+ */
+export const DUNNING_CHECK_STARTS_CHILDREN = 'dunning-check-starts-children';
 
 const { checkDueDunningAttempts } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -16,5 +25,5 @@ const { checkDueDunningAttempts } = proxyActivities<Activities>({
 });
 
 export async function dunningCheckWorkflow(): Promise<DunningCheckSummary> {
-  return checkDueDunningAttempts();
+  return followedUp(checkDueDunningAttempts(), DUNNING_CHECK_STARTS_CHILDREN);
 }

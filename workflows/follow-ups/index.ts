@@ -6,6 +6,7 @@
  * keeps running, a signal to a workflow that ended needs nothing.
  */
 import { type ChildWorkflowOptions, condition, getExternalWorkflowHandle, log, ParentClosePolicy, patched, setHandler, startChild, uuid4, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import { contractWorkflowId } from '../contract/messages.js';
 import { dunningClosedSignal, dunningWorkflowId } from '../dunning/messages.js';
 import {
   finalizeAnsweredSignal,
@@ -19,6 +20,7 @@ import {
   type InvoiceWorkflowInput,
 } from '../invoice/messages.js';
 import { subscriptionTaskQueueOf, TASK_QUEUE_SUFFIXES, workflowSearchAttributes } from '../shared/messages.js';
+import { processorEventWorkflowId } from '../processor-event/messages.js';
 import { paymentOutcomeSignal, subscriptionWorkflowId } from '../subscription/messages.js';
 import { walletRechargeWorkflowId } from '../wallet-recharge/messages.js';
 import type { FollowUp, WithFollowUps } from './messages.js';
@@ -47,6 +49,18 @@ function run(followUp: FollowUp): Promise<void> {
     case 'start_dunning':
       // A re-driven schedule starts again after its ended run.
       return startUnlessRunning('dunningWorkflow', dunningWorkflowId(followUp.input.invoiceId), [followUp.input], { customerId: followUp.customerId, testClockId: followUp.testClockId }, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+    case 'start_contract':
+      // Started only once the activity found none (the reconciler); one that runs meanwhile is kept.
+      return startUnlessRunning('contractWorkflow', contractWorkflowId(followUp.input.contractId), [followUp.input], { customerId: followUp.customerId, testClockId: followUp.testClockId }, WorkflowIdReusePolicy.ALLOW_DUPLICATE);
+    case 'start_processor_event':
+      // Once per notification, ever (as the gateway's start).
+      return startChildUnlessRunning('processorEventWorkflow', {
+        workflowId: processorEventWorkflowId(followUp.eventId),
+        args: [{ eventId: followUp.eventId }],
+        taskQueue: subscriptionTaskQueueOf(workflowInfo().taskQueue),
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+      }).then(() => undefined);
     case 'payment_outcome':
       return signalUnlessGone(subscriptionWorkflowId(followUp.subscriptionId), () =>
         getExternalWorkflowHandle(subscriptionWorkflowId(followUp.subscriptionId)).signal(paymentOutcomeSignal, followUp.outcome),

@@ -5,6 +5,7 @@
  * itself (./index.ts): activities never drive other workflows, and the workflow's history shows
  * every start and signal it caused.
  */
+import type { ContractWorkflowInput } from '../contract/messages.js';
 import type { DunningState, DunningWorkflowInput } from '../dunning/messages.js';
 import type { FinalizeInvoiceCommand, InvoiceWorkflowFacts } from '../invoice/messages.js';
 import type { PaymentOutcomeSignal } from '../subscription/messages.js';
@@ -14,6 +15,10 @@ export type FollowUp =
   | { kind: 'start_wallet_recharge'; topUpId: string; customerId: string }
   /** A dunning schedule gets its workflow (`dunning:<invoice id>`); a running one is kept. */
   | { kind: 'start_dunning'; input: DunningWorkflowInput; customerId: string; testClockId: string | null }
+  /** A contract gets its workflow (`contract:<id>`); a running one is kept. */
+  | { kind: 'start_contract'; input: ContractWorkflowInput; customerId: string; testClockId: string | null }
+  /** A processor notification gets its workflow (`processor-event:<event id>`); one that ever ran is not started again. */
+  | { kind: 'start_processor_event'; eventId: string }
   /** A subscription's workflow is told how an invoice's payment ended; an ended workflow needs nothing. */
   | { kind: 'payment_outcome'; subscriptionId: string; outcome: PaymentOutcomeSignal }
   /** A dunning workflow is told its schedule closed; an ended workflow needs nothing. */

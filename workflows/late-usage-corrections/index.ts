@@ -6,7 +6,17 @@
  */
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { followedUp } from '../follow-ups/index.js';
 import type { LateUsageCorrectionsSummary } from './messages.js';
+
+/**
+ * Changes to the released workflow, each behind `patched(id)` (docs/versioning.md): the correction
+ * invoices' workflows are this run's to drive (issue 29): its activity hands back each invoice
+ * workflow to start (`start_invoice`) or the finalize to ask of it (`finalize_invoice`), and the run
+ * starts them as children (ABANDON) and waits for each finalize's answer. Runs without the marker
+ * got results without follow-ups: their activity started the workflows and sent the finalize update.
+ */
+export const LATE_USAGE_RUNS_INVOICE_FOLLOW_UPS = 'late-usage-corrections-runs-invoice-follow-ups';
 
 const { billLateUsageCorrections } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -14,5 +24,5 @@ const { billLateUsageCorrections } = proxyActivities<Activities>({
 });
 
 export async function lateUsageCorrectionsWorkflow(): Promise<LateUsageCorrectionsSummary> {
-  return billLateUsageCorrections({ testClockId: null });
+  return followedUp(billLateUsageCorrections({ testClockId: null }), LATE_USAGE_RUNS_INVOICE_FOLLOW_UPS);
 }

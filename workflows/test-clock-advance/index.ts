@@ -9,10 +9,18 @@
 import { ActivityFailure, CancellationScope, isCancellation, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { billingErrorOf } from '../failures.js';
+import { followedUp } from '../follow-ups/index.js';
 import type { TestClockAdvanceInput, TestClockAdvanceResult } from './messages.js';
 
 /** Changes to the released workflow, each behind `patched(id)` (docs/versioning.md). */
 export const ADVANCE_FAILURE_RECORDED = 'test-clock-advance-failure-recorded';
+/**
+ * The late-usage correction invoices of the clock's ended subscriptions are driven by this workflow
+ * (issue 29): the drive's activity hands back their invoice workflows to start or the finalizes to
+ * ask (workflows/follow-ups), run here before the clock is set ready. Runs without the marker got a
+ * result without follow-ups: the activity started them and sent the finalize update itself.
+ */
+export const ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS = 'test-clock-advance-runs-late-usage-follow-ups';
 
 const { driveTestClock } = proxyActivities<Activities>({
   // An advance of many subscriptions over years takes minutes; the heartbeat notices a dead worker.
@@ -29,7 +37,7 @@ const { finishTestClockAdvance } = proxyActivities<Activities>({
 export async function testClockAdvanceWorkflow(input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> {
   let result: TestClockAdvanceResult;
   try {
-    result = await driveTestClock(input);
+    result = await followedUp(driveTestClock(input), ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS);
   } catch (err) {
     if (!(err instanceof ActivityFailure) || isCancellation(err)) throw err;
     if (patched(ADVANCE_FAILURE_RECORDED)) {

@@ -42,12 +42,12 @@ import { insertLines, lockDraft, recomputeTotals } from '../../db/invoices.js';
 import { enqueueEvent } from '../outbox.js';
 import { periodBasis } from '../../db/subscriptions.js';
 import type { ContractWorkflowInput } from '../../temporal/messages.js';
-import { startContractWorkflow as startWorkflow } from '../../temporal/workflows/contract.js';
+import { followUp } from '../follow-ups.js';
 import type { ServiceDeps } from '../deps.js';
 import { commitBalances, rateUnderContract, usageChargesByPhase, type CommitBalance } from '../billing/contract-pricing.js';
 
 /** What contract operations need, from the API or the worker (the grace period: a phase's true-up waits that long after the phase end for late usage). */
-export type ContractDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'settings'>;
+export type ContractDeps = Pick<ServiceDeps, 'db' | 'temporal' | 'settings' | 'followUps'>;
 
 export interface ContractLifecycleState {
   status: ContractRecord['status'];
@@ -331,8 +331,9 @@ export async function runContractLifecycle(deps: ContractDeps, contractId: strin
 }
 
 /**
- * Starts the workflow of a contract (`contract:<id>`) unless it runs already (USE_EXISTING), on the
- * customer's test clock when it has one. `realNow` is the wall-clock time.
+ * Starts the workflow of a contract (`contract:<id>`) unless it runs already, on the customer's test
+ * clock when it has one (a follow-up: the reconcile workflow's child, or at once through the gateway
+ * for the API). `realNow` is the wall-clock time.
  */
 export async function startContractWorkflow(deps: ContractDeps, contract: ContractRecord, realNow: Date): Promise<void> {
   const now = await customerNow(deps.db, contract.customer_id, realNow);
@@ -340,7 +341,7 @@ export async function startContractWorkflow(deps: ContractDeps, contract: Contra
     contractId: contract.id,
     testClock: contract.test_clock_id === null ? null : { id: contract.test_clock_id, now: now.toISOString() },
   };
-  await startWorkflow(deps.temporal, input, { customerId: contract.customer_id, testClockId: contract.test_clock_id });
+  await followUp(deps, { kind: 'start_contract', input, customerId: contract.customer_id, testClockId: contract.test_clock_id });
 }
 
 /** The customer's "now" for a contract (its test clock's time when it has one). */

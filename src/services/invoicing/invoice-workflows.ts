@@ -33,6 +33,8 @@ export async function invoiceWorkflowFacts(db: Db, invoiceId: string): Promise<I
  * InvoiceWorkflowInput).
  */
 export async function ensureInvoiceWorkflow(deps: InvoiceWorkflowDeps, invoiceId: string, options: { lean?: boolean } = {}): Promise<void> {
+  // Collected once per step: a second start of the same workflow would only fail in the caller's history.
+  if (deps.followUps?.some((pending) => (pending.kind === 'start_invoice' || pending.kind === 'finalize_invoice') && pending.invoice.invoiceId === invoiceId)) return;
   const facts = await invoiceWorkflowFacts(deps.db, invoiceId);
   if (facts.status === 'Paid' || facts.status === 'Void') return;
   await followUp(deps, { kind: 'start_invoice', invoice: facts, ...(options.lean ? { lean: true as const } : {}) });

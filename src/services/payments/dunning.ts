@@ -29,12 +29,12 @@ import {
 } from '../../db/payments.js';
 import type { Db } from '../../db/client.js';
 import { Prisma, type DunningSchedule, type Invoice } from '../../generated/prisma/client.js';
-import { DomainError, notFound } from '../../errors.js';
+import { DomainError, notFound, validation } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
 import type { DunningCheckSummary, DunningState, DunningWorkflowInput, FailedRunItem, PaymentOutcomeSignal, SubscriptionCommand } from '../../temporal/messages.js';
 import { dunningWorkflowRunning, retryDunningStep } from '../../temporal/workflows/dunning.js';
 import { followUp, type FollowUpDeps } from '../follow-ups.js';
-import { startProcessorEventWorkflow } from '../../temporal/workflows/processor-event.js';
+import { processorEventWorkflowRefusal } from '../../temporal/workflows/processor-event.js';
 import { billingErrorView, retryHeldStep } from '../failures/billing-errors.js';
 import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
@@ -171,7 +171,9 @@ export async function checkDueAttempts(deps: ServiceDeps, now: Date): Promise<Du
   let notificationsRedriven = 0;
   for (const event of stale) {
     const handed = await runItem(deps, failed, { kind: 'processor_event', id: event.id, run }, async () => {
-      await startProcessorEventWorkflow(deps.temporal, event.id);
+      const refused = processorEventWorkflowRefusal(event.id);
+      if (refused !== null) throw validation('id', refused, 'processor_event_id_too_long');
+      await followUp(deps, { kind: 'start_processor_event', eventId: event.id });
       return true;
     });
     if (handed) notificationsRedriven += 1;
