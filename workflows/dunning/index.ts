@@ -33,7 +33,8 @@ import { Mutex } from '../mutex.js';
 import { runFollowUps } from '../follow-ups/index.js';
 
 const { requestDunningCharge, runDunningAttempt, concludeDunning, recordBillingError, clearBillingError } = proxyActivities<Activities>({
-  // A retry waits for the invoice workflow's charge, which waits for the processor.
+  // Runs recorded before DUNNING_ASKS_INVOICE_CHARGE wait within `runDunningAttempt` for the invoice
+  // workflow's charge, which waits for the processor; the steps of the others only read and write the schedule.
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
