@@ -134,6 +134,7 @@ describe('the dunning and processor-event workflows ask the invoice workflow for
     expect(await signalsSent(invoiceWorkflow)).toContain('paymentAnswered');
 
     await captureHistory(dunningWorkflow, 'retry-charge-asked-with-invoice-workflow-start');
+    await captureHistory(invoiceWorkflow, 'started-by-dunning-with-charge-request');
     await Promise.all([dunningWorkflow, invoiceWorkflow, handleOf(subscriptionWorkflowId(subscriptionId))].map((handle) => handle.terminate('test done')));
   }, 240_000);
 });
