@@ -171,6 +171,7 @@ export class InvoiceRun {
    * the update's is). A request id taken already is neither run nor answered again.
    */
   async answerPayment(request: PaymentRequest): Promise<void> {
+    // The marker is recorded with a run's first request; only a replay of a history taking none reads false.
     if (this.paymentRequests.has(request.requestId) || !patched(INVOICE_PAYMENT_REQUESTS_PATCH)) return;
     this.paymentRequests.add(request.requestId);
     const answer: PaymentAnswer = { requestId: request.requestId, result: null, failure: null };
