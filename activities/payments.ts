@@ -1,16 +1,17 @@
 /**
  * Payment and dunning activities. The invoice workflow's (invoice task queue) charge, capture and
  * apply notifications inside its mutex, and hand back the follow-ups (dunning started or closed,
- * subscriptions told) for that workflow to run; the dunning, processor-event and daily-check workflows'
- * (subscription task queue) drive invoice workflows through updates, like the billing activities.
+ * subscriptions told) for that workflow to run. The dunning and processor-event workflows' (subscription
+ * task queue) hand back the payment to ask of the invoice's workflow (a dunning retry's charge, a
+ * notification about a Draft or Open invoice) and take its answer in the step after it.
  */
 import type { ServiceDeps } from '../src/services/deps.js';
 import { captureInvoicePayment, chargeInvoice, invoiceOutcome, paymentFailureOf } from '../src/services/payments/collection.js';
-import { checkDueAttempts, concludeDunning, runDunningAttempt } from '../src/services/payments/dunning.js';
-import { applyNotification, processNotification } from '../src/services/payments/notifications.js';
+import { checkDueAttempts, concludeDunning, requestDunningCharge, runDunningAttempt } from '../src/services/payments/dunning.js';
+import { applyNotification, processNotification, requestNotificationOfInvoice } from '../src/services/payments/notifications.js';
 import type { DunningState } from '../workflows/dunning/messages.js';
 import type { DunningCheckSummary } from '../workflows/dunning-check/messages.js';
-import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult } from '../workflows/invoice/messages.js';
+import type { CaptureInvoicePaymentCommand, ChargeInvoiceCommand, InvoicePaymentResult, PaymentAnswer } from '../workflows/invoice/messages.js';
 import { actingAs } from '../src/services/audit.js';
 import { classified } from './failures.js';
 import { collectingFollowUps } from '../src/services/follow-ups.js';
@@ -82,9 +83,19 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
         }),
       ),
 
-    processProcessorEvent: (eventId: string): Promise<string> => classified(() => processNotification(payments, eventId)),
+    /** A notification about a Draft or Open invoice's payment, handed back to be asked of the invoice's workflow. */
+    requestProcessorEvent: (eventId: string): Promise<WithFollowUps<{ asked: boolean }>> =>
+      classified(() => collectingFollowUps(payments, (collecting) => requestNotificationOfInvoice(collecting, eventId))),
 
-    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> => classified(() => runDunningAttempt(payments, input)),
+    /** Applies the notification (or reads what the invoice's workflow made of it: `asked`, its answer). */
+    processProcessorEvent: (eventId: string, asked?: PaymentAnswer | null): Promise<string> => classified(() => processNotification(payments, eventId, asked)),
+
+    /** A dunning retry's charge, handed back to be asked of the invoice's workflow. */
+    requestDunningCharge: (input: { invoiceId: string; attempt: number; at: string }): Promise<WithFollowUps<{ asked: boolean }>> =>
+      classified(() => collectingFollowUps(payments, (collecting) => requestDunningCharge(collecting, input))),
+
+    /** Settles a dunning retry from its charge's answer (`charge`). */
+    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string; charge?: PaymentAnswer | null }): Promise<DunningState> => classified(() => runDunningAttempt(payments, input)),
 
     concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => classified(() => concludeDunning(payments, input)),
 

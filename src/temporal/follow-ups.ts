@@ -7,7 +7,7 @@ import type { FollowUp } from '../../workflows/follow-ups/messages.js';
 import type { TemporalGateway } from './gateway.js';
 import { startContractWorkflow } from './workflows/contract.js';
 import { signalDunningClosed, startDunningWorkflowRun } from './workflows/dunning.js';
-import { moveInvoiceWorkflow, startInvoiceWorkflow } from './workflows/invoice.js';
+import { invoicePaymentThroughWorkflow, moveInvoiceWorkflow, startInvoiceWorkflow } from './workflows/invoice.js';
 import { startProcessorEventWorkflow } from './workflows/processor-event.js';
 import { signalPaymentOutcome } from './workflows/subscription.js';
 import { startWalletRechargeWorkflow } from './workflows/wallet-recharge.js';
@@ -38,6 +38,9 @@ export async function runFollowUpsThroughGateway(gateway: TemporalGateway, follo
         break;
       case 'finalize_invoice':
         await moveInvoiceWorkflow(gateway, followUp.invoice, 'finalize', followUp.command);
+        break;
+      case 'invoice_payment':
+        await invoicePaymentThroughWorkflow(gateway, followUp.invoice, followUp.command);
         break;
     }
   }

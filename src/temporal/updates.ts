@@ -40,22 +40,8 @@ export async function runUpdate<T>(entity: string, call: () => Promise<T>): Prom
 /** The domain error an update's failure means, or the failure itself when it means none. */
 function updateError(entity: string, err: unknown): unknown {
   const failure = applicationFailure(err);
-  const details = failure?.details?.[0] as (Partial<DomainFailureDetails> & Partial<FailureDetails> & { move?: string; status?: string }) | undefined;
-  if (failure && details?.domain) {
-    // An activity refused with a domain error: the same error, as if the service had thrown it here.
-    return new DomainError(details.domain.kind, details.domain.code, failure.message, details.domain.details);
-  }
-  if (failure?.type === NO_BILLING_ERROR) return new DomainError('conflict', 'no_billing_error', failure.message, { entity });
-  if (failure?.type === DETERMINISTIC_FAILURE) {
-    return new DomainError('unprocessable', 'billing_failed', failure.message, { entity, ...(details?.failure ? { failure: details.failure } : {}) });
-  }
-  if (failure?.type === INVALID_TRANSITION) {
-    return new DomainError('invalid_transition', 'invalid_state_transition', failure.message, {
-      entity,
-      from: details?.status,
-      action: details?.move,
-    });
-  }
+  const mapped = failure ? failureError(entity, { type: failure.type ?? null, message: failure.message, details: failure.details?.[0] }) : null;
+  if (mapped) return mapped;
   // Update-with-start on a workflow that completed meanwhile: the reuse policy refuses a new run.
   if (err instanceof WorkflowExecutionAlreadyStartedError || (err as { cause?: unknown }).cause instanceof WorkflowExecutionAlreadyStartedError) {
     return new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });
@@ -64,4 +50,29 @@ function updateError(entity: string, err: unknown): unknown {
     return new DomainError('invalid_transition', 'invalid_state_transition', `the ${entity} has ended and accepts no more changes`, { entity });
   }
   return err;
+}
+
+/**
+ * The domain error a workflow's failure means, given as its type, message and first detail (an
+ * update's ApplicationFailure, or the failure a workflow answered another's request with); null
+ * when it means none.
+ */
+export function failureError(entity: string, failure: { type: string | null; message: string; details: unknown }): DomainError | null {
+  const details = failure.details as (Partial<DomainFailureDetails> & Partial<FailureDetails> & { move?: string; status?: string }) | null | undefined;
+  if (details?.domain) {
+    // An activity refused with a domain error: the same error, as if the service had thrown it here.
+    return new DomainError(details.domain.kind, details.domain.code, failure.message, details.domain.details);
+  }
+  if (failure.type === NO_BILLING_ERROR) return new DomainError('conflict', 'no_billing_error', failure.message, { entity });
+  if (failure.type === DETERMINISTIC_FAILURE) {
+    return new DomainError('unprocessable', 'billing_failed', failure.message, { entity, ...(details?.failure ? { failure: details.failure } : {}) });
+  }
+  if (failure.type === INVALID_TRANSITION) {
+    return new DomainError('invalid_transition', 'invalid_state_transition', failure.message, {
+      entity,
+      from: details?.status,
+      action: details?.move,
+    });
+  }
+  return null;
 }

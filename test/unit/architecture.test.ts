@@ -201,19 +201,24 @@ describe('import direction', () => {
     expect(bypassing).toEqual([]);
   });
 
-  it('leaves the invoice workflows of the subscription workflow\'s billing to that workflow: activities import no invoice workflow start or update (issue 29)', () => {
+  it('leaves the invoice workflows to the workflows whose activities need them: activities import no invoice workflow start, update or payment update (issue 29)', () => {
     // The billing activities hand the start and the finalize back as follow-ups (ensureInvoiceWorkflow,
-    // finalizeThroughWorkflow collect them); moveInvoice and retryInvoiceMove are the API's updates.
+    // finalizeThroughWorkflow collect them); moveInvoice and retryInvoiceMove are the API's updates. The
+    // dunning and processor-event activities hand a payment back (askInvoicePayment); runInvoicePayment is
+    // the API's `invoicePayment` update.
     const DRIVING: Record<string, readonly string[] | 'all'> = {
       'src/temporal/workflows/invoice.ts': 'all',
       'src/services/invoicing/invoice-workflows.ts': ['moveInvoice', 'retryInvoiceMove'],
+      'src/services/payments/invoice-payments.ts': ['runInvoicePayment'],
     };
-    const driving = files
-      .filter((file) => file.startsWith('activities/'))
-      .flatMap((file) => namedImportsOf(file).map(({ specifier, name }) => ({ file, target: resolveImport(file, specifier), name })))
-      .filter(({ target, name }) => target !== undefined && target in DRIVING && (DRIVING[target] === 'all' || DRIVING[target]!.includes(name)))
-      .map(({ file, target, name }) => `${file} → ${target} ${name}`);
-    expect(driving).toEqual([]);
+    const drivingImports = (from: readonly string[]) =>
+      from
+        .flatMap((file) => namedImportsOf(file).map(({ specifier, name }) => ({ file, target: resolveImport(file, specifier), name })))
+        .filter(({ target, name }) => target !== undefined && target in DRIVING && (DRIVING[target] === 'all' || DRIVING[target]!.includes(name)))
+        .map(({ file, target, name }) => `${file} → ${target} ${name}`);
+    expect(drivingImports(files.filter((file) => file.startsWith('activities/')))).toEqual([]);
+    // Nor do the services that are the dunning and processor-event workflows' activities (their retries and notifications).
+    expect(drivingImports(['src/services/payments/dunning.ts', 'src/services/payments/notifications.ts'])).toEqual([]);
   });
 
   it('leaves the workflows a scheduled run or a contract step starts to the workflow that runs it: no gateway start in activities or the services they run (issue 29)', () => {

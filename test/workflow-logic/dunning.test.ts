@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { nextWakeQuery, NO_BILLING_ERROR, type SubscriptionCommand } from '../../workflows/shared/messages.js';
+import { invoiceWorkflowId, paymentRequestSignal, type ChargeInvoiceCommand, type InvoicePaymentResult, type InvoiceWorkflowFacts } from '../../workflows/invoice/messages.js';
 import { advanceDunningClockUpdate, dunningClosedSignal, type DunningState, dunningStateQuery, dunningWorkflowId, type DunningWorkflowInput, retryDunningUpdate } from '../../workflows/dunning/messages.js';
 import { deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityMocks } from '../support/workflow-logic.js';
 
-const logic = useWorkflowLogic(['runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);
+const logic = useWorkflowLogic(['requestDunningCharge', 'runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError', 'chargeInvoice', 'renderInvoiceDocument']);
 
 const FAILED_AT = '2026-03-01T10:00:00.000Z';
 const DAY_MS = 86_400_000;
@@ -18,6 +19,8 @@ const OPERATOR: SubscriptionCommand = { actor: { type: 'admin', id: 'ops-1' }, r
 
 /** A schedule whose retries never collect: each leaves it Active at the attempt made; the conclusion finds it Exhausted. */
 const uncollected = (overrides: ActivityMocks = {}): ActivityMocks => ({
+  // Nothing to ask of an invoice workflow here (the request and answer have their own test below).
+  requestDunningCharge: async () => ({ asked: false, followUps: [] }),
   runDunningAttempt: async ({ attempt }) => ({ status: 'Active', attemptCount: attempt }),
   concludeDunning: async () => ({ status: 'Exhausted', attemptCount: 4 }),
   recordBillingError: async () => {},
@@ -25,8 +28,7 @@ const uncollected = (overrides: ActivityMocks = {}): ActivityMocks => ({
   ...overrides,
 });
 
-async function startSchedule(mocks: ActivityMocks, scheduleDays = [3, 7, 14, 21]) {
-  const invoiceId = randomUUID();
+async function startSchedule(mocks: ActivityMocks, scheduleDays = [3, 7, 14, 21], invoiceId: string = randomUUID()) {
   const run = logic.mock(dunningWorkflowId(invoiceId), mocks);
   const input: DunningWorkflowInput = { invoiceId, failedAt: FAILED_AT, scheduleDays, attemptCount: 0, testClock: { id: `clock-${invoiceId}`, now: FAILED_AT } };
   const handle = await logic.start('dunningWorkflow', run.id, [input]);
@@ -59,7 +61,7 @@ describe.concurrent('dunning schedule on a test clock', () => {
     await advance(day(28));
 
     expect(await handle.result()).toEqual({ status: 'Exhausted', attemptCount: 4 });
-    expect(run.calls.map((call) => call.activity)).toEqual(['runDunningAttempt', 'runDunningAttempt', 'runDunningAttempt', 'runDunningAttempt', 'concludeDunning']);
+    expect(run.calls.map((call) => call.activity)).toEqual([...Array.from({ length: 4 }, () => ['requestDunningCharge', 'runDunningAttempt']).flat(), 'concludeDunning']);
     expect(run.argsOf('concludeDunning')).toEqual([[{ invoiceId, at: day(28) }]]);
   });
 
@@ -71,7 +73,9 @@ describe.concurrent('dunning schedule on a test clock', () => {
     await advance(day(9));
     expect(await handle.result()).toEqual({ status: 'Exhausted', attemptCount: 2 });
     expect(run.calls).toEqual([
+      { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 1, at: day(1) }] },
       { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 1, at: day(1) }] },
+      { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 2, at: day(2) }] },
       { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(2) }] },
       { activity: 'concludeDunning', args: [{ invoiceId, at: day(9) }] },
     ]);
@@ -83,7 +87,7 @@ describe.concurrent('dunning schedule on a test clock', () => {
     await handle.signal(dunningClosedSignal, { status: 'Resolved', attemptCount: 1 });
 
     expect(await handle.result()).toEqual({ status: 'Resolved', attemptCount: 1 });
-    expect(run.calls.map((call) => call.activity)).toEqual(['runDunningAttempt']);
+    expect(run.calls.map((call) => call.activity)).toEqual(['requestDunningCharge', 'runDunningAttempt']);
   });
 
   it('retries a transient activity failure on its backoff schedule instead of holding it', async () => {
@@ -141,8 +145,9 @@ describe.concurrent('dunning retry failing for good: held as the schedule billin
     // The operator's retry clears the billing_error and answers once the retry ran again (at the clock's time).
     expect(await handle.executeUpdate(retryDunningUpdate, { args: [OPERATOR] })).toEqual({ status: 'Active', attemptCount: 2 });
     // (The schedule carries on at once: the third retry, due at +14, may already be running.)
-    expect(run.calls.slice(before, before + 2)).toEqual([
+    expect(run.calls.slice(before, before + 3)).toEqual([
       { activity: 'clearBillingError', args: [{ entity: 'dunning_schedule', id: invoiceId, command: OPERATOR }] },
+      { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 2, at: day(15) }] },
       { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(15) }] },
     ]);
 
@@ -160,6 +165,106 @@ describe.concurrent('dunning retry failing for good: held as the schedule billin
 
     expect(await handle.result()).toEqual({ status: 'Resolved', attemptCount: 2 });
     expect(run.argsOf('clearBillingError')).toEqual([]);
-    expect(run.calls.map((call) => call.activity)).toEqual(['runDunningAttempt', 'runDunningAttempt', 'recordBillingError']);
+    expect(run.calls.map((call) => call.activity)).toEqual(['requestDunningCharge', 'runDunningAttempt', 'requestDunningCharge', 'runDunningAttempt', 'recordBillingError']);
+  });
+});
+
+describe.concurrent('a retry\'s charge asked of the invoice\'s workflow (a request and an answer)', () => {
+  const chargeOf = (attempt: number, at: string): ChargeInvoiceCommand => ({
+    kind: 'charge',
+    actor: { type: 'system', id: 'billing-engine' },
+    requestKey: `dunning:${attempt}`,
+    source: 'dunning',
+    dunningAttempt: attempt,
+    at,
+  });
+  const result = (status: 'Open' | 'Paid', paymentStatus: 'Failed' | 'Succeeded', paymentId: string): InvoicePaymentResult => ({ invoice: { status, invoiceNumber: 'INV-0007' }, paymentId, paymentStatus });
+
+  /** The invoice's workflow, running Open, with its charges answered by `charges` in turn. */
+  async function invoiceWorkflowCharging(invoiceId: string, charges: ((command: ChargeInvoiceCommand) => Promise<InvoicePaymentResult>)[]) {
+    const run = logic.mock(invoiceWorkflowId(invoiceId), {
+      chargeInvoice: async (_id, command) => ({ ...(await charges.shift()!(command)), followUps: [] }),
+      renderInvoiceDocument: async () => null,
+      recordBillingError: async () => {},
+      clearBillingError: async () => {},
+    });
+    const handle = await logic.start('invoiceWorkflow', run.id, [{ invoiceId, status: 'Open' }]);
+    return { run, handle };
+  }
+
+  it('sends each charge by signal, runs it once in the invoice workflow and settles the retry from the answer: failed, then a billing failure, then paid', async () => {
+    const invoiceId = randomUUID();
+    const facts: InvoiceWorkflowFacts = { invoiceId, status: 'Open', customerId: randomUUID(), subscriptionId: null, invoiceNumber: 'INV-0007', testClockId: null, currency: 'USD' };
+    const invoice = await invoiceWorkflowCharging(invoiceId, [
+      async () => result('Open', 'Failed', 'pay-1'),
+      async () => {
+        throw deterministicFailure('payment row overflows');
+      },
+      async () => result('Paid', 'Succeeded', 'pay-2'),
+    ]);
+    const { run, handle, advance } = await startSchedule(
+      uncollected({
+        requestDunningCharge: async ({ attempt, at }) => ({ asked: true, followUps: [{ kind: 'invoice_payment', invoice: facts, command: chargeOf(attempt, at), running: true }] }),
+        runDunningAttempt: async ({ attempt, charge }) => ({ status: charge?.result?.invoice.status === 'Paid' ? 'Resolved' : 'Active', attemptCount: attempt }),
+      }),
+      undefined,
+      invoiceId,
+    );
+
+    await advance(day(3));
+    const [[first]] = run.argsOf('runDunningAttempt') as [[{ charge: { requestId: string } }]];
+    expect(first).toEqual({ invoiceId, attempt: 1, at: day(3), charge: { requestId: expect.any(String), result: result('Open', 'Failed', 'pay-1'), failure: null } });
+    expect(invoice.run.argsOf('chargeInvoice')).toEqual([[invoiceId, chargeOf(1, day(3))]]);
+
+    // A billing failure in the invoice's workflow: held there (its billing_error), answered as the failure.
+    await advance(day(7));
+    expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([
+      { invoiceId, attempt: 2, at: day(7), charge: { requestId: expect.any(String), result: null, failure: { type: 'DeterministicFailure', message: 'payment row overflows', details: null } } },
+    ]);
+    expect(invoice.run.argsOf('recordBillingError')).toHaveLength(1);
+
+    await advance(day(14));
+    expect(await handle.result()).toEqual({ status: 'Resolved', attemptCount: 3 });
+    expect(await invoice.handle.result()).toEqual({ status: 'Paid', invoiceNumber: 'INV-0007' });
+    expect(invoice.run.argsOf('chargeInvoice').map(([, command]) => (command as ChargeInvoiceCommand).requestKey)).toEqual(['dunning:1', 'dunning:2', 'dunning:3']);
+    const requestIds = run.argsOf('runDunningAttempt').map(([input]) => (input as { charge: { requestId: string } }).charge.requestId);
+    expect(new Set(requestIds).size).toBe(3);
+
+    // The history shows the orchestration: a request signal out and its answer back, per retry.
+    const { events } = await handle.fetchHistory();
+    expect((events ?? []).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? [])).toEqual(['paymentRequest', 'paymentRequest', 'paymentRequest']);
+    expect((events ?? []).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? [])).toEqual(['paymentAnswered', 'paymentAnswered', 'paymentAnswered']);
+  });
+
+  it('answers null to the settling step when the invoice\'s workflow completed (no request is taken)', async () => {
+    const invoiceId = randomUUID();
+    const facts: InvoiceWorkflowFacts = { invoiceId, status: 'Open', customerId: randomUUID(), subscriptionId: null, invoiceNumber: 'INV-0008', testClockId: null, currency: 'USD' };
+    const invoice = await invoiceWorkflowCharging(invoiceId, [async () => result('Paid', 'Succeeded', 'pay-3')]);
+    await invoice.handle.signal(paymentRequestSignal, { requestId: 'by-hand', replyTo: `nobody-${invoiceId}`, command: chargeOf(1, day(1)) });
+    expect(await invoice.handle.result()).toMatchObject({ status: 'Paid' });
+
+    const { run, advance } = await startSchedule(
+      uncollected({ requestDunningCharge: async ({ attempt, at }) => ({ asked: true, followUps: [{ kind: 'invoice_payment', invoice: facts, command: chargeOf(attempt, at), running: true }] }) }),
+      undefined,
+      invoiceId,
+    );
+    await advance(day(3));
+    expect(run.argsOf('runDunningAttempt')).toEqual([[{ invoiceId, attempt: 1, at: day(3), charge: null }]]);
+    expect(invoice.run.argsOf('chargeInvoice')).toHaveLength(1);
+  });
+
+  it('runs a request delivered twice once (the invoice workflow takes each request id once)', async () => {
+    const invoiceId = randomUUID();
+    const invoice = await invoiceWorkflowCharging(invoiceId, [async () => result('Open', 'Failed', 'pay-4'), async () => result('Open', 'Failed', 'pay-5')]);
+    const request = { requestId: 'request-a', replyTo: `nobody-${invoiceId}`, command: chargeOf(1, day(3)) };
+    await invoice.handle.signal(paymentRequestSignal, request);
+    await invoice.handle.signal(paymentRequestSignal, request);
+    await invoice.handle.signal(paymentRequestSignal, { ...request, requestId: 'request-b', command: chargeOf(2, day(7)) });
+    await invoice.run.called('chargeInvoice', 2);
+    expect(invoice.run.argsOf('chargeInvoice')).toEqual([
+      [invoiceId, chargeOf(1, day(3))],
+      [invoiceId, chargeOf(2, day(7))],
+    ]);
+    await invoice.handle.terminate('test done');
   });
 });

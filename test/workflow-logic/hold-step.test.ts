@@ -17,15 +17,17 @@ import { finalizeInvoiceUpdate, invoiceWorkflowId, retryInvoiceBillingUpdate } f
 import { processorEventWorkflowId, retryProcessorEventUpdate } from '../../workflows/processor-event/messages.js';
 import { advanceClockUpdate, retrySubscriptionBillingUpdate, subscriptionWorkflowId } from '../../workflows/subscription/messages.js';
 import { retryWalletTopUpUpdate, walletRechargeWorkflowId } from '../../workflows/wallet-recharge/messages.js';
-import { deferred, deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityMocks, type ActivityName } from '../support/workflow-logic.js';
+import { deferred, deterministicFailure, updateFailureType, useWorkflowLogic, type ActivityCall, type ActivityMocks, type ActivityName } from '../support/workflow-logic.js';
 
 const logic = useWorkflowLogic([
   'closeAndRollSubscriptionPeriod',
   'finalizeInvoiceRecord',
   'chargeInvoice',
   'renderInvoiceDocument',
+  'requestDunningCharge',
   'runDunningAttempt',
   'advanceContract',
+  'requestProcessorEvent',
   'processProcessorEvent',
   'chargeWalletTopUp',
   'abandonWalletTopUp',
@@ -55,6 +57,8 @@ interface HoldCase {
   retried(id: string): unknown;
   /** The step ran again ends the workflow (no further retry can reach it). */
   endsAfterRetry: boolean;
+  /** The activity before the step that hands back what the workflow asks of an invoice's workflow (nothing here), run again with it. */
+  asks?: ActivityName;
 }
 
 const clockAdvance = (update: UpdateDefinition<unknown, [string]>, to: string) => (handle: WorkflowHandle) => handle.executeUpdate(update, { args: [to] });
@@ -105,6 +109,7 @@ const CASES: HoldCase[] = [
     workflowId: dunningWorkflowId,
     args: (id) => [{ invoiceId: id, failedAt: T0, scheduleDays: [3, 7], attemptCount: 0, testClock: { id: `clock-${id}`, now: T0 } }],
     mocks: (_id, failOnce) => ({
+      requestDunningCharge: async () => ({ asked: false, followUps: [] }),
       runDunningAttempt: async ({ attempt }) => {
         failOnce();
         return { status: 'Active', attemptCount: attempt };
@@ -114,6 +119,7 @@ const CASES: HoldCase[] = [
     retry: retryDunningUpdate,
     retried: () => ({ status: 'Active', attemptCount: 1 }),
     endsAfterRetry: false,
+    asks: 'requestDunningCharge',
   },
   {
     workflowType: 'contractWorkflow',
@@ -140,6 +146,7 @@ const CASES: HoldCase[] = [
     workflowId: processorEventWorkflowId,
     args: (id) => [{ eventId: id }],
     mocks: (_id, failOnce) => ({
+      requestProcessorEvent: async () => ({ asked: false, followUps: [] }),
       processProcessorEvent: async () => {
         failOnce();
         return 'payment_succeeded';
@@ -149,6 +156,7 @@ const CASES: HoldCase[] = [
     retry: retryProcessorEventUpdate as UpdateDefinition<unknown, [SubscriptionCommand]>,
     retried: () => 'payment_succeeded',
     endsAfterRetry: true,
+    asks: 'requestProcessorEvent',
   },
   {
     workflowType: 'walletRechargeWorkflow',
@@ -172,6 +180,9 @@ const CASES: HoldCase[] = [
     endsAfterRetry: true,
   },
 ];
+
+/** The calls but the case's asking activity, which runs before each run of its step (asserted with the dunning and processor-event workflows' own tests). */
+const stepCalls = (holdCase: HoldCase, calls: readonly ActivityCall[]) => calls.filter((call) => call.activity !== holdCase.asks);
 
 /** Starts a case's workflow with its step failing once and recordBillingError held open until `recorded` resolves. */
 async function startHeld(holdCase: HoldCase, recorded: Promise<void>) {
@@ -203,8 +214,9 @@ describe.concurrent.each(CASES)('$workflowType hold step', (holdCase) => {
     expect(recorded).toEqual([{ entity: holdCase.entity, id, error: { step: holdCase.step, type: 'DeterministicFailure', message: `${holdCase.step} broke an invariant`, failedAt: expect.any(String) } }]);
     expect(await handle.executeUpdate(holdCase.retry, { args: [OPERATOR] })).toEqual(holdCase.retried(id));
 
-    const from = run.calls.findIndex((call) => call.activity === 'recordBillingError');
-    expect(run.calls.slice(from, from + 3)).toEqual([
+    const calls = stepCalls(holdCase, run.calls);
+    const from = calls.findIndex((call) => call.activity === 'recordBillingError');
+    expect(calls.slice(from, from + 3)).toEqual([
       { activity: 'recordBillingError', args: recorded },
       { activity: 'clearBillingError', args: [{ entity: holdCase.entity, id, command: OPERATOR }] },
       { activity: holdCase.step, args: expect.any(Array) },
@@ -228,8 +240,9 @@ describe.concurrent.each(CASES)('$workflowType hold step', (holdCase) => {
     await triggered;
     expect(await retry.result()).toEqual(holdCase.retried(id));
     // After the recording: the retry cleared the error and the step ran again (an invoice then goes on, e.g. to charge).
-    const recordedAt = run.calls.findIndex((call) => call.activity === 'recordBillingError');
-    expect(run.calls.slice(recordedAt + 1, recordedAt + 3)).toEqual([
+    const calls = stepCalls(holdCase, run.calls);
+    const recordedAt = calls.findIndex((call) => call.activity === 'recordBillingError');
+    expect(calls.slice(recordedAt + 1, recordedAt + 3)).toEqual([
       { activity: 'clearBillingError', args: [{ entity: holdCase.entity, id, command: OPERATOR }] },
       { activity: holdCase.step, args: expect.any(Array) },
     ]);

@@ -1,7 +1,8 @@
 /**
  * One workflow per failed invoice (id `dunning:<invoice id>`, SPEC §3 Dunning schedule): retries at
- * the schedule's days after the failure (+3, +7, +14, +21 by default), each a charge through the
- * invoice's workflow plus its notice; the activity records the outcome and the schedule's progress.
+ * the schedule's days after the failure (+3, +7, +14, +21 by default), each a charge this workflow
+ * asks of the invoice's workflow (patch DUNNING_ASKS_INVOICE_CHARGE) plus its notice; the activity
+ * after the answer settles the retry and the schedule's progress.
  * It ends when the schedule is Resolved (the invoice was collected, paid by hand or voided: the
  * payment services signal `dunningClosed`) or Exhausted (the last retry failed; the subscription
  * stays PastDue for an admin to pause or cancel). Timers follow the invoice's test clock when it
@@ -29,9 +30,11 @@ import {
   type DunningWorkflowInput,
 } from './messages.js';
 import { Mutex } from '../mutex.js';
+import { runFollowUps } from '../follow-ups/index.js';
 
-const { runDunningAttempt, concludeDunning, recordBillingError, clearBillingError } = proxyActivities<Activities>({
-  // A retry waits for the invoice workflow's charge, which waits for the processor.
+const { requestDunningCharge, runDunningAttempt, concludeDunning, recordBillingError, clearBillingError } = proxyActivities<Activities>({
+  // Runs recorded before DUNNING_ASKS_INVOICE_CHARGE wait within `runDunningAttempt` for the invoice
+  // workflow's charge, which waits for the processor; the steps of the others only read and write the schedule.
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
@@ -47,6 +50,15 @@ export const DUNNING_BILLING_ERRORS = 'dunning-billing-errors';
  * waiting for a retry of a schedule that has nothing left to retry.
  */
 export const DUNNING_CLOSE_ENDS_HOLD = 'dunning-close-ends-hold';
+/**
+ * A retry's charge is asked of the invoice's workflow by this workflow (issue 29: activities never
+ * drive other workflows): `requestDunningCharge` hands the charge back, this workflow sends the request
+ * (a child start carrying it, ParentClosePolicy ABANDON, when the invoice's workflow does not run; else
+ * the `paymentRequest` signal) and waits for the `paymentAnswered` signal, and `runDunningAttempt`
+ * settles the retry from the answer. Runs without the marker had `runDunningAttempt` send the
+ * `invoicePayment` update itself.
+ */
+export const DUNNING_ASKS_INVOICE_CHARGE = 'dunning-asks-invoice-charge';
 
 /** How long after the last retry its outcome may stay pending at the processor before the schedule is Exhausted. */
 const PENDING_OUTCOME_GRACE_MS = 7 * 86_400_000;
@@ -101,7 +113,7 @@ class DunningRun {
     return this.hold.attempt(
       async () => {
         this.state = await this.mutex.run(() =>
-          this.state.attemptCount < this.input.scheduleDays.length ? runDunningAttempt({ invoiceId, attempt: this.state.attemptCount + 1, at }) : concludeDunning({ invoiceId, at }),
+          this.state.attemptCount < this.input.scheduleDays.length ? this.retry({ invoiceId, attempt: this.state.attemptCount + 1, at }) : concludeDunning({ invoiceId, at }),
         );
       },
       {
@@ -111,6 +123,17 @@ class DunningRun {
         fields: { invoiceId },
       },
     );
+  }
+
+  /**
+   * One retry: its charge asked of the invoice's workflow and awaited, then settled from the answer
+   * (DUNNING_ASKS_INVOICE_CHARGE); runs recorded without the marker charged within `runDunningAttempt`.
+   */
+  private async retry(input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> {
+    if (!patched(DUNNING_ASKS_INVOICE_CHARGE)) return runDunningAttempt(input);
+    const { followUps } = await requestDunningCharge(input);
+    const charge = await runFollowUps(followUps ?? []);
+    return runDunningAttempt(charge === undefined ? input : { ...input, charge });
   }
 
   /** The closing signal, the state and next-wake queries, the test-clock advance and the operator's retry. */

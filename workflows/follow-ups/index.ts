@@ -5,7 +5,20 @@
  * does for the API (src/temporal/follow-ups.ts), and as idempotent: a workflow that runs already
  * keeps running, a signal to a workflow that ended needs nothing.
  */
-import { type ChildWorkflowOptions, condition, getExternalWorkflowHandle, log, ParentClosePolicy, patched, setHandler, startChild, uuid4, workflowInfo, WorkflowIdReusePolicy } from '@temporalio/workflow';
+import {
+  type ChildWorkflowOptions,
+  condition,
+  getExternalWorkflowHandle,
+  log,
+  ParentClosePolicy,
+  patched,
+  setHandler,
+  type SignalDefinition,
+  startChild,
+  uuid4,
+  workflowInfo,
+  WorkflowIdReusePolicy,
+} from '@temporalio/workflow';
 import { contractWorkflowId } from '../contract/messages.js';
 import { dunningClosedSignal, dunningWorkflowId } from '../dunning/messages.js';
 import {
@@ -13,11 +26,13 @@ import {
   finalizeRequestSignal,
   invoiceWorkflowAbout,
   invoiceWorkflowId,
-  type FinalizeAnswer,
+  paymentAnsweredSignal,
+  paymentRequestSignal,
   type FinalizeInvoiceCommand,
-  type FinalizeRequest,
+  type InvoicePaymentCommand,
   type InvoiceWorkflowFacts,
   type InvoiceWorkflowInput,
+  type PaymentAnswer,
 } from '../invoice/messages.js';
 import { subscriptionTaskQueueOf, TASK_QUEUE_SUFFIXES, workflowSearchAttributes } from '../shared/messages.js';
 import { processorEventWorkflowId } from '../processor-event/messages.js';
@@ -25,9 +40,17 @@ import { paymentOutcomeSignal, subscriptionWorkflowId } from '../subscription/me
 import { walletRechargeWorkflowId } from '../wallet-recharge/messages.js';
 import type { FollowUp, WithFollowUps } from './messages.js';
 
-/** Runs them in order. */
-export async function runFollowUps(followUps: readonly FollowUp[]): Promise<void> {
-  for (const followUp of followUps) await run(followUp);
+/**
+ * Runs them in order. Answers the answer to the payment one of them asked of an invoice's workflow
+ * (`invoice_payment`): null when that workflow had completed (nothing was asked), undefined when none asked one.
+ */
+export async function runFollowUps(followUps: readonly FollowUp[]): Promise<PaymentAnswer | null | undefined> {
+  let payment: PaymentAnswer | null | undefined;
+  for (const followUp of followUps) {
+    if (followUp.kind === 'invoice_payment') payment = await paymentThroughInvoiceWorkflow(followUp.invoice, followUp.command, followUp.running === true);
+    else await run(followUp);
+  }
+  return payment;
 }
 
 /**
@@ -41,7 +64,7 @@ export async function followedUp<T extends object>(step: Promise<WithFollowUps<T
   return result as T;
 }
 
-function run(followUp: FollowUp): Promise<void> {
+function run(followUp: Exclude<FollowUp, { kind: 'invoice_payment' }>): Promise<void> {
   switch (followUp.kind) {
     case 'start_wallet_recharge':
       // Once per top-up, ever (as the gateway's start): an ended recharge is not started again.
@@ -74,45 +97,82 @@ function run(followUp: FollowUp): Promise<void> {
   }
 }
 
-/** Answers to this workflow's finalize requests, by request id, until their requests take them. */
-const finalizeAnswers = new Map<string, FinalizeAnswer>();
-let answersHandled = false;
+/** Answers to this workflow's requests to invoice workflows (finalize, payment), by request id, until their requests take them. */
+const answers = new Map<string, unknown>();
+const answering = new Set<string>();
 
-/**
- * A finalize asked of the invoice's workflow, which cannot be sent an update from here: the request
- * rides on its start (one child start, its finalize the run's first move) or, when it runs already
- * (`running`: the activity found it; else learnt from the start refused), on a signal; either way the
- * invoice workflow signals the answer back and this waits for it, so the step that asked ends once
- * the invoice is finalized (and charged) or the finalize was refused. An invoice workflow that
- * completed (Paid, Void) has nothing to finalize.
- */
-async function finalizeThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: FinalizeInvoiceCommand, running: boolean): Promise<void> {
-  if (!answersHandled) {
-    setHandler(finalizeAnsweredSignal, (answer) => void finalizeAnswers.set(answer.requestId, answer));
-    answersHandled = true;
-  }
-  const request: FinalizeRequest = { requestId: uuid4(), replyTo: workflowInfo().workflowId, command };
-  const sent =
-    (running && (await signalFinalizeRequest(invoice.invoiceId, request))) ||
-    (await startInvoiceUnlessRunning(invoice, { invoiceId: invoice.invoiceId, status: invoice.status, finalize: request })) ||
-    (await signalFinalizeRequest(invoice.invoiceId, request));
-  if (!sent) return;
-  await condition(() => finalizeAnswers.has(request.requestId));
-  const answer = finalizeAnswers.get(request.requestId)!;
-  finalizeAnswers.delete(request.requestId);
-  // A billing failure is the invoice's to hold (its billing_error, retried by an operator there).
-  if (answer.failed !== null) log.warn('finalize through the invoice workflow failed; the invoice holds it', { invoiceId: invoice.invoiceId, failed: answer.failed });
+/** What an invoice workflow is asked: the request, by its start input or by a signal when it runs already, and the answer signal it sends back. */
+interface InvoiceRequest<R extends { requestId: string }, A> {
+  request: R;
+  signal: SignalDefinition<[R]>;
+  withStart: (request: R) => Partial<InvoiceWorkflowInput>;
+  answered: SignalDefinition<[A]>;
 }
 
-/** Sends the request to the invoice's running workflow; false when it does not run (it completed, or failed and may start again). */
-async function signalFinalizeRequest(invoiceId: string, request: FinalizeRequest): Promise<boolean> {
-  try {
-    await getExternalWorkflowHandle(invoiceWorkflowId(invoiceId)).signal(finalizeRequestSignal, request);
-    return true;
-  } catch (err) {
-    log.info('finalize request not delivered: the invoice workflow does not run', { invoiceId, error: String(err) });
-    return false;
+/**
+ * A move asked of the invoice's workflow, which cannot be sent an update from here: the request
+ * rides on its start (one child start, the move the run's first) or, when it runs already
+ * (`running`: the activity found it; else learnt from the start refused), on a signal; either way the
+ * invoice workflow signals the answer back (same request id) and this waits for it, so the step that
+ * asked ends once the move ran. Null when the invoice workflow completed (Paid, Void): nothing was asked.
+ */
+async function askInvoiceWorkflow<R extends { requestId: string }, A extends { requestId: string }>(invoice: InvoiceWorkflowFacts, running: boolean, ask: InvoiceRequest<R, A>): Promise<A | null> {
+  const { request } = ask;
+  const signal = async (): Promise<boolean> => {
+    try {
+      await getExternalWorkflowHandle(invoiceWorkflowId(invoice.invoiceId)).signal(ask.signal, request);
+      return true;
+    } catch (err) {
+      log.info('request not delivered: the invoice workflow does not run', { invoiceId: invoice.invoiceId, signal: ask.signal.name, error: String(err) });
+      return false;
+    }
+  };
+  const sent =
+    (running && (await signal())) ||
+    (await startInvoiceUnlessRunning(invoice, { invoiceId: invoice.invoiceId, status: invoice.status, ...ask.withStart(request) })) ||
+    (await signal());
+  if (!sent) return null;
+  await condition(() => answers.has(request.requestId));
+  const answer = answers.get(request.requestId) as A;
+  answers.delete(request.requestId);
+  return answer;
+}
+
+/** A request to an invoice workflow (its id fresh, its answers taken by this workflow from now on). */
+function requestOf<A extends { requestId: string }>(answered: SignalDefinition<[A]>): { requestId: string; replyTo: string } {
+  if (!answering.has(answered.name)) {
+    setHandler(answered, (answer: A) => void answers.set(answer.requestId, answer));
+    answering.add(answered.name);
   }
+  return { requestId: uuid4(), replyTo: workflowInfo().workflowId };
+}
+
+/**
+ * A finalize asked of the invoice's workflow (see askInvoiceWorkflow); the step that asked ends once
+ * the invoice is finalized (and charged) or the finalize was refused.
+ */
+async function finalizeThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: FinalizeInvoiceCommand, running: boolean): Promise<void> {
+  const answer = await askInvoiceWorkflow(invoice, running, {
+    request: { ...requestOf(finalizeAnsweredSignal), command },
+    signal: finalizeRequestSignal,
+    withStart: (finalize) => ({ finalize }),
+    answered: finalizeAnsweredSignal,
+  });
+  // A billing failure is the invoice's to hold (its billing_error, retried by an operator there).
+  if (answer !== null && answer.failed !== null) log.warn('finalize through the invoice workflow failed; the invoice holds it', { invoiceId: invoice.invoiceId, failed: answer.failed });
+}
+
+/**
+ * A payment move (a dunning retry's charge, a processor notification) asked of the invoice's workflow
+ * (see askInvoiceWorkflow), answered with its result or why it refused or failed.
+ */
+function paymentThroughInvoiceWorkflow(invoice: InvoiceWorkflowFacts, command: InvoicePaymentCommand, running: boolean): Promise<PaymentAnswer | null> {
+  return askInvoiceWorkflow(invoice, running, {
+    request: { ...requestOf(paymentAnsweredSignal), command },
+    signal: paymentRequestSignal,
+    withStart: (payment) => ({ payment }),
+    answered: paymentAnsweredSignal,
+  });
 }
 
 /** Starts the invoice's workflow as a child that outlives this one; false when it runs already or completed (never started again). */

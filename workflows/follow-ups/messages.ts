@@ -7,7 +7,7 @@
  */
 import type { ContractWorkflowInput } from '../contract/messages.js';
 import type { DunningState, DunningWorkflowInput } from '../dunning/messages.js';
-import type { FinalizeInvoiceCommand, InvoiceWorkflowFacts } from '../invoice/messages.js';
+import type { FinalizeInvoiceCommand, InvoicePaymentCommand, InvoiceWorkflowFacts } from '../invoice/messages.js';
 import type { PaymentOutcomeSignal } from '../subscription/messages.js';
 
 export type FollowUp =
@@ -33,7 +33,13 @@ export type FollowUp =
    * the asking workflow waits for the answer (workflows/follow-ups/index.ts); through the gateway, the
    * `finalizeInvoice` update.
    */
-  | { kind: 'finalize_invoice'; invoice: InvoiceWorkflowFacts; command: FinalizeInvoiceCommand; /** Its workflow was found running: the request goes by signal, without a start. */ running?: true };
+  | { kind: 'finalize_invoice'; invoice: InvoiceWorkflowFacts; command: FinalizeInvoiceCommand; /** Its workflow was found running: the request goes by signal, without a start. */ running?: true }
+  /**
+   * A payment move (a dunning retry's charge, a processor notification) asked of the invoice's workflow
+   * (started with the request when it does not run yet); the asking workflow waits for the answer and
+   * hands it to its next step (workflows/follow-ups/index.ts). Through the gateway, the `invoicePayment` update.
+   */
+  | { kind: 'invoice_payment'; invoice: InvoiceWorkflowFacts; command: InvoicePaymentCommand; /** Its workflow was found: the request goes by signal first. */ running?: true };
 
 /** An activity's result with the follow-ups its workflow runs after it (absent in histories recorded before they existed). */
 export type WithFollowUps<T> = T & { followUps?: FollowUp[] };

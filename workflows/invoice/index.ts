@@ -9,8 +9,11 @@
  * charged. A period close's finalization charges in the same update (its step sees the outcome); the
  * API's (`chargeAfterAnswer`, patch CHARGE_AFTER_FINALIZE_ANSWER_PATCH) answers the invoice as it
  * stands finalized, Open (SPEC §4), and the workflow charges it right after. `invoicePayment`
- * charges an Open invoice again (a dunning retry, a charge on demand), captures an authorised
- * payment, or applies a processor notification; each is one activity under the same lock.
+ * charges an Open invoice again (a charge on demand), captures an authorised payment, or applies a
+ * processor notification; each is one activity under the same lock. Other workflows, which cannot
+ * send updates, ask for the same moves by a request (the start input or the `paymentRequest`
+ * signal) answered by a signal (patch INVOICE_PAYMENT_REQUESTS_PATCH): the dunning workflow's
+ * retries and the processor-event workflow's notifications.
  *
  * Documents (issue 19): once the invoice is issued, an activity renders and stores its PDF, and
  * again when it ends Paid or Void (each state's document is stored once: a repeat changes nothing).
@@ -28,6 +31,8 @@ export async function invoiceWorkflow(input: InvoiceWorkflowInput): Promise<Invo
 
   // A finalize another workflow asked for with the start (a period close's) is the first move.
   if (input.finalize !== undefined) await run.answerFinalize(input.finalize);
+  // So is a payment another workflow asked for with the start (a dunning retry's charge, a processor notification).
+  if (input.payment !== undefined) await run.answerPayment(input.payment);
   // Issued: finalized by an update (the API's), a request (a period close's) or started Open.
   await condition(() => run.state.status !== 'Draft');
   if (run.chargeAfterFinalize !== null) await run.chargeAfterAnswer(run.chargeAfterFinalize);

@@ -22,6 +22,12 @@ export interface InvoiceWorkflowInput {
    * by `finalizeAnsweredSignal` (see FinalizeRequest). Absent otherwise, and in runs recorded before it existed.
    */
   finalize?: FinalizeRequest;
+  /**
+   * A payment another workflow asks for (a dunning retry's charge, a processor notification): run as
+   * this run's first move, answered by `paymentAnsweredSignal` (see PaymentRequest). Absent otherwise,
+   * and in runs recorded before it existed.
+   */
+  payment?: PaymentRequest;
 }
 
 /**
@@ -150,3 +156,37 @@ export interface InvoicePaymentResult {
 }
 
 export const invoicePaymentUpdate = defineUpdate<InvoicePaymentResult, [InvoicePaymentCommand]>('invoicePayment');
+
+/**
+ * A payment move another workflow asks for (a dunning retry's charge, a processor notification),
+ * which cannot send the `invoicePayment` update: carried by the invoice workflow's start
+ * (`InvoiceWorkflowInput.payment`) or, when it runs already, by `paymentRequestSignal`. The invoice
+ * workflow runs it as for the update, once per `requestId`, then signals `paymentAnsweredSignal` to
+ * `replyTo` with the same `requestId`.
+ */
+export interface PaymentRequest {
+  requestId: string;
+  /** The asking workflow's id. */
+  replyTo: string;
+  command: InvoicePaymentCommand;
+}
+
+/** Why a requested payment move did not run to its end: the failure the update would have failed with. */
+export interface PaymentFailure {
+  /** The ApplicationFailure's type (e.g. InvalidTransition, Unprocessable, DeterministicFailure), null when there was none. */
+  type: string | null;
+  message: string;
+  /** The failure's first detail (a domain error's kind, code and details), as the update carried it. */
+  details: unknown;
+}
+
+/** The answer to a PaymentRequest: the move's result, or why it refused or failed (`result` null then). */
+export interface PaymentAnswer {
+  requestId: string;
+  result: InvoicePaymentResult | null;
+  failure: PaymentFailure | null;
+}
+
+export const paymentRequestSignal = defineSignal<[PaymentRequest]>('paymentRequest');
+/** Sent by the invoice workflow to the workflow that asked (handled by workflows/follow-ups). */
+export const paymentAnsweredSignal = defineSignal<[PaymentAnswer]>('paymentAnswered');

@@ -32,3 +32,10 @@ export const INVOICE_SEARCH_ATTRIBUTES_PATCH = 'invoice-search-attributes';
  * ran them themselves through the gateway.
  */
 export const INVOICE_FOLLOW_UPS_PATCH = 'invoice-runs-follow-ups';
+/**
+ * Payment moves other workflows ask for (a dunning retry's charge, a processor notification), which
+ * cannot send the `invoicePayment` update: taken from the start input or the `paymentRequest` signal,
+ * run once per request id and answered by the `paymentAnswered` signal (workflows/follow-ups). Runs
+ * recorded before it were never asked; the marker is recorded where a run takes its first request.
+ */
+export const INVOICE_PAYMENT_REQUESTS_PATCH = 'invoice-answers-payment-requests';

@@ -24,6 +24,8 @@ import {
   finalizeRequestSignal,
   invoicePaymentUpdate,
   invoiceStateQuery,
+  paymentAnsweredSignal,
+  paymentRequestSignal,
   payInvoiceUpdate,
   retryInvoiceBillingUpdate,
   voidInvoiceUpdate,
@@ -37,8 +39,17 @@ import {
   type InvoiceStatus,
   type InvoiceWorkflowInput,
   type PayInvoiceCommand,
+  type PaymentAnswer,
+  type PaymentRequest,
 } from './messages.js';
-import { AUTO_CHARGE_PATCH, CHARGE_AFTER_FINALIZE_ANSWER_PATCH, INVOICE_BILLING_ERRORS_PATCH, INVOICE_FOLLOW_UPS_PATCH, INVOICE_SEARCH_ATTRIBUTES_PATCH } from './patches.js';
+import {
+  AUTO_CHARGE_PATCH,
+  CHARGE_AFTER_FINALIZE_ANSWER_PATCH,
+  INVOICE_BILLING_ERRORS_PATCH,
+  INVOICE_FOLLOW_UPS_PATCH,
+  INVOICE_PAYMENT_REQUESTS_PATCH,
+  INVOICE_SEARCH_ATTRIBUTES_PATCH,
+} from './patches.js';
 import { followedUp } from '../follow-ups/index.js';
 import type { WithFollowUps } from '../follow-ups/messages.js';
 
@@ -75,6 +86,8 @@ export class InvoiceRun {
   private readonly hold: OperatorHold;
   /** Runs the move that failed with the billing error again. */
   private retryFailed: (() => Promise<InvoiceOutcome>) | null = null;
+  /** The payment requests taken (by id): each runs and is answered once, however often it arrives. */
+  private readonly paymentRequests = new Set<string>();
 
   constructor(private readonly input: InvoiceWorkflowInput) {
     this.state = { status: input.status, invoiceNumber: null };
@@ -89,6 +102,7 @@ export class InvoiceRun {
     setHandler(payInvoiceUpdate, (command) => this.pay(command), { validator: guard('pay') });
     setHandler(voidInvoiceUpdate, (command) => this.voidIt(command), { validator: guard('void') });
     setHandler(finalizeRequestSignal, (request) => this.answerFinalize(request));
+    setHandler(paymentRequestSignal, (request) => this.answerPayment(request));
     setHandler(invoiceStateQuery, () => this.state);
     setHandler(retryInvoiceBillingUpdate, (command: SubscriptionCommand) => this.retry(command), { validator: this.hold.validate });
   }
@@ -146,6 +160,36 @@ export class InvoiceRun {
       await getExternalWorkflowHandle(request.replyTo).signal(finalizeAnsweredSignal, answer);
     } catch (err) {
       log.info('finalize answer not delivered: the asking workflow is not running', { invoiceId: this.input.invoiceId, replyTo: request.replyTo, error: String(err) });
+    }
+  }
+
+  /**
+   * A payment move another workflow asked for (PaymentRequest: a dunning retry's charge, a processor
+   * notification), which cannot send the `invoicePayment` update: the update's move under the same
+   * lock, answered by a signal to the asker with its result, or with the failure the update would
+   * have failed with (a refusal: the invoice Paid or Void meanwhile; a billing failure, held here as
+   * the update's is). A request id taken already is neither run nor answered again.
+   */
+  async answerPayment(request: PaymentRequest): Promise<void> {
+    // The marker is recorded with a run's first request; only a replay of a history taking none reads false.
+    if (this.paymentRequests.has(request.requestId) || !patched(INVOICE_PAYMENT_REQUESTS_PATCH)) return;
+    this.paymentRequests.add(request.requestId);
+    const answer: PaymentAnswer = { requestId: request.requestId, result: null, failure: null };
+    try {
+      // Validated as the update is: the invoice may have been paid or voided since the request was sent.
+      this.collectable(request.command);
+      answer.result = await this.payment(request.command);
+    } catch (err) {
+      const failure = err instanceof ActivityFailure ? err.cause : err;
+      answer.failure =
+        failure instanceof ApplicationFailure
+          ? { type: failure.type ?? null, message: failure.message, details: failure.details?.[0] ?? null }
+          : { type: null, message: failure instanceof Error ? failure.message : String(failure), details: null };
+    }
+    try {
+      await getExternalWorkflowHandle(request.replyTo).signal(paymentAnsweredSignal, answer);
+    } catch (err) {
+      log.info('payment answer not delivered: the asking workflow is not running', { invoiceId: this.input.invoiceId, replyTo: request.replyTo, error: String(err) });
     }
   }
 

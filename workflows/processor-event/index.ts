@@ -1,7 +1,8 @@
 /**
  * One workflow per processor notification (id `processor-event:<event id>`): the webhook request
  * only stores the notification and starts this; applying it (through the invoice's workflow while
- * the invoice is Draft or Open) is retried here until it is done.
+ * the invoice is Draft or Open, asked by this workflow: patch PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW)
+ * is retried here until it is done.
  *
  * Applying it when that fails for good (deterministically, or past its retry schedule) no longer
  * fails the workflow (patch PROCESSOR_EVENT_BILLING_ERRORS), which left the notification unapplied
@@ -14,11 +15,12 @@
 import { ActivityFailure, allHandlersFinished, condition, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { isBillingFailure } from '../failures.js';
+import { runFollowUps } from '../follow-ups/index.js';
 import { OperatorHold } from '../hold.js';
 import { ACTIVITY_RETRY } from '../shared/messages.js';
 import { retryProcessorEventUpdate } from './messages.js';
 
-const { processProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
+const { requestProcessorEvent, processProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
@@ -29,6 +31,16 @@ const { processProcessorEvent, recordBillingError, clearBillingError } = proxyAc
  * failing the run.
  */
 export const PROCESSOR_EVENT_BILLING_ERRORS = 'processor-event-billing-errors';
+/**
+ * A notification about a Draft or Open invoice's payment is asked of the invoice's workflow by this
+ * workflow (issue 29: activities never drive other workflows): `requestProcessorEvent` hands it back,
+ * this workflow sends the request (a child start carrying it, ParentClosePolicy ABANDON, when the
+ * invoice's workflow does not run; else the `paymentRequest` signal) and waits for the
+ * `paymentAnswered` signal, and `processProcessorEvent` reads the outcome (or applies it, when the
+ * invoice's workflow had ended). Runs without the marker had `processProcessorEvent` send the
+ * `invoicePayment` update itself.
+ */
+export const PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW = 'processor-event-asks-invoice-workflow';
 
 /** Returns what applying the notification did (e.g. payment_succeeded, refund_recorded). */
 export async function processorEventWorkflow(input: { eventId: string }): Promise<string> {
@@ -53,11 +65,19 @@ export async function processorEventWorkflow(input: { eventId: string }): Promis
   };
   while (outcome === null) {
     await hold.attempt(async () => {
-      outcome = await processProcessorEvent(eventId);
+      outcome = await applyNotification(eventId);
     }, failures);
     // Held until an operator retries; the loop then applies the notification again.
     await hold.released();
   }
   await condition(allHandlersFinished);
   return outcome;
+}
+
+/** Applies it: through the invoice's workflow, asked and awaited here (PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW), or by the activity. */
+async function applyNotification(eventId: string): Promise<string> {
+  if (!patched(PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW)) return processProcessorEvent(eventId);
+  const { followUps } = await requestProcessorEvent(eventId);
+  const asked = await runFollowUps(followUps ?? []);
+  return asked === undefined ? processProcessorEvent(eventId) : processProcessorEvent(eventId, asked);
 }

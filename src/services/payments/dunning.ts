@@ -3,7 +3,7 @@
  * failed payment with its retry days (DUNNING_SCHEDULE_DAYS, fixed on the schedule; the due times
  * are core/dunning.ts), each retry made counts (notices, Exhausted after the last), and the schedule
  * is Resolved when the invoice is paid or voided. The dunning workflow makes the retries (each a
- * charge through the invoice's workflow); the daily safety net (check_due_attempts) re-drives
+ * charge it asks of the invoice's workflow, then settled from the answer); the daily safety net (check_due_attempts) re-drives
  * Active schedules whose retry is overdue but whose workflow is not running. collection.ts records
  * the payments whose outcomes drive these.
  */
@@ -31,7 +31,7 @@ import type { Db } from '../../db/client.js';
 import { Prisma, type DunningSchedule, type Invoice } from '../../generated/prisma/client.js';
 import { DomainError, notFound, validation } from '../../errors.js';
 import type { BillingErrorView } from '../../schemas/common.js';
-import type { DunningCheckSummary, DunningState, DunningWorkflowInput, FailedRunItem, PaymentOutcomeSignal, SubscriptionCommand } from '../../temporal/messages.js';
+import type { ChargeInvoiceCommand, DunningCheckSummary, DunningState, DunningWorkflowInput, FailedRunItem, FollowUp, PaymentAnswer, PaymentOutcomeSignal, SubscriptionCommand } from '../../temporal/messages.js';
 import { dunningWorkflowRunning, retryDunningStep } from '../../temporal/workflows/dunning.js';
 import { followUp, type FollowUpDeps } from '../follow-ups.js';
 import { processorEventWorkflowRefusal } from '../../temporal/workflows/processor-event.js';
@@ -40,7 +40,7 @@ import { runItem } from '../failures/run-items.js';
 import { engineActor, recordAudit } from '../audit.js';
 import type { ServiceDeps } from '../deps.js';
 import { toPage } from '../pagination.js';
-import { runInvoicePayment } from './invoice-payments.js';
+import { askedPaymentResult, askInvoicePayment } from './invoice-payments.js';
 
 /** The retry days of schedules opened now (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */
 export const dunningScheduleDaysOf = (deps: Pick<ServiceDeps, 'settings'>): readonly number[] => deps.settings.dunningScheduleDays ?? DEFAULT_DUNNING_SCHEDULE_DAYS;
@@ -86,30 +86,37 @@ export async function retryDunning(deps: Pick<ServiceDeps, 'db' | 'temporal'>, i
 const stateOf = (schedule: { status: DunningStatus; attemptCount: number }): DunningState => ({ status: schedule.status, attemptCount: schedule.attemptCount });
 
 /**
- * Retry `attempt` of the invoice's schedule, at `at` (its business time): a charge through the
- * invoice's workflow. Idempotent: a retry already made, or a schedule already closed, is answered
- * with the schedule's state.
+ * Retry `attempt` of the invoice's schedule, at `at` (its business time), asked: a charge the dunning
+ * workflow asks of the invoice's workflow (an `invoice_payment` follow-up collected in `deps`; the
+ * answer goes to runDunningAttempt). Nothing is asked for a retry already made, a schedule already
+ * closed or an invoice no longer Open.
  */
-export async function runDunningAttempt(deps: ServiceDeps, input: { invoiceId: string; attempt: number; at: string }): Promise<DunningState> {
+export async function requestDunningCharge(deps: ServiceDeps & { followUps: FollowUp[] }, input: { invoiceId: string; attempt: number; at: string }): Promise<{ asked: boolean }> {
+  const schedule = await findDunningByInvoice(deps.db, input.invoiceId);
+  if (!schedule || schedule.status !== 'Active' || schedule.attemptCount >= input.attempt) return { asked: false };
+  if ((await invoiceState(deps.db, input.invoiceId))?.status !== 'Open') return { asked: false };
+  const command: ChargeInvoiceCommand = { kind: 'charge', actor: engineActor(), requestKey: `dunning:${input.attempt}`, source: 'dunning', dunningAttempt: input.attempt, at: input.at };
+  return { asked: await askInvoicePayment(deps, input.invoiceId, command) };
+}
+
+/**
+ * Retry `attempt` of the invoice's schedule, at `at`, settled from what its charge came to
+ * (`charge`: the invoice workflow's answer, null when that workflow had completed; absent when no
+ * charge was asked). The charge counted the retry and sent its notice; a charge that failed is this
+ * step's failure, as the update's was (a billing failure the invoice holds too); an invoice paid or
+ * voided meanwhile closes the schedule. Idempotent: a retry already made, or a schedule already
+ * closed, is answered with the schedule's state.
+ */
+export async function runDunningAttempt(deps: ServiceDeps, input: { invoiceId: string; attempt: number; at: string; charge?: PaymentAnswer | null }): Promise<DunningState> {
   const schedule = await findDunningByInvoice(deps.db, input.invoiceId);
   if (!schedule) return { status: 'Resolved', attemptCount: 0 };
-  if (schedule.status !== 'Active' || schedule.attemptCount >= input.attempt) return stateOf(schedule);
-  const invoice = (await invoiceState(deps.db, input.invoiceId))!;
-  if (invoice.status === 'Open') {
-    try {
-      await runInvoicePayment(deps, input.invoiceId, {
-        kind: 'charge',
-        actor: engineActor(),
-        requestKey: `dunning:${input.attempt}`,
-        source: 'dunning',
-        dunningAttempt: input.attempt,
-        at: input.at,
-      });
-    } catch (err) {
-      // Paid or voided meanwhile: closed below from the invoice's state.
-      if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
-    }
+  try {
+    askedPaymentResult(input.charge ?? null);
+  } catch (err) {
+    // Paid or voided meanwhile: closed below from the invoice's state.
+    if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
   }
+  if (schedule.status !== 'Active') return stateOf(schedule);
   const after = (await invoiceState(deps.db, input.invoiceId))!;
   if (after.status === 'Paid' || after.status === 'Void') await closeDunning(deps, input.invoiceId, after.status === 'Paid' ? 'paid_manually' : 'voided', new Date(input.at));
   return stateOf((await findDunningByInvoice(deps.db, input.invoiceId))!);

@@ -2,7 +2,8 @@
  * Processor notifications (POST /v1/webhooks/processor, SPEC §4 rule 3). The request only verifies
  * the signature (the SDK's constructEvent over the raw body, 300 s tolerance), stores the event once
  * by its id and starts the event's workflow (`processor-event:<event id>`); applying it happens
- * there, through the invoice's workflow while the invoice is Draft or Open. A replayed notification
+ * there, through the invoice's workflow while the invoice is Draft or Open (asked by a request the
+ * invoice's workflow answers). A replayed notification
  * is acknowledged and changes nothing; types the engine does not handle and objects it does not know
  * are acknowledged, stored as ignored and logged.
  *
@@ -17,6 +18,7 @@
  * its outcome: a failure about an invoice already paid is `ignored_invoice_already_paid`.
  */
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { FollowUp, PaymentAnswer } from '../../temporal/messages.js';
 import { minorUnitsToRaw } from '../../core/index.js';
 import { DomainError } from '../../errors.js';
 import {
@@ -37,7 +39,7 @@ import { lockInvoice } from '../../db/invoices.js';
 import { invoiceNow } from '../invoicing/invoices.js';
 import { recordInvoiceFailure, recordPaymentUpdate, type PaymentUpdate } from './collection.js';
 import type { ServiceDeps } from '../deps.js';
-import { runInvoicePayment } from './invoice-payments.js';
+import { askedPaymentResult, askInvoicePayment } from './invoice-payments.js';
 import { syncProcessorRefunds } from './refunds.js';
 import { applyTopUpNotification, releaseHeldRecharge, topUpOfNotification } from '../wallets/wallets.js';
 import { PROCESSOR_ACTOR } from '../audit.js';
@@ -189,10 +191,36 @@ export async function receiveNotification(deps: ServiceDeps, rawBody: string, si
 export const startEventWorkflow = (deps: Pick<ServiceDeps, 'temporal'>, eventId: string): Promise<void> => startProcessorEventWorkflow(deps.temporal, eventId);
 
 /**
- * The processor-event workflow's activity: a notification about a Draft or Open invoice goes through
- * the invoice's workflow; one about a Paid or Void invoice (a refund, a late answer) is applied here.
+ * The processor-event workflow's first step: a notification about a Draft or Open invoice's payment
+ * is applied through the invoice's workflow, asked by the processor-event workflow itself (an
+ * `invoice_payment` follow-up collected in `deps`); processNotification then applies the others, and
+ * this one when the invoice's workflow had ended. Nothing is written here.
  */
-export async function processNotification(deps: ServiceDeps, eventId: string): Promise<string> {
+export async function requestNotificationOfInvoice(deps: ServiceDeps & { followUps: FollowUp[] }, eventId: string): Promise<{ asked: boolean }> {
+  const event = await findProcessorEvent(deps.db, eventId);
+  if (!event || event.processedAt) return { asked: false };
+  const object = objectOf(event.payload);
+  if ((await resolveTopUp(deps, event.type, object)) || (await resolveSetupCustomer(deps.db, event.type, object))) return { asked: false };
+  const target = await resolveTarget(deps.db, event.type, object);
+  const invoice = target ? await invoiceState(deps.db, target.invoiceId) : null;
+  if (!target || (invoice?.status !== 'Draft' && invoice?.status !== 'Open')) return { asked: false };
+  return { asked: await askInvoicePayment(deps, target.invoiceId, { kind: 'notification', eventId }) };
+}
+
+/**
+ * The processor-event workflow's step that applies the notification, after the invoice's workflow
+ * answered the request for it (`asked`: its answer, null when that workflow had ended; absent when
+ * nothing was asked): applied there, its outcome is read; refused there (the invoice Paid or voided
+ * meanwhile), or about a Paid or Void invoice (a refund, a late answer), a wallet top-up or a
+ * saved card, it is applied here; a failure there fails this step as the update's did.
+ */
+export async function processNotification(deps: ServiceDeps, eventId: string, asked?: PaymentAnswer | null): Promise<string> {
+  try {
+    askedPaymentResult(asked ?? null);
+  } catch (err) {
+    // Paid or voided meanwhile: its workflow has ended, the notification is applied here.
+    if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
+  }
   const event = await findProcessorEvent(deps.db, eventId);
   if (!event) return 'unknown_event';
   if (event.processedAt) return event.outcome ?? 'processed';
@@ -205,18 +233,7 @@ export async function processNotification(deps: ServiceDeps, eventId: string): P
     await markProcessorEventProcessed(deps.db, eventId, 'ignored_unknown_object', new Date());
     return 'ignored_unknown_object';
   }
-  const invoice = (await invoiceState(deps.db, target.invoiceId))!;
-  if (invoice.status === 'Draft' || invoice.status === 'Open') {
-    try {
-      await runInvoicePayment(deps, target.invoiceId, { kind: 'notification', eventId });
-    } catch (err) {
-      // Paid or voided meanwhile: its workflow has ended, apply the notification here.
-      if (!(err instanceof DomainError && err.kind === 'invalid_transition')) throw err;
-      await applyNotification(deps, eventId);
-    }
-  } else {
-    await applyNotification(deps, eventId);
-  }
+  await applyNotification(deps, eventId);
   return (await findProcessorEvent(deps.db, eventId))?.outcome ?? 'processed';
 }
 

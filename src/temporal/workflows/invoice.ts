@@ -7,10 +7,25 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { UpdateDefinition } from '@temporalio/common';
 import type { SubscriptionCommand } from '../../../workflows/shared/messages.js';
-import { finalizeInvoiceUpdate, invoiceWorkflowAbout, type InvoiceOutcome, type InvoicePaymentCommand, type InvoicePaymentResult, invoicePaymentUpdate, invoiceWorkflowId, type InvoiceWorkflowFacts, type InvoiceWorkflowInput, type PayInvoiceCommand, payInvoiceUpdate, retryInvoiceBillingUpdate, voidInvoiceUpdate } from '../../../workflows/invoice/messages.js';
+import {
+  finalizeInvoiceUpdate,
+  invoiceWorkflowAbout,
+  type InvoiceOutcome,
+  type InvoicePaymentCommand,
+  type InvoicePaymentResult,
+  invoicePaymentUpdate,
+  invoiceWorkflowId,
+  type InvoiceWorkflowFacts,
+  type InvoiceWorkflowInput,
+  type PayInvoiceCommand,
+  type PaymentAnswer,
+  payInvoiceUpdate,
+  retryInvoiceBillingUpdate,
+  voidInvoiceUpdate,
+} from '../../../workflows/invoice/messages.js';
 import { unlessWorkflowGone, type TemporalGateway } from '../gateway.js';
 import { INVOICE_WORKFLOW_REUSE_POLICY, invoiceTaskQueue } from '../task-queues.js';
-import { runUpdate } from '../updates.js';
+import { failureError, runUpdate } from '../updates.js';
 
 export type { InvoiceWorkflowFacts };
 
@@ -58,6 +73,17 @@ export function moveInvoiceWorkflow(gateway: TemporalGateway, facts: InvoiceWork
 /** A payment move (charge, capture, record) through the invoice's workflow (update-with-start). */
 export function invoicePaymentThroughWorkflow(gateway: TemporalGateway, facts: InvoiceWorkflowFacts, command: InvoicePaymentCommand): Promise<InvoicePaymentResult> {
   return runUpdate('invoice', () => gateway.client.workflow.executeUpdateWithStart(invoicePaymentUpdate, { args: [command], startWorkflowOperation: startOperation(gateway, facts) }));
+}
+
+/**
+ * The result a payment request was answered with (another workflow asked it of the invoice's
+ * workflow: PaymentAnswer), or the error the update would have failed with: a refusal or a billing
+ * failure, as the same domain error.
+ */
+export function paymentAnswerResult(answer: PaymentAnswer): InvoicePaymentResult {
+  if (answer.failure === null && answer.result !== null) return answer.result;
+  const failure = answer.failure ?? { type: null, message: 'the invoice workflow answered without a result', details: null };
+  throw failureError('invoice', failure) ?? new Error(failure.message);
 }
 
 /** An operator's retry of the move that left the invoice in billing_error: the move runs again. */
