@@ -17,7 +17,7 @@ import { childStartsOf } from '../support/histories.js';
 import { eventually } from '../support/payments.js';
 import { useWorkflowLogic } from '../support/workflow-logic.js';
 
-const logic = useWorkflowLogic(['billLateUsageCorrections', 'reconcileContractWorkflows', 'advanceContract', 'checkDueDunningAttempts', 'processProcessorEvent', 'runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);
+const logic = useWorkflowLogic(['billLateUsageCorrections', 'reconcileContractWorkflows', 'advanceContract', 'checkDueDunningAttempts', 'requestProcessorEvent', 'processProcessorEvent', 'runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);
 
 const AT = '2026-03-01T00:00:00.000Z';
 const facts = (invoiceId: string): InvoiceWorkflowFacts => ({ invoiceId, status: 'Draft', customerId: randomUUID(), subscriptionId: null, invoiceNumber: null, testClockId: null, currency: 'USD' });
@@ -105,7 +105,11 @@ describe.concurrent('starts handed back by activities run by their workflow', ()
     });
     // Its retries made: the re-driven schedule concludes; the notification is applied.
     const dunning = logic.mock(dunningWorkflowId(invoiceId), { concludeDunning: async () => ({ status: 'Exhausted', attemptCount: 1 }) });
-    const notification = logic.mock(processorEventWorkflowId(eventId), { processProcessorEvent: async () => 'ignored' });
+    const notification = logic.mock(processorEventWorkflowId(eventId), {
+      // Nothing to ask of an invoice's workflow: the activity applies it.
+      requestProcessorEvent: async () => ({ asked: false, followUps: [] }),
+      processProcessorEvent: async () => 'ignored',
+    });
     const handle = await logic.start('dunningCheckWorkflow', run.id, []);
 
     expect(await handle.result()).toEqual(summary);
