@@ -112,6 +112,26 @@ describe('coalesced meter reads', () => {
     expect(whole.at(-1)!.late).toBeGreaterThan(0n);
   }, 300_000);
 
+  it('splits a large gathering over several statements (windows and bind parameters bounded), each read still its own', async () => {
+    const read = poolReader(h.deps.pool);
+    const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
+    // 1,100 windows: more than one statement of either kind, by count (500) and, for every aggregation, by parameters.
+    const reads = Array.from({ length: 1_100 }, (_, i) => ({
+      scope: scopes[i % scopes.length]!,
+      range: { from: new Date(MONTH_START + i * 3_600_000 + (i % 7) * 1_000), to: new Date(MONTH_START + i * 3_600_000 + 2 * 86_400_000) },
+      specs: i % 2 === 0 ? specs : summed,
+    }));
+    const statements: string[] = [];
+    const counting: typeof read = (sql) => {
+      statements.push(sql.text);
+      return read(sql);
+    };
+    const coalesced = coalescedAggregates(counting);
+    const together = await Promise.all(reads.map((r) => coalesced(r.specs, r.scope, r.range, hints)));
+    expect(statements.length).toBeGreaterThanOrEqual(4);
+    for (let i = 0; i < reads.length; i += 37) expect(together[i]).toEqual(await readAggregates(read, reads[i]!.specs, reads[i]!.scope, reads[i]!.range, hints));
+  }, 120_000);
+
   it('fails every read of a statement that fails', async () => {
     const coalesced = coalescedAggregates(poolReader(h.deps.pool));
     const broken: Scope = { customerId: 'not-a-uuid', subscriptionId: newId() };

@@ -192,6 +192,8 @@ export type AggregateReader = (specs: AggregatorSpec[], scope: Scope, range: Ran
 
 /** Windows one statement of coalescedAggregates reads at most. */
 const WINDOWS_PER_STATEMENT = 500;
+/** Bind parameters of one statement of coalescedAggregates at most (PostgreSQL's protocol allows 65,535). */
+const PARAMETERS_PER_STATEMENT = 30_000;
 
 interface WindowRead {
   specs: AggregatorSpec[];
@@ -242,11 +244,26 @@ export function coalescedAggregates(read: SqlReader): AggregateReader {
         }
       }
     }
-    for (let i = 0; i < alone.length; i += WINDOWS_PER_STATEMENT) {
-      const chunk = alone.slice(i, i + WINDOWS_PER_STATEMENT);
-      const subqueries = chunk.map((r) => Prisma.sql`(${aggregateGroupSql(r.specs, r.scope, r.range, r.hints)})`);
-      settle(chunk, read<{ results: string[] }>(Prisma.sql`SELECT ARRAY[${Prisma.join(subqueries, ', ')}]::text[] AS results`).then(([row]) => row!.results.map(parsePartials)));
+    // Each of these statements has its own parameters: a statement takes them up to PARAMETERS_PER_STATEMENT.
+    let chunk: { read: WindowRead; sql: Prisma.Sql }[] = [];
+    let parameters = 0;
+    const send = () => {
+      if (chunk.length === 0) return;
+      const sent = chunk;
+      const subqueries = sent.map((c) => Prisma.sql`(${c.sql})`);
+      settle(
+        sent.map((c) => c.read),
+        read<{ results: string[] }>(Prisma.sql`SELECT ARRAY[${Prisma.join(subqueries, ', ')}]::text[] AS results`).then(([row]) => row!.results.map(parsePartials)),
+      );
+      [chunk, parameters] = [[], 0];
+    };
+    for (const r of alone) {
+      const sql = aggregateGroupSql(r.specs, r.scope, r.range, r.hints);
+      if (chunk.length >= WINDOWS_PER_STATEMENT || parameters + sql.values.length > PARAMETERS_PER_STATEMENT) send();
+      chunk.push({ read: r, sql });
+      parameters += sql.values.length;
     }
+    send();
   };
   const one = (specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>) =>
     new Promise<Partials[]>((resolve, reject) => {
