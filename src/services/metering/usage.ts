@@ -227,7 +227,7 @@ export interface MeterLookups {
 
 /**
  * MeterLookups that read each distinct list of ids (of event types) once, for many ratings of the
- * same SKUs (a price simulation's batch): the meters a SKU resolves to never change once it exists.
+ * same SKUs within one unit of work (a price simulation's batch, which reads its catalog once too).
  */
 export function cachedMeterLookups(db: DbClient): MeterLookups {
   const cached = <T>(read: (keys: string[]) => Promise<T>) => {
@@ -328,7 +328,7 @@ export type QuantityReader = (input: QuantityRequest) => Promise<Record<string, 
 
 /**
  * A reader of the meters' quantities (meterQuantities, through the caller's transaction) that reads
- * each set of meters' rollup cursor hints once, for many reads (a price simulation's batch). Hints
+ * each set of meters' rollup cursor hints once, for many reads (batchQuantityReader on the pool). Hints
  * only ever lag the cursors, which never costs exactness (see readAggregates): only a longer tail of
  * raw events to read.
  */
