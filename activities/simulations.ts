@@ -10,10 +10,10 @@ import type { BillingErrorState } from '../workflows/shared/messages.js';
 import type { SimulationBatchInput, SimulationBatchResult, SimulationOutcome } from '../workflows/simulation/messages.js';
 import { classified } from './failures.js';
 
-export function createSimulationActivities(deps: Pick<ServiceDeps, 'db' | 'clock' | 'logger'>) {
+export function createSimulationActivities(deps: Pick<ServiceDeps, 'db' | 'pool' | 'clock' | 'logger'>) {
   return {
     countSimulationScope: (simulationId: string): Promise<number> => classified(() => countSimulationScope(deps.db, simulationId)),
-    simulateBatch: (input: SimulationBatchInput): Promise<SimulationBatchResult> => classified(() => simulateSubscriptionBatch(deps.db, input)),
+    simulateBatch: (input: SimulationBatchInput): Promise<SimulationBatchResult> => classified(() => simulateSubscriptionBatch(deps, input)),
     finishSimulation: (input: { simulationId: string; status: SimulationOutcome; error?: BillingErrorState }): Promise<void> => classified(() => finishSimulation(deps, input)),
     /** Shadow billing, after a period close: the closed period rated with each live attachment's candidate (a retry writes the same rows). */
     rateShadowBilling: (input: { subscriptionId: string; period: { start: string; end: string } }): Promise<ShadowRatingSummary> =>

@@ -205,6 +205,8 @@ async function main(): Promise<void> {
 
     const usd = last.totals.find((t) => t.currency === 'USD');
     const periods = SUBSCRIPTIONS * PERIODS;
+    // Cores' worth over the run, as milliseconds of CPU per period: what the run costs whatever else the machine ran.
+    const perPeriodMs = (cores: number): string => ((cores * seconds * 1000) / periods).toFixed(3);
     const complete = last.status === 'completed' && last.progress.periods_done === periods && csvRows === periods;
     const exact = usd?.actual_nanos === seeded.actual.toString() && usd.candidate_nanos === seeded.candidate.toString() && usd.customers === SUBSCRIPTIONS;
     const lines = [
@@ -227,11 +229,12 @@ async function main(): Promise<void> {
       `| results CSV download | ${csvSeconds.toFixed(1)} s, ${fmt(csv.length)} bytes | — | informational |`,
       '',
       `CPU during the simulation (cores' worth; this machine has ${os.cpus().length}): worker ${cpu.worker.api.toFixed(2)}, Temporal dev server ${cpu.temporal.api.toFixed(2)}, PostgreSQL ${cpu.worker.postgres.toFixed(2)}, whole machine ${cpu.worker.machine.toFixed(2)}.`,
+      `CPU per re-rated period: worker ${perPeriodMs(cpu.worker.api)} ms, PostgreSQL ${perPeriodMs(cpu.worker.postgres)} ms, Temporal dev server ${perPeriodMs(cpu.temporal.api)} ms.`,
       '',
       '## What is measured',
       '',
       `- Setup (not measured): a Monthly plan with a Flat 49.00 fee and a PerUnit 0.01 SKU on \`api_calls\`; ${fmt(SUBSCRIPTIONS)} customers with one subscription each, each with ${PERIODS} closed periods (2025), a Paid invoice per period (fee and usage lines) and one usage event per period with its quantity (100–1,999), seeded with SQL, then rolled up by one rollup pass (as ingestion's scheduled pass would have done).`,
-      '- The measured run: POST /admin/v1/simulations repricing `api_calls` to 0.012 over the last 12 periods of every subscription on the plan, then GET every second until the status leaves `running`. The simulation workflow counts the scope, re-rates 100 subscriptions per batch activity (each period through the period close\'s rating: phases, proration basis, contract terms, the meter reads) and continues as new every 40 batches.',
+      '- The measured run: POST /admin/v1/simulations repricing `api_calls` to 0.012 over the last 12 periods of every subscription on the plan, then GET every second until the status leaves `running`. The simulation workflow counts the scope, re-rates 100 subscriptions per batch activity (each period through the period close\'s rating: phases, proration basis, contract terms; the meter reads of all the batch\'s periods coalesced into a few statements) and continues as new every 40 batches.',
       '- Figures move by up to ±25% between runs on this shared 2-core VM (other work ran on it: see the load line).',
       '',
     ];

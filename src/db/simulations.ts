@@ -5,6 +5,7 @@
  */
 import { Prisma } from '../generated/prisma/client.js';
 import type { Simulation, SubscriptionPeriodClose } from '../generated/prisma/client.js';
+import type pg from 'pg';
 import type { DbClient } from './client.js';
 import { fromDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
@@ -120,24 +121,30 @@ export interface SimulationResultRecord {
 }
 
 /**
- * A batch's results and the progress after it, in one transaction: a retried batch writes the same
+ * A batch's results and the progress after it, in one statement (so together or not at all): the
+ * rows as arrays in one multi-row INSERT, straight on the pg pool. A retried batch writes the same
  * rows (kept once) and the same progress.
  */
-export async function recordBatch(tx: DbClient, id: string, results: SimulationResultRecord[], progress: { subscriptionsDone: number; periodsDone: number }): Promise<void> {
-  await tx.simulationResult.createMany({
-    data: results.map((r) => ({
-      simulationId: id,
-      subscriptionId: r.subscriptionId,
-      customerId: r.customerId,
-      currency: r.currency,
-      periodStart: r.periodStart,
-      periodEnd: r.periodEnd,
-      actualNanos: new Prisma.Decimal(r.actualNanos.toString()),
-      candidateNanos: new Prisma.Decimal(r.candidateNanos.toString()),
-    })),
-    skipDuplicates: true,
-  });
-  await tx.simulation.update({ where: { id }, data: progress });
+export async function recordBatch(pool: pg.Pool, id: string, results: SimulationResultRecord[], progress: { subscriptionsDone: number; periodsDone: number }): Promise<void> {
+  await pool.query(
+    `WITH results AS (
+       INSERT INTO simulation_results (simulation_id, subscription_id, customer_id, currency, period_start, period_end, actual_nanos, candidate_nanos)
+       SELECT $1::uuid, r.* FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::numeric[], $8::numeric[]) AS r
+       ON CONFLICT DO NOTHING)
+     UPDATE simulations SET subscriptions_done = $9, periods_done = $10 WHERE id = $1::uuid`,
+    [
+      id,
+      results.map((r) => r.subscriptionId),
+      results.map((r) => r.customerId),
+      results.map((r) => r.currency),
+      results.map((r) => r.periodStart.toISOString()),
+      results.map((r) => r.periodEnd.toISOString()),
+      results.map((r) => r.actualNanos.toString()),
+      results.map((r) => r.candidateNanos.toString()),
+      progress.subscriptionsDone,
+      progress.periodsDone,
+    ],
+  );
 }
 
 export interface CustomerTotal {

@@ -169,6 +169,29 @@ describe('price simulations', () => {
     await captureHistory(h.deps.temporal.client.workflow.getHandle(simulationWorkflowId(started.id)), 'plan-version-continued-as-new-then-completed');
   });
 
+  it("re-rated with the plan's own prices, every period comes out exactly as its close billed it", async () => {
+    // The batch reads every period's usage at once (coalesced meter reads): the amounts must still be the close's own.
+    const started = await createSimulation(
+      h.deps,
+      { candidate: { kind: 'plan_version', plan_id: planId, version: 1 }, scope: { kind: 'plan', plan_id: planId }, range: { last_periods: 12 } },
+      ACTOR,
+      'simulation-test-own-prices',
+    );
+    const view = await finished(started.id);
+    expect(view.progress).toEqual({ subscriptions_total: 2, subscriptions_done: 2, periods_done: 4 });
+    const results = await h.deps.db.simulationResult.findMany({ where: { simulationId: started.id } });
+    expect(results.map((r) => [r.subscriptionId, r.periodStart.toISOString(), r.actualNanos.toFixed(0)]).sort()).toEqual(
+      [
+        [a.subscription, '2026-01-01T00:00:00.000Z', units(59)],
+        [a.subscription, '2026-02-01T00:00:00.000Z', units(69)],
+        [b.subscription, '2026-01-01T00:00:00.000Z', units(54)],
+        [b.subscription, '2026-02-01T00:00:00.000Z', units(49)],
+      ].sort(),
+    );
+    expect(results.every((r) => r.candidateNanos.equals(r.actualNanos))).toBe(true);
+    expect(view.totals[0]).toMatchObject({ actual_nanos: units(231), candidate_nanos: units(231), delta_nanos: '0', customers_unchanged: 2 });
+  });
+
   it('is cancelled before its next batch, keeping the results so far; a finished one cannot be cancelled', async () => {
     // Holding inserts into the results keeps the first batch from finishing until the cancel is in.
     const hold = await h.deps.pool.connect();

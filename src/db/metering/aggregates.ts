@@ -187,30 +187,191 @@ export async function readAggregates(read: SqlReader, specs: AggregatorSpec[], s
   return results;
 }
 
+/** How readAggregates' partials are read: one statement per call, or coalesced with other calls (coalescedAggregates). */
+export type AggregateReader = (specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>) => Promise<Partials[]>;
+
+/** Windows one statement of coalescedAggregates reads at most. */
+const WINDOWS_PER_STATEMENT = 500;
+/** Bind parameters of one statement of coalescedAggregates at most (PostgreSQL's protocol allows 65,535). */
+const PARAMETERS_PER_STATEMENT = 30_000;
+
+interface WindowRead {
+  specs: AggregatorSpec[];
+  scope: Scope;
+  range: Range;
+  hints: Map<string, bigint>;
+  resolve: (partials: Partials[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * readAggregates for many reads at once (a price simulation's batch re-rates hundreds of periods
+ * concurrently): the calls made while the caller's work is in flight (up to the next turn of the
+ * event loop) are read together. Reads of the same aggregators over ranges with a start are read by
+ * one statement per WINDOWS_PER_STATEMENT windows (windowsAggregateSql: the same rollups, raw edges
+ * and cursor tail as readAggregates, so the same partials); any other read (LATEST, UniqueCount, the
+ * level before a WEIGHTED_SUM range) is readAggregates' own statement, many as the scalar subqueries
+ * of one statement. A failed statement fails every read it carried.
+ */
+export function coalescedAggregates(read: SqlReader): AggregateReader {
+  let queue: WindowRead[] = [];
+  const settle = (reads: WindowRead[], statement: Promise<Partials[][]>) =>
+    statement.then(
+      (partials) => reads.forEach((r, j) => r.resolve(partials[j]!)),
+      (err: unknown) => reads.forEach((r) => r.reject(err)),
+    );
+  const flush = () => {
+    const pending = queue;
+    queue = [];
+    const together = new Map<Map<string, bigint>, Map<string, WindowRead[]>>();
+    const alone: WindowRead[] = [];
+    for (const r of pending) {
+      if (!windowsReadable(r.specs, r.range)) {
+        alone.push(r);
+        continue;
+      }
+      const bySpecs = together.get(r.hints) ?? new Map<string, WindowRead[]>();
+      together.set(r.hints, bySpecs);
+      const key = JSON.stringify(r.specs);
+      bySpecs.set(key, [...(bySpecs.get(key) ?? []), r]);
+    }
+    for (const [hints, bySpecs] of together) {
+      for (const reads of bySpecs.values()) {
+        for (let i = 0; i < reads.length; i += WINDOWS_PER_STATEMENT) {
+          const chunk = reads.slice(i, i + WINDOWS_PER_STATEMENT);
+          const statement = read<{ result: string }>(windowsAggregateSql(chunk[0]!.specs, chunk, hints)).then((rows) => rows.map((row) => parsePartials(row.result)));
+          settle(chunk, statement);
+        }
+      }
+    }
+    // Each of these statements has its own parameters: a statement takes them up to PARAMETERS_PER_STATEMENT.
+    let chunk: { read: WindowRead; sql: Prisma.Sql }[] = [];
+    let parameters = 0;
+    const send = () => {
+      if (chunk.length === 0) return;
+      const sent = chunk;
+      const subqueries = sent.map((c) => Prisma.sql`(${c.sql})`);
+      settle(
+        sent.map((c) => c.read),
+        read<{ results: string[] }>(Prisma.sql`SELECT ARRAY[${Prisma.join(subqueries, ', ')}]::text[] AS results`).then(([row]) => row!.results.map(parsePartials)),
+      );
+      [chunk, parameters] = [[], 0];
+    };
+    for (const r of alone) {
+      const sql = aggregateGroupSql(r.specs, r.scope, r.range, r.hints);
+      if (chunk.length >= WINDOWS_PER_STATEMENT || parameters + sql.values.length > PARAMETERS_PER_STATEMENT) send();
+      chunk.push({ read: r, sql });
+      parameters += sql.values.length;
+    }
+    send();
+  };
+  const one = (specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>) =>
+    new Promise<Partials[]>((resolve, reject) => {
+      if (queue.length === 0) setImmediate(flush);
+      queue.push({ specs, scope, range, hints, resolve, reject });
+    });
+  return async (specs, scope, range, hints) => {
+    const groups: Promise<Partials[]>[] = [];
+    for (let i = 0; i < specs.length; i += AGGREGATORS_PER_READ) groups.push(one(specs.slice(i, i + AGGREGATORS_PER_READ), scope, range, hints));
+    return (await Promise.all(groups)).flat();
+  };
+}
+
+/** Whether windowsAggregateSql reads these aggregators over this range: a range with a start, aggregations summed from rollup rows. */
+const windowsReadable = (specs: AggregatorSpec[], range: Range): boolean =>
+  range.from !== null && specs.every((spec) => !['LATEST', 'UniqueCount'].includes(aggregationOf(spec)));
+
+/**
+ * The partials of the same aggregators over many (scope, range) windows, in ONE statement with a
+ * row per window (in the windows' order): for each window exactly what aggregateGroupSql reads for
+ * it (its rollup spans, the raw events of its edges, the events after the cursors inside its rolled
+ * span), its spans and parts passed as arrays and joined by window.
+ */
+function windowsAggregateSql(specs: AggregatorSpec[], windows: readonly { scope: Scope; range: Range }[], hints: Map<string, bigint>): Prisma.Sql {
+  const cursorKeys = [...new Set(specs.map(cursorKey))];
+  const types = [...new Set(specs.map((s) => s.eventType))];
+  const parts = { i: [] as number[], from: [] as string[], to: [] as string[], tail: [] as boolean[] };
+  const spans = { i: [] as number[], granularity: [] as number[], from: [] as string[], to: [] as string[] };
+  windows.forEach(({ range }, i) => {
+    const { edges, rolled, spans: rollupSpans } = spansOf(range);
+    for (const [span, tail] of [...edges.map((e) => [e, false] as const), ...(rolled ? [[rolled, true] as const] : [])]) {
+      parts.i.push(i);
+      parts.from.push(new Date(span.from!).toISOString());
+      parts.to.push(new Date(span.to).toISOString());
+      parts.tail.push(tail);
+    }
+    for (const span of rollupSpans) {
+      spans.i.push(i);
+      spans.granularity.push(span.granularity);
+      spans.from.push(new Date(span.from!).toISOString());
+      spans.to.push(new Date(span.to).toISOString());
+    }
+  });
+  const { perEvent, aggregates } = eventAggregates(specs);
+  const inWindow = Prisma.sql`e.customer_id = w.customer_id AND (e.subscription_id = w.subscription_id OR e.subscription_id IS NULL)
+    AND e.event_type = ANY(${types}::text[]) AND e.occurred_at >= p.from_at AND e.occurred_at < p.to_at`;
+  const rolled = (i: number) => Prisma.raw(`r${i}`);
+  const results = specs.map((_spec, i) => {
+    const [a, r] = [(name: string) => Prisma.raw(`agg.${name}${i}`), rolled(i)];
+    return Prisma.sql`json_build_object(
+      'count', (COALESCE(${a('n')}, 0) + COALESCE(${r}.n, 0))::text,
+      'late', (COALESCE(${a('l')}, 0) + COALESCE(${r}.late, 0))::text,
+      'sum', COALESCE(${a('s')} + ${r}.s, ${a('s')}, ${r}.s)::text,
+      'max', GREATEST(${a('m')}, ${r}.mx)::text,
+      'weighted', COALESCE(${a('w')} + ${r}.w, ${a('w')}, ${r}.w)::text,
+      'latest', NULL,
+      'distinct', NULL)`;
+  });
+  const joins = specs.map((spec, i) => Prisma.sql`LEFT JOIN rolled ${rolled(i)} ON ${rolled(i)}.i = w.i AND ${rolled(i)}.aggregator = ${rollupKey(spec)}::text`);
+  return Prisma.sql`
+    WITH w AS (SELECT * FROM unnest(${windows.map((_, i) => i)}::int[], ${windows.map((x) => x.scope.customerId)}::uuid[], ${windows.map((x) => x.scope.subscriptionId)}::uuid[]) AS w(i, customer_id, subscription_id)),
+    cur AS (SELECT aggregator, position FROM usage_rollup_cursors WHERE aggregator = ANY(${cursorKeys}::text[])),
+    tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${lowestHint(cursorKeys, hints)} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),
+    p AS (SELECT * FROM unnest(${parts.i}::int[], ${parts.from}::timestamptz[], ${parts.to}::timestamptz[], ${parts.tail}::boolean[]) AS p(i, from_at, to_at, from_tail)),
+    raw AS MATERIALIZED (
+      SELECT p.i, e.seq, e.id, e.event_type, e.occurred_at, e.late, e.properties, p.from_tail
+      FROM p JOIN w ON w.i = p.i
+      CROSS JOIN LATERAL (SELECT e.* FROM usage_events e WHERE NOT p.from_tail AND ${inWindow}
+                          UNION ALL SELECT e.* FROM tail e WHERE p.from_tail AND ${inWindow}) e),
+    x AS MATERIALIZED (SELECT e.i, e.occurred_at, e.id, e.late, e.properties, ${Prisma.join(perEvent, ', ')} FROM raw e),
+    agg AS (SELECT x.i, ${Prisma.join(aggregates, ', ')} FROM x GROUP BY x.i),
+    sp AS (SELECT * FROM unnest(${spans.i}::int[], ${spans.granularity}::int[], ${spans.from}::timestamptz[], ${spans.to}::timestamptz[]) AS sp(i, granularity, from_at, to_at)),
+    rolled AS MATERIALIZED (
+      SELECT sp.i, r.aggregator, sum(r.n) AS n, sum(r.late) AS late, sum(r.s) AS s, max(r.mx) AS mx, sum(r.w) AS w
+      FROM sp JOIN w ON w.i = sp.i
+      -- Per span, a range scan of the primary key (aggregated there, so never turned into a join over every rollup row).
+      CROSS JOIN LATERAL (
+        SELECT r.aggregator, sum(r.event_count) AS n, sum(r.late_count) AS late, sum(r.value_sum) AS s, max(r.value_max) AS mx, sum(r.weighted_sum) AS w
+        FROM usage_rollups r WHERE r.aggregator = ANY(${[...new Set(specs.map(rollupKey))]}::text[]) AND r.customer_id = w.customer_id
+          AND r.granularity = sp.granularity AND r.bucket_start >= sp.from_at AND r.bucket_start < sp.to_at
+          AND r.subscription_key IN (w.subscription_id, ${NO_SUBSCRIPTION}::uuid)
+        GROUP BY r.aggregator) r
+      GROUP BY sp.i, r.aggregator)
+    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result
+    FROM w LEFT JOIN agg ON agg.i = w.i ${Prisma.join(joins, ' ')}
+    ORDER BY w.i`;
+}
+
 async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Promise<Partials[]> {
   if (specs.length === 0) return [];
-  const cursorKeys = [...new Set(specs.map(cursorKey))];
-  const minHint = cursorKeys.reduce((min, key) => {
+  const [row] = await read<{ result: string }>(aggregateGroupSql(specs, scope, range, hints));
+  return parsePartials(row!.result);
+}
+
+const col = (name: string, i: number) => Prisma.raw(`${name}${i}`);
+const lowestHint = (cursorKeys: string[], hints: Map<string, bigint>): bigint =>
+  cursorKeys.reduce((min, key) => {
     const hint = hints.get(key) ?? 0n;
     return min === undefined || hint < min ? hint : min;
   }, undefined as bigint | undefined)!;
-  const types = [...new Set(specs.map((s) => s.eventType))];
-  const parts = rawParts(range);
-  const raw = parts.map(
-    (part) => Prisma.sql`
-      SELECT e.seq, e.id, e.event_type, e.occurred_at, e.late, e.properties, ${Prisma.raw(part.fromTail ? 'true' : 'false')} AS from_tail
-      FROM ${part.from} WHERE ${scopeSql(scope)} AND e.event_type = ANY(${types}::text[]) AND ${part.condition}`,
-  );
-  const rawUnion =
-    raw.length > 0
-      ? Prisma.join(raw, ' UNION ALL ')
-      : Prisma.sql`SELECT NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, false, NULL::jsonb, false WHERE false`;
-  const tail = parts.some((p) => p.fromTail)
-    ? Prisma.sql`tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${minHint} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),`
-    : Prisma.empty;
-  const col = (name: string, i: number) => Prisma.raw(`${name}${i}`);
-  const aggregationOf = (spec: AggregatorSpec): MeterAggregation => (spec.kind === 'default' ? 'Sum' : spec.aggregation);
+const aggregationOf = (spec: AggregatorSpec): MeterAggregation => (spec.kind === 'default' ? 'Sum' : spec.aggregation);
 
+/**
+ * The aggregators' columns over raw events `e` (from_tail marking those read after the cursors, whose
+ * cursor CTE is `cur`): per event, whether each aggregator counts it (c<i>) and the values it reads;
+ * then each aggregator's count, late count, sum, max and weighted sum (n<i>, l<i>, s<i>, m<i>, w<i>).
+ */
+function eventAggregates(specs: AggregatorSpec[]) {
   // Each property's numeric value is computed once per event, whatever the number of meters reading it.
   const properties = [...new Set(specs.flatMap((s) => (s.kind === 'meter' && s.property !== null ? [s.property] : [])))];
   const valueOf = (spec: AggregatorSpec): Prisma.Sql =>
@@ -235,6 +396,28 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
       aggregation === 'WEIGHTED_SUM' ? Prisma.sql`sum(${v} * t_ms) FILTER (WHERE ${c}) AS ${col('w', i)}` : Prisma.sql`NULL::numeric AS ${col('w', i)}`,
     ];
   });
+  return { valueOf, perEvent, aggregates };
+}
+
+/** readAggregateGroup's one statement: a single row whose `result` is the JSON array of the aggregators' partials. */
+function aggregateGroupSql(specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Prisma.Sql {
+  const cursorKeys = [...new Set(specs.map(cursorKey))];
+  const minHint = lowestHint(cursorKeys, hints);
+  const types = [...new Set(specs.map((s) => s.eventType))];
+  const parts = rawParts(range);
+  const raw = parts.map(
+    (part) => Prisma.sql`
+      SELECT e.seq, e.id, e.event_type, e.occurred_at, e.late, e.properties, ${Prisma.raw(part.fromTail ? 'true' : 'false')} AS from_tail
+      FROM ${part.from} WHERE ${scopeSql(scope)} AND e.event_type = ANY(${types}::text[]) AND ${part.condition}`,
+  );
+  const rawUnion =
+    raw.length > 0
+      ? Prisma.join(raw, ' UNION ALL ')
+      : Prisma.sql`SELECT NULL::bigint, NULL::text, NULL::text, NULL::timestamptz, false, NULL::jsonb, false WHERE false`;
+  const tail = parts.some((p) => p.fromTail)
+    ? Prisma.sql`tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${minHint} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),`
+    : Prisma.empty;
+  const { valueOf, perEvent, aggregates } = eventAggregates(specs);
   const rolledOf = (i: number, column: string) =>
     Prisma.sql`(SELECT ${Prisma.raw(column)} FROM rolled WHERE aggregator = ${rollupKey(specs[i]!)}::text)`;
   const results = specs.map((spec, i) => {
@@ -263,7 +446,7 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
       'latest', ${latest},
       'distinct', ${distinct})`;
   });
-  const [row] = await read<{ result: string }>(Prisma.sql`
+  return Prisma.sql`
     WITH cur AS (SELECT aggregator, position FROM usage_rollup_cursors WHERE aggregator = ANY(${cursorKeys}::text[])),
     ${tail}
     raw AS MATERIALIZED (${rawUnion}),
@@ -278,8 +461,11 @@ async function readAggregateGroup(read: SqlReader, specs: AggregatorSpec[], scop
         range,
       )}) r
       GROUP BY r.aggregator)
-    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg`);
-  const parsed = JSON.parse(row!.result) as { count: string; late: string; sum: string | null; max: string | null; weighted: string | null; latest: string | null; distinct: string | null }[];
+    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg`;
+}
+
+function parsePartials(result: string): Partials[] {
+  const parsed = JSON.parse(result) as { count: string; late: string; sum: string | null; max: string | null; weighted: string | null; latest: string | null; distinct: string | null }[];
   return parsed.map((p) => ({
     count: BigInt(p.count),
     late: BigInt(p.late),

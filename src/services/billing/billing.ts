@@ -70,7 +70,7 @@ import { notFound } from '../../errors.js';
 import { contractOfRow, type ContractRecord } from '../../db/contracts.js';
 import { findPeriodClose, insertPeriodClose, markPeriodsAccounted, periodDraftPending, periodsWithLateUsage, usageBilledForPeriod } from '../../db/period-closes.js';
 import { rateUnderContract } from './contract-pricing.js';
-import type { QuantityReader, UsageTrace } from '../metering/usage.js';
+import type { MeterLookups, QuantityReader, UsageTrace } from '../metering/usage.js';
 
 export type BillingReason = 'manual' | 'subscription_cycle' | 'threshold' | 'plan_change' | 'subscription_final' | 'late_usage_correction';
 
@@ -141,14 +141,15 @@ export type PhasePricing = (phase: SubscriptionPhaseRow) => Promise<PlanPricing>
 
 /**
  * How a rating reads what it rates, when not each on its own from the database: the prices of each
- * phase, and (for many periods read at once, a simulation's batch) the phases, the proration basis
- * and the meters.
+ * phase, and (for many periods read at once, a simulation's batch) the phases, the proration basis,
+ * the meters' quantities and the meters the SKUs resolve to.
  */
 export interface PeriodReads {
   pricingOf?: PhasePricing;
   phases?: (subscriptionId: string, period: Period) => Promise<SubscriptionPhaseRow[]>;
   basis?: (subscriptionId: string, periodStart: Date) => Promise<PeriodBasis | null>;
   quantities?: QuantityReader;
+  meters?: MeterLookups;
 }
 
 /** The charges of the period [start, end) rated to `upTo`, phase by phase, under the subscription's contract terms. */
@@ -188,6 +189,7 @@ async function rateToDate(
       to: usageTo,
       contract,
       ...(reads.quantities === undefined ? {} : { quantities: reads.quantities }),
+      ...(reads.meters === undefined ? {} : { meters: reads.meters }),
     });
     for (const line of rated.lines) {
       const meter = skus.find((sku) => sku.sku_id === line.sku_id)?.meter_event_type ?? null;

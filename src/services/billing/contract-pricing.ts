@@ -38,7 +38,7 @@ import {
 import type { ContractRecord, TermRecord } from '../../db/contracts.js';
 import type { DbClient } from '../../db/client.js';
 import type { Db } from '../../db/client.js';
-import { atLeastZero, quantityReader, resolveSkuMeters, tracedQuantitiesForPeriod, type QuantityReader, type UsageTrace } from '../metering/usage.js';
+import { atLeastZero, quantityReader, resolveSkuMeters, tracedQuantitiesForPeriod, type MeterLookups, type QuantityReader, type UsageTrace } from '../metering/usage.js';
 import { percentageFeeSums, type PercentageFeeSpec } from '../../db/metering/percentage-fees.js';
 
 const toTiers = (tiers: readonly { up_to: number | null; unit_amount_nanos: string; flat_amount_nanos?: string }[]): Tier[] =>
@@ -105,6 +105,8 @@ export interface PeriodRatingInput {
   contract: ContractRecord | null;
   /** How the meters are read: a reader of this call's own unless the caller reads many periods at once. */
   quantities?: QuantityReader;
+  /** How the SKUs' meters are found: read for this call unless the caller rates many periods at once. */
+  meters?: MeterLookups;
 }
 
 const civilStart = (civil: string): Date => new Date(`${civil}T00:00:00.000Z`);
@@ -126,7 +128,7 @@ export interface PeriodRating {
  */
 export async function rateUnderContract(db: DbClient, scope: SubscriptionUsageScope, input: PeriodRatingInput): Promise<PeriodRating> {
   // Each usage SKU reads its own meter (the one it names, else its event type's default meter).
-  const { skus, meters, groups } = await resolveSkuMeters(db, input.skus);
+  const { skus, meters, groups } = await resolveSkuMeters(db, input.skus, input.meters);
   const percentages = percentageSpecs(skus);
   // A meter's value billed for a period is never below zero: negative values (admin corrections,
   // WEIGHTED_SUM level deltas, events stored before the door refused them) can bring it down to

@@ -36,8 +36,8 @@ import {
 import type pg from 'pg';
 import { cursorKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
-import { readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
-import { firstMeters, metersByIds } from '../../db/metering/meters.js';
+import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
+import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
 import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -71,7 +71,13 @@ interface WindowRequest {
  * Several aggregators' values for one subscription, each over its own window: one read per
  * distinct window (plus, for WEIGHTED_SUM, one for the level before it), run in parallel.
  */
-async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: Scope, hints: Map<string, bigint>): Promise<WindowValue[]> {
+async function aggregateAll(
+  read: SqlReader,
+  requests: WindowRequest[],
+  scope: Scope,
+  hints: Map<string, bigint>,
+  aggregates: AggregateReader = (specs, s, range, h) => readAggregates(read, specs, s, range, h),
+): Promise<WindowValue[]> {
   const groups = new Map<string, { range: Range; specs: AggregatorSpec[] }>();
   const slot = (range: Range, spec: AggregatorSpec): [string, number] => {
     const key = `${range.from?.getTime() ?? '-'}|${range.to.getTime()}`;
@@ -88,7 +94,7 @@ async function aggregateAll(read: SqlReader, requests: WindowRequest[], scope: S
     before: r.spec.kind === 'meter' && r.spec.aggregation === 'WEIGHTED_SUM' ? slot({ from: null, to: r.from }, r.spec) : undefined,
   }));
   const results = new Map(
-    await Promise.all([...groups].map(async ([key, group]) => [key, await readAggregates(read, group.specs, scope, group.range, hints)] as const)),
+    await Promise.all([...groups].map(async ([key, group]) => [key, await aggregates(group.specs, scope, group.range, hints)] as const)),
   );
   return requests.map((request, i) => {
     const { window, before } = slots[i]!;
@@ -180,11 +186,15 @@ const defaultBillingMeter = (eventType: string): BillingMeter => ({
  * type's built-in default. Returns the SKUs with `meter` set (Flat SKUs unchanged) and the distinct
  * meters to read. Two queries at most, whatever the number of SKUs.
  */
-export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]): Promise<{ skus: SkuPrice[]; meters: BillingMeter[]; groups: GroupedMeter[] }> {
+export async function resolveSkuMeters(
+  db: DbClient,
+  skus: readonly SkuPrice[],
+  lookups: MeterLookups = { byIds: (ids) => metersByIds(db, ids), first: (types) => firstMeters(db, types) },
+): Promise<{ skus: SkuPrice[]; meters: BillingMeter[]; groups: GroupedMeter[] }> {
   // Percentage SKUs read their events' amounts (db/metering/percentage-fees.ts), not a meter.
   const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && sku.pricing_model !== 'Percentage' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
-  const named = await metersByIds(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
-  const defaults = await firstMeters(db, [...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [sku.meter_event_type!] : [])))]);
+  const named = await lookups.byIds([...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
+  const defaults = await lookups.first([...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [sku.meter_event_type!] : [])))]);
   const meters = new Map<string, BillingMeter>();
   const meterOf = (sku: SkuPrice): BillingMeter => {
     const row = sku.meter_id !== undefined ? named.get(sku.meter_id) : defaults.get(sku.meter_event_type!);
@@ -207,6 +217,29 @@ export async function resolveSkuMeters(db: DbClient, skus: readonly SkuPrice[]):
     return { ...sku, meter: meter.view };
   });
   return { skus: resolved, meters: [...meters.values()], groups: [...groups.values()] };
+}
+
+/** How resolveSkuMeters finds the meters: the meters named by id, and each event type's default (first) meter. */
+export interface MeterLookups {
+  byIds(ids: string[]): Promise<Map<string, MeterRow>>;
+  first(eventTypes: string[]): Promise<Map<string, MeterRow>>;
+}
+
+/**
+ * MeterLookups that read each distinct list of ids (of event types) once, for many ratings of the
+ * same SKUs within one unit of work (a price simulation's batch, which reads its catalog once too).
+ */
+export function cachedMeterLookups(db: DbClient): MeterLookups {
+  const cached = <T>(read: (keys: string[]) => Promise<T>) => {
+    const known = new Map<string, Promise<T>>();
+    return (keys: string[]): Promise<T> => {
+      const key = keys.join('\u0000');
+      let found = known.get(key);
+      if (!found) known.set(key, (found = read(keys)));
+      return found;
+    };
+  };
+  return { byIds: cached((ids) => metersByIds(db, ids)), first: cached((types) => firstMeters(db, types)) };
 }
 
 /** A meter read per dimension value for the dimensional SKUs pricing it (its quantities under core groupedUsageKey). */
@@ -272,10 +305,11 @@ export async function meterQuantities(
   scope: Scope,
   range: { from: Date; to: Date },
   hints: Map<string, bigint>,
+  aggregates?: AggregateReader,
 ): Promise<Record<string, string>> {
   if (range.to <= range.from) return Object.fromEntries(meters.map((m) => [m.key, '0']));
   const plan = quantityPlan(meters, range);
-  const [values, partials] = await Promise.all([aggregateAll(read, plan.requests, scope, hints), readWindowPartials(read, plan.windowed, scope, range)]);
+  const [values, partials] = await Promise.all([aggregateAll(read, plan.requests, scope, hints, aggregates), readWindowPartials(read, plan.windowed, scope, range)]);
   return plan.finish(values, partials);
 }
 
@@ -294,13 +328,26 @@ export type QuantityReader = (input: QuantityRequest) => Promise<Record<string, 
 
 /**
  * A reader of the meters' quantities (meterQuantities, through the caller's transaction) that reads
- * each set of meters' rollup cursor hints once, for many reads (a price simulation's batch). Hints
+ * each set of meters' rollup cursor hints once, for many reads (batchQuantityReader on the pool). Hints
  * only ever lag the cursors, which never costs exactness (see readAggregates): only a longer tail of
  * raw events to read.
  */
 export function quantityReader(db: DbClient): QuantityReader {
+  return quantityReaderOn(prismaReader(db));
+}
+
+/**
+ * quantityReader for a price simulation's batch, straight on the pg pool (no per-statement
+ * cost of Prisma): the meter reads of the periods rated concurrently are coalesced, many per
+ * statement (coalescedAggregates), each read the same statement as the period close's.
+ */
+export function batchQuantityReader(pool: pg.Pool): QuantityReader {
+  const read = poolReader(pool);
+  return quantityReaderOn(read, coalescedAggregates(read));
+}
+
+function quantityReaderOn(read: SqlReader, aggregates?: AggregateReader): QuantityReader {
   const hintsBySet = new Map<string, Promise<Map<string, bigint>>>();
-  const read = prismaReader(db);
   return async (input) => {
     if (input.meters.length === 0) return {};
     const range = { from: input.from, to: input.to };
@@ -310,7 +357,7 @@ export function quantityReader(db: DbClient): QuantityReader {
     const key = cursors.join('\u0000');
     let hints = hintsBySet.get(key);
     if (!hints) hintsBySet.set(key, (hints = readCursors(read, cursors)));
-    const [quantities, grouped] = await Promise.all([meterQuantities(read, input.meters, scope, range, await hints), groupedQuantities(read, input.groups, scope, range)]);
+    const [quantities, grouped] = await Promise.all([meterQuantities(read, input.meters, scope, range, await hints, aggregates), groupedQuantities(read, input.groups, scope, range)]);
     return { ...quantities, ...grouped };
   };
 }

@@ -16,7 +16,7 @@
  */
 import { applyPriceChanges, CoreValidationError, distributeDeltas, priceChangeProblems, type PriceChange, type Tier } from '../../core/index.js';
 import { allPlanSkuPrices, getPlanPricing, planVersionExists, type PlanPricing } from '../../db/catalog.js';
-import type { Db, DbClient } from '../../db/client.js';
+import type { DbClient } from '../../db/client.js';
 import { contractOfRow } from '../../db/contracts.js';
 import { overlapping, periodBasesOf, phasesOfSubscriptions } from '../../db/subscriptions.js';
 import {
@@ -47,7 +47,7 @@ import { checkTemporalReachable } from '../../temporal/gateway.js';
 import type { SimulationCandidateInput, SimulationScopeInput, SimulationView } from '../../schemas/simulations.js';
 import { recordAudit, type Actor } from '../audit.js';
 import { rateClosedPeriodWith, type PeriodReads, type PhasePricing } from '../billing/billing.js';
-import { quantityReader } from '../metering/usage.js';
+import { batchQuantityReader, cachedMeterLookups } from '../metering/usage.js';
 import { problemsError } from '../catalog/catalog.js';
 import type { ServiceDeps } from '../deps.js';
 import { toPage, type Page } from '../pagination.js';
@@ -258,15 +258,13 @@ function candidatePricing(db: DbClient, candidate: SimulationCandidateInput): Ph
   };
 }
 
-/** (Subscription, period) pairs of a batch re-rated at once: each waits mostly on its meter read. */
-const PERIODS_AT_ONCE = 8;
-
 /**
  * One batch: the next `limit` subscriptions of the scope, each of its last N closed periods
  * re-rated with the candidate, the results and the progress after the batch written together.
  * Reads billing's tables only; a retried batch writes the same rows and progress again.
  */
-export async function simulateSubscriptionBatch(db: Db, input: SimulationBatchInput): Promise<SimulationBatchResult> {
+export async function simulateSubscriptionBatch(deps: Pick<ServiceDeps, 'db' | 'pool'>, input: SimulationBatchInput): Promise<SimulationBatchResult> {
+  const { db, pool } = deps;
   const plan = await planOf(db, input.simulationId);
   const subscriptions = await subscriptionsInScope(db, plan.scope, plan.currency, input.after, input.limit);
   if (subscriptions.length === 0) return { subscriptions: 0, periods: 0, last: null };
@@ -278,19 +276,22 @@ export async function simulateSubscriptionBatch(db: Db, input: SimulationBatchIn
     periodBasesOf(db, ids),
     Promise.all(subscriptions.map((subscription) => contractOfRow(db, subscription))),
   ]);
-  // What each period's rating reads, read for the whole batch at once (the meters: their definitions once, each window on its own).
+  // What each period's rating reads, read for the whole batch at once: the prices of each plan version and the
+  // meters the SKUs resolve to once; the meters' quantities of all the periods coalesced into a few statements.
+  const phasesBySubscription = new Map<string, typeof phases>();
+  for (const phase of phases) phasesBySubscription.set(phase.subscriptionId, [...(phasesBySubscription.get(phase.subscriptionId) ?? []), phase]);
   const reads: PeriodReads = {
     pricingOf: candidatePricing(db, plan.candidate),
-    phases: async (subscriptionId, period) => overlapping(phases.filter((phase) => phase.subscriptionId === subscriptionId), period),
+    phases: async (subscriptionId, period) => overlapping(phasesBySubscription.get(subscriptionId) ?? [], period),
     basis: async (subscriptionId, start) => bases.get(`${subscriptionId}|${start.toISOString()}`) ?? null,
-    quantities: quantityReader(db),
+    quantities: batchQuantityReader(pool),
+    meters: cachedMeterLookups(db),
   };
+  // Every period of the batch is rated at once, so that their meter reads arrive together and are coalesced.
   const work = subscriptions.flatMap((subscription, i) => (periods.get(subscription.id) ?? []).map((period) => ({ subscription, contract: contracts[i]!, period })));
-  const results: SimulationResultRecord[] = [];
-  const rateNext = async (): Promise<void> => {
-    for (let item = work.shift(); item; item = work.shift()) {
-      const { subscription, contract } = item;
-      const closed = { start: item.period.periodStart, end: item.period.periodEnd };
+  const results = await Promise.all(
+    work.map(async ({ subscription, contract, period }): Promise<SimulationResultRecord> => {
+      const closed = { start: period.periodStart, end: period.periodEnd };
       let candidateNanos: bigint;
       try {
         candidateNanos = await rateClosedPeriodWith(db, subscription, closed, contract, reads);
@@ -298,7 +299,7 @@ export async function simulateSubscriptionBatch(db: Db, input: SimulationBatchIn
         if (err instanceof CoreValidationError) throw new DomainError('unprocessable', 'simulation_rating_failed', `subscription ${subscription.id}, period ${closed.start.toISOString()}: ${err.message}`);
         throw err;
       }
-      results.push({
+      return {
         subscriptionId: subscription.id,
         customerId: subscription.customerId,
         currency: subscription.currency,
@@ -306,12 +307,11 @@ export async function simulateSubscriptionBatch(db: Db, input: SimulationBatchIn
         periodEnd: closed.end,
         actualNanos: billed.of(subscription.id, closed.start),
         candidateNanos,
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: PERIODS_AT_ONCE }, rateNext));
+      };
+    }),
+  );
   const progress = { subscriptionsDone: input.subscriptionsDone + subscriptions.length, periodsDone: input.periodsDone + results.length };
-  await db.$transaction((tx) => recordBatch(tx, input.simulationId, results, progress));
+  await recordBatch(pool, input.simulationId, results, progress);
   return { subscriptions: subscriptions.length, periods: results.length, last: ids[ids.length - 1]! };
 }
 
