@@ -17,3 +17,18 @@ CREATE TABLE "usage_dimension_rollups" (
     CONSTRAINT "usage_dimension_rollups_pkey" PRIMARY KEY ("aggregator","customer_id","granularity","bucket_start","subscription_key","dims_key"),
     CONSTRAINT "usage_dimension_rollups_granularity_check" CHECK ("granularity" IN (5, 60, 1440))
 );
+
+-- The distinct values (usage_value_key) of a grouped UniqueCount meter's property per bucket and
+-- dimension value, as usage_rollup_values keeps them for plain meters.
+CREATE TABLE "usage_dimension_rollup_values" (
+    "aggregator" TEXT NOT NULL,
+    "customer_id" UUID NOT NULL,
+    "subscription_key" UUID NOT NULL,
+    "granularity" SMALLINT NOT NULL,
+    "bucket_start" TIMESTAMPTZ(6) NOT NULL,
+    "dims_key" BYTEA NOT NULL,
+    "value_key" BYTEA NOT NULL,
+
+    CONSTRAINT "usage_dimension_rollup_values_pkey" PRIMARY KEY ("aggregator","customer_id","granularity","bucket_start","subscription_key","dims_key","value_key"),
+    CONSTRAINT "usage_dimension_rollup_values_granularity_check" CHECK ("granularity" IN (5, 60, 1440))
+);

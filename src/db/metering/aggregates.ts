@@ -157,7 +157,7 @@ export function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sq
  * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
  * key (an OR across spans would make the scan read every bucket of the customer and filter).
  */
-export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
+export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
   const selects = spansOf(range).spans.map(
     (span) =>
       Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(span.granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,

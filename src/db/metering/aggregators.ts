@@ -51,8 +51,8 @@ export interface GroupedMeterSpec {
  */
 export const dimensionKey = (group: GroupedMeterSpec): string => `dims:${group.spec.meterId}:${JSON.stringify(group.groupBy)}`;
 
-/** Aggregations whose per-value quantity is composed exactly from per-bucket partials (UniqueCount is not: it reads raw events). */
-export const ROLLED_DIMENSION_AGGREGATIONS: ReadonlySet<MeterAggregation> = new Set(['Sum', 'Count', 'Max']);
+/** Aggregations a grouped meter may have, each composed exactly from per-bucket partials (UniqueCount from the distinct values kept per bucket). */
+export const ROLLED_DIMENSION_AGGREGATIONS: ReadonlySet<MeterAggregation> = new Set(['Sum', 'Count', 'Max', 'UniqueCount']);
 
 /** The dimension value of an event: the text of each group_by property, null where the event lacks it, as a JSON array. */
 export const dimensionsSql = (groupBy: readonly string[]) => Prisma.sql`jsonb_build_array(${Prisma.join(groupBy.map((key) => Prisma.sql`e.properties ->> ${key}::text`))})`;

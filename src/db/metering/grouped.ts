@@ -5,11 +5,12 @@
  * counts them.
  *
  * Where the quantities come from, exact at any moment (as readAggregates reads plain meters):
- * - Sum, Count and Max meters whose dimension series has a cursor: the per-value rollups
- *   (usage_dimension_rollups) of the whole buckets inside the range, plus raw events for the partial
- *   5-minute buckets at its edges and for whatever arrived after the series' cursor (the tail);
- * - UniqueCount meters (a distinct count per value does not add up across buckets), and series not
- *   rolled yet (cursor hint 0: a new dimensional SKU until its first pass): the range's raw events.
+ * - a meter whose dimension series has a cursor: the per-value rollups (usage_dimension_rollups; for
+ *   UniqueCount the distinct values kept per bucket and value, usage_dimension_rollup_values) of the
+ *   whole buckets inside the range, plus raw events for the partial 5-minute buckets at its edges and
+ *   for whatever arrived after the series' cursor (the tail);
+ * - a series not rolled yet (cursor hint 0: a new dimensional SKU until its first pass): the range's
+ *   raw events.
  *
  * Cardinality: per grouped meter the first MAX_DIMENSION_VALUES values seen (by their first event's
  * arrival, so a value keeps its own line when more values arrive) are answered on their own; the
@@ -116,20 +117,31 @@ export async function readGroupedQuantities(
     }
     const key = dimensionKey(group);
     const v = valueSql(group.spec);
-    const rows = rolledRows(
-      'usage_dimension_rollups',
-      Prisma.sql`r.dims, r.first_seq, r.event_count, r.value_sum, r.value_max`,
-      Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)}`,
-      range,
-    );
+    const where = Prisma.sql`r.aggregator = ${key}::text AND ${rolledScope(scope)}`;
+    // Edge events, and tail events after this series' cursor.
+    const fresh = Prisma.sql`${matchSql(group.spec)} AND (NOT e.from_tail OR e.seq > COALESCE((SELECT position FROM cur WHERE aggregator = ${key}::text), 0))`;
+    const partials = Prisma.sql`
+      SELECT r.dims, r.first_seq, r.event_count AS n, r.value_sum AS s, r.value_max AS mx
+      FROM (${rolledRows('usage_dimension_rollups', Prisma.sql`r.dims, r.first_seq, r.event_count, r.value_sum, r.value_max`, where, range)}) r
+      UNION ALL
+      SELECT ${dimensionsSql(group.groupBy)}, e.seq, 1, ${v}, ${v} FROM edge e WHERE ${fresh}`;
+    const property = group.spec.aggregation === 'UniqueCount' ? group.spec.property : undefined;
+    if (property === undefined) {
+      return Prisma.sql`SELECT ${i}::int AS spec, x.dims, min(x.first_seq) AS first_seq, ${combineSql(group.spec)} AS q FROM (${partials}) x GROUP BY x.dims`;
+    }
+    // UniqueCount: each value's distinct property values, the rolled sets united with the raw events' values.
+    const distinct =
+      property === null
+        ? Prisma.sql`SELECT NULL::bytea AS dk, NULL::bytea AS vk WHERE false`
+        : Prisma.sql`
+          SELECT r.dims_key AS dk, r.value_key AS vk FROM (${rolledRows('usage_dimension_rollup_values', Prisma.sql`r.dims_key, r.value_key`, where, range)}) r
+          UNION ALL
+          SELECT usage_value_key(${dimensionsSql(group.groupBy)}::text), usage_value_key(e.properties ->> ${property}::text) FROM edge e
+          WHERE ${fresh} AND e.properties ->> ${property}::text IS NOT NULL`;
     return Prisma.sql`
-      SELECT ${i}::int AS spec, x.dims, min(x.first_seq) AS first_seq, ${combineSql(group.spec)} AS q
-      FROM (
-        SELECT r.dims, r.first_seq, r.event_count AS n, r.value_sum AS s, r.value_max AS mx FROM (${rows}) r
-        UNION ALL
-        SELECT ${dimensionsSql(group.groupBy)}, e.seq, 1, ${v}, ${v} FROM edge e
-        WHERE ${matchSql(group.spec)} AND (NOT e.from_tail OR e.seq > COALESCE((SELECT position FROM cur WHERE aggregator = ${key}::text), 0))
-      ) x GROUP BY x.dims`;
+      SELECT ${i}::int AS spec, d.dims, d.first_seq, COALESCE(u.q, 0)::numeric AS q
+      FROM (SELECT x.dims, min(x.first_seq) AS first_seq FROM (${partials}) x GROUP BY x.dims) d
+      LEFT JOIN (SELECT v.dk, count(DISTINCT v.vk) AS q FROM (${distinct}) v GROUP BY v.dk) u ON u.dk = usage_value_key(d.dims::text)`;
   });
 
   const rows = await read<{ spec: number; dims: string | null; quantity: string }>(Prisma.sql`

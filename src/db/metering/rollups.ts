@@ -129,6 +129,15 @@ async function rollRange(client: pg.PoolClient, series: RollupSeries[], lo: bigi
         event_count = r.event_count + excluded.event_count,
         value_sum = COALESCE(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
         value_max = GREATEST(r.value_max, excluded.value_max)`);
+    if (aggregation === 'UniqueCount' && group.spec.property !== null) {
+      statements.push(Prisma.sql`
+        INSERT INTO usage_dimension_rollup_values (aggregator, customer_id, subscription_key, granularity, bucket_start, dims_key, value_key)
+        SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, e.dims_key, e.value_key
+        FROM (SELECT e.*, usage_value_key(${dimensionsSql(group.groupBy)}::text) AS dims_key, ${distinctValueSql(group.spec.property)} AS value_key FROM batch e
+              WHERE ${matchSql(group.spec)} AND e.properties ->> ${group.spec.property}::text IS NOT NULL) e
+        GROUP BY e.customer_id, e.subscription_key, e.dims_key, e.value_key, ${BUCKET_SETS}
+        ON CONFLICT DO NOTHING`);
+    }
   }
   const ctes = statements.map((statement, i) => Prisma.sql`${Prisma.raw(`s${i}`)} AS (${statement})`);
   await run(
