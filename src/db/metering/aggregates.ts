@@ -137,7 +137,7 @@ export function scopeSql(scope: Scope): Prisma.Sql {
 const ts = (ms: number) => Prisma.sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /** The range's spans in epoch milliseconds (core/metering.ts). */
-const spansOf = (range: Range) => rollupSpans({ from: range.from?.getTime() ?? null, to: range.to.getTime() });
+const spansOf = (range: Range, granularities?: readonly number[]) => rollupSpans({ from: range.from?.getTime() ?? null, to: range.to.getTime() }, granularities);
 
 const spanSql = (column: Prisma.Sql, span: Span) =>
   span.from === null ? Prisma.sql`${column} < ${ts(span.to)}` : Prisma.sql`${column} >= ${ts(span.from)} AND ${column} < ${ts(span.to)}`;
@@ -146,8 +146,8 @@ const spanSql = (column: Prisma.Sql, span: Span) =>
  * Where the raw events of a range come from: its edges, read through the scope index, and inside
  * the rolled-up span the events after the cursors, read from the `tail` CTE.
  */
-export function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
-  const { edges, rolled } = spansOf(range);
+export function rawParts(range: Range, granularities?: readonly number[]): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
+  const { edges, rolled } = spansOf(range, granularities);
   const parts = edges.map((span) => ({ from: Prisma.sql`usage_events e`, condition: spanSql(Prisma.sql`e.occurred_at`, span), fromTail: false }));
   if (rolled) parts.push({ from: Prisma.sql`tail e`, condition: spanSql(Prisma.sql`e.occurred_at`, rolled), fromTail: true });
   return parts;
@@ -157,8 +157,12 @@ export function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sq
  * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
  * key (an OR across spans would make the scan read every bucket of the customer and filter).
  */
-export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
-  const selects = spansOf(range).spans.map(
+export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values', columns: Prisma.Sql,
+  where: Prisma.Sql,
+  range: Range,
+  granularities?: readonly number[],
+): Prisma.Sql {
+  const selects = spansOf(range, granularities).spans.map(
     (span) =>
       Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(span.granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
   );

@@ -51,6 +51,13 @@ export interface GroupedMeterSpec {
  */
 export const dimensionKey = (group: GroupedMeterSpec): string => `dims:${group.spec.meterId}:${JSON.stringify(group.groupBy)}`;
 
+/**
+ * Bucket sizes (minutes) of the dimension series: hourly and daily only. A series holds a row per
+ * dimension value and bucket, so 5-minute buckets would multiply its rows (and the rollup pass's
+ * work) many times over; a grouped read takes the partial hours at its range's edges raw instead.
+ */
+export const DIMENSION_GRANULARITIES = [60, 1440] as const;
+
 /** Aggregations a grouped meter may have, each composed exactly from per-bucket partials (UniqueCount from the distinct values kept per bucket). */
 export const ROLLED_DIMENSION_AGGREGATIONS: ReadonlySet<MeterAggregation> = new Set(['Sum', 'Count', 'Max', 'UniqueCount']);
 

@@ -7,8 +7,8 @@
  * Where the quantities come from, exact at any moment (as readAggregates reads plain meters):
  * - a meter whose dimension series has a cursor: the per-value rollups (usage_dimension_rollups; for
  *   UniqueCount the distinct values kept per bucket and value, usage_dimension_rollup_values) of the
- *   whole buckets inside the range, plus raw events for the partial 5-minute buckets at its edges and
- *   for whatever arrived after the series' cursor (the tail);
+ *   whole hours and days inside the range, plus raw events for the partial hours at its edges and for
+ *   whatever arrived after the series' cursor (the tail);
  * - a series not rolled yet (cursor hint 0: a new dimensional SKU until its first pass): the range's
  *   raw events.
  *
@@ -20,7 +20,7 @@
 import { MAX_DIMENSION_VALUES } from '../../core/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlReader } from '../client.js';
-import { dimensionKey, dimensionsSql, matchSql, prop, ROLLED_DIMENSION_AGGREGATIONS, type GroupedMeterSpec } from './aggregators.js';
+import { DIMENSION_GRANULARITIES, dimensionKey, dimensionsSql, matchSql, prop, ROLLED_DIMENSION_AGGREGATIONS, type GroupedMeterSpec } from './aggregators.js';
 import { rawParts, rolledRows, rolledScope, scopeSql, type Scope } from './aggregates.js';
 
 export type { GroupedMeterSpec } from './aggregators.js';
@@ -91,7 +91,7 @@ export async function readGroupedQuantities(
   if (rolled.length > 0) {
     const keys = rolled.map(dimensionKey);
     const minHint = keys.reduce((min, key) => (hints.get(key)! < min ? hints.get(key)! : min), hints.get(keys[0]!)!);
-    const parts = rawParts(range);
+    const parts = rawParts(range, DIMENSION_GRANULARITIES);
     ctes.push(Prisma.sql`cur AS (SELECT aggregator, position FROM usage_rollup_cursors WHERE aggregator = ANY(${keys}::text[]))`);
     // Materialized on its own with the hint as a literal, so the planner walks the seq index from it (see readAggregates).
     if (parts.some((p) => p.fromTail)) {
@@ -122,7 +122,7 @@ export async function readGroupedQuantities(
     const fresh = Prisma.sql`${matchSql(group.spec)} AND (NOT e.from_tail OR e.seq > COALESCE((SELECT position FROM cur WHERE aggregator = ${key}::text), 0))`;
     const partials = Prisma.sql`
       SELECT r.dims, r.first_seq, r.event_count AS n, r.value_sum AS s, r.value_max AS mx
-      FROM (${rolledRows('usage_dimension_rollups', Prisma.sql`r.dims, r.first_seq, r.event_count, r.value_sum, r.value_max`, where, range)}) r
+      FROM (${rolledRows('usage_dimension_rollups', Prisma.sql`r.dims, r.first_seq, r.event_count, r.value_sum, r.value_max`, where, range, DIMENSION_GRANULARITIES)}) r
       UNION ALL
       SELECT ${dimensionsSql(group.groupBy)}, e.seq, 1, ${v}, ${v} FROM edge e WHERE ${fresh}`;
     const property = group.spec.aggregation === 'UniqueCount' ? group.spec.property : undefined;
@@ -134,7 +134,7 @@ export async function readGroupedQuantities(
       property === null
         ? Prisma.sql`SELECT NULL::bytea AS dk, NULL::bytea AS vk WHERE false`
         : Prisma.sql`
-          SELECT r.dims_key AS dk, r.value_key AS vk FROM (${rolledRows('usage_dimension_rollup_values', Prisma.sql`r.dims_key, r.value_key`, where, range)}) r
+          SELECT r.dims_key AS dk, r.value_key AS vk FROM (${rolledRows('usage_dimension_rollup_values', Prisma.sql`r.dims_key, r.value_key`, where, range, DIMENSION_GRANULARITIES)}) r
           UNION ALL
           SELECT usage_value_key(${dimensionsSql(group.groupBy)}::text), usage_value_key(e.properties ->> ${property}::text) FROM edge e
           WHERE ${fresh} AND e.properties ->> ${property}::text IS NOT NULL`;

@@ -37,6 +37,10 @@ const DAY_BUCKET = Prisma.sql`date_bin('1 day', e.occurred_at, TIMESTAMPTZ 'epoc
 const BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.five_start), (e.hour_start), (e.day_start))`;
 const GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.five_start) = 0 THEN 5 WHEN GROUPING(e.hour_start) = 0 THEN 60 ELSE 1440 END`;
 const BUCKET = Prisma.sql`COALESCE(e.five_start, e.hour_start, e.day_start)`;
+/** The same for the dimension series (DIMENSION_GRANULARITIES: hours and days). */
+const DIMENSION_BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.hour_start), (e.day_start))`;
+const DIMENSION_GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.hour_start) = 0 THEN 60 ELSE 1440 END`;
+const DIMENSION_BUCKET = Prisma.sql`COALESCE(e.hour_start, e.day_start)`;
 const EPOCH_MS = Prisma.sql`(extract(epoch FROM e.occurred_at) * 1000)`;
 /** Ties on the timestamp go to the greater event id, so "latest" never depends on arrival order. */
 const NEWER_LATEST = Prisma.sql`excluded.latest_at IS NOT NULL AND (r.latest_at IS NULL OR (excluded.latest_at, excluded.latest_id) > (r.latest_at, r.latest_id))`;
@@ -120,10 +124,10 @@ async function rollRange(client: pg.PoolClient, series: RollupSeries[], lo: bigi
     const aggregation = group.spec.aggregation;
     statements.push(Prisma.sql`
       INSERT INTO usage_dimension_rollups AS r (aggregator, customer_id, subscription_key, granularity, bucket_start, dims_key, dims, first_seq, event_count, value_sum, value_max)
-      SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, usage_value_key(e.dims::text), e.dims, min(e.seq), count(*),
+      SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${DIMENSION_GRANULARITY}, ${DIMENSION_BUCKET}, usage_value_key(e.dims::text), e.dims, min(e.seq), count(*),
              ${aggregation === 'Sum' ? Prisma.sql`sum(${v})` : Prisma.sql`NULL::numeric`}, ${aggregation === 'Max' ? Prisma.sql`max(${v})` : Prisma.sql`NULL::numeric`}
       FROM (SELECT e.*, ${dimensionsSql(group.groupBy)} AS dims FROM batch e WHERE ${matchSql(group.spec)}) e
-      GROUP BY e.customer_id, e.subscription_key, e.dims, ${BUCKET_SETS}
+      GROUP BY e.customer_id, e.subscription_key, e.dims, ${DIMENSION_BUCKET_SETS}
       ON CONFLICT (aggregator, customer_id, granularity, bucket_start, subscription_key, dims_key) DO UPDATE SET
         first_seq = LEAST(r.first_seq, excluded.first_seq),
         event_count = r.event_count + excluded.event_count,
@@ -132,10 +136,10 @@ async function rollRange(client: pg.PoolClient, series: RollupSeries[], lo: bigi
     if (aggregation === 'UniqueCount' && group.spec.property !== null) {
       statements.push(Prisma.sql`
         INSERT INTO usage_dimension_rollup_values (aggregator, customer_id, subscription_key, granularity, bucket_start, dims_key, value_key)
-        SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${GRANULARITY}, ${BUCKET}, e.dims_key, e.value_key
+        SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${DIMENSION_GRANULARITY}, ${DIMENSION_BUCKET}, e.dims_key, e.value_key
         FROM (SELECT e.*, usage_value_key(${dimensionsSql(group.groupBy)}::text) AS dims_key, ${distinctValueSql(group.spec.property)} AS value_key FROM batch e
               WHERE ${matchSql(group.spec)} AND e.properties ->> ${group.spec.property}::text IS NOT NULL) e
-        GROUP BY e.customer_id, e.subscription_key, e.dims_key, e.value_key, ${BUCKET_SETS}
+        GROUP BY e.customer_id, e.subscription_key, e.dims_key, e.value_key, ${DIMENSION_BUCKET_SETS}
         ON CONFLICT DO NOTHING`);
     }
   }
