@@ -8,8 +8,9 @@
  *   2. Single events: POST /v1/events in a closed loop (autocannon, 16 connections back to back)
  *      and in an open loop (a request due every 0.5 ms, latency counted from its due time), against
  *      raw single-row INSERTs as the database's own ceiling.
- *   3. Usage summary of that subscription (≥ BENCH_EVENTS events in its period, 7 meters) with
- *      autocannon, against the same aggregation in plain SQL without rollups.
+ *   3. Usage summary of that subscription (≥ BENCH_EVENTS events in its period, 7 meters of which 2
+ *      are priced per dimension value by dimensional SKUs: Requests by model, Large-model tokens by
+ *      region) with autocannon, against the same aggregation in plain SQL without rollups.
  * Targets (the issue): batch ≥ 25,000 events/s and ≥ 0.3 × raw; single ≥ 2,000 req/s with p99 ≤ 50 ms;
  * summary p99 ≤ 50 ms. Writes bench/results/metering.md; prints progress; stops by itself.
  *
@@ -138,6 +139,51 @@ async function main(): Promise<void> {
         { id: newId(), planId, name: 'Tokens', pricingModel: 'PerUnit', unitAmountNanos: '10000000', meterEventType: EVENT_TYPE, currency: 'USD' },
       ],
     });
+    const meters = [
+      { name: 'Tokens', aggregation: 'Sum', property: 'tokens', unit: 'tokens' },
+      { name: 'Requests', aggregation: 'Count' },
+      { name: 'Largest request', aggregation: 'Max', property: 'tokens' },
+      { name: 'Models used', aggregation: 'UniqueCount', property: 'model' },
+      { name: 'Last request', aggregation: 'LATEST', property: 'tokens' },
+      { name: 'Token level', aggregation: 'WEIGHTED_SUM', property: 'tokens' },
+      { name: 'Large-model tokens', aggregation: 'Sum', property: 'tokens', filters: [{ property: 'model', operator: 'In', value: ['m-large', 'm-xl'] }] },
+    ];
+    const post = async (url: string, body: unknown): Promise<{ id: string }> => {
+      const res = await fetch(`${stack.baseUrl}${url}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { id: string };
+    };
+    const meterIds: string[] = [];
+    for (const meter of meters) meterIds.push((await post('/admin/v1/meters', { event_type: EVENT_TYPE, ...meter })).id);
+    // Two of the seven meters are priced per dimension value (dimensional SKUs), so the summary reads them per value too.
+    await post('/admin/v1/catalog/skus', {
+      plan_id: planId,
+      name: 'Large-model tokens by region',
+      pricing_model: 'PerUnit',
+      unit_amount_nanos: '10000000',
+      currency: 'USD',
+      meter_id: meterIds[6],
+      group_by: ['region'],
+      dimension_prices: [{ values: { region: 'eu' }, pricing_model: 'PerUnit', unit_amount_nanos: '20000000' }],
+    });
+    await post('/admin/v1/catalog/skus', {
+      plan_id: planId,
+      name: 'Requests by model',
+      pricing_model: 'Graduated',
+      currency: 'USD',
+      meter_id: meterIds[1],
+      group_by: ['model'],
+      tier_scope: 'across_all',
+      tiers: [
+        { up_to: 1000, unit_amount_nanos: '10000000' },
+        { up_to: null, unit_amount_nanos: '5000000' },
+      ],
+    });
+    // Subscriptions after the SKUs: they take the plan version that prices them all.
     const subscriptionId = newId();
     const baselineSubscriptionId = newId();
     for (const [id, customer] of [[subscriptionId, customerId], [baselineSubscriptionId, baselineCustomerId]] as const) {
@@ -154,23 +200,6 @@ async function main(): Promise<void> {
           ...(PROGRESSIVE_THRESHOLD !== undefined && id === subscriptionId ? { progressiveThresholdNanos: PROGRESSIVE_THRESHOLD } : {}),
         },
       });
-    }
-    const meters = [
-      { name: 'Tokens', aggregation: 'Sum', property: 'tokens', unit: 'tokens' },
-      { name: 'Requests', aggregation: 'Count' },
-      { name: 'Largest request', aggregation: 'Max', property: 'tokens' },
-      { name: 'Models used', aggregation: 'UniqueCount', property: 'model' },
-      { name: 'Last request', aggregation: 'LATEST', property: 'tokens' },
-      { name: 'Token level', aggregation: 'WEIGHTED_SUM', property: 'tokens' },
-      { name: 'Large-model tokens', aggregation: 'Sum', property: 'tokens', filters: [{ property: 'model', operator: 'In', value: ['m-large', 'm-xl'] }] },
-    ];
-    for (const meter of meters) {
-      const res = await fetch(`${stack.baseUrl}/admin/v1/meters`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ event_type: EVENT_TYPE, ...meter }),
-      });
-      if (res.status !== 201) throw new Error(`meter ${meter.name}: ${res.status} ${await res.text()}`);
     }
     const span = { fromMs: periodStart.getTime(), toMs: now - 2 * 60_000 };
 
@@ -301,8 +330,12 @@ async function main(): Promise<void> {
     sqlTimes.sort((a, b) => a - b);
     const customerToken = await issueToken(stack.secrets.jwt_secret, { sub: customerId, scope: 'customer' }, 3600);
     const summaryOptions = { url: `${stack.baseUrl}/v1/subscriptions/${subscriptionId}/usage`, headers: { authorization: `Bearer ${customerToken}` }, duration: Math.max(10, SECONDS / 2) };
-    const check = (await (await fetch(summaryOptions.url, { headers: summaryOptions.headers })).json()) as { meters: { name: string; value: string; event_count: number }[] };
-    log(`summary: ${check.meters.map((m) => `${m.name}=${m.value}`).join(', ')}`);
+    const check = (await (await fetch(summaryOptions.url, { headers: summaryOptions.headers })).json()) as {
+      meters: { name: string; value: string; event_count: number; dimensions: { values: unknown[] }[] }[];
+    };
+    log(`summary: ${check.meters.map((m) => `${m.name}=${m.value}${m.dimensions.length > 0 ? ` (${m.dimensions[0]!.values.length} values)` : ''}`).join(', ')}`);
+    const groupedMeters = check.meters.filter((m) => m.dimensions.length > 0).length;
+    if (check.meters.length !== 7 || groupedMeters !== 2) throw new Error(`the summary shows ${check.meters.length} meters, ${groupedMeters} grouped; 7 and 2 expected`);
     const requests = check.meters.find((m) => m.name === 'Requests');
     if (requests?.value !== String(inPeriod)) throw new Error(`the Count meter says ${requests?.value}, the table holds ${inPeriod} events`);
     const [summarySerial, summarySerialCpu] = await measured(pids, () => cannon('summary, 1 connection', { ...summaryOptions, connections: 1 }, log));
@@ -395,7 +428,7 @@ function writeReport(f: Figures): void {
   }
   if (!summaryOk) notes.push(`- Usage summary: p99 ${ms(f.summarySerial.p99Ms)} for one client, ${pct(f.summarySerial.p99Ms, TARGETS.summaryP99Ms)} over 50 ms.`);
   notes.push(
-    `- Usage summary under concurrent load: with 4 clients the p99 is ${ms(f.summaryFour.p99Ms)}, with 8 ${ms(f.summaryLoaded.p99Ms)}${f.summaryLoaded.p99Ms > TARGETS.summaryP99Ms ? ` (${pct(f.summaryLoaded.p99Ms, TARGETS.summaryP99Ms)} over 50 ms)` : ''}. Each summary costs about ${dbMsPerSummary(loadedCpu, f.summaryLoaded).toFixed(1)} ms of PostgreSQL CPU (looking up the subscription, then planning and running one statement that reads the rollups and edge events of all ${f.summaryMeters} meters, and one more for the level before the WEIGHTED_SUM window), so the machine answers about ${fmt(f.summaryLoaded.requestsPerSecond)} summaries/s and clients that send back to back queue behind each other. Without rollups the same aggregation takes ${ms(f.sqlMedianMs)}.`,
+    `- Usage summary under concurrent load: with 4 clients the p99 is ${ms(f.summaryFour.p99Ms)}, with 8 ${ms(f.summaryLoaded.p99Ms)}${f.summaryLoaded.p99Ms > TARGETS.summaryP99Ms ? ` (${pct(f.summaryLoaded.p99Ms, TARGETS.summaryP99Ms)} over 50 ms)` : ''}. Each summary costs about ${dbMsPerSummary(loadedCpu, f.summaryLoaded).toFixed(1)} ms of PostgreSQL CPU (looking up the subscription, then planning and running one statement that reads the rollups and edge events of all ${f.summaryMeters} meters, and one more for the level before the WEIGHTED_SUM window, one for the 2 grouped meters per dimension value), so the machine answers about ${fmt(f.summaryLoaded.requestsPerSecond)} summaries/s and clients that send back to back queue behind each other. Without rollups the same aggregation takes ${ms(f.sqlMedianMs)}.`,
   );
 
   const lines = [
@@ -415,7 +448,7 @@ function writeReport(f: Figures): void {
     `| single event, closed loop: 16 connections back to back (autocannon) | **${fmt(f.singleMax.requestsPerSecond)} req/s, p99 ${ms(f.singleMax.p99Ms)}** (p50 ${ms(f.singleMax.p50Ms)}; errors ${errors(f.singleMax)}) | raw single-row INSERT … ON CONFLICT, 16 connections: ${fmt(f.rawSingle.perSecond)}/s, p99 ${ms(f.rawSingle.p99Ms)}; Stripe v1 meter events: 1,000/s | ≥ 2,000 req/s, p99 ≤ 50 ms | ${verdict(singleClosedOk, `${fmt(f.singleMax.requestsPerSecond)} req/s, p99 ${ms(f.singleMax.p99Ms)}`)} |`,
     `| single event, open loop: a request due every 0.5 ms, latency counted from when it was due | **${fmt(f.singleAtTarget.requestsPerSecond)} req/s, p99 ${ms(f.singleAtTarget.p99Ms)}** (p50 ${ms(f.singleAtTarget.p50Ms)}; errors ${errors(f.singleAtTarget)}; the generator itself sent late by ${ms(f.singleAtTarget.sendLagP99Ms ?? 0)} at p99) | — | the same, measured the strict way | ${verdict(singleOk, `${fmt(f.singleAtTarget.requestsPerSecond)} req/s, p99 ${ms(f.singleAtTarget.p99Ms)}`)} |`,
     `| single event with an Idempotency-Key, closed loop, 16 connections | ${fmt(f.singleIdempotent.requestsPerSecond)} req/s, p99 ${ms(f.singleIdempotent.p99Ms)} (errors ${errors(f.singleIdempotent)}) | — | — | informational (the app-wide idempotency middleware adds two writes per request) |`,
-    `| usage summary: ${fmt(f.inPeriod)} events in the period, ${f.summaryMeters} meters (Sum, Count, Max, UniqueCount, LATEST, WEIGHTED_SUM, filtered Sum), one client | **p99 ${ms(f.summarySerial.p99Ms)}** (p50 ${ms(f.summarySerial.p50Ms)}, ${fmt(f.summarySerial.requestsPerSecond)} req/s; errors ${errors(f.summarySerial)}) | the same aggregation (count, sum, max, distinct) in one SQL query over the raw events, no rollups: ${ms(f.sqlMedianMs)} median | p99 ≤ 50 ms | ${verdict(summaryOk, `p99 ${ms(f.summarySerial.p99Ms)}`)} |`,
+    `| usage summary: ${fmt(f.inPeriod)} events in the period, ${f.summaryMeters} meters (Sum, Count, Max, UniqueCount, LATEST, WEIGHTED_SUM, filtered Sum; Count by model and filtered Sum by region through dimensional SKUs), one client | **p99 ${ms(f.summarySerial.p99Ms)}** (p50 ${ms(f.summarySerial.p50Ms)}, ${fmt(f.summarySerial.requestsPerSecond)} req/s; errors ${errors(f.summarySerial)}) | the same aggregation (count, sum, max, distinct) in one SQL query over the raw events, no rollups: ${ms(f.sqlMedianMs)} median | p99 ≤ 50 ms | ${verdict(summaryOk, `p99 ${ms(f.summarySerial.p99Ms)}`)} |`,
     `| usage summary, 4 clients back to back | p99 ${ms(f.summaryFour.p99Ms)} (p50 ${ms(f.summaryFour.p50Ms)}, ${fmt(f.summaryFour.requestsPerSecond)} req/s; errors ${errors(f.summaryFour)}) | — | — | informational |`,
     `| usage summary, 8 clients back to back | p99 ${ms(f.summaryLoaded.p99Ms)} (p50 ${ms(f.summaryLoaded.p50Ms)}, ${fmt(f.summaryLoaded.requestsPerSecond)} req/s; errors ${errors(f.summaryLoaded)}) | — | — | informational |`,
     '',
@@ -444,8 +477,8 @@ function writeReport(f: Figures): void {
     '## What is measured',
     '',
     '- Ingestion: one SQL statement per request checks every reference, computes late flags and inserts with `ON CONFLICT (id) DO NOTHING` (the deduplication). Batches are all or nothing. Single events are coalesced: one statement in flight per API process, events arriving meanwhile share the next statement and commit.',
-    '- Rollups: a pass scheduled by ingestion (at most 1 s after it) folds new events into 5-minute, hourly and daily partial aggregates per meter, customer and subscription, along `usage_events.seq` up to a horizon made safe by a writer lock, all meters over one scan.',
-    '- Usage summary: one statement per window for all meters: the coarsest rollups that fit (days, then hours, then 5-minute buckets), raw events for the partial 5-minute buckets at the edges and for anything after the cursors.',
+    '- Rollups: a pass scheduled by ingestion (at most 1 s after it) folds new events into 5-minute, hourly and daily partial aggregates per meter, customer and subscription (and per dimension value for the 2 grouped meters), along `usage_events.seq` up to a horizon made safe by a writer lock, all series over one scan.',
+    '- Usage summary: one statement per window for all meters: the coarsest rollups that fit (days, then hours, then 5-minute buckets), raw events for the partial 5-minute buckets at the edges and for anything after the cursors; and one statement for both grouped meters per dimension value, read the same way from the per-value rollups.',
     '- The raw baseline inserts the same rows (another customer, another event type, so meters skip them) straight into usage_events with the same indexes and triggers: half before the API run, half after it, so on average it meets the same table size. Between phases the benchmark runs VACUUM ANALYZE and CHECKPOINT, so no phase races autovacuum or a checkpoint left over from the previous one.',
     '',
     '## How to run',

@@ -267,8 +267,8 @@ export interface RollupSpan extends Span {
  * Together they cover the range exactly once; `rolled` is the span the rollups cover, inside which
  * events after the rollup cursor are read raw.
  */
-export function rollupSpans(range: Span): { edges: Span[]; rolled: Span | null; spans: RollupSpan[] } {
-  const finest = GRANULARITIES[0] * MINUTE_MS;
+export function rollupSpans(range: Span, granularities: readonly number[] = GRANULARITIES): { edges: Span[]; rolled: Span | null; spans: RollupSpan[] } {
+  const finest = granularities[0]! * MINUTE_MS;
   let lo = range.from === null ? null : ceilTo(range.from, finest);
   let hi = floorTo(range.to, finest);
   if (lo !== null && lo >= hi) return { edges: [{ from: range.from, to: range.to }], rolled: null, spans: [] };
@@ -278,16 +278,16 @@ export function rollupSpans(range: Span): { edges: Span[]; rolled: Span | null; 
   const rolled = { from: lo, to: hi };
   const spans: RollupSpan[] = [];
   let level = 0;
-  for (let next = 1; next < GRANULARITIES.length; next += 1) {
-    const size = GRANULARITIES[next]! * MINUTE_MS;
+  for (let next = 1; next < granularities.length; next += 1) {
+    const size = granularities[next]! * MINUTE_MS;
     const nextLo = lo === null ? null : ceilTo(lo, size);
     const nextHi = floorTo(hi, size);
     if (nextLo !== null && nextLo >= nextHi) break;
-    const granularity = GRANULARITIES[level]!;
+    const granularity = granularities[level]!;
     if (lo !== null && nextLo !== null && lo < nextLo) spans.push({ granularity, from: lo, to: nextLo });
     if (nextHi < hi) spans.push({ granularity, from: nextHi, to: hi });
     [lo, hi, level] = [nextLo, nextHi, next];
   }
-  spans.push({ granularity: GRANULARITIES[level]!, from: lo, to: hi });
+  spans.push({ granularity: granularities[level]!, from: lo, to: hi });
   return { edges, rolled, spans };
 }

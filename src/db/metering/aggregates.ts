@@ -43,7 +43,7 @@ export interface UsageSubject {
   event_types: string[];
   /** Meters of those event types, by event type then creation. */
   meters: MeterRecord[];
-  /** Rollup cursor positions of those meters and of the defaults (the read hints). */
+  /** Rollup cursor positions of those meters, of the defaults and of its grouped meters' dimension series (the read hints). */
   cursors: Map<string, bigint>;
   /** Its events and its customer's events without a subscription_id that no subscription period covers. */
   unbillable_events: number;
@@ -74,7 +74,10 @@ export async function readUsageSubject(read: SqlReader, subscriptionId: string):
                      FROM meters m WHERE m.event_type = ANY(s.event_types)), '[]')::text AS meters,
            COALESCE((SELECT json_object_agg(c.aggregator, c.position::text) FROM usage_rollup_cursors c
                      WHERE c.aggregator = ${DEFAULT_CURSOR}::text
-                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))), '{}')::text AS cursors,
+                        OR c.aggregator IN (SELECT m.id::text FROM meters m WHERE m.event_type = ANY(s.event_types))
+                        -- the dimension series (dimensionKey: "dims:<meter id>:<group_by>") of its plan's grouped meters
+                        OR (c.aggregator LIKE 'dims:%' AND substr(c.aggregator, 6, 36) IN (
+                              SELECT k.meter_id::text FROM skus k WHERE k.plan_id = s.plan_id AND k.dimensional IS NOT NULL))), '{}')::text AS cursors,
            (SELECT count(*) FROM usage_events e WHERE e.customer_id = s.customer_id AND e.unbillable_reason IS NOT NULL
               AND (e.subscription_id = s.id OR e.subscription_id IS NULL))::text AS unbillable_events,
            COALESCE((SELECT json_agg(json_build_object('sku_id', k.id, 'meter_id', k.meter_id, 'group_by', k.dimensional -> 'group_by') ORDER BY k.created_at, k.id)
@@ -127,14 +130,14 @@ export interface Partials {
   distinct: bigint | null;
 }
 
-function scopeSql(scope: Scope): Prisma.Sql {
+export function scopeSql(scope: Scope): Prisma.Sql {
   return Prisma.sql`e.customer_id = ${scope.customerId}::uuid AND (e.subscription_id = ${scope.subscriptionId}::uuid OR e.subscription_id IS NULL)`;
 }
 
 const ts = (ms: number) => Prisma.sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /** The range's spans in epoch milliseconds (core/metering.ts). */
-const spansOf = (range: Range) => rollupSpans({ from: range.from?.getTime() ?? null, to: range.to.getTime() });
+const spansOf = (range: Range, granularities?: readonly number[]) => rollupSpans({ from: range.from?.getTime() ?? null, to: range.to.getTime() }, granularities);
 
 const spanSql = (column: Prisma.Sql, span: Span) =>
   span.from === null ? Prisma.sql`${column} < ${ts(span.to)}` : Prisma.sql`${column} >= ${ts(span.from)} AND ${column} < ${ts(span.to)}`;
@@ -143,8 +146,8 @@ const spanSql = (column: Prisma.Sql, span: Span) =>
  * Where the raw events of a range come from: its edges, read through the scope index, and inside
  * the rolled-up span the events after the cursors, read from the `tail` CTE.
  */
-function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
-  const { edges, rolled } = spansOf(range);
+export function rawParts(range: Range, granularities?: readonly number[]): { from: Prisma.Sql; condition: Prisma.Sql; fromTail: boolean }[] {
+  const { edges, rolled } = spansOf(range, granularities);
   const parts = edges.map((span) => ({ from: Prisma.sql`usage_events e`, condition: spanSql(Prisma.sql`e.occurred_at`, span), fromTail: false }));
   if (rolled) parts.push({ from: Prisma.sql`tail e`, condition: spanSql(Prisma.sql`e.occurred_at`, rolled), fromTail: true });
   return parts;
@@ -154,15 +157,19 @@ function rawParts(range: Range): { from: Prisma.Sql; condition: Prisma.Sql; from
  * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
  * key (an OR across spans would make the scan read every bucket of the customer and filter).
  */
-function rolledRows(table: 'usage_rollups' | 'usage_rollup_values', columns: Prisma.Sql, where: Prisma.Sql, range: Range): Prisma.Sql {
-  const selects = spansOf(range).spans.map(
+export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values', columns: Prisma.Sql,
+  where: Prisma.Sql,
+  range: Range,
+  granularities?: readonly number[],
+): Prisma.Sql {
+  const selects = spansOf(range, granularities).spans.map(
     (span) =>
       Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE ${where} AND r.granularity = ${Prisma.raw(String(span.granularity))} AND ${spanSql(Prisma.sql`r.bucket_start`, span)}`,
   );
   return selects.length > 0 ? Prisma.join(selects, ' UNION ALL ') : Prisma.sql`SELECT ${columns} FROM ${Prisma.raw(table)} r WHERE false`;
 }
 
-const rolledScope = (scope: Scope) =>
+export const rolledScope = (scope: Scope) =>
   Prisma.sql`r.customer_id = ${scope.customerId}::uuid AND r.subscription_key IN (${scope.subscriptionId}::uuid, ${NO_SUBSCRIPTION}::uuid)`;
 
 /** Aggregators read by one statement (json_build_array takes at most 100 arguments). */

@@ -39,6 +39,31 @@ export function meterSpec(row: { id: string; eventType: string; aggregation: Met
   return { kind: 'meter', meterId: row.id, eventType: row.eventType, aggregation: row.aggregation, property: row.property, filters: row.filters as MeterFilter[] };
 }
 
+/** A meter read per value of some event properties (a dimensional SKU's meter and its group_by). */
+export interface GroupedMeterSpec {
+  spec: AggregatorSpec & { kind: 'meter' };
+  groupBy: readonly string[];
+}
+
+/**
+ * Rollup and cursor key of a grouped meter's per-dimension-value rollups: one series per meter and
+ * group_by, since two SKUs may group one meter by different properties.
+ */
+export const dimensionKey = (group: GroupedMeterSpec): string => `dims:${group.spec.meterId}:${JSON.stringify(group.groupBy)}`;
+
+/**
+ * Bucket sizes (minutes) of the dimension series: hourly and daily only. A series holds a row per
+ * dimension value and bucket, so 5-minute buckets would multiply its rows (and the rollup pass's
+ * work) many times over; a grouped read takes the partial hours at its range's edges raw instead.
+ */
+export const DIMENSION_GRANULARITIES = [60, 1440] as const;
+
+/** Aggregations a grouped meter may have, each composed exactly from per-bucket partials (UniqueCount from the distinct values kept per bucket). */
+export const ROLLED_DIMENSION_AGGREGATIONS: ReadonlySet<MeterAggregation> = new Set(['Sum', 'Count', 'Max', 'UniqueCount']);
+
+/** The dimension value of an event: the text of each group_by property, null where the event lacks it, as a JSON array. */
+export const dimensionsSql = (groupBy: readonly string[]) => Prisma.sql`jsonb_build_array(${Prisma.join(groupBy.map((key) => Prisma.sql`e.properties ->> ${key}::text`))})`;
+
 export const rollupKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? `default:${spec.eventType}` : spec.meterId);
 export const cursorKey = (spec: AggregatorSpec): string => (spec.kind === 'default' ? DEFAULT_CURSOR : spec.meterId);
 

@@ -1,14 +1,34 @@
 /**
  * Usage rollups: partial aggregates per aggregator (a meter, or the default of an event type),
  * customer, subscription and 5-minute, hourly and daily UTC bucket, advanced incrementally along
- * usage_events.seq by rollUpUsage. Each aggregator's cursor says how far its rollups reach. Runs on
+ * usage_events.seq by rollUpUsage; and, for grouped meters (dimensional SKUs), the same per dimension
+ * value (usage_dimension_rollups). Each aggregator's cursor says how far its rollups reach. Runs on
  * the pg pool (see `transaction`).
  */
 import type pg from 'pg';
 import { withPooledClient } from '../client.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { MeterAggregation } from '../../generated/prisma/client.js';
-import { cursorKey, DEFAULT_CURSOR, DEFAULT_VALUE, matchSql, meterSpec, NO_SUBSCRIPTION, prop, type AggregatorSpec, type MeterFilter } from './aggregators.js';
+import {
+  cursorKey,
+  DEFAULT_CURSOR,
+  DEFAULT_VALUE,
+  dimensionKey,
+  dimensionsSql,
+  matchSql,
+  meterSpec,
+  NO_SUBSCRIPTION,
+  prop,
+  ROLLED_DIMENSION_AGGREGATIONS,
+  type AggregatorSpec,
+  type GroupedMeterSpec,
+  type MeterFilter,
+} from './aggregators.js';
+
+/** What one cursor follows: an aggregator, or a grouped meter's per-dimension-value series. */
+type RollupSeries = AggregatorSpec | { kind: 'dimensions'; group: GroupedMeterSpec };
+
+const seriesKey = (series: RollupSeries): string => (series.kind === 'dimensions' ? dimensionKey(series.group) : cursorKey(series));
 
 const FIVE_MINUTE_BUCKET = Prisma.sql`date_bin('5 minutes', e.occurred_at, TIMESTAMPTZ 'epoch')`;
 const HOUR_BUCKET = Prisma.sql`date_bin('1 hour', e.occurred_at, TIMESTAMPTZ 'epoch')`;
@@ -17,6 +37,10 @@ const DAY_BUCKET = Prisma.sql`date_bin('1 day', e.occurred_at, TIMESTAMPTZ 'epoc
 const BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.five_start), (e.hour_start), (e.day_start))`;
 const GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.five_start) = 0 THEN 5 WHEN GROUPING(e.hour_start) = 0 THEN 60 ELSE 1440 END`;
 const BUCKET = Prisma.sql`COALESCE(e.five_start, e.hour_start, e.day_start)`;
+/** The same for the dimension series (DIMENSION_GRANULARITIES: hours and days). */
+const DIMENSION_BUCKET_SETS = Prisma.sql`GROUPING SETS ((e.hour_start), (e.day_start))`;
+const DIMENSION_GRANULARITY = Prisma.sql`CASE WHEN GROUPING(e.hour_start) = 0 THEN 60 ELSE 1440 END`;
+const DIMENSION_BUCKET = Prisma.sql`COALESCE(e.hour_start, e.day_start)`;
 const EPOCH_MS = Prisma.sql`(extract(epoch FROM e.occurred_at) * 1000)`;
 /** Ties on the timestamp go to the greater event id, so "latest" never depends on arrival order. */
 const NEWER_LATEST = Prisma.sql`excluded.latest_at IS NOT NULL AND (r.latest_at IS NULL OR (excluded.latest_at, excluded.latest_id) > (r.latest_at, r.latest_id))`;
@@ -31,14 +55,17 @@ const AGGREGATORS_PER_STATEMENT = 16;
  * statement: the events are read once into a materialized CTE that also computes, once per event,
  * the numeric value of every property the meters read; each aggregator then groups that set.
  */
-async function rollRange(client: pg.PoolClient, specs: AggregatorSpec[], lo: bigint, hi: bigint): Promise<void> {
-  const meters = specs.filter((s): s is AggregatorSpec & { kind: 'meter' } => s.kind === 'meter');
+async function rollRange(client: pg.PoolClient, series: RollupSeries[], lo: bigint, hi: bigint): Promise<void> {
+  const specs = series.filter((s): s is AggregatorSpec => s.kind !== 'dimensions');
+  const groups = series.flatMap((s) => (s.kind === 'dimensions' ? [s.group] : []));
+  const meters = [...specs.filter((s): s is AggregatorSpec & { kind: 'meter' } => s.kind === 'meter'), ...groups.map((g) => g.spec)];
   const properties = [...new Set(meters.flatMap((m) => (m.property === null ? [] : [m.property])))];
   const column = (property: string) => Prisma.raw(`n${properties.indexOf(property)}`);
-  const needsProperties = meters.some((m) => m.filters.length > 0 || m.aggregation === 'UniqueCount');
+  const needsProperties = groups.length > 0 || meters.some((m) => m.filters.length > 0 || m.aggregation === 'UniqueCount');
   const columns = [
     Prisma.sql`e.id, e.event_type, e.customer_id, COALESCE(e.subscription_id, ${NO_SUBSCRIPTION}::uuid) AS subscription_key,
                ${FIVE_MINUTE_BUCKET} AS five_start, ${HOUR_BUCKET} AS hour_start, ${DAY_BUCKET} AS day_start, e.late, e.occurred_at`,
+    ...(groups.length > 0 ? [Prisma.sql`e.seq`] : []),
     ...(meters.some((m) => m.aggregation === 'WEIGHTED_SUM') ? [Prisma.sql`${EPOCH_MS} AS t_ms`] : []),
     ...(specs.some((s) => s.kind === 'default') ? [Prisma.sql`${DEFAULT_VALUE} AS q`] : []),
     ...properties.map((p) => Prisma.sql`usage_numeric(${prop(p)}) AS ${column(p)}`),
@@ -89,6 +116,30 @@ async function rollRange(client: pg.PoolClient, specs: AggregatorSpec[], lo: big
         FROM (SELECT e.*, ${distinctValueSql(spec.property)} AS value_key FROM batch e
               WHERE ${matchSql(spec)} AND e.properties ->> ${spec.property}::text IS NOT NULL) e
         GROUP BY e.customer_id, e.subscription_key, e.value_key, ${BUCKET_SETS}
+        ON CONFLICT DO NOTHING`);
+    }
+  }
+  for (const group of groups) {
+    const v = group.spec.property === null ? Prisma.sql`NULL::numeric` : Prisma.sql`e.${column(group.spec.property)}`;
+    const aggregation = group.spec.aggregation;
+    statements.push(Prisma.sql`
+      INSERT INTO usage_dimension_rollups AS r (aggregator, customer_id, subscription_key, granularity, bucket_start, dims_key, dims, first_seq, event_count, value_sum, value_max)
+      SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${DIMENSION_GRANULARITY}, ${DIMENSION_BUCKET}, usage_value_key(e.dims::text), e.dims, min(e.seq), count(*),
+             ${aggregation === 'Sum' ? Prisma.sql`sum(${v})` : Prisma.sql`NULL::numeric`}, ${aggregation === 'Max' ? Prisma.sql`max(${v})` : Prisma.sql`NULL::numeric`}
+      FROM (SELECT e.*, ${dimensionsSql(group.groupBy)} AS dims FROM batch e WHERE ${matchSql(group.spec)}) e
+      GROUP BY e.customer_id, e.subscription_key, e.dims, ${DIMENSION_BUCKET_SETS}
+      ON CONFLICT (aggregator, customer_id, granularity, bucket_start, subscription_key, dims_key) DO UPDATE SET
+        first_seq = LEAST(r.first_seq, excluded.first_seq),
+        event_count = r.event_count + excluded.event_count,
+        value_sum = COALESCE(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
+        value_max = GREATEST(r.value_max, excluded.value_max)`);
+    if (aggregation === 'UniqueCount' && group.spec.property !== null) {
+      statements.push(Prisma.sql`
+        INSERT INTO usage_dimension_rollup_values (aggregator, customer_id, subscription_key, granularity, bucket_start, dims_key, value_key)
+        SELECT ${dimensionKey(group)}::text, e.customer_id, e.subscription_key, ${DIMENSION_GRANULARITY}, ${DIMENSION_BUCKET}, e.dims_key, e.value_key
+        FROM (SELECT e.*, usage_value_key(${dimensionsSql(group.groupBy)}::text) AS dims_key, ${distinctValueSql(group.spec.property)} AS value_key FROM batch e
+              WHERE ${matchSql(group.spec)} AND e.properties ->> ${group.spec.property}::text IS NOT NULL) e
+        GROUP BY e.customer_id, e.subscription_key, e.dims_key, e.value_key, ${DIMENSION_BUCKET_SETS}
         ON CONFLICT DO NOTHING`);
     }
   }
@@ -165,6 +216,23 @@ async function settledHorizon(pool: pg.Pool, lockTimeoutMs: number): Promise<big
   }
 }
 
+/**
+ * Every grouped meter the rollups keep per dimension value: each meter and group_by of a dimensional
+ * SKU (any plan, any version) whose aggregation composes from partials (ROLLED_DIMENSION_AGGREGATIONS).
+ */
+export async function readDimensionSeries(pool: pg.Pool): Promise<GroupedMeterSpec[]> {
+  const rows = await run<{ id: string; event_type: string; aggregation: MeterAggregation; property: string | null; filters: MeterFilter[]; group_by: string[] }>(
+    pool,
+    Prisma.sql`SELECT DISTINCT m.id::text, m.event_type, m.aggregation::text, m.property, m.filters, k.dimensional -> 'group_by' AS group_by
+               FROM skus k JOIN meters m ON m.id = k.meter_id
+               WHERE k.dimensional IS NOT NULL AND m.aggregation::text = ANY(${[...ROLLED_DIMENSION_AGGREGATIONS]}::text[])`,
+  );
+  return rows.map((r) => ({
+    spec: meterSpec({ id: r.id, eventType: r.event_type, aggregation: r.aggregation, property: r.property, filters: r.filters }) as AggregatorSpec & { kind: 'meter' },
+    groupBy: r.group_by,
+  }));
+}
+
 /** Every meter as the aggregator its rollups follow. */
 export async function readMeterSpecs(pool: pg.Pool): Promise<AggregatorSpec[]> {
   const rows = await run<{ id: string; event_type: string; aggregation: MeterAggregation; property: string | null; filters: MeterFilter[] }>(
@@ -175,15 +243,18 @@ export async function readMeterSpecs(pool: pg.Pool): Promise<AggregatorSpec[]> {
 }
 
 /**
- * One rollup pass over the given aggregators (every meter, plus the defaults' shared cursor), up to
- * the settled horizon. Aggregators whose cursors stand at the same position advance together over
- * one scan; a lagging one (a new meter backfilling) catches up chunk by chunk until it joins them.
+ * One rollup pass over the given aggregators (every meter, plus the defaults' shared cursor) and
+ * grouped meters' dimension series, up to the settled horizon. Series whose cursors stand at the same
+ * position advance together over one scan (in one statement); a lagging one (a new meter, or a new
+ * dimensional SKU's series, backfilling) catches up chunk by chunk until it joins them.
  * Safe to run from several processes at once: each step locks the cursor rows first.
  */
-export async function rollUpUsage(pool: pg.Pool, specs: AggregatorSpec[], options: RollupOptions = {}): Promise<RollupPassOutcome> {
+export async function rollUpUsage(pool: pg.Pool, specs: AggregatorSpec[], options: RollupOptions = {}, groups: readonly GroupedMeterSpec[] = []): Promise<RollupPassOutcome> {
   const chunk = options.chunk ?? 100_000n;
-  const byCursor = new Map<string, AggregatorSpec>();
-  for (const spec of specs) if (!byCursor.has(cursorKey(spec))) byCursor.set(cursorKey(spec), spec);
+  const byCursor = new Map<string, RollupSeries>();
+  for (const series of [...specs, ...groups.map((group): RollupSeries => ({ kind: 'dimensions', group }))]) {
+    if (!byCursor.has(seriesKey(series))) byCursor.set(seriesKey(series), series);
+  }
   byCursor.set(DEFAULT_CURSOR, { kind: 'default', eventType: '' });
   const keys = [...byCursor.keys()].sort();
 

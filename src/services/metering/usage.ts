@@ -34,11 +34,11 @@ import {
   type WindowPartial,
 } from '../../core/index.js';
 import type pg from 'pg';
-import { cursorKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
+import { cursorKey, dimensionKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
-import { readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
+import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { ServiceDeps } from '../deps.js';
@@ -249,10 +249,16 @@ export interface GroupedMeter extends GroupedMeterSpec {
 }
 
 /** The grouped meters' quantities per dimension value over [from, to), keyed as the rating core reads them; one statement. */
-async function groupedQuantities(read: SqlReader, groups: readonly GroupedMeter[] | undefined, scope: Scope, range: { from: Date; to: Date }): Promise<Record<string, string>> {
+async function groupedQuantities(
+  read: SqlReader,
+  groups: readonly GroupedMeter[] | undefined,
+  scope: Scope,
+  range: { from: Date; to: Date },
+  hints: ReadonlyMap<string, bigint>,
+): Promise<Record<string, string>> {
   if (groups === undefined || groups.length === 0) return {};
   const out: Record<string, string> = {};
-  for (const row of await readGroupedQuantities(read, groups, scope, range)) {
+  for (const row of await readGroupedQuantities(read, groups, scope, range, hints)) {
     const group = groups[row.spec]!;
     out[row.values === null ? groupedOtherKey(group.key, group.groupBy) : groupedUsageKey(group.key, group.groupBy, row.values)] = canonicalDecimal(row.quantity);
   }
@@ -323,6 +329,11 @@ export interface QuantityRequest {
   to: Date;
 }
 
+/** The rollup cursors a read of these meters follows: the meters' and the grouped meters' dimension series. */
+const cursorKeysOf = (input: Pick<QuantityRequest, 'meters' | 'groups'>): string[] => [
+  ...new Set([...input.meters.map((m) => cursorKey(m.spec)), ...(input.groups ?? []).map(dimensionKey)]),
+];
+
 /** Reads quantities as quantitiesForPeriod does. */
 export type QuantityReader = (input: QuantityRequest) => Promise<Record<string, string>>;
 
@@ -353,11 +364,12 @@ function quantityReaderOn(read: SqlReader, aggregates?: AggregateReader): Quanti
     const range = { from: input.from, to: input.to };
     const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
     if (input.to <= input.from) return meterQuantities(read, input.meters, scope, range, new Map());
-    const cursors = [...new Set(input.meters.map((m) => cursorKey(m.spec)))];
+    const cursors = cursorKeysOf(input);
     const key = cursors.join('\u0000');
     let hints = hintsBySet.get(key);
     if (!hints) hintsBySet.set(key, (hints = readCursors(read, cursors)));
-    const [quantities, grouped] = await Promise.all([meterQuantities(read, input.meters, scope, range, await hints, aggregates), groupedQuantities(read, input.groups, scope, range)]);
+    const known = await hints;
+    const [quantities, grouped] = await Promise.all([meterQuantities(read, input.meters, scope, range, known, aggregates), groupedQuantities(read, input.groups, scope, range, known)]);
     return { ...quantities, ...grouped };
   };
 }
@@ -404,13 +416,13 @@ export async function tracedQuantitiesForPeriod(db: DbClient, input: Omit<Quanti
   const scope = { customerId: input.customerId, subscriptionId: input.subscriptionId };
   const range = { from: input.from, to: input.to };
   const specs = input.meters.map((m) => m.spec);
-  const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
+  const hints = await readCursors(read, cursorKeysOf(input));
   const plan = quantityPlan(input.meters, range);
   const [values, partials, spans, grouped] = await Promise.all([
     aggregateAll(read, [...specs.map((spec) => ({ spec, ...range })), ...plan.requests], scope, hints),
     readWindowPartials(read, plan.windowed, scope, range),
     readEventSpans(read, specs, scope, range),
-    groupedQuantities(read, input.groups, scope, range),
+    groupedQuantities(read, input.groups, scope, range, hints),
   ]);
   const counts = values.slice(0, specs.length);
   const quantities = { ...plan.finish(values.slice(specs.length), partials), ...grouped };
@@ -603,7 +615,7 @@ export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string,
   const [values, partials, grouped] = await Promise.all([
     aggregateAll(read, [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests], scope, subscription.cursors),
     readWindowPartials(read, plan.windowed, scope, billed),
-    groups.length === 0 ? Promise.resolve([]) : readGroupedQuantities(read, groups, scope, billed),
+    groups.length === 0 ? Promise.resolve([]) : readGroupedQuantities(read, groups, scope, billed, subscription.cursors),
   ]);
   const billable = atLeastZero(plan.finish(values.slice(entries.length), partials));
   const dimensionsOf = (meterId: string) =>
@@ -658,9 +670,10 @@ export function usageQueryIssues(query: UsageQuery): { path: string; message: st
 
 // ── Rollup scheduling ────────────────────────────────────────────────────────────────────────
 
-/** One rollup pass over every meter and the default aggregators. */
+/** One rollup pass over every meter, the default aggregators and the grouped meters' dimension series. */
 export async function runRollupPass(deps: { pool: pg.Pool }): Promise<RollupPassOutcome> {
-  return rollUpUsage(deps.pool, await readMeterSpecs(deps.pool));
+  const [specs, groups] = await Promise.all([readMeterSpecs(deps.pool), readDimensionSeries(deps.pool)]);
+  return rollUpUsage(deps.pool, specs, {}, groups);
 }
 
 interface Scheduler {
