@@ -87,15 +87,24 @@ export function createPaymentActivities(deps: PaymentActivityDeps) {
     requestProcessorEvent: (eventId: string): Promise<WithFollowUps<{ asked: boolean }>> =>
       classified(() => collectingFollowUps(payments, (collecting) => requestNotificationOfInvoice(collecting, eventId))),
 
-    /** Applies the notification (or reads what the invoice's workflow made of it: `asked`, its answer). */
+    /** Applies the notification (or reads what the invoice's workflow made of it: `asked`, its answer). Runs recorded before PROCESSOR_EVENT_RUNS_FOLLOW_UPS. */
     processProcessorEvent: (eventId: string, asked?: PaymentAnswer | null): Promise<string> => classified(() => processNotification(payments, eventId, asked)),
+
+    /** processProcessorEvent whose follow-ups (dunning closed, subscriptions told, a recharge started) are the processor-event workflow's to run. */
+    applyProcessorEvent: (eventId: string, asked?: PaymentAnswer | null): Promise<WithFollowUps<{ outcome: string }>> =>
+      classified(() => collectingFollowUps(payments, async (collecting) => ({ outcome: await processNotification(collecting, eventId, asked) }))),
 
     /** A dunning retry's charge, handed back to be asked of the invoice's workflow. */
     requestDunningCharge: (input: { invoiceId: string; attempt: number; at: string }): Promise<WithFollowUps<{ asked: boolean }>> =>
       classified(() => collectingFollowUps(payments, (collecting) => requestDunningCharge(collecting, input))),
 
     /** Settles a dunning retry from its charge's answer (`charge`). */
-    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string; charge?: PaymentAnswer | null }): Promise<DunningState> => classified(() => runDunningAttempt(payments, input)),
+    runDunningAttempt: (input: { invoiceId: string; attempt: number; at: string; charge?: PaymentAnswer | null; handBack?: boolean }): Promise<WithFollowUps<DunningState>> =>
+      classified(() =>
+        // `handBack` (DUNNING_RUNS_SETTLE_FOLLOW_UPS): what the closing causes (its subscriptions told) is the dunning
+        // workflow's to run; runs recorded before it have this activity run them through the gateway.
+        input.handBack === true ? collectingFollowUps(payments, (collecting) => runDunningAttempt(collecting, input)) : runDunningAttempt(payments, input),
+      ),
 
     concludeDunning: (input: { invoiceId: string; at: string }): Promise<DunningState> => classified(() => concludeDunning(payments, input)),
 

@@ -53,7 +53,7 @@ describe.concurrent('dunning schedule on a test clock', () => {
       [4, 21],
     ] as const) {
       expect(await advance(day(due))).toEqual({ caughtUp: true });
-      expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([{ invoiceId, attempt, at: day(due) }]);
+      expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([{ invoiceId, attempt, at: day(due), handBack: true }]);
       expect(await handle.query(dunningStateQuery)).toEqual({ status: 'Active', attemptCount: attempt });
     }
     // The last retry's outcome may stay pending at the processor: the schedule waits a week for it.
@@ -74,9 +74,9 @@ describe.concurrent('dunning schedule on a test clock', () => {
     expect(await handle.result()).toEqual({ status: 'Exhausted', attemptCount: 2 });
     expect(run.calls).toEqual([
       { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 1, at: day(1) }] },
-      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 1, at: day(1) }] },
+      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 1, at: day(1), handBack: true }] },
       { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 2, at: day(2) }] },
-      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(2) }] },
+      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(2), handBack: true }] },
       { activity: 'concludeDunning', args: [{ invoiceId, at: day(9) }] },
     ]);
   });
@@ -102,8 +102,8 @@ describe.concurrent('dunning schedule on a test clock', () => {
     );
     await advance(day(3));
     expect(run.argsOf('runDunningAttempt')).toEqual([
-      [{ invoiceId, attempt: 1, at: day(3) }],
-      [{ invoiceId, attempt: 1, at: day(3) }],
+      [{ invoiceId, attempt: 1, at: day(3), handBack: true }],
+      [{ invoiceId, attempt: 1, at: day(3), handBack: true }],
     ]);
     expect(run.argsOf('recordBillingError')).toEqual([]);
     expect(await handle.query(dunningStateQuery)).toEqual({ status: 'Active', attemptCount: 1 });
@@ -148,12 +148,12 @@ describe.concurrent('dunning retry failing for good: held as the schedule billin
     expect(run.calls.slice(before, before + 3)).toEqual([
       { activity: 'clearBillingError', args: [{ entity: 'dunning_schedule', id: invoiceId, command: OPERATOR }] },
       { activity: 'requestDunningCharge', args: [{ invoiceId, attempt: 2, at: day(15) }] },
-      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(15) }] },
+      { activity: 'runDunningAttempt', args: [{ invoiceId, attempt: 2, at: day(15), handBack: true }] },
     ]);
 
     // The third retry was due at +14, already passed: it runs at the clock's time, right after.
     expect(await advance(day(15))).toEqual({ caughtUp: true });
-    expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([{ invoiceId, attempt: 3, at: day(15) }]);
+    expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([{ invoiceId, attempt: 3, at: day(15), handBack: true }]);
     expect(await handle.query(nextWakeQuery)).toBe(day(21));
   });
 
@@ -213,13 +213,13 @@ describe.concurrent('a retry\'s charge asked of the invoice\'s workflow (a reque
 
     await advance(day(3));
     const [[first]] = run.argsOf('runDunningAttempt') as [[{ charge: { requestId: string } }]];
-    expect(first).toEqual({ invoiceId, attempt: 1, at: day(3), charge: { requestId: expect.any(String), result: result('Open', 'Failed', 'pay-1'), failure: null } });
+    expect(first).toEqual({ invoiceId, attempt: 1, at: day(3), handBack: true, charge: { requestId: expect.any(String), result: result('Open', 'Failed', 'pay-1'), failure: null } });
     expect(invoice.run.argsOf('chargeInvoice')).toEqual([[invoiceId, chargeOf(1, day(3))]]);
 
     // A billing failure in the invoice's workflow: held there (its billing_error), answered as the failure.
     await advance(day(7));
     expect(run.argsOf('runDunningAttempt').at(-1)).toEqual([
-      { invoiceId, attempt: 2, at: day(7), charge: { requestId: expect.any(String), result: null, failure: { type: 'DeterministicFailure', message: 'payment row overflows', details: null } } },
+      { invoiceId, attempt: 2, at: day(7), handBack: true, charge: { requestId: expect.any(String), result: null, failure: { type: 'DeterministicFailure', message: 'payment row overflows', details: null } } },
     ]);
     expect(invoice.run.argsOf('recordBillingError')).toHaveLength(1);
 
@@ -249,7 +249,7 @@ describe.concurrent('a retry\'s charge asked of the invoice\'s workflow (a reque
       invoiceId,
     );
     await advance(day(3));
-    expect(run.argsOf('runDunningAttempt')).toEqual([[{ invoiceId, attempt: 1, at: day(3), charge: null }]]);
+    expect(run.argsOf('runDunningAttempt')).toEqual([[{ invoiceId, attempt: 1, at: day(3), handBack: true, charge: null }]]);
     expect(invoice.run.argsOf('chargeInvoice')).toHaveLength(1);
   });
 

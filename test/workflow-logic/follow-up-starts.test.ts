@@ -17,7 +17,7 @@ import { childStartsOf } from '../support/histories.js';
 import { eventually } from '../support/payments.js';
 import { useWorkflowLogic } from '../support/workflow-logic.js';
 
-const logic = useWorkflowLogic(['billLateUsageCorrections', 'reconcileContractWorkflows', 'advanceContract', 'checkDueDunningAttempts', 'requestProcessorEvent', 'processProcessorEvent', 'runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);
+const logic = useWorkflowLogic(['billLateUsageCorrections', 'reconcileContractWorkflows', 'advanceContract', 'checkDueDunningAttempts', 'requestProcessorEvent', 'applyProcessorEvent', 'runDunningAttempt', 'concludeDunning', 'recordBillingError', 'clearBillingError']);
 
 const AT = '2026-03-01T00:00:00.000Z';
 const facts = (invoiceId: string): InvoiceWorkflowFacts => ({ invoiceId, status: 'Draft', customerId: randomUUID(), subscriptionId: null, invoiceNumber: null, testClockId: null, currency: 'USD' });
@@ -108,14 +108,14 @@ describe.concurrent('starts handed back by activities run by their workflow', ()
     const notification = logic.mock(processorEventWorkflowId(eventId), {
       // Nothing to ask of an invoice's workflow: the activity applies it.
       requestProcessorEvent: async () => ({ asked: false, followUps: [] }),
-      processProcessorEvent: async () => 'ignored',
+      applyProcessorEvent: async () => ({ outcome: 'ignored' }),
     });
     const handle = await logic.start('dunningCheckWorkflow', run.id, []);
 
     expect(await handle.result()).toEqual(summary);
     expect(await childStartsOf(handle)).toEqual([dunningWorkflowId(invoiceId), processorEventWorkflowId(eventId)]);
     for (const id of [dunningWorkflowId(invoiceId), processorEventWorkflowId(eventId)]) expect(await childOf(id)).toEqual({ parent: run.id, taskQueue: logic.taskQueue });
-    expect(await notification.called('processProcessorEvent')).toEqual({ activity: 'processProcessorEvent', args: [eventId] });
+    expect(await notification.called('applyProcessorEvent')).toEqual({ activity: 'applyProcessorEvent', args: [eventId] });
     await dunning.called('concludeDunning');
   });
 });

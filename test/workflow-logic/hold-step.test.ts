@@ -28,7 +28,7 @@ const logic = useWorkflowLogic([
   'runDunningAttempt',
   'advanceContract',
   'requestProcessorEvent',
-  'processProcessorEvent',
+  'applyProcessorEvent',
   'chargeWalletTopUp',
   'abandonWalletTopUp',
   'recordBillingError',
@@ -142,14 +142,14 @@ const CASES: HoldCase[] = [
   {
     workflowType: 'processorEventWorkflow',
     entity: 'processor_event',
-    step: 'processProcessorEvent',
+    step: 'applyProcessorEvent',
     workflowId: processorEventWorkflowId,
     args: (id) => [{ eventId: id }],
     mocks: (_id, failOnce) => ({
       requestProcessorEvent: async () => ({ asked: false, followUps: [] }),
-      processProcessorEvent: async () => {
+      applyProcessorEvent: async () => {
         failOnce();
-        return 'payment_succeeded';
+        return { outcome: 'payment_succeeded', followUps: [] };
       },
     }),
     trigger: async () => {},

@@ -9,7 +9,7 @@ import { invoiceWorkflowId, type InvoiceWorkflowFacts } from '../../workflows/in
 import { processorEventWorkflowId } from '../../workflows/processor-event/messages.js';
 import { useWorkflowLogic } from '../support/workflow-logic.js';
 
-const logic = useWorkflowLogic(['requestProcessorEvent', 'processProcessorEvent', 'applyPaymentNotification', 'renderInvoiceDocument', 'recordBillingError', 'clearBillingError']);
+const logic = useWorkflowLogic(['requestProcessorEvent', 'applyProcessorEvent', 'applyPaymentNotification', 'renderInvoiceDocument', 'recordBillingError', 'clearBillingError']);
 
 describe.concurrent('processor notification through the invoice workflow', () => {
   it('asks the running invoice workflow by signal, which applies it once and answers; the outcome is read after', async () => {
@@ -23,7 +23,7 @@ describe.concurrent('processor notification through the invoice workflow', () =>
     const invoiceHandle = await logic.start('invoiceWorkflow', invoice.id, [{ invoiceId, status: 'Open' }]);
     const run = logic.mock(processorEventWorkflowId(eventId), {
       requestProcessorEvent: async () => ({ asked: true, followUps: [{ kind: 'invoice_payment', invoice: facts, command: { kind: 'notification', eventId }, running: true }] }),
-      processProcessorEvent: async () => 'payment_succeeded',
+      applyProcessorEvent: async () => ({ outcome: 'payment_succeeded', followUps: [] }),
     });
     const handle = await logic.start('processorEventWorkflow', run.id, [{ eventId }]);
 
@@ -32,7 +32,7 @@ describe.concurrent('processor notification through the invoice workflow', () =>
     expect(invoice.argsOf('applyPaymentNotification')).toEqual([[invoiceId, eventId]]);
     expect(run.calls).toEqual([
       { activity: 'requestProcessorEvent', args: [eventId] },
-      { activity: 'processProcessorEvent', args: [eventId, { requestId: expect.any(String), result: { invoice: { status: 'Paid', invoiceNumber: 'INV-0100' }, paymentId: null, paymentStatus: null }, failure: null }] },
+      { activity: 'applyProcessorEvent', args: [eventId, { requestId: expect.any(String), result: { invoice: { status: 'Paid', invoiceNumber: 'INV-0100' }, paymentId: null, paymentStatus: null }, failure: null }] },
     ]);
   });
 
@@ -40,13 +40,13 @@ describe.concurrent('processor notification through the invoice workflow', () =>
     const eventId = `evt_${randomUUID()}`;
     const run = logic.mock(processorEventWorkflowId(eventId), {
       requestProcessorEvent: async () => ({ asked: false, followUps: [] }),
-      processProcessorEvent: async () => 'refund_recorded',
+      applyProcessorEvent: async () => ({ outcome: 'refund_recorded', followUps: [] }),
     });
     const handle = await logic.start('processorEventWorkflow', run.id, [{ eventId }]);
     expect(await handle.result()).toBe('refund_recorded');
     expect(run.calls).toEqual([
       { activity: 'requestProcessorEvent', args: [eventId] },
-      { activity: 'processProcessorEvent', args: [eventId] },
+      { activity: 'applyProcessorEvent', args: [eventId] },
     ]);
   });
 });

@@ -104,6 +104,9 @@ describe('the dunning and processor-event workflows ask the invoice workflow for
     await captureHistory(dunningWorkflow, 'retry-charge-asked-by-signal-then-collected');
     await captureHistory(invoiceWorkflow, 'payments-asked-by-dunning-and-processor-events');
     await captureHistory(succeeded.workflow, 'payment-succeeded-asked-of-invoice-workflow');
+    // The same runs with the settle's and the application's follow-ups handed back to their workflows (patches dunning-runs-settle-follow-ups, processor-event-runs-follow-ups).
+    await captureHistory(dunningWorkflow, 'retry-settled-follow-ups-handed-back');
+    await captureHistory(succeeded.workflow, 'applied-follow-ups-handed-back');
     await handleOf(subscriptionWorkflowId(subscriptionId)).terminate('test done');
   }, 240_000);
 

@@ -74,14 +74,14 @@ describe('a processor notification that fails deterministically', () => {
         return view;
       });
       expect(failed).toMatchObject({ id: heldEvent.id, type: 'charge.refunded', object_id: heldCharge, processed_at: null, outcome: null });
-      expect(failed.billing_error).toMatchObject({ step: 'processProcessorEvent', type: 'DeterministicFailure' });
+      expect(failed.billing_error).toMatchObject({ step: 'applyProcessorEvent', type: 'DeterministicFailure' });
       expect(failed.billing_error!.message).toMatch(/overflow/i);
       // Never retried, and the run holds (it no longer fails in Temporal only).
-      expect((await activityAttempts(h, workflow.workflowId)).processProcessorEvent).toEqual([1]);
+      expect((await activityAttempts(h, workflow.workflowId)).applyProcessorEvent).toEqual([1]);
       expect((await workflow.describe()).status.name).toBe('RUNNING');
       const [recorded] = await auditOf(heldEvent.id);
       expect(recorded).toMatchObject({ action: 'processor_event.billing_error', actor_type: 'workflow', actor_id: workflow.workflowId, request_id: null, before: { billing_error: null } });
-      expect(recorded!.after).toMatchObject({ billing_error: { step: 'processProcessorEvent', type: 'DeterministicFailure' } });
+      expect(recorded!.after).toMatchObject({ billing_error: { step: 'applyProcessorEvent', type: 'DeterministicFailure' } });
       expect((await paymentsOf(h, held.invoiceId))[0]!.refunds).toEqual([]);
 
       // The other notification was applied.
@@ -100,14 +100,14 @@ describe('a processor notification that fails deterministically', () => {
     const retried = await expectJson<ProcessorEventView>(await h.request('POST', `/admin/v1/processor-events/${heldEvent.id}/retry`));
     expect(retried).toMatchObject({ id: heldEvent.id, status: 'processed', outcome: 'refund_recorded', billing_error: null, processed_at: expect.any(String) });
     expect(await workflow.result()).toBe('refund_recorded');
-    expect((await activityAttempts(h, workflow.workflowId)).processProcessorEvent).toEqual([1, 1]);
+    expect((await activityAttempts(h, workflow.workflowId)).applyProcessorEvent).toEqual([1, 1]);
     expect((await paymentsOf(h, held.invoiceId))[0]!.refunds).toMatchObject([{ amount_nanos: (15n * UNIT).toString(), source: 'processor', status: 'Succeeded' }]);
     const trail = await auditOf(heldEvent.id);
     expect(trail.map((entry) => [entry.action, entry.actor_type, entry.actor_id])).toEqual([
       ['processor_event.billing_retried', 'admin', 'test-admin'],
       ['processor_event.billing_error', 'workflow', workflow.workflowId],
     ]);
-    expect(trail[0]).toMatchObject({ request_id: expect.any(String), before: { billing_error: { step: 'processProcessorEvent' } }, after: { billing_error: null } });
+    expect(trail[0]).toMatchObject({ request_id: expect.any(String), before: { billing_error: { step: 'applyProcessorEvent' } }, after: { billing_error: null } });
 
     // Nothing left to retry; an unknown event is a 404.
     const nothing = await h.request('POST', `/admin/v1/processor-events/${heldEvent.id}/retry`);
@@ -152,7 +152,7 @@ describe('a processor notification that fails deterministically', () => {
     expect(await retry!.result()).toBe('refund_recorded');
     expect(await workflow.result()).toBe('refund_recorded');
     expect(await eventOf(event.id)).toMatchObject({ status: 'processed', outcome: 'refund_recorded', billing_error: null });
-    expect((await activityAttempts(h, workflow.workflowId)).processProcessorEvent).toEqual([1, 1]);
+    expect((await activityAttempts(h, workflow.workflowId)).applyProcessorEvent).toEqual([1, 1]);
     expect(await billingErrorTrail(h.deps.db, 'processor_event', event.id)).toEqual([
       ['processor_event.billing_error', 'workflow'],
       ['processor_event.billing_retried', 'admin'],

@@ -59,6 +59,13 @@ export const DUNNING_CLOSE_ENDS_HOLD = 'dunning-close-ends-hold';
  * `invoicePayment` update itself.
  */
 export const DUNNING_ASKS_INVOICE_CHARGE = 'dunning-asks-invoice-charge';
+/**
+ * What settling a retry causes in other workflows (an invoice paid or voided meanwhile closes the
+ * schedule: its subscriptions are told) is run by this workflow from the follow-ups
+ * `runDunningAttempt` hands back when asked to (`handBack`, issue 29). Runs without the marker had it
+ * send them through the gateway.
+ */
+export const DUNNING_RUNS_SETTLE_FOLLOW_UPS = 'dunning-runs-settle-follow-ups';
 
 /** How long after the last retry its outcome may stay pending at the processor before the schedule is Exhausted. */
 const PENDING_OUTCOME_GRACE_MS = 7 * 86_400_000;
@@ -133,7 +140,12 @@ class DunningRun {
     if (!patched(DUNNING_ASKS_INVOICE_CHARGE)) return runDunningAttempt(input);
     const { followUps } = await requestDunningCharge(input);
     const charge = await runFollowUps(followUps ?? []);
-    return runDunningAttempt(charge === undefined ? input : { ...input, charge });
+    const answered = charge === undefined ? input : { ...input, charge };
+    if (!patched(DUNNING_RUNS_SETTLE_FOLLOW_UPS)) return runDunningAttempt(answered);
+    const { followUps: closing, ...state } = await runDunningAttempt({ ...answered, handBack: true });
+    // This schedule's own closing signal is the state answered here: only the others are sent.
+    await runFollowUps((closing ?? []).filter((f) => !(f.kind === 'dunning_closed' && f.invoiceId === input.invoiceId)));
+    return state;
   }
 
   /** The closing signal, the state and next-wake queries, the test-clock advance and the operator's retry. */

@@ -20,7 +20,7 @@ import { OperatorHold } from '../hold.js';
 import { ACTIVITY_RETRY } from '../shared/messages.js';
 import { retryProcessorEventUpdate } from './messages.js';
 
-const { requestProcessorEvent, processProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
+const { requestProcessorEvent, processProcessorEvent, applyProcessorEvent, recordBillingError, clearBillingError } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: ACTIVITY_RETRY,
 });
@@ -41,6 +41,13 @@ export const PROCESSOR_EVENT_BILLING_ERRORS = 'processor-event-billing-errors';
  * `invoicePayment` update itself.
  */
 export const PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW = 'processor-event-asks-invoice-workflow';
+/**
+ * What applying the notification causes in other workflows (a dunning schedule closed, the invoice's
+ * subscriptions told, a wallet recharge started) is run by this workflow from the follow-ups
+ * `applyProcessorEvent` hands back (issue 29). Runs without the marker had `processProcessorEvent`
+ * send them through the gateway.
+ */
+export const PROCESSOR_EVENT_RUNS_FOLLOW_UPS = 'processor-event-runs-follow-ups';
 
 /** Returns what applying the notification did (e.g. payment_succeeded, refund_recorded). */
 export async function processorEventWorkflow(input: { eventId: string }): Promise<string> {
@@ -79,5 +86,8 @@ async function applyNotification(eventId: string): Promise<string> {
   if (!patched(PROCESSOR_EVENT_ASKS_INVOICE_WORKFLOW)) return processProcessorEvent(eventId);
   const { followUps } = await requestProcessorEvent(eventId);
   const asked = await runFollowUps(followUps ?? []);
-  return asked === undefined ? processProcessorEvent(eventId) : processProcessorEvent(eventId, asked);
+  if (!patched(PROCESSOR_EVENT_RUNS_FOLLOW_UPS)) return asked === undefined ? processProcessorEvent(eventId) : processProcessorEvent(eventId, asked);
+  const { outcome, followUps: after } = await (asked === undefined ? applyProcessorEvent(eventId) : applyProcessorEvent(eventId, asked));
+  await runFollowUps(after ?? []);
+  return outcome;
 }
