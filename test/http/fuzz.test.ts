@@ -78,6 +78,9 @@ interface Seeds {
   simulation: string;
   shadow_attachment: string;
   feature: string;
+  metered_feature: string;
+  /** A grant of the metered feature to the customer (the void route's). */
+  entitlement_grant: string;
   /** A portal session the renew and revoke routes act on. */
   portal_session: string;
   /** The last part of another portal session's link (a /portal/{token} route's parameter): renewing or revoking the seeded session leaves it working. */
@@ -150,10 +153,12 @@ async function seed(): Promise<Seeds> {
   await create(`/admin/v1/catalog/plans/${plans[0]}/features`, { feature_id: feature });
   // Overrides for the removal routes to find (they are fuzzed last, with the other deletions).
   for (const owner of [`subscriptions/${subscription}`, `contracts/${contract}`]) await expectJson(await h.request('PUT', `/admin/v1/${owner}/features/${feature}`, { body: { enabled: true } }), 201);
+  const metered_feature = (await create('/admin/v1/catalog/features', { key: `fuzz_m_${tag}`, name: 'Fuzz metered', kind: 'Metered', meter_event_type: 'api_calls' })).id;
+  const entitlement_grant = (await create(`/admin/v1/customers/${customer}/entitlement-grants`, { feature_id: metered_feature, quantity: '10' })).id;
   const portal_session = (await create(`/admin/v1/customers/${customer}/portal-sessions`, {})).id;
   const portal_link = (await create<{ url: string }>(`/admin/v1/customers/${customer}/portal-sessions`, {})).url.split('/portal/')[1]!;
   const hosted_link = hostedLinkToken(h.secrets.hosted_link_secret, invoice.id, new Date('2100-01-01T00:00:00Z'));
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, feature, portal_session, portal_link, hosted_link };
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, feature, metered_feature, entitlement_grant, portal_session, portal_link, hosted_link };
 }
 
 beforeAll(async () => {
@@ -184,6 +189,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   attachments: 'shadow_attachment',
   features: 'feature',
   'portal-sessions': 'portal_session',
+  'entitlement-grants': 'entitlement_grant',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */
@@ -200,7 +206,7 @@ const REFERENCES: Record<string, (keyof Seeds)[]> = {
   invoice_id: ['invoice'],
   test_clock_id: ['test_clock'],
   payment_method_id: ['payment_method'],
-  feature_id: ['feature'],
+  feature_id: ['feature', 'metered_feature'],
 };
 
 /** Mostly a seeded resource (so the lookup succeeds), sometimes an id nothing has. */
