@@ -335,7 +335,7 @@ function plausible(raw: Schema | undefined, name = '', depth = 0): fc.Arbitrary<
       if (schema.format === 'date-time') return fc.integer({ min: NOW_MS - 400 * DAY_MS, max: NOW_MS + 60 * DAY_MS }).map((ms) => new Date(ms).toISOString());
       if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (name.endsWith('_nanos')) return fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String);
-      if (name === 'included_quantity') return fc.bigInt({ min: 0n, max: 10n ** 9n }).map(String);
+      if (name === 'included_quantity' || name === 'quantity' || name === 'rollover_cap') return fc.bigInt({ min: 0n, max: 10n ** 9n }).map(String);
       if (name === 'currency') return fc.constantFrom('USD', 'EUR', 'JPY');
       if (name === 'event_type' || name === 'type' || name === 'meter_event_type') return fc.constantFrom(METER_EVENT_TYPE, 'api_calls');
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });

@@ -258,11 +258,16 @@ export class SubscriptionRun {
    */
   private async resetEntitlements(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
     if (asked !== true || !patched(ENTITLEMENT_RESET)) return;
+    await this.logFailure(() => shadowActivities.resetEntitlements({ subscriptionId: this.subscriptionId, period }), 'entitlement reset failed; grants of the closed period are not settled', period);
+  }
+
+  /** Runs a step that never holds billing: an activity failure (after its few attempts) is logged and the loop goes on. */
+  private async logFailure(step: () => Promise<unknown>, message: string, period: { start: string }): Promise<void> {
     try {
-      await shadowActivities.resetEntitlements({ subscriptionId: this.subscriptionId, period });
+      await step();
     } catch (err) {
       if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('entitlement reset failed; grants of the closed period are not settled', { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
+      log.warn(message, { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
     }
   }
 
@@ -273,11 +278,6 @@ export class SubscriptionRun {
    */
   private async rateShadow(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
     if (asked !== true || !patched(SHADOW_BILLING)) return;
-    try {
-      await shadowActivities.rateShadowBilling({ subscriptionId: this.subscriptionId, period });
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('shadow billing failed; billing is unaffected', { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
-    }
+    await this.logFailure(() => shadowActivities.rateShadowBilling({ subscriptionId: this.subscriptionId, period }), 'shadow billing failed; billing is unaffected', period);
   }
 }
