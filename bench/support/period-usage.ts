@@ -15,12 +15,16 @@ export interface BenchSubscription {
   subscriptionId: string;
 }
 
-/** A customer, a Monthly plan (SKUs added by the caller) and its Active subscription over [periodStart, periodEnd). */
-export async function benchSubscription(db: Db, period: { start: Date; end: Date }): Promise<BenchSubscription> {
+/**
+ * A customer, a Monthly plan and its Active subscription over [periodStart, periodEnd). `prepare`
+ * shapes the plan before the subscription is on it (a change afterwards would open version 2).
+ */
+export async function benchSubscription(db: Db, period: { start: Date; end: Date }, prepare: (ids: { customerId: string; planId: string }) => Promise<void> = async () => {}): Promise<BenchSubscription> {
   const customerId = newId();
   await db.customer.create({ data: { id: customerId, displayName: 'bench', email: 'bench@example.com', accountType: 'Organization', billingCurrency: 'USD' } });
   const planId = newId();
   await db.plan.create({ data: { id: planId, name: 'Bench plan', billingCadence: 'Monthly' } });
+  await prepare({ customerId, planId });
   const subscriptionId = newId();
   await db.subscription.create({
     data: { id: subscriptionId, customerId, planId, currency: 'USD', status: 'Active', periodStart: period.start, periodEnd: period.end, billingAnchor: period.start },

@@ -99,7 +99,7 @@ export async function featureMeters(deps: Pick<ServiceDeps, 'db'>, rows: Entitle
 }
 
 /** Each Metered feature's usage in each subscription's current period: one quantity read per subscription. */
-async function usageBySubscription(read: SqlReader, customerId: string, grants: Grant[], meters: Map<string, BillingMeter>): Promise<Map<string, Record<string, string>>> {
+async function usageBySubscription(read: SqlReader, customerId: string, grants: Grant[], meters: Map<string, BillingMeter>, hints: Map<string, bigint>): Promise<Map<string, Record<string, string>>> {
   const bySubscription = new Map<string, { row: EntitlementRow; meters: Map<string, BillingMeter> }>();
   for (const grant of grants) {
     const meter = meters.get(grant.row.feature_id);
@@ -109,7 +109,6 @@ async function usageBySubscription(read: SqlReader, customerId: string, grants: 
     entry.meters.set(meter.key, meter);
   }
   if (bySubscription.size === 0) return new Map();
-  const hints = await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
   const reads = [...bySubscription].map(async ([subscriptionId, { row, meters: own }]) => {
     const scope = { customerId, subscriptionId };
     const quantities = await meterQuantities(read, [...own.values()], scope, { from: row.period_start, to: row.period_end }, hints);
@@ -165,11 +164,11 @@ async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerI
   }
   // The customer's time: its test clock's when on one (its subscriptions share it).
   const customerNow = rows[0]?.clock_time ?? wallNow;
-  const [usage, held, grantRows, hints] = await Promise.all([
-    usageBySubscription(read, customerId, grants, meters),
+  const hints = meters.size === 0 ? new Map<string, bigint>() : await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
+  const [usage, held, grantRows] = await Promise.all([
+    usageBySubscription(read, customerId, grants, meters, hints),
     heldQuantities(read, customerId, [...periodOf.keys()], wallNow),
     grantsByFeature(read, customerId, [...periodOf].map(([featureId, row]) => ({ featureId, periodStart: row.period_start })), customerNow),
-    readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]),
   ]);
   return Promise.all(
     [...byFeature.values()].map(async (all): Promise<Computed> => {
