@@ -2,7 +2,8 @@
  * Money as an entitlement source (docs/entitlements.md "Wallet credits and contract commits"): an
  * Overage feature billed by a PerUnit SKU counts the wallet's money as units at the SKU's price, net of
  * the period's overage not yet drawn; when grants, included quantity and money are used up the check
- * still allows (usage is billed) and `entitlement.exhausted` is written once.
+ * still allows (usage is billed) and `entitlement.exhausted` is written once. A contract's commit left
+ * counts the same way, already net of the phase's usage charges.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
@@ -57,4 +58,33 @@ it('wallet money covers overage units at the overage price after grants; exhaust
   expect(await check()).toMatchObject({ allowed: true, balance: '0' });
   expect(await check()).toMatchObject({ allowed: true, balance: '0' });
   expect(await exhausted()).toBe(1);
+});
+
+it("a contract's commit left covers overage units at the overage price, net of the phase's usage charges", async () => {
+  const eventType = `commit_calls_${RUN}`;
+  const post = async <T>(path: string, body: unknown, status = 201) => expectJson<T>(await h.request('POST', path, { body }), status);
+  const plan = await post<{ id: string }>('/admin/v1/catalog/plans', { name: 'Committed', billing_cadence: 'Monthly' });
+  const cent = ONE_UNIT / 100n;
+  const sku = await post<{ id: string }>('/admin/v1/catalog/skus', { plan_id: plan.id, name: 'Calls', pricing_model: 'PerUnit', unit_amount_nanos: `${cent}`, meter_event_type: eventType, currency: 'USD' });
+  const feature = await post<{ id: string; key: string }>('/admin/v1/catalog/features', { key: `commit_${RUN}`, name: 'Calls', kind: 'Metered', meter_event_type: eventType });
+  await post(`/admin/v1/catalog/plans/${plan.id}/features`, { feature_id: feature.id, limit: 'Overage', overage_sku_id: sku.id });
+  const customerId = await makeCustomer(h.deps.db);
+  const subscription = await post<{ id: string }>('/v1/subscriptions', { customer_id: customerId, plan_id: plan.id, currency: 'USD' });
+  const civil = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const [start, end] = [civil(Date.now() - 10 * 86_400_000), civil(Date.now() + 300 * 86_400_000)];
+  const contract = await post<{ id: string }>('/admin/v1/contracts', {
+    customer_id: customerId,
+    name: 'Commit',
+    start_date: start,
+    end_date: end,
+    terms: [{ phase: 1, start_date: start, end_date: end, committed_amount_nanos: `${ONE_UNIT}`, description: 'commit' }],
+  });
+  await post(`/admin/v1/contracts/${contract.id}/subscriptions`, { subscription_id: subscription.id, adoption_type: 'PLG' });
+  const events = Array.from({ length: 30 }, (_, i) => ({ id: `commit-${RUN}-${i}`, event_type: eventType, customer_id: customerId, subscription_id: subscription.id, timestamp: new Date().toISOString(), properties: {} }));
+  await post('/v1/events/batch', { events }, 200);
+
+  // 30 used at 0.01 drew 0.30 of the 1.00 commit: 0.70 left covers 70 units.
+  const answer = await post<Check>('/v1/entitlements/check', { customer_id: customerId, feature: feature.key }, 200);
+  expect(answer).toMatchObject({ allowed: true, balance: '70' });
+  expect(answer.sources.find((s) => s.source === 'commit')).toMatchObject({ remaining: '70', money_nanos: `${70n * cent}` });
 });
