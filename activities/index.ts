@@ -3,6 +3,7 @@
  * worker's composition root; workflows import only the *type* of what it returns.
  */
 import { createContractActivities } from './contracts.js';
+import { createEntitlementActivities } from './entitlements.js';
 import { createFailureActivities } from './failures.js';
 import { createInvoiceActivities } from './invoices.js';
 import { createLedgerActivities } from './ledger.js';
@@ -30,6 +31,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSpendAlertActivities(deps),
     ...createLedgerActivities(deps),
     ...createSimulationActivities(deps),
+    ...createEntitlementActivities(deps),
     ...createFailureActivities(deps),
     ...createTestClockActivities({ ...deps, billLateUsageCorrections: invoices.billLateUsageCorrections }),
   };

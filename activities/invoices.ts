@@ -23,6 +23,7 @@ import { storeInvoiceDocument } from '../src/services/documents/documents.js';
 import { DEFAULT_DOCUMENT_SETTINGS } from '../src/services/documents/settings.js';
 import { closeSubscriptionPeriod } from '../src/services/subscriptions/period-close.js';
 import { isShadowed } from '../src/services/simulations/shadow-billing.js';
+import { hasMeteredFeatures } from '../src/services/entitlements/reset.js';
 import { billLateUsageCorrection, subscriptionsOwingLateUsage } from '../src/services/billing/late-usage.js';
 import { classifyFailure, describeFailure } from '../src/services/failures/taxonomy.js';
 import { startPendingRecharges } from '../src/services/wallets/wallets.js';
@@ -294,11 +295,11 @@ export function createInvoiceActivities(deps: InvoiceActivityDeps) {
       reason: 'subscription_cycle';
       /** A test-clock advance reaches this time: a grace end at or before it may be finalized now (see below). */
       finalizeDueBy?: string;
-    }): Promise<WithFollowUps<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean; shadow?: boolean }>> =>
+    }): Promise<WithFollowUps<{ finalizeAt: string; state: SubscriptionSnapshot; finalized?: boolean; shadow?: boolean; entitlements?: boolean }>> =>
       classified(() => collectingFollowUps(workflows, async (via) => {
         const { invoiceId, created, payerId, finalizeAt, state: rolled, shadow: shadowed } = await closePeriod(input, { roll: true });
-        // Only when true, so closes without a shadow answer as before.
-        const shadow = shadowed ? { shadow: true } : {};
+        // Only when true, so closes without a shadow (or without Metered features to reset) answer as before.
+        const shadow = { ...(shadowed ? { shadow: true } : {}), ...((await hasMeteredFeatures(db, input.subscriptionId)) ? { entitlements: true } : {}) };
         // A close asked to roll always answers with the subscription as the roll left it.
         const state = rolled!;
         // A test-clock advance that passes the grace end as well: no usage can arrive in between (the

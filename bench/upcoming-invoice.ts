@@ -25,9 +25,9 @@ import pg from 'pg';
 import { createDb } from '../src/db/client.js';
 import { issueToken } from '../src/dev/secrets.js';
 import { newId } from '../src/ids.js';
-import { runRollupPass } from '../src/services/metering/usage.js';
 import { percentile } from './metering/load.js';
 import { describeServer, startStack } from './metering/stack.js';
+import { benchSubscription, rollUpAll } from './support/period-usage.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport } from './support/report.js';
 import { ONE_UNIT as UNIT } from '../src/core/index.js';
 
@@ -60,10 +60,7 @@ async function main(): Promise<void> {
     const periodEnd = new Date(now + 10 * DAY);
 
     // Fixtures straight in the database: the preview needs the rows, not the subscription workflow.
-    const customerId = newId();
-    await db.customer.create({ data: { id: customerId, displayName: 'bench', email: 'bench@example.com', accountType: 'Organization', billingCurrency: 'USD' } });
-    const planId = newId();
-    await db.plan.create({ data: { id: planId, name: 'Bench plan', billingCadence: 'Monthly' } });
+    const { customerId, planId, subscriptionId } = await benchSubscription(db, { start: periodStart, end: periodEnd });
     await db.sku.createMany({
       data: [
         { id: newId(), planId, name: 'Platform fee', pricingModel: 'Flat', unitAmountNanos: (49n * UNIT).toString(), currency: 'USD' },
@@ -83,9 +80,6 @@ async function main(): Promise<void> {
         },
       ],
     });
-    const subscriptionId = newId();
-    await db.subscription.create({ data: { id: subscriptionId, customerId, planId, currency: 'USD', status: 'Active', periodStart, periodEnd, billingAnchor: periodStart } });
-    await db.subscriptionPhase.create({ data: { id: newId(), subscriptionId, planId, startsAt: periodStart } });
     const admin = { authorization: `Bearer ${stack.adminToken}`, 'content-type': 'application/json' };
     const post = async (route: string, body: unknown) => {
       const res = await fetch(`${stack.baseUrl}${route}`, { method: 'POST', headers: admin, body: JSON.stringify(body) });
@@ -120,17 +114,7 @@ async function main(): Promise<void> {
     await seed(STORAGE_EVENTS, 'storage_gb', `jsonb_build_object('quantity', 1)`);
     await pool.query('ANALYZE usage_events');
     log(`seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s; rolling up`);
-    const rolled = performance.now();
-    for (;;) {
-      await runRollupPass({ pool });
-      const { rows } = await pool.query<{ behind: string }>(
-        'SELECT ((SELECT max(seq) FROM usage_events) - (SELECT min(position) FROM usage_rollup_cursors))::text AS behind',
-      );
-      if (BigInt(rows[0]!.behind) <= 0n) break;
-      log(`rollups ${fmt(Number(rows[0]!.behind))} events behind`);
-    }
-    const rollupSeconds = (performance.now() - rolled) / 1000;
-    log(`rolled up in ${rollupSeconds.toFixed(1)} s`);
+    const rollupSeconds = await rollUpAll(pool, log);
 
     const customerToken = await issueToken(stack.secrets.jwt_secret, { sub: customerId, scope: 'customer' }, 3600);
     const url = `${stack.baseUrl}/v1/subscriptions/${subscriptionId}/upcoming-invoice`;

@@ -1598,7 +1598,7 @@ export interface paths {
          * Register a webhook endpoint
          * @description url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
          *     addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
-         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
+         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, entitlement.exhausted, entitlement.reset, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
          *     The answer carries the signing secret in full; later reads show it masked.
          *     Each event is POSTed to every enabled endpoint subscribed to its type that existed when the event was written, as the JSON
          *     { id, type, timestamp, data } (money as strings), with X-Billing-Signature (lowercase hex HMAC-SHA256 of the raw body, keyed with the
@@ -1642,7 +1642,7 @@ export interface paths {
          * Change url, events, description or enabled
          * @description url: an absolute http(s) URL without credentials. In production mode (NODE_ENV=production) loopback, link-local and private
          *     addresses are refused (422 webhook_url_not_allowed), written in the URL or resolved from its host, unless WEBHOOK_ALLOW_PRIVATE_URLS=true.
-         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
+         *     events: event types (invoice.finalized, invoice.paid, invoice.voided, subscription.created, subscription.cancelled, subscription.past_due, payment.failed, payment.succeeded, spend_alert.triggered, credit_note.issued, contract.created, contract.activated, contract.amended, contract.expired, contract.terminated, contract.escalated, contract.trued_up, contract.subscription_linked, contract.subscription_aligned, test_clock.ready, test_clock.internal_failure, entitlement.exhausted, entitlement.reset, webhook_endpoint.disabled) or "*"; an unknown type is a 400 naming it.
          *     A disabled endpoint gets no new deliveries, and its pending ones end Failed at their next attempt. Setting enabled to true on an endpoint disabled after an outage enables it as POST …/enable does.
          */
         patch: operations["updateWebhookEndpoint"];
@@ -2849,6 +2849,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/customers/{id}/entitlement-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customer's entitlement grants
+         * @description Newest first, voided ones included, optionally of one `feature_id`; paged through headers like the other lists. 404 `customer_not_found`.
+         */
+        get: operations["listEntitlementGrants"];
+        put?: never;
+        /**
+         * Grant a customer extra quantity of a metered feature
+         * @description On top of what its subscriptions include: one-off (a lump lasting until used up or `expires_at`), or `recurring` (the
+         *     quantity again each billing period, what is left rolling over up to `rollover_cap`). The period's usage burns the included quantity
+         *     first, then grants by `priority` (lower first), then sooner expiry, then the oldest. Audited `entitlement_grant.created`. 404
+         *     `customer_not_found`, `feature_not_found`; 409 `feature_archived`; 422 `grant_feature_not_metered`, `grant_quantity_zero`,
+         *     `rollover_cap_not_recurring`, `rollover_cap_above_quantity`, `grant_expiry_before_start`.
+         */
+        post: operations["createEntitlementGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/customers/{id}/entitlement-grants/{grant_id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an entitlement grant
+         * @description It stops counting at once, with the usage it absorbed this period (that usage falls on the other sources). Audited `entitlement_grant.voided`. 404 `grant_not_found`; 409 `grant_voided`.
+         */
+        post: operations["voidEntitlementGrant"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/{id}/entitlements": {
         parameters: {
             query?: never;
@@ -3264,7 +3312,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "feature_term_not_applicable" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "grant_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "grant_voided" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "feature_term_not_applicable" | "grant_feature_not_metered" | "grant_quantity_zero" | "rollover_cap_not_recurring" | "rollover_cap_above_quantity" | "grant_expiry_before_start" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -8244,6 +8292,91 @@ export interface components {
              */
             value?: number | string | boolean;
         };
+        EntitlementGrant: {
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            feature_id: string;
+            /**
+             * @description what it gives: once (one-off), or each period (recurring)
+             * @example 1000
+             */
+            quantity: string;
+            recurring: boolean;
+            /** @description burn-down order among grants: lower first (then sooner expiry, then older) */
+            priority: number;
+            /**
+             * @description recurring: at most this much of what is left rolls into the next period (null: nothing rolls over)
+             * @example 1000
+             */
+            rollover_cap: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            effective_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            voided_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        CreateEntitlementGrantRequest: {
+            /**
+             * Format: uuid
+             * @description a Metered feature
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            feature_id: string;
+            /**
+             * @description what it gives (> 0): once, or each period when recurring
+             * @example 1000
+             */
+            quantity: string;
+            /** @description default false: a one-off grant lasts until used up or expired */
+            recurring?: boolean;
+            /** @description burn-down order among grants, lower first (default 0) */
+            priority?: number;
+            /**
+             * @description recurring: at most this much of what is left rolls into the next period (default null: nothing)
+             * @example 1000
+             */
+            rollover_cap?: string | null;
+            /**
+             * Format: date-time
+             * @description default now (the customer's test clock time when on one)
+             * @example 2026-01-31T12:00:00Z
+             */
+            effective_at?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with seconds and an offset (Z or ±hh:mm up to ±15:59): an instant from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z
+             * @example 2026-01-31T12:00:00Z
+             */
+            expires_at?: string | null;
+        };
+        EntitlementGrantList: components["schemas"]["EntitlementGrant"][];
         EntitlementList: {
             /**
              * Format: uuid
@@ -8292,10 +8425,17 @@ export interface components {
              */
             included: string | null;
             /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            granted: string | null;
+            /**
              * Format: date-time
              * @example 2026-01-31T12:00:00.000Z
              */
             resets_at: string | null;
+            /** @description Metered: what the balance is made of (see the entitlements list) */
+            sources: components["schemas"]["EntitlementBalanceSource"][];
             /** @description with reserve: true and allowed: the hold; send usage events with properties.reservation_id = id to commit it */
             reservation: {
                 /**
@@ -8314,6 +8454,40 @@ export interface components {
                  */
                 expires_at: string;
             } | null;
+        };
+        EntitlementBalanceSource: {
+            /**
+             * @description included: the period's included quantity; grant: one grant; wallet, commit: money covering units at the overage SKU's price
+             * @enum {string}
+             */
+            source: "included" | "grant" | "wallet" | "commit";
+            /**
+             * Format: uuid
+             * @example 01900000-0000-7000-8000-000000000000
+             */
+            grant_id?: string;
+            /**
+             * @description what it gives this period (a grant: its quantity plus what rolled over, or what is left of a one-off); money: the units the money left covers
+             * @example 1000
+             */
+            quantity: string;
+            /**
+             * @description the period's usage it absorbed (burn-down order: included, then grants by priority, then sooner expiry, then oldest)
+             * @example 1000
+             */
+            consumed: string;
+            /**
+             * @description an exact decimal quantity
+             * @example 1000
+             */
+            remaining: string;
+            /** @description wallet, commit: the money left (raw units, scale 12) */
+            money_nanos?: string;
+            /**
+             * Format: date-time
+             * @example 2026-01-31T12:00:00.000Z
+             */
+            expires_at?: string | null;
         };
         CheckEntitlementRequest: {
             /**
@@ -24633,6 +24807,357 @@ export interface operations {
             };
             /** @description Payload too large. error.code: `payload_too_large` */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEntitlementGrants: {
+        parameters: {
+            query?: {
+                /** @description page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description id of the last item of the previous page; the next page holds older items (lists are newest first) */
+                starting_after?: string;
+                /** @description only items created at or after this instant */
+                created_gte?: string;
+                /** @description only items created before this instant */
+                created_lt?: string;
+                feature_id?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of grants */
+            200: {
+                headers: {
+                    "X-Has-More": components["headers"]["X-Has-More"];
+                    "X-Next-Cursor": components["headers"]["X-Next-Cursor"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementGrantList"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `customer_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createEntitlementGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEntitlementGrantRequest"];
+            };
+        };
+        responses: {
+            /** @description The grant */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementGrant"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `customer_not_found`, `feature_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `feature_archived` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Business rule violated. error.code: `idempotency_key_reused`, `grant_feature_not_metered`, `grant_quantity_zero`, `rollover_cap_not_recurring`, `rollover_cap_above_quantity`, `grant_expiry_before_start` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded. error.code: `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error. error.code: `internal_error` */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Database, Temporal or the payment processor unavailable. error.code: `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    voidEntitlementGrant: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description replays the stored response for 24 h */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+                grant_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voided grant */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntitlementGrant"];
+                };
+            };
+            /** @description Validation failed or malformed request. error.code: `validation_failed`, `malformed_json`, `invalid_idempotency_key` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials. error.code: `unauthenticated` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Credentials lack the required scope. error.code: `forbidden` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Resource not found. error.code: `customer_not_found`, `grant_not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict. error.code: `idempotency_key_in_use`, `grant_voided` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Payload too large. error.code: `payload_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not JSON. error.code: `unsupported_media_type` */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@
  * transaction-scoped advisory lock per customer and feature, so concurrent checks of one balance
  * are serialized and never hold more than it has.
  */
-import { Prisma, type Feature, type FeatureKind, type FeatureLimit, type FeatureOverride, type PlanFeature } from '../generated/prisma/client.js';
+import { Prisma, type EntitlementGrant, type Feature, type FeatureKind, type FeatureLimit, type FeatureOverride, type PlanFeature } from '../generated/prisma/client.js';
 import type { DbClient, SqlReader } from './client.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { isPrismaError, toSkuPrice } from './catalog.js';
@@ -220,6 +220,8 @@ export async function deleteOverride(tx: DbClient, id: string): Promise<void> {
 /** A feature one open subscription of the customer carries, with the terms of its plan version and its overrides. */
 export interface EntitlementRow {
   subscription_id: string;
+  currency: string;
+  contract_id: string | null;
   period_start: Date;
   period_end: Date;
   /** The test clock's time, for a subscription on one. */
@@ -238,7 +240,7 @@ const termsColumns = (alias: string) => Prisma.raw(
   `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('enabled', ${alias}.enabled, 'included_quantity', ${alias}.included_quantity::text, 'limit', ${alias}.limit_behavior, 'value', ${alias}.value${alias === 'pf' ? ", 'overage_sku_id', pf.overage_sku_id" : ''})::text END`,
 );
 
-type EntitlementColumn = 'subscription_id' | 'period_start' | 'period_end' | 'clock_time' | 'feature_id' | 'key' | 'kind' | 'meter_id' | 'meter_event_type' | 'plan' | 'contract' | 'subscription';
+type EntitlementColumn = 'subscription_id' | 'currency' | 'contract_id' | 'period_start' | 'period_end' | 'clock_time' | 'feature_id' | 'key' | 'kind' | 'meter_id' | 'meter_event_type' | 'plan' | 'contract' | 'subscription';
 
 /**
  * The features of the customer's Trialing, Active and PastDue subscriptions: those of each one's plan
@@ -248,7 +250,7 @@ type EntitlementColumn = 'subscription_id' | 'period_start' | 'period_end' | 'cl
 export async function readEntitlementRows(read: SqlReader, customerId: string, featureKey: string | null): Promise<EntitlementRow[]> {
   const rows = await read<Record<EntitlementColumn, string | null>>(Prisma.sql`
     WITH subs AS (
-      SELECT s.id, s.plan_id, s.plan_version, s.contract_id, s.period_start, s.period_end, tc.frozen_time
+      SELECT s.id, s.plan_id, s.plan_version, s.contract_id, s.currency, s.period_start, s.period_end, tc.frozen_time
       FROM subscriptions s LEFT JOIN test_clocks tc ON tc.id = s.test_clock_id
       WHERE s.customer_id = ${customerId}::uuid AND s.status IN ('Trialing', 'Active', 'PastDue')
     ), pairs AS (
@@ -257,7 +259,7 @@ export async function readEntitlementRows(read: SqlReader, customerId: string, f
       UNION
       SELECT s.id, o.feature_id FROM subs s JOIN feature_overrides o ON o.subscription_id = s.id OR (s.contract_id IS NOT NULL AND o.contract_id = s.contract_id)
     )
-    SELECT s.id::text AS subscription_id, floor(extract(epoch FROM s.period_start) * 1000)::text AS period_start,
+    SELECT s.id::text AS subscription_id, s.currency::text AS currency, s.contract_id::text AS contract_id, floor(extract(epoch FROM s.period_start) * 1000)::text AS period_start,
            floor(extract(epoch FROM s.period_end) * 1000)::text AS period_end, floor(extract(epoch FROM s.frozen_time) * 1000)::text AS clock_time,
            f.id::text AS feature_id, f.key, f.kind::text AS kind, f.meter_id::text AS meter_id, f.meter_event_type,
            ${termsColumns('pf')} AS plan, ${termsColumns('co')} AS contract, ${termsColumns('so')} AS subscription
@@ -273,6 +275,8 @@ export async function readEntitlementRows(read: SqlReader, customerId: string, f
   const terms = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
   return rows.map((row) => ({
     subscription_id: row.subscription_id!,
+    currency: row.currency!,
+    contract_id: row.contract_id,
     period_start: date(row.period_start)!,
     period_end: date(row.period_end)!,
     clock_time: date(row.clock_time),
@@ -350,4 +354,166 @@ export async function findFeatureByKey(read: SqlReader, key: string): Promise<{ 
     Prisma.sql`SELECT id::text, kind::text AS kind, archived_at IS NOT NULL AS archived FROM features WHERE key = ${key}::text`,
   );
   return row ?? null;
+}
+
+// ── Grants ──
+
+export interface GrantRecord {
+  id: string;
+  customer_id: string;
+  feature_id: string;
+  quantity: string;
+  recurring: boolean;
+  priority: number;
+  rollover_cap: string | null;
+  effective_at: string;
+  expires_at: string | null;
+  voided_at: string | null;
+  created_at: string;
+}
+
+const toGrantRecord = (row: EntitlementGrant): GrantRecord => ({
+  id: row.id,
+  customer_id: row.customerId,
+  feature_id: row.featureId,
+  quantity: quantityText(row.quantity),
+  recurring: row.recurring,
+  priority: row.priority,
+  rollover_cap: row.rolloverCap === null ? null : quantityText(row.rolloverCap),
+  effective_at: row.effectiveAt.toISOString(),
+  expires_at: row.expiresAt?.toISOString() ?? null,
+  voided_at: row.voidedAt?.toISOString() ?? null,
+  created_at: row.createdAt.toISOString(),
+});
+
+export interface NewGrant {
+  id: string;
+  customerId: string;
+  featureId: string;
+  quantity: string;
+  recurring: boolean;
+  priority: number;
+  rolloverCap: string | null;
+  effectiveAt: Date;
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+export async function insertGrant(tx: DbClient, grant: NewGrant): Promise<GrantRecord> {
+  const row = await tx.entitlementGrant.create({
+    data: { ...grant, quantity: new Prisma.Decimal(grant.quantity), rolloverCap: grant.rolloverCap === null ? null : new Prisma.Decimal(grant.rolloverCap) },
+  });
+  return toGrantRecord(row);
+}
+
+/** The grant, locked for the rest of the transaction. */
+export async function lockGrant(tx: DbClient, id: string): Promise<GrantRecord | null> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM entitlement_grants WHERE id = ${id}::uuid FOR UPDATE`;
+  if (rows.length === 0) return null;
+  return toGrantRecord((await tx.entitlementGrant.findUnique({ where: { id } }))!);
+}
+
+export async function voidGrantRow(tx: DbClient, id: string, at: Date): Promise<GrantRecord> {
+  return toGrantRecord(await tx.entitlementGrant.update({ where: { id }, data: { voidedAt: at } }));
+}
+
+/** The customer's grants (optionally of one feature), newest first, a page of `limit + 1`. */
+export async function listGrantRows(tx: DbClient, customerId: string, featureId: string | undefined, query: PageQuery): Promise<GrantRecord[]> {
+  const rows = await tx.entitlementGrant.findMany({
+    where: { customerId, ...(featureId === undefined ? {} : { featureId }), ...pageWhere(query) },
+    orderBy: NEWEST_FIRST,
+    take: query.limit + 1,
+  });
+  return rows.map(toGrantRecord);
+}
+
+/** A grant as a period's balance reads it: its terms, and what its latest closed period before this one carried. */
+export interface PeriodGrant {
+  id: string;
+  feature_id: string;
+  quantity: string;
+  recurring: boolean;
+  priority: number;
+  rollover_cap: string | null;
+  effective_at: Date;
+  expires_at: Date | null;
+  created_at: Date;
+  /** What the latest closed period before this one carried into it; null when none was closed. */
+  carried: string | null;
+}
+
+/**
+ * The customer's grants counting in each feature's period: not voided, effective by `now`, not expired
+ * before the period started, each with what its latest closed period carried (one statement).
+ */
+export async function periodGrants(read: SqlReader, customerId: string, periods: { featureId: string; periodStart: Date }[], now: Date): Promise<PeriodGrant[]> {
+  if (periods.length === 0) return [];
+  const rows = await read<Record<'id' | 'feature_id' | 'quantity' | 'rollover_cap' | 'effective_at' | 'expires_at' | 'created_at' | 'carried', string | null> & { recurring: boolean; priority: number }>(Prisma.sql`
+    SELECT g.id::text, g.feature_id::text, g.quantity::text, g.recurring, g.priority, g.rollover_cap::text,
+           floor(extract(epoch FROM g.effective_at) * 1000)::text AS effective_at, floor(extract(epoch FROM g.expires_at) * 1000)::text AS expires_at,
+           floor(extract(epoch FROM g.created_at) * 1000)::text AS created_at, c.carried::text AS carried
+    FROM unnest(${periods.map((p) => p.featureId)}::uuid[], ${periods.map((p) => p.periodStart)}::timestamptz[]) AS p(feature_id, period_start)
+    JOIN entitlement_grants g ON g.customer_id = ${customerId}::uuid AND g.feature_id = p.feature_id AND g.voided_at IS NULL
+      AND g.effective_at <= ${now} AND (g.expires_at IS NULL OR g.expires_at > p.period_start)
+    LEFT JOIN LATERAL (
+      SELECT gp.carried FROM entitlement_grant_periods gp WHERE gp.grant_id = g.id AND gp.period_end <= p.period_start ORDER BY gp.period_end DESC LIMIT 1
+    ) c ON true
+    ORDER BY g.id`);
+  const date = (v: string | null) => (v === null ? null : new Date(Number(v)));
+  const text = (v: string | null) => (v === null ? null : quantityText(new Prisma.Decimal(v)));
+  return rows.map((r) => ({
+    id: r.id!,
+    feature_id: r.feature_id!,
+    quantity: text(r.quantity)!,
+    recurring: r.recurring,
+    priority: r.priority,
+    rollover_cap: text(r.rollover_cap),
+    effective_at: date(r.effective_at)!,
+    expires_at: date(r.expires_at),
+    created_at: date(r.created_at)!,
+    carried: text(r.carried),
+  }));
+}
+
+/** Records each grant's closed period (a repeated reset of the same period writes nothing). */
+export async function insertGrantPeriods(
+  tx: DbClient,
+  rows: { grantId: string; periodStart: Date; periodEnd: Date; available: string; consumed: string; carried: string }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.entitlementGrantPeriod.createMany({
+    data: rows.map((r) => ({ ...r, available: new Prisma.Decimal(r.available), consumed: new Prisma.Decimal(r.consumed), carried: new Prisma.Decimal(r.carried) })),
+    skipDuplicates: true,
+  });
+}
+
+/** Claims the period's event of this kind for the customer's feature: true only for the first claim. */
+export async function claimPeriodEvent(tx: DbClient, event: { customerId: string; featureId: string; periodStart: Date; kind: 'exhausted' | 'reset'; at: Date }): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ kind: string }[]>`
+    INSERT INTO entitlement_period_events (customer_id, feature_id, period_start, kind, occurred_at)
+    VALUES (${event.customerId}::uuid, ${event.featureId}::uuid, ${event.periodStart}, ${event.kind}, ${event.at})
+    ON CONFLICT DO NOTHING RETURNING kind`;
+  return rows.length === 1;
+}
+
+/** Whether the period's event of this kind was written already (a read, no lock). */
+export async function periodEventWritten(read: SqlReader, customerId: string, featureId: string, periodStart: Date, kind: 'exhausted' | 'reset'): Promise<boolean> {
+  const rows = await read<{ one: number }>(Prisma.sql`
+    SELECT 1 AS one FROM entitlement_period_events WHERE customer_id = ${customerId}::uuid AND feature_id = ${featureId}::uuid AND period_start = ${periodStart} AND kind = ${kind}`);
+  return rows.length > 0;
+}
+
+/** Whether the subscription gives Metered features (its period roll then resets them). */
+export async function subscriptionHasMeteredFeatures(db: DbClient, subscriptionId: string): Promise<boolean> {
+  const rows = await db.$queryRaw<{ one: number }[]>`
+    SELECT 1 AS one FROM subscriptions s
+    JOIN plan_features pf ON pf.plan_id = s.plan_id AND pf.version_from <= s.plan_version AND (pf.version_to IS NULL OR pf.version_to > s.plan_version)
+    JOIN features f ON f.id = pf.feature_id AND f.kind = 'Metered' AND f.archived_at IS NULL
+    WHERE s.id = ${subscriptionId}::uuid
+    UNION ALL
+    SELECT 1 FROM subscriptions s JOIN feature_overrides o ON o.subscription_id = s.id OR (s.contract_id IS NOT NULL AND o.contract_id = s.contract_id)
+    JOIN features f ON f.id = o.feature_id AND f.kind = 'Metered' AND f.archived_at IS NULL
+    WHERE s.id = ${subscriptionId}::uuid
+    LIMIT 1`;
+  return rows.length > 0;
 }

@@ -62,6 +62,18 @@ export const FeatureOverrideSchema = z
 
 export const EntitlementSourceSchema = z.enum(['plan', 'contract', 'subscription']);
 
+export const BalanceSourceSchema = z
+  .object({
+    source: z.enum(['included', 'grant', 'wallet', 'commit']).openapi({ description: 'included: the period\'s included quantity; grant: one grant; wallet, commit: money covering units at the overage SKU\'s price' }),
+    grant_id: UuidSchema.optional(),
+    quantity: QuantityTextSchema.openapi({ description: 'what it gives this period (a grant: its quantity plus what rolled over, or what is left of a one-off); money: the units the money left covers' }),
+    consumed: QuantityTextSchema.openapi({ description: "the period's usage it absorbed (burn-down order: included, then grants by priority, then sooner expiry, then oldest)" }),
+    remaining: QuantityTextSchema,
+    money_nanos: z.string().optional().openapi({ description: 'wallet, commit: the money left (raw units, scale 12)' }),
+    expires_at: TimestampSchema.nullable().optional(),
+  })
+  .openapi('EntitlementBalanceSource');
+
 export const EntitlementSchema = z
   .object({
     feature: z.string().openapi({ description: 'the feature key' }),
@@ -72,11 +84,12 @@ export const EntitlementSchema = z
     limit: FeatureLimitSchema.nullable(),
     usage: QuantityTextSchema.nullable().openapi({ description: 'Metered: usage of the current period, as the period close bills it' }),
     included: QuantityTextSchema.nullable(),
-    granted: QuantityTextSchema.nullable().openapi({ description: 'Metered: quantity granted on top of included for this period' }),
+    granted: QuantityTextSchema.nullable().openapi({ description: 'Metered: quantity the grants give on top of included this period (an expired grant: what it absorbed)' }),
     reserved: QuantityTextSchema.nullable().openapi({ description: 'Metered: quantity held by open reservations' }),
-    balance: QuantityTextSchema.nullable().openapi({ description: 'Metered: included + granted − usage − reserved, never below zero' }),
+    balance: QuantityTextSchema.nullable().openapi({ description: 'Metered: included + granted − usage − reserved, never below zero, plus the units wallet and commit money still cover (Overage features)' }),
     overage: QuantityTextSchema.nullable().openapi({ description: 'Metered: usage beyond included + granted' }),
     resets_at: TimestampSchema.nullable().openapi({ description: 'Metered: the end of the current billing period' }),
+    sources: z.array(BalanceSourceSchema).openapi({ description: 'Metered: what the balance is made of, in burn-down order (empty for other kinds)' }),
     subscription_ids: z.array(UuidSchema).openapi({ description: 'the subscriptions granting the feature' }),
     source: EntitlementSourceSchema.openapi({ description: 'where the terms come from: the plan version, a contract override or a subscription override' }),
   })
@@ -102,7 +115,9 @@ export const EntitlementCheckSchema = z
     balance: QuantityTextSchema.nullable().openapi({ description: 'Metered: the balance after the reservation (if any)' }),
     usage: QuantityTextSchema.nullable(),
     included: QuantityTextSchema.nullable(),
+    granted: QuantityTextSchema.nullable(),
     resets_at: TimestampSchema.nullable(),
+    sources: z.array(BalanceSourceSchema).openapi({ description: 'Metered: what the balance is made of (see the entitlements list)' }),
     reservation: z
       .object({ id: UuidSchema, quantity: QuantityTextSchema, expires_at: TimestampSchema })
       .nullable()
@@ -110,6 +125,23 @@ export const EntitlementCheckSchema = z
   })
   .openapi('EntitlementCheck');
 
+export const EntitlementGrantSchema = z
+  .object({
+    id: UuidSchema,
+    customer_id: UuidSchema,
+    feature_id: UuidSchema,
+    quantity: QuantityTextSchema.openapi({ description: 'what it gives: once (one-off), or each period (recurring)' }),
+    recurring: z.boolean(),
+    priority: z.number().int().openapi({ description: 'burn-down order among grants: lower first (then sooner expiry, then older)' }),
+    rollover_cap: QuantityTextSchema.nullable().openapi({ description: 'recurring: at most this much of what is left rolls into the next period (null: nothing rolls over)' }),
+    effective_at: TimestampSchema,
+    expires_at: TimestampSchema.nullable(),
+    voided_at: TimestampSchema.nullable(),
+    created_at: TimestampSchema,
+  })
+  .openapi('EntitlementGrant');
+
+export type EntitlementGrantView = z.infer<typeof EntitlementGrantSchema>;
 export type FeatureView = z.infer<typeof FeatureSchema>;
 export type PlanFeatureView = z.infer<typeof PlanFeatureSchema>;
 export type FeatureOverrideView = z.infer<typeof FeatureOverrideSchema>;

@@ -31,6 +31,9 @@ export const EVENT_TYPES = [
   // Test clocks (beyond SPEC §6, as in Stripe): an asynchronous advance ended.
   'test_clock.ready',
   'test_clock.internal_failure',
+  // Entitlements (beyond SPEC §6): a metered feature's period used every source up; the period roll reset its balance.
+  'entitlement.exhausted',
+  'entitlement.reset',
   // Webhook endpoints (beyond SPEC §6, as in Stripe): an endpoint was disabled after a long outage.
   'webhook_endpoint.disabled',
 ] as const;

@@ -139,6 +139,8 @@ const wallet = (customerId: string) => `/admin/v1/customers/${customerId}/wallet
 
 const feature = () => post('/admin/v1/catalog/features', { key: `walk_${(seq += 1)}_${Date.now().toString(36)}`, name: 'Walk feature', kind: 'Boolean' });
 
+const meteredFeature = () => post('/admin/v1/catalog/features', { key: `walk_m_${(seq += 1)}_${Date.now().toString(36)}`, name: 'Walk metered', kind: 'Metered', meter_event_type: 'api_calls' });
+
 /**
  * A valid request for each mutating route, keyed `METHOD /path/{param}` as the document names it.
  * Each seeds its own resources, so the calls do not depend on each other's order.
@@ -218,6 +220,15 @@ const REQUESTS: Record<string, () => Promise<Call>> = {
     return { path };
   },
 
+  'POST /admin/v1/customers/{id}/entitlement-grants': async () => ({
+    path: `/admin/v1/customers/${await customer()}/entitlement-grants`,
+    body: { feature_id: (await meteredFeature()).id, quantity: '100', recurring: true, rollover_cap: '10' },
+  }),
+  'POST /admin/v1/customers/{id}/entitlement-grants/{grant_id}/void': async () => {
+    const owner = await customer();
+    const grant = await post(`/admin/v1/customers/${owner}/entitlement-grants`, { feature_id: (await meteredFeature()).id, quantity: '5' });
+    return { path: `/admin/v1/customers/${owner}/entitlement-grants/${grant.id}/void` };
+  },
   'POST /admin/v1/customers/{id}/portal-sessions': async () => ({ path: `/admin/v1/customers/${await customer()}/portal-sessions` }),
   'POST /v1/portal-sessions': async () => {
     const owner = await customer();

@@ -78,6 +78,9 @@ interface Seeds {
   simulation: string;
   shadow_attachment: string;
   feature: string;
+  metered_feature: string;
+  /** A grant of the metered feature to the customer (the void route's). */
+  entitlement_grant: string;
   /** A portal session the renew and revoke routes act on. */
   portal_session: string;
   /** The last part of another portal session's link (a /portal/{token} route's parameter): renewing or revoking the seeded session leaves it working. */
@@ -150,10 +153,12 @@ async function seed(): Promise<Seeds> {
   await create(`/admin/v1/catalog/plans/${plans[0]}/features`, { feature_id: feature });
   // Overrides for the removal routes to find (they are fuzzed last, with the other deletions).
   for (const owner of [`subscriptions/${subscription}`, `contracts/${contract}`]) await expectJson(await h.request('PUT', `/admin/v1/${owner}/features/${feature}`, { body: { enabled: true } }), 201);
+  const metered_feature = (await create('/admin/v1/catalog/features', { key: `fuzz_m_${tag}`, name: 'Fuzz metered', kind: 'Metered', meter_event_type: 'api_calls' })).id;
+  const entitlement_grant = (await create(`/admin/v1/customers/${customer}/entitlement-grants`, { feature_id: metered_feature, quantity: '10' })).id;
   const portal_session = (await create(`/admin/v1/customers/${customer}/portal-sessions`, {})).id;
   const portal_link = (await create<{ url: string }>(`/admin/v1/customers/${customer}/portal-sessions`, {})).url.split('/portal/')[1]!;
   const hosted_link = hostedLinkToken(h.secrets.hosted_link_secret, invoice.id, new Date('2100-01-01T00:00:00Z'));
-  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, feature, portal_session, portal_link, hosted_link };
+  return { customer, product, plan: plans[0]!, other_plan: plans[1]!, sku, subscription, invoice: invoice.id, meter, test_clock, contract, webhook, payment_method, spend_alert, processor_event, top_up, simulation, shadow_attachment, feature, metered_feature, entitlement_grant, portal_session, portal_link, hosted_link };
 }
 
 beforeAll(async () => {
@@ -184,6 +189,7 @@ const COLLECTIONS: Record<string, keyof Seeds> = {
   attachments: 'shadow_attachment',
   features: 'feature',
   'portal-sessions': 'portal_session',
+  'entitlement-grants': 'entitlement_grant',
 };
 
 /** Body fields that refer to a resource, and the seeds they may name. */
@@ -200,7 +206,7 @@ const REFERENCES: Record<string, (keyof Seeds)[]> = {
   invoice_id: ['invoice'],
   test_clock_id: ['test_clock'],
   payment_method_id: ['payment_method'],
-  feature_id: ['feature'],
+  feature_id: ['feature', 'metered_feature'],
 };
 
 /** Mostly a seeded resource (so the lookup succeeds), sometimes an id nothing has. */
@@ -329,7 +335,7 @@ function plausible(raw: Schema | undefined, name = '', depth = 0): fc.Arbitrary<
       if (schema.format === 'date-time') return fc.integer({ min: NOW_MS - 400 * DAY_MS, max: NOW_MS + 60 * DAY_MS }).map((ms) => new Date(ms).toISOString());
       if (schema.format === 'date') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (name.endsWith('_nanos')) return fc.bigInt({ min: 0n, max: 10n ** 20n }).map(String);
-      if (name === 'included_quantity') return fc.bigInt({ min: 0n, max: 10n ** 9n }).map(String);
+      if (name === 'included_quantity' || name === 'quantity' || name === 'rollover_cap') return fc.bigInt({ min: 0n, max: 10n ** 9n }).map(String);
       if (name === 'currency') return fc.constantFrom('USD', 'EUR', 'JPY');
       if (name === 'event_type' || name === 'type' || name === 'meter_event_type') return fc.constantFrom(METER_EVENT_TYPE, 'api_calls');
       return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });

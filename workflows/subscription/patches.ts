@@ -82,3 +82,12 @@ export const RUNS_INVOICE_FOLLOW_UPS = 'subscription-runs-invoice-follow-ups';
  * loop. Closes that answer without `shadow` (every one before the feature) schedule nothing new.
  */
 export const SHADOW_BILLING = 'subscription-shadow-billing';
+
+/**
+ * Entitlement reset (docs/entitlements.md): a period roll whose activity answers `entitlements: true`
+ * (the subscription gives Metered features) is followed by the `resetEntitlements` activity, which
+ * settles the closed period's grants (rollover capped, one-off leftovers) and writes
+ * `entitlement.reset`. A failure is logged and never holds billing. Rolls that answer without the
+ * field (every one before the feature) schedule nothing new.
+ */
+export const ENTITLEMENT_RESET = 'subscription-entitlement-reset';

@@ -16,7 +16,7 @@ import {
 import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, RUNS_INVOICE_FOLLOW_UPS, SHADOW_BILLING, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, ENTITLEMENT_RESET, RUNS_INVOICE_FOLLOW_UPS, SHADOW_BILLING, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
 import { followedUp } from '../follow-ups/index.js';
 import type { WithFollowUps } from '../follow-ups/messages.js';
 import { BILLABLE, deadlineStep } from './state-machine.js';
@@ -27,7 +27,7 @@ export const activities = proxyActivities<Activities>({
   retry: ACTIVITY_RETRY,
 });
 
-/** Shadow billing's rating: a few attempts, then logged (it never holds billing for long). */
+/** Shadow billing's rating and the entitlement reset: a few attempts, then logged (they never hold billing for long). */
 const shadowActivities = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { ...ACTIVITY_RETRY, maximumAttempts: 3 },
@@ -163,6 +163,7 @@ export class SubscriptionRun {
           this.state = closed.state;
           this.clock.touch();
           await this.rateShadow(period, closed.shadow);
+          await this.resetEntitlements(period, closed.entitlements);
           return;
         }
         await this.closePeriod('subscription_cycle');
@@ -251,17 +252,32 @@ export class SubscriptionRun {
   }
 
   /**
+   * The entitlement reset after a roll that asked for it (the subscription gives Metered features):
+   * the closed period's grants settled, `entitlement.reset` written. Like a shadow rating, a failure
+   * after a few attempts is logged and the loop goes on: balances are computed per period anyway.
+   */
+  private async resetEntitlements(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
+    if (asked !== true || !patched(ENTITLEMENT_RESET)) return;
+    await this.logFailure(() => shadowActivities.resetEntitlements({ subscriptionId: this.subscriptionId, period }), 'entitlement reset failed; grants of the closed period are not settled', period);
+  }
+
+  /** Runs a step that never holds billing: an activity failure (after its few attempts) is logged and the loop goes on. */
+  private async logFailure(step: () => Promise<unknown>, message: string, period: { start: string }): Promise<void> {
+    try {
+      await step();
+    } catch (err) {
+      if (!(err instanceof ActivityFailure)) throw err;
+      log.warn(message, { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
+    }
+  }
+
+  /**
    * Shadow billing after a close that asked for it (its activity answered `shadow: true`): the closed
    * period rated with the candidates attached to the subscription. A failure is logged and the loop
    * goes on: a shadow never holds billing.
    */
   private async rateShadow(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
     if (asked !== true || !patched(SHADOW_BILLING)) return;
-    try {
-      await shadowActivities.rateShadowBilling({ subscriptionId: this.subscriptionId, period });
-    } catch (err) {
-      if (!(err instanceof ActivityFailure)) throw err;
-      log.warn('shadow billing failed; billing is unaffected', { subscriptionId: this.subscriptionId, periodStart: period.start, error: err.cause?.message ?? err.message });
-    }
+    await this.logFailure(() => shadowActivities.rateShadowBilling({ subscriptionId: this.subscriptionId, period }), 'shadow billing failed; billing is unaffected', period);
   }
 }

@@ -13,7 +13,7 @@
  *   a usage event with `properties.reservation_id` commits it, expiry releases it. Holds of one
  *   customer's feature are decided one at a time (an advisory lock), so they never exceed the balance.
  */
-import { addQuantity, formatQuantity, meteredBalance, parseQuantity, quantityAllowed, ZERO_QUANTITY, type FeatureLimitBehavior, type Quantity, type SkuPrice } from '../../core/index.js';
+import { addQuantity, formatQuantity, meteredBalance, parseQuantity, quantityAllowed, subtractQuantity, ZERO_QUANTITY, type FeatureLimitBehavior, type Quantity, type SkuPrice } from '../../core/index.js';
 import { poolReader, prismaReader, type SqlReader } from '../../db/client.js';
 import { customerIdsByExternalId } from '../../db/customers.js';
 import {
@@ -23,6 +23,8 @@ import {
   insertReservation,
   lockBalance,
   readEntitlementRows,
+  claimPeriodEvent,
+  periodEventWritten,
   type EntitlementRow,
   type FeatureValue,
   type OverrideTerms,
@@ -30,18 +32,21 @@ import {
 import { cursorKey } from '../../db/metering/aggregators.js';
 import { readCursors } from '../../db/metering/aggregates.js';
 import { DomainError, notFound, validation } from '../../errors.js';
+import { Coalescer } from '../coalescer.js';
+import { enqueueEvent } from '../outbox.js';
 import { newId } from '../../ids.js';
 import type { EntitlementCheckView, EntitlementListView, FeatureEntitlementView } from '../../schemas/entitlements.js';
 import { getEntitlement } from '../alerts/spend-alerts.js';
 import type { ServiceDeps } from '../deps.js';
 import { atLeastZero, meterQuantities, resolveSkuMeters, type BillingMeter } from '../metering/usage.js';
+import { burnFeature, grantsByFeature, moneySources, quantitySourceViews } from './sources.js';
 
 /** How long a reservation holds its quantity unless the check names another TTL. */
 export const DEFAULT_RESERVATION_TTL_SECONDS = 60;
 export const MAX_RESERVATION_TTL_SECONDS = 3_600;
 
 /** One feature as one subscription gives it, terms merged. */
-interface Grant {
+export interface Grant {
   row: EntitlementRow;
   enabled: boolean;
   limit: FeatureLimitBehavior | null;
@@ -51,7 +56,7 @@ interface Grant {
 }
 
 /** The plan's terms overridden by the contract's, then the subscription's (a field left null keeps the one below). */
-function mergeTerms(row: EntitlementRow): Grant {
+export function mergeTerms(row: EntitlementRow): Grant {
   const layers: (OverrideTerms | null)[] = [row.subscription, row.contract];
   const pick = <K extends keyof OverrideTerms>(field: K): OverrideTerms[K] | null => {
     for (const layer of layers) if (layer !== null && layer[field] !== null) return layer[field];
@@ -73,7 +78,7 @@ function mergeTerms(row: EntitlementRow): Grant {
 }
 
 /** The meter of each Metered feature, resolved exactly as a SKU naming it would be (resolveSkuMeters). */
-async function featureMeters(deps: ServiceDeps, rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
+export async function featureMeters(deps: Pick<ServiceDeps, 'db'>, rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
   const probes = new Map<string, SkuPrice>();
   for (const row of rows) {
     if (row.kind !== 'Metered' || probes.has(row.feature_id)) continue;
@@ -94,7 +99,7 @@ async function featureMeters(deps: ServiceDeps, rows: EntitlementRow[]): Promise
 }
 
 /** Each Metered feature's usage in each subscription's current period: one quantity read per subscription. */
-async function usageBySubscription(read: SqlReader, customerId: string, grants: Grant[], meters: Map<string, BillingMeter>): Promise<Map<string, Record<string, string>>> {
+async function usageBySubscription(read: SqlReader, customerId: string, grants: Grant[], meters: Map<string, BillingMeter>, hints: Map<string, bigint>): Promise<Map<string, Record<string, string>>> {
   const bySubscription = new Map<string, { row: EntitlementRow; meters: Map<string, BillingMeter> }>();
   for (const grant of grants) {
     const meter = meters.get(grant.row.feature_id);
@@ -104,7 +109,6 @@ async function usageBySubscription(read: SqlReader, customerId: string, grants: 
     entry.meters.set(meter.key, meter);
   }
   if (bySubscription.size === 0) return new Map();
-  const hints = await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
   const reads = [...bySubscription].map(async ([subscriptionId, { row, meters: own }]) => {
     const scope = { customerId, subscriptionId };
     const quantities = await meterQuantities(read, [...own.values()], scope, { from: row.period_start, to: row.period_end }, hints);
@@ -125,6 +129,24 @@ interface Computed {
   enabled: boolean;
   usage: Quantity;
   included: Quantity;
+  /** What the grants give this period (an expired one: what it absorbed). */
+  granted: Quantity;
+  /** Units money (wallet, commit) still covers beyond the quantity sources. */
+  moneyUnits: Quantity;
+  /** The feature's period (that of its subscription ending first). */
+  period: { start: Date; end: Date } | null;
+}
+
+/** The balance with `held` reserved: the quantity sources' balance plus the units money covers. */
+function balanceWith(c: Pick<Computed, 'included' | 'granted' | 'usage' | 'moneyUnits' | 'limit'>, held: Quantity): ReturnType<typeof meteredBalance> {
+  const quantity = meteredBalance({ included: c.included, granted: c.granted, usage: c.usage, held, limit: c.limit! });
+  if (c.moneyUnits.coefficient === 0n) return quantity;
+  // Money covers units past the quantity sources (net of this period's overage): holds the quantity sources cannot take draw on it.
+  const free = subtractQuantity(addQuantity(c.included, c.granted), c.usage);
+  const heldBeyond = subtractQuantity(held, free.coefficient < 0n ? ZERO_QUANTITY : free);
+  const money = subtractQuantity(c.moneyUnits, heldBeyond.coefficient < 0n ? ZERO_QUANTITY : heldBeyond);
+  const left = money.coefficient < 0n ? quantity.balance : addQuantity(quantity.balance, money);
+  return { ...quantity, balance: left, has_access: quantity.has_access || left.coefficient > 0n };
 }
 
 /** The customer's entitlements at business time `now`, with holds open at wall-clock `wallNow`. */
@@ -132,52 +154,89 @@ async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerI
   const rows = await readEntitlementRows(read, customerId, featureKey);
   const grants = rows.map(mergeTerms);
   const meters = await featureMeters(deps, rows);
-  const [usage, held] = await Promise.all([
-    usageBySubscription(read, customerId, grants, meters),
-    heldQuantities(read, customerId, [...new Set(grants.filter((g) => g.row.kind === 'Metered').map((g) => g.row.feature_id))], wallNow),
-  ]);
   const byFeature = new Map<string, Grant[]>();
   for (const grant of grants) byFeature.set(grant.row.feature_id, [...(byFeature.get(grant.row.feature_id) ?? []), grant]);
-  return [...byFeature.values()].map((all): Computed => {
-    const first = all[0]!;
-    // Several subscriptions giving one feature add up; the feature is on while any of them has it on.
-    const on = all.filter((g) => g.enabled);
-    const enabled = on.length > 0;
-    const limit: FeatureLimitBehavior | null = first.limit === null ? null : on.some((g) => g.limit === 'Overage') ? 'Overage' : 'HardStop';
-    const meter = meters.get(first.row.feature_id);
-    const sum = (pick: (g: Grant) => Quantity) => on.reduce((total, g) => addQuantity(total, pick(g)), ZERO_QUANTITY);
-    const used = meter === undefined ? ZERO_QUANTITY : sum((g) => parseQuantity(usage.get(g.row.subscription_id)?.[meter.key] ?? '0'));
-    const included = sum((g) => g.included);
-    const balance =
-      limit === null ? null : meteredBalance({ included, granted: ZERO_QUANTITY, usage: used, held: parseQuantity(held.get(first.row.feature_id) ?? '0'), limit });
-    const metered = balance !== null;
-    const text = (q: Quantity | undefined) => (metered && q !== undefined ? formatQuantity(q) : null);
-    const resetsAt = metered && on.length > 0 ? new Date(Math.min(...on.map((g) => g.row.period_end.getTime()))).toISOString() : null;
-    return {
-      limit,
-      balance,
-      enabled,
-      usage: used,
-      included,
-      view: {
-        feature: first.row.key,
-        feature_id: first.row.feature_id,
-        kind: first.row.kind,
-        has_access: enabled && (balance === null || (balance.has_access && !blocked)),
-        ...valueOf(on),
-        limit,
-        usage: text(used),
-        included: text(included),
-        granted: text(ZERO_QUANTITY),
-        reserved: text(parseQuantity(held.get(first.row.feature_id) ?? '0')),
-        balance: text(balance?.balance),
-        overage: text(balance?.overage),
-        resets_at: resetsAt,
-        subscription_ids: all.map((g) => g.row.subscription_id),
-        source: all.some((g) => g.source === 'subscription') ? 'subscription' : all.some((g) => g.source === 'contract') ? 'contract' : 'plan',
-      },
-    };
-  });
+  // Each metered feature's period: that of its enabled subscription ending first (its resets_at).
+  const periodOf = new Map<string, EntitlementRow>();
+  for (const [featureId, all] of byFeature) {
+    const first = all.filter((g) => g.enabled && g.limit !== null).sort((a, b) => a.row.period_end.getTime() - b.row.period_end.getTime())[0];
+    if (first !== undefined) periodOf.set(featureId, first.row);
+  }
+  // The customer's time: its test clock's when on one (its subscriptions share it).
+  const customerNow = rows[0]?.clock_time ?? wallNow;
+  const hints = meters.size === 0 ? new Map<string, bigint>() : await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
+  const [usage, held, grantRows] = await Promise.all([
+    usageBySubscription(read, customerId, grants, meters, hints),
+    heldQuantities(read, customerId, [...periodOf.keys()], wallNow),
+    grantsByFeature(read, customerId, [...periodOf].map(([featureId, row]) => ({ featureId, periodStart: row.period_start })), customerNow),
+  ]);
+  return Promise.all(
+    [...byFeature.values()].map(async (all): Promise<Computed> => {
+      const first = all[0]!;
+      // Several subscriptions giving one feature add up; the feature is on while any of them has it on.
+      const on = all.filter((g) => g.enabled);
+      const enabled = on.length > 0;
+      const limit: FeatureLimitBehavior | null = first.limit === null ? null : on.some((g) => g.limit === 'Overage') ? 'Overage' : 'HardStop';
+      const meter = meters.get(first.row.feature_id);
+      const sum = (pick: (g: Grant) => Quantity) => on.reduce((total, g) => addQuantity(total, pick(g)), ZERO_QUANTITY);
+      const used = meter === undefined ? ZERO_QUANTITY : sum((g) => parseQuantity(usage.get(g.row.subscription_id)?.[meter.key] ?? '0'));
+      const included = sum((g) => g.included);
+      const periodRow = periodOf.get(first.row.feature_id);
+      const featureGrants = periodRow === undefined ? [] : (grantRows.get(first.row.feature_id) ?? []);
+      const burnt =
+        periodRow === undefined
+          ? null
+          : await burnFeature(included, featureGrants, used, customerNow, async (at) =>
+              meter === undefined ? ZERO_QUANTITY : usageUntil(read, customerId, on, meter, periodRow.period_start, at, hints),
+            );
+      const granted = (burnt?.sources ?? []).filter((s) => s.source.kind === 'grant').reduce((total, s) => addQuantity(total, s.expired ? s.consumed : s.source.quantity), ZERO_QUANTITY);
+      const heldNow = parseQuantity(held.get(first.row.feature_id) ?? '0');
+      const quantityOnly = limit === null ? null : meteredBalance({ included, granted, usage: used, held: heldNow, limit });
+      const overageSkuId = on.find((g) => g.limit === 'Overage' && g.row.plan?.overage_sku_id)?.row.plan?.overage_sku_id ?? null;
+      const money =
+        limit === 'Overage' && overageSkuId !== null && periodRow !== undefined
+          ? await moneySources(deps, customerId, { overageSkuId, currency: periodRow.currency, contractId: periodRow.contract_id, overage: quantityOnly!.overage, now: customerNow })
+          : null;
+      const moneyUnits = money?.units ?? ZERO_QUANTITY;
+      const computed = { included, granted, usage: used, moneyUnits, limit };
+      const balance = limit === null ? null : balanceWith(computed, heldNow);
+      const metered = balance !== null;
+      const text = (q: Quantity | undefined) => (metered && q !== undefined ? formatQuantity(q) : null);
+      const resetsAt = periodRow?.period_end.toISOString() ?? null;
+      return {
+        ...computed,
+        balance,
+        enabled,
+        period: periodRow === undefined ? null : { start: periodRow.period_start, end: periodRow.period_end },
+        view: {
+          feature: first.row.key,
+          feature_id: first.row.feature_id,
+          kind: first.row.kind,
+          has_access: enabled && (balance === null || (balance.has_access && !blocked)),
+          ...valueOf(on),
+          limit,
+          usage: text(used),
+          included: text(included),
+          granted: text(granted),
+          reserved: text(heldNow),
+          balance: text(balance?.balance),
+          overage: text(balance?.overage),
+          resets_at: metered ? resetsAt : null,
+          sources: burnt === null || !metered ? [] : [...quantitySourceViews(burnt, featureGrants), ...(money?.views ?? [])],
+          subscription_ids: all.map((g) => g.row.subscription_id),
+          source: all.some((g) => g.source === 'subscription') ? 'subscription' : all.some((g) => g.source === 'contract') ? 'contract' : 'plan',
+        },
+      };
+    }),
+  );
+}
+
+/** The feature's usage over [from, to) across the subscriptions giving it (rollups, as the period close reads them). */
+export async function usageUntil(read: SqlReader, customerId: string, on: Grant[], meter: BillingMeter, from: Date, to: Date, hints: Map<string, bigint>): Promise<Quantity> {
+  const values = await Promise.all(
+    on.map(async (g) => parseQuantity(atLeastZero(await meterQuantities(read, [meter], { customerId, subscriptionId: g.row.subscription_id }, { from, to }, hints))[meter.key] ?? '0')),
+  );
+  return values.reduce(addQuantity, ZERO_QUANTITY);
 }
 
 /**
@@ -222,14 +281,15 @@ export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, own
   const customerId = await customerOf(deps, input);
   const spend = await getEntitlement(deps.db, customerId, ownCustomerId);
   const read = poolReader(deps.pool);
-  const feature = await findFeatureByKey(read, input.feature);
-  if (feature === null) throw new DomainError('not_found', 'feature_not_found', `no feature has key ${JSON.stringify(input.feature)}`, { feature: input.feature });
-  if (input.reserve && feature.kind !== 'Metered') throw validation('reserve', `only Metered features are reserved; ${input.feature} is ${feature.kind}`);
   const quantityText = input.quantity ?? '1';
   const quantity = parseQuantity(quantityText);
   const wallNow = deps.clock();
   const blocked = spend.status === 'blocked';
   const [found] = await computeEntitlements(deps, read, customerId, input.feature, wallNow, blocked);
+  // The feature's own row is read only when no subscription gives it (one round trip less on the request path).
+  const feature = found === undefined ? await findFeatureByKey(read, input.feature) : { kind: found.view.kind, archived: false };
+  if (feature === null) throw new DomainError('not_found', 'feature_not_found', `no feature has key ${JSON.stringify(input.feature)}`, { feature: input.feature });
+  if (input.reserve && feature.kind !== 'Metered') throw validation('reserve', `only Metered features are reserved; ${input.feature} is ${feature.kind}`);
   const answer = (reason: keyof typeof MESSAGES | null, computed: Computed | undefined, reservation: EntitlementCheckView['reservation'] = null): EntitlementCheckView => ({
     allowed: reason === null,
     customer_id: customerId,
@@ -240,12 +300,15 @@ export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, own
     balance: computed?.view.balance ?? null,
     usage: computed?.view.usage ?? null,
     included: computed?.view.included ?? null,
+    granted: computed?.view.granted ?? null,
     resets_at: computed?.view.resets_at ?? null,
+    sources: computed?.view.sources ?? [],
     reservation,
   });
   if (found === undefined || feature.archived) return answer('feature_not_included', undefined);
   if (!found.enabled) return answer('feature_disabled', found);
   if (found.balance === null) return answer(null, found);
+  await announceExhausted(deps, customerId, [found]);
   if (blocked) return answer('customer_blocked', found);
   if (!input.reserve) return answer(quantityAllowed(found.balance, found.limit!, quantity) ? null : 'limit_reached', found);
   return reserve(deps, customerId, found, quantity, input.ttl_seconds ?? DEFAULT_RESERVATION_TTL_SECONDS, wallNow, answer);
@@ -266,13 +329,13 @@ async function reserve(
     await lockBalance(tx, customerId, featureId);
     const held = parseQuantity((await heldQuantities(prismaReader(tx), customerId, [featureId], wallNow)).get(featureId) ?? '0');
     const limit = found.limit!;
-    const before = meteredBalance({ included: found.included, granted: ZERO_QUANTITY, usage: found.usage, held, limit });
+    const before = balanceWith(found, held);
     const now = { ...found, view: { ...found.view, balance: formatQuantity(before.balance), reserved: formatQuantity(held) } };
     if (!quantityAllowed(before, limit, quantity)) return answer('limit_reached', now);
     const id = newId();
     const expiresAt = new Date(wallNow.getTime() + ttlSeconds * 1000);
     await insertReservation(tx, { id, customerId, featureId, quantity: formatQuantity(quantity), expiresAt, createdAt: wallNow });
-    const after = meteredBalance({ included: found.included, granted: ZERO_QUANTITY, usage: found.usage, held: addQuantity(held, quantity), limit });
+    const after = balanceWith(found, addQuantity(held, quantity));
     return answer(null, { ...now, view: { ...now.view, balance: formatQuantity(after.balance) } }, { id, quantity: formatQuantity(quantity), expires_at: expiresAt.toISOString() });
   });
 }
@@ -289,3 +352,58 @@ export async function commitUsedReservations(deps: ServiceDeps, uses: { customer
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * entitlement.exhausted, once per customer, feature and period: when the period's usage has used up
+ * every source of a metered feature (its balance, reservations left aside, is zero). A check and the
+ * usage reaction (noteUsageForEntitlements) both announce it; the first one claims the period's row
+ * and writes the outbox event in the same transaction, later ones find the row and write nothing.
+ */
+async function announceExhausted(deps: ServiceDeps, customerId: string, features: Computed[]): Promise<void> {
+  const read = poolReader(deps.pool);
+  for (const c of features) {
+    if (c.limit === null || c.period === null || !c.enabled || balanceWith(c, ZERO_QUANTITY).balance.coefficient !== 0n) continue;
+    const period = c.period;
+    if (await periodEventWritten(read, customerId, c.view.feature_id, period.start, 'exhausted')) continue;
+    await deps.db.$transaction(async (tx) => {
+      const at = deps.clock();
+      if (!(await claimPeriodEvent(tx, { customerId, featureId: c.view.feature_id, periodStart: period.start, kind: 'exhausted', at }))) return;
+      await enqueueEvent(
+        tx,
+        'entitlement.exhausted',
+        customerId,
+        {
+          customer_id: customerId,
+          feature: c.view.feature,
+          feature_id: c.view.feature_id,
+          limit: c.limit,
+          usage: formatQuantity(c.usage),
+          included: formatQuantity(c.included),
+          granted: formatQuantity(c.granted),
+          overage: c.view.overage,
+          period_start: period.start.toISOString(),
+          resets_at: period.end.toISOString(),
+        },
+        at,
+      );
+    });
+  }
+}
+
+/** Usage of these customers was stored: their metered features are looked at once per window, and a used-up one announced. */
+const exhaustionChecks = new Coalescer<ServiceDeps>(250, (deps, customerIds) => {
+  void Promise.all(
+    customerIds.map(async (customerId) => {
+      try {
+        const computed = await computeEntitlements(deps, poolReader(deps.pool), customerId, null, deps.clock(), false);
+        await announceExhausted(deps, customerId, computed);
+      } catch (err) {
+        deps.logger.warn({ err, customerId }, 'could not look for used-up entitlements after usage');
+      }
+    }),
+  );
+});
+
+export function noteUsageForEntitlements(deps: ServiceDeps, customerIds: Iterable<string>): void {
+  exhaustionChecks.note(deps.db, deps, customerIds);
+}

@@ -4,6 +4,7 @@
  */
 import { archiveFeature, attachFeatureToPlan, createFeature, getFeature, listFeatures, listPlanFeatures } from '../../../services/catalog/features.js';
 import { checkEntitlement, listEntitlements } from '../../../services/entitlements/entitlements.js';
+import { createGrant, listGrants, voidGrant } from '../../../services/entitlements/grants.js';
 import { removeFeatureOverride, setFeatureOverride } from '../../../services/entitlements/overrides.js';
 import { toPage } from '../../../services/pagination.js';
 import { ownCustomerId } from '../../actor.js';
@@ -14,14 +15,17 @@ import {
   attachFeatureRoute,
   checkEntitlementRoute,
   createFeatureRoute,
+  createGrantRoute,
   getFeatureRoute,
   listEntitlementsRoute,
   listFeaturesRoute,
+  listGrantsRoute,
   listPlanFeaturesRoute,
   removeContractFeatureRoute,
   removeSubscriptionFeatureRoute,
   setContractFeatureRoute,
   setSubscriptionFeatureRoute,
+  voidGrantRoute,
 } from './routes.js';
 
 export function registerEntitlements(app: App): void {
@@ -54,6 +58,16 @@ export function registerEntitlements(app: App): void {
     const { id, feature_id } = c.req.valid('param');
     await removeFeatureOverride(c.get('deps'), { contract_id: id }, feature_id, requestContext(c));
     return c.body(null, 204);
+  });
+
+  app.openapi(createGrantRoute, async (c) => c.json(await createGrant(c.get('deps'), c.req.valid('param').id, c.req.valid('json'), requestContext(c)), 201));
+  app.openapi(listGrantsRoute, async (c) => {
+    const { feature_id, ...query } = c.req.valid('query');
+    return sendPage(c, toPage(await listGrants(c.get('deps').db, c.req.valid('param').id, feature_id, query), query.limit, asIs));
+  });
+  app.openapi(voidGrantRoute, async (c) => {
+    const { id, grant_id } = c.req.valid('param');
+    return c.json(await voidGrant(c.get('deps'), id, grant_id, requestContext(c)), 200);
   });
 
   app.openapi(listEntitlementsRoute, async (c) => c.json(await listEntitlements(c.get('deps'), c.req.valid('param').id, ownCustomerId(c)), 200));

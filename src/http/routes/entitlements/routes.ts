@@ -4,10 +4,10 @@
  * the customer's entitlements and the check (with an optional reservation).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { EntitlementCheckSchema, EntitlementListSchema, FeatureOverrideSchema, FeatureSchema, PlanFeatureSchema } from '../../../schemas/entitlements.js';
+import { EntitlementCheckSchema, EntitlementGrantSchema, EntitlementListSchema, FeatureOverrideSchema, FeatureSchema, PlanFeatureSchema } from '../../../schemas/entitlements.js';
 import { jsonResponse, mutationRequest, pageResponse } from '../../helpers.js';
 import { IdempotencyHeaderSchema, IdParamSchema, PaginationQuerySchema } from '../../schemas.js';
-import { AttachFeatureSchema, CheckEntitlementSchema, CreateFeatureSchema, FeatureOverrideRequestSchema, OwnerFeatureParamsSchema } from './schemas.js';
+import { AttachFeatureSchema, CheckEntitlementSchema, CreateFeatureSchema, CreateGrantSchema, CustomerGrantParamsSchema, FeatureOverrideRequestSchema, GrantListQuerySchema, OwnerFeatureParamsSchema } from './schemas.js';
 
 const catalogTags = ['Catalog'];
 const tags = ['Entitlements'];
@@ -162,4 +162,41 @@ reservation's id to commit it; an unused hold expires. Usage is never refused: a
 customer token checks only its own customer (any other is 404). 404 \`feature_not_found\` for an unknown key.`,
   request: mutationRequest(CheckEntitlementSchema),
   responses: { 200: jsonResponse('The answer', EntitlementCheckSchema) },
+});
+
+export const createGrantRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/entitlement-grants',
+  operationId: 'createEntitlementGrant',
+  tags,
+  summary: 'Grant a customer extra quantity of a metered feature',
+  description: `On top of what its subscriptions include: one-off (a lump lasting until used up or \`expires_at\`), or \`recurring\` (the
+quantity again each billing period, what is left rolling over up to \`rollover_cap\`). The period's usage burns the included quantity
+first, then grants by \`priority\` (lower first), then sooner expiry, then the oldest. Audited \`entitlement_grant.created\`. 404
+\`customer_not_found\`, \`feature_not_found\`; 409 \`feature_archived\`; 422 \`grant_feature_not_metered\`, \`grant_quantity_zero\`,
+\`rollover_cap_not_recurring\`, \`rollover_cap_above_quantity\`, \`grant_expiry_before_start\`.`,
+  request: { params: IdParamSchema, ...mutationRequest(CreateGrantSchema) },
+  responses: { 201: jsonResponse('The grant', EntitlementGrantSchema) },
+});
+
+export const listGrantsRoute = createRoute({
+  method: 'get',
+  path: '/admin/v1/customers/{id}/entitlement-grants',
+  operationId: 'listEntitlementGrants',
+  tags,
+  summary: "The customer's entitlement grants",
+  description: 'Newest first, voided ones included, optionally of one `feature_id`; paged through headers like the other lists. 404 `customer_not_found`.',
+  request: { params: IdParamSchema, query: GrantListQuerySchema },
+  responses: { 200: pageResponse('One page of grants', EntitlementGrantSchema, 'EntitlementGrantList') },
+});
+
+export const voidGrantRoute = createRoute({
+  method: 'post',
+  path: '/admin/v1/customers/{id}/entitlement-grants/{grant_id}/void',
+  operationId: 'voidEntitlementGrant',
+  tags,
+  summary: 'Void an entitlement grant',
+  description: 'It stops counting at once, with the usage it absorbed this period (that usage falls on the other sources). Audited `entitlement_grant.voided`. 404 `grant_not_found`; 409 `grant_voided`.',
+  request: { params: CustomerGrantParamsSchema, headers: IdempotencyHeaderSchema },
+  responses: { 200: jsonResponse('The voided grant', EntitlementGrantSchema) },
 });

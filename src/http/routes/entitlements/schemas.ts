@@ -1,8 +1,8 @@
 /** The requests of the entitlements routes: bodies and path parameters, validated before a handler runs. */
 import { z } from '@hono/zod-openapi';
-import { UuidSchema } from '../../../schemas/common.js';
+import { DateTimeSchema, UuidSchema } from '../../../schemas/common.js';
 import { FeatureKindSchema, FeatureLimitSchema, FeatureValueSchema } from '../../../schemas/entitlements.js';
-import { NameSchema } from '../../schemas.js';
+import { NameSchema, PaginationQuerySchema } from '../../schemas.js';
 
 /** A quantity as meters count it: ≥ 0, at most 18 integer digits and 12 decimals. */
 const QuantityInputSchema = z
@@ -57,3 +57,19 @@ export const CheckEntitlementSchema = z
   .openapi('CheckEntitlementRequest');
 
 export const OwnerFeatureParamsSchema = z.object({ id: UuidSchema, feature_id: UuidSchema });
+
+export const CreateGrantSchema = z
+  .strictObject({
+    feature_id: UuidSchema.openapi({ description: 'a Metered feature' }),
+    quantity: QuantityInputSchema.openapi({ description: 'what it gives (> 0): once, or each period when recurring' }),
+    recurring: z.boolean().optional().openapi({ description: 'default false: a one-off grant lasts until used up or expired' }),
+    priority: z.number().int().min(-1000).max(1000).optional().openapi({ description: 'burn-down order among grants, lower first (default 0)' }),
+    rollover_cap: QuantityInputSchema.nullable().optional().openapi({ description: 'recurring: at most this much of what is left rolls into the next period (default null: nothing)' }),
+    effective_at: DateTimeSchema.optional().openapi({ description: "default now (the customer's test clock time when on one)" }),
+    expires_at: DateTimeSchema.nullable().optional(),
+  })
+  .openapi('CreateEntitlementGrantRequest');
+
+export const GrantListQuerySchema = PaginationQuerySchema.extend({ feature_id: UuidSchema.optional() });
+
+export const CustomerGrantParamsSchema = z.object({ id: UuidSchema, grant_id: UuidSchema });
