@@ -58,7 +58,8 @@ const PROGRESSIVE_THRESHOLD = process.env.BENCH_PROGRESSIVE_THRESHOLD_NANOS;
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENT_TYPE = 'tokens_used';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/metering.md', import.meta.url));
-const TARGETS = { batchPerSecond: 25_000, batchVsRaw: 0.3, singlePerSecond: 2_000, singleP99Ms: 50, summaryP99Ms: 50 };
+/** The performance issue's targets: ratios to the raw baselines of the same run, latencies closed- and open-loop. */
+const TARGETS = { batchPerSecond: 25_000, batchVsRaw: 0.5, singleVsRaw: 0.6, singleClosedP99Ms: 20, singlePerSecond: 2_000, singleP99Ms: 50, summaryP99Ms: 50 };
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -406,8 +407,10 @@ function writeReport(f: Figures): void {
   const batchOk = f.batch.perSecond >= TARGETS.batchPerSecond && ratio >= TARGETS.batchVsRaw;
   // The open loop's rate counts the last answers' drain time too; 99% of the offered rate is holding it.
   const singleOk = f.singleAtTarget.requestsPerSecond >= TARGETS.singlePerSecond * 0.99 && f.singleAtTarget.p99Ms <= TARGETS.singleP99Ms && f.singleAtTarget.non2xx === 0;
-  const singleClosedOk = f.singleMax.requestsPerSecond >= TARGETS.singlePerSecond && f.singleMax.p99Ms <= TARGETS.singleP99Ms && f.singleMax.non2xx === 0;
+  const singleRatio = f.singleMax.requestsPerSecond / f.rawSingle.perSecond;
+  const singleClosedOk = singleRatio >= TARGETS.singleVsRaw && f.singleMax.p99Ms <= TARGETS.singleClosedP99Ms && f.singleMax.non2xx === 0;
   const summaryOk = f.summarySerial.p99Ms <= TARGETS.summaryP99Ms;
+  const summaryLoadedOk = f.summaryLoaded.p99Ms <= TARGETS.summaryP99Ms;
   const dbMsPerSummary = (c: CpuShare, r: HttpLoadResult) => (c.postgres * 1000) / r.requestsPerSecond;
   const other = (c: CpuShare) => Math.max(0, c.machine - c.api - c.postgres - c.loadGenerator);
   const singleCpu = f.cpu['single events, open loop at 2,000 req/s']!;
@@ -418,7 +421,7 @@ function writeReport(f: Figures): void {
     notes.push(
       f.batch.perSecond < TARGETS.batchPerSecond
         ? `- Batch ingestion missed 25,000 events/s by ${pct(f.batch.perSecond, TARGETS.batchPerSecond)}.`
-        : `- Batch ingestion reached ${ratio.toFixed(2)} of the raw INSERT rate, ${pct(ratio, TARGETS.batchVsRaw)} under 0.3: the raw baseline has both cores for PostgreSQL, while the API path shares them with JSON parsing and validation in the API process (${f.cpu['batch ingestion']!.api.toFixed(2)} cores) and with the rollup passes.`,
+        : `- Batch ingestion reached ${ratio.toFixed(2)} of the raw INSERT rate, ${pct(ratio, TARGETS.batchVsRaw)} under ${TARGETS.batchVsRaw}: the raw baseline has both cores for PostgreSQL, while the API path shares them with JSON parsing and validation in the API process (${f.cpu['batch ingestion']!.api.toFixed(2)} cores) and with the rollup passes.`,
     );
   }
   if (!singleOk || !singleClosedOk) {
@@ -444,13 +447,13 @@ function writeReport(f: Figures): void {
     '',
     '| measure | figure | baseline (same run) | target | verdict |',
     '|---|---:|---|---|---|',
-    `| batch ingestion: ${fmt(f.batch.events)} events in batches of ${fmt(BATCH)}, ${CONCURRENCY} in flight | **${fmt(f.batch.perSecond)} events/s** (${f.batch.seconds.toFixed(1)} s; per batch p50 ${ms(f.batch.p50Ms)}, p99 ${ms(f.batch.p99Ms)}) | raw PostgreSQL INSERT of the same rows into usage_events, same batches and concurrency: ${fmt(f.raw.perSecond)} rows/s → ratio **${ratio.toFixed(2)}**; Lago quotes 10,000 events/s | ≥ 25,000/s and ≥ 0.3 × raw | ${verdict(batchOk, `${fmt(f.batch.perSecond)}/s, ratio ${ratio.toFixed(2)}`)} |`,
-    `| single event, closed loop: 16 connections back to back (autocannon) | **${fmt(f.singleMax.requestsPerSecond)} req/s, p99 ${ms(f.singleMax.p99Ms)}** (p50 ${ms(f.singleMax.p50Ms)}; errors ${errors(f.singleMax)}) | raw single-row INSERT … ON CONFLICT, 16 connections: ${fmt(f.rawSingle.perSecond)}/s, p99 ${ms(f.rawSingle.p99Ms)}; Stripe v1 meter events: 1,000/s | ≥ 2,000 req/s, p99 ≤ 50 ms | ${verdict(singleClosedOk, `${fmt(f.singleMax.requestsPerSecond)} req/s, p99 ${ms(f.singleMax.p99Ms)}`)} |`,
+    `| batch ingestion: ${fmt(f.batch.events)} events in batches of ${fmt(BATCH)}, ${CONCURRENCY} in flight | **${fmt(f.batch.perSecond)} events/s** (${f.batch.seconds.toFixed(1)} s; per batch p50 ${ms(f.batch.p50Ms)}, p99 ${ms(f.batch.p99Ms)}) | raw PostgreSQL INSERT of the same rows into usage_events, same batches and concurrency: ${fmt(f.raw.perSecond)} rows/s → ratio **${ratio.toFixed(2)}**; Lago quotes 10,000 events/s | ≥ 25,000/s and ≥ ${TARGETS.batchVsRaw} × raw | ${verdict(batchOk, `${fmt(f.batch.perSecond)}/s, ratio ${ratio.toFixed(2)}`)} |`,
+    `| single event, closed loop: 16 connections back to back (autocannon) | **${fmt(f.singleMax.requestsPerSecond)} req/s, p99 ${ms(f.singleMax.p99Ms)}** (p50 ${ms(f.singleMax.p50Ms)}; errors ${errors(f.singleMax)}) | raw single-row INSERT … ON CONFLICT, 16 connections: ${fmt(f.rawSingle.perSecond)}/s, p99 ${ms(f.rawSingle.p99Ms)}; Stripe v1 meter events: 1,000/s → ratio **${singleRatio.toFixed(2)}** | ≥ ${TARGETS.singleVsRaw} × raw, p99 ≤ ${TARGETS.singleClosedP99Ms} ms | ${verdict(singleClosedOk, `ratio ${singleRatio.toFixed(2)}, p99 ${ms(f.singleMax.p99Ms)}`)} |`,
     `| single event, open loop: a request due every 0.5 ms, latency counted from when it was due | **${fmt(f.singleAtTarget.requestsPerSecond)} req/s, p99 ${ms(f.singleAtTarget.p99Ms)}** (p50 ${ms(f.singleAtTarget.p50Ms)}; errors ${errors(f.singleAtTarget)}; the generator itself sent late by ${ms(f.singleAtTarget.sendLagP99Ms ?? 0)} at p99) | — | the same, measured the strict way | ${verdict(singleOk, `${fmt(f.singleAtTarget.requestsPerSecond)} req/s, p99 ${ms(f.singleAtTarget.p99Ms)}`)} |`,
     `| single event with an Idempotency-Key, closed loop, 16 connections | ${fmt(f.singleIdempotent.requestsPerSecond)} req/s, p99 ${ms(f.singleIdempotent.p99Ms)} (errors ${errors(f.singleIdempotent)}) | — | — | informational (the app-wide idempotency middleware adds two writes per request) |`,
     `| usage summary: ${fmt(f.inPeriod)} events in the period, ${f.summaryMeters} meters (Sum, Count, Max, UniqueCount, LATEST, WEIGHTED_SUM, filtered Sum; Count by model and filtered Sum by region through dimensional SKUs), one client | **p99 ${ms(f.summarySerial.p99Ms)}** (p50 ${ms(f.summarySerial.p50Ms)}, ${fmt(f.summarySerial.requestsPerSecond)} req/s; errors ${errors(f.summarySerial)}) | the same aggregation (count, sum, max, distinct) in one SQL query over the raw events, no rollups: ${ms(f.sqlMedianMs)} median | p99 ≤ 50 ms | ${verdict(summaryOk, `p99 ${ms(f.summarySerial.p99Ms)}`)} |`,
     `| usage summary, 4 clients back to back | p99 ${ms(f.summaryFour.p99Ms)} (p50 ${ms(f.summaryFour.p50Ms)}, ${fmt(f.summaryFour.requestsPerSecond)} req/s; errors ${errors(f.summaryFour)}) | — | — | informational |`,
-    `| usage summary, 8 clients back to back | p99 ${ms(f.summaryLoaded.p99Ms)} (p50 ${ms(f.summaryLoaded.p50Ms)}, ${fmt(f.summaryLoaded.requestsPerSecond)} req/s; errors ${errors(f.summaryLoaded)}) | — | — | informational |`,
+    `| usage summary, 8 clients back to back | p99 ${ms(f.summaryLoaded.p99Ms)} (p50 ${ms(f.summaryLoaded.p50Ms)}, ${fmt(f.summaryLoaded.requestsPerSecond)} req/s; errors ${errors(f.summaryLoaded)}) | — | p99 ≤ ${TARGETS.summaryP99Ms} ms | ${verdict(summaryLoadedOk, `p99 ${ms(f.summaryLoaded.p99Ms)}`)} |`,
     '',
     'Other figures of the same run:',
     '',
