@@ -226,6 +226,22 @@ export async function mrrAsOf(read: SqlReader, asOf: Date, filter: ReportFilter)
   }));
 }
 
+/** Each currency's MRR total at each instant: `mrrAsOf`'s totals at many instants in one statement. */
+export async function mrrTotalsAt(read: SqlReader, instants: Date[], filter: ReportFilter): Promise<{ asOf: Date; currency: string; mrr: bigint }[]> {
+  if (instants.length === 0) return [];
+  const rows = await read<{ as_of: Date; currency: string; mrr: string }>(
+    Prisma.sql`WITH intervals AS (${MRR_INTERVALS}),
+          instants AS (SELECT unnest(${instants.map((at) => at.toISOString())}::text[])::timestamptz AS as_of)
+     SELECT n.as_of, i.currency, sum(i.mrr_nanos)::text AS mrr
+       FROM instants n
+       JOIN intervals i ON i.counts_from <= n.as_of AND (i.counts_until IS NULL OR i.counts_until > n.as_of)
+      WHERE (${filter.customerId}::uuid IS NULL OR i.customer_id = ${filter.customerId}::uuid) AND (${filter.currency}::text IS NULL OR i.currency = ${filter.currency}::text)
+      GROUP BY n.as_of, i.currency
+      ORDER BY n.as_of, i.currency`,
+  );
+  return rows.map((r) => ({ asOf: new Date(r.as_of), currency: r.currency.trim(), mrr: BigInt(r.mrr) }));
+}
+
 export interface MrrChangeRow {
   customerId: string;
   customerName: string;

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { earnedBy, ONE_UNIT as UNIT } from '../../src/core/index.js';
 import { recognizeDeferredRevenue } from '../../src/services/ledger/postings.js';
+import { mrrTotalsReport } from '../../src/services/reports/reports.js';
 import { insertLines, recomputeTotals } from '../../src/db/invoices.js';
 import { newId } from '../../src/ids.js';
 import { finalizeInvoice } from '../../src/services/invoicing/invoices.js';
@@ -275,6 +276,15 @@ describe('revenue reports on a test-clock scenario', () => {
     expect(await mrrOf('2026-02-01T00:00:00.000Z')).toEqual(new Map([[a, 50n * UNIT], [b, 120n * UNIT], [c, 100n * UNIT], [d, 50n * UNIT], [f, 30n * UNIT]]));
     expect(await mrrOf(now)).toEqual(new Map([[a, 120n * UNIT], [b, 50n * UNIT], [c, 100n * UNIT], [e, 120n * UNIT], [f, 30n * UNIT], [g, 50n * UNIT]]));
     expect(await mrrOf(now, 'EUR')).toEqual(new Map([[eur, 40n * UNIT]]));
+    // The operator overview's history (totals at many instants in one statement) says what the report says at each.
+    const instants = ['2026-01-10T00:00:00.000Z', '2026-02-01T00:00:00.000Z', now].map((at) => new Date(at));
+    for (const customerId of [a, e, f]) {
+      const history = await mrrTotalsReport(h.deps, instants, { customerId });
+      for (const at of instants) {
+        const report = await get<MrrReport>(`/admin/v1/reports/mrr?as_of=${at.toISOString()}&customer_id=${customerId}`);
+        expect(history.get(at.getTime()), `${customerId} at ${at.toISOString()}`).toEqual(new Map(report.totals.map((t) => [t.currency, BigInt(t.mrr_nanos)])));
+      }
+    }
     const mrrCsv = await h.request('GET', `/admin/v1/reports/mrr?as_of=${now}&customer_id=${c}`, { headers: { Accept: 'text/csv' } });
     expect(mrrCsv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect((await mrrCsv.text()).split('\r\n')).toEqual([

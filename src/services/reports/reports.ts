@@ -7,7 +7,7 @@
 import { poolReader, type Db } from '../../db/client.js';
 import { findCustomer } from '../../db/customers.js';
 import { customerNow } from '../../db/contracts.js';
-import { arAging, deferredSchedule, ledgerBalancesAsOf, mrrAsOf, mrrChanges, type ReportFilter } from '../../db/reports.js';
+import { arAging, deferredSchedule, ledgerBalancesAsOf, mrrAsOf, mrrChanges, mrrTotalsAt, type ReportFilter } from '../../db/reports.js';
 import { notFound, validation } from '../../errors.js';
 import type { ArAgingView, DeferredRevenueView, MrrMovement, MrrMovementsView, MrrView } from '../../schemas/reports.js';
 import type { ServiceDeps } from '../deps.js';
@@ -122,6 +122,14 @@ export async function mrrReport(deps: ReportDeps, asOf: Date, query: ReportQuery
       };
     }),
   };
+}
+
+/** Each currency's MRR total at each instant, in one statement: what the MRR report's totals say at each. */
+export async function mrrTotalsReport(deps: ReportDeps, instants: Date[], query: ReportQuery = {}): Promise<Map<number, Map<string, bigint>>> {
+  const filter = await filterOf(deps.db, query);
+  const totals = new Map<number, Map<string, bigint>>(instants.map((at) => [at.getTime(), new Map()]));
+  for (const row of await mrrTotalsAt(poolReader(deps.pool), instants, filter)) totals.get(row.asOf.getTime())?.set(row.currency, row.mrr);
+  return totals;
 }
 
 export const mrrCsv = (view: MrrView): CsvTable => ({
