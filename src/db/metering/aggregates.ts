@@ -157,7 +157,9 @@ export function rawParts(range: Range, granularities?: readonly number[]): { fro
  * Rollup rows of the range (see rollupSpans). One SELECT per span, each a range scan of the primary
  * key (an OR across spans would make the scan read every bucket of the customer and filter).
  */
-export function rolledRows(table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values', columns: Prisma.Sql,
+export function rolledRows(
+  table: 'usage_rollups' | 'usage_rollup_values' | 'usage_dimension_rollups' | 'usage_dimension_rollup_values',
+  columns: Prisma.Sql,
   where: Prisma.Sql,
   range: Range,
   granularities?: readonly number[],
