@@ -75,6 +75,7 @@ runMain('api', async () => {
       temporalNamespace: config.TEMPORAL_NAMESPACE,
       temporalUiUrl: config.TEMPORAL_UI_URL,
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
+      entitlementCheckCacheMs: config.ENTITLEMENT_CHECK_CACHE_MS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),
       anonymousRateLimit: share({ ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST }),

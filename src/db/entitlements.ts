@@ -4,7 +4,7 @@
  * transaction-scoped advisory lock per customer and feature, so concurrent checks of one balance
  * are serialized and never hold more than it has.
  */
-import { Prisma, type EntitlementGrant, type Feature, type FeatureKind, type FeatureLimit, type FeatureOverride, type PlanFeature } from '../generated/prisma/client.js';
+import { Prisma, type EntitlementGrant, type Feature, type FeatureKind, type FeatureLimit, type FeatureOverride, type MeterAggregation, type MeterWindow, type PlanFeature } from '../generated/prisma/client.js';
 import type { DbClient, SqlReader } from './client.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { isPrismaError, toSkuPrice } from './catalog.js';
@@ -231,16 +231,41 @@ export interface EntitlementRow {
   kind: FeatureKind;
   meter_id: string | null;
   meter_event_type: string | null;
+  /**
+   * The meter a Metered feature is read by, as resolveSkuMeters would find it for an SKU naming the
+   * feature's meter_id (that meter) or meter_event_type (the type's first meter); null for the type's
+   * built-in default (no meter of the type) and for other kinds.
+   */
+  meter: EntitlementMeter | null;
   plan: PlanFeatureTerms | null;
   contract: OverrideTerms | null;
   subscription: OverrideTerms | null;
+}
+
+/** The columns of a meter row that price its usage (the row of `meters` a feature resolves to). */
+export interface EntitlementMeter {
+  id: string;
+  name: string;
+  eventType: string;
+  aggregation: MeterAggregation;
+  property: string | null;
+  filters: unknown;
+  windowType: MeterWindow;
+  windowSizeSeconds: number | null;
+  createdAt: Date;
 }
 
 const termsColumns = (alias: string) => Prisma.raw(
   `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object('enabled', ${alias}.enabled, 'included_quantity', ${alias}.included_quantity::text, 'limit', ${alias}.limit_behavior, 'value', ${alias}.value${alias === 'pf' ? ", 'overage_sku_id', pf.overage_sku_id" : ''})::text END`,
 );
 
-type EntitlementColumn = 'subscription_id' | 'currency' | 'contract_id' | 'period_start' | 'period_end' | 'clock_time' | 'feature_id' | 'key' | 'kind' | 'meter_id' | 'meter_event_type' | 'plan' | 'contract' | 'subscription';
+type EntitlementColumn = 'subscription_id' | 'currency' | 'contract_id' | 'period_start' | 'period_end' | 'clock_time' | 'feature_id' | 'key' | 'kind' | 'meter_id' | 'meter_event_type' | 'meter' | 'plan' | 'contract' | 'subscription';
+
+/** A meter row as JSON text, in the fields EntitlementMeter names. */
+const meterColumn = (alias: string) =>
+  Prisma.raw(
+    `json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'eventType', ${alias}.event_type, 'aggregation', ${alias}.aggregation, 'property', ${alias}.property, 'filters', ${alias}.filters, 'windowType', ${alias}.window_type, 'windowSizeSeconds', ${alias}.window_size_seconds, 'createdAt', ${alias}.created_at)::text`,
+  );
 
 /**
  * The features of the customer's Trialing, Active and PastDue subscriptions: those of each one's plan
@@ -262,10 +287,17 @@ export async function readEntitlementRows(read: SqlReader, customerId: string, f
     SELECT s.id::text AS subscription_id, s.currency::text AS currency, s.contract_id::text AS contract_id, floor(extract(epoch FROM s.period_start) * 1000)::text AS period_start,
            floor(extract(epoch FROM s.period_end) * 1000)::text AS period_end, floor(extract(epoch FROM s.frozen_time) * 1000)::text AS clock_time,
            f.id::text AS feature_id, f.key, f.kind::text AS kind, f.meter_id::text AS meter_id, f.meter_event_type,
+           CASE WHEN m.id IS NULL THEN NULL ELSE ${meterColumn('m')} END AS meter,
            ${termsColumns('pf')} AS plan, ${termsColumns('co')} AS contract, ${termsColumns('so')} AS subscription
     FROM pairs p
     JOIN subs s ON s.id = p.subscription_id
     JOIN features f ON f.id = p.feature_id AND f.archived_at IS NULL
+    -- The feature's meter in the same statement: the one it names, else its event type's first (oldest, archived ones included).
+    LEFT JOIN LATERAL (
+      (SELECT * FROM meters WHERE f.kind = 'Metered' AND id = f.meter_id)
+      UNION ALL
+      (SELECT * FROM meters WHERE f.kind = 'Metered' AND f.meter_id IS NULL AND event_type = f.meter_event_type ORDER BY created_at, id LIMIT 1)
+    ) m ON true
     LEFT JOIN plan_features pf ON pf.plan_id = s.plan_id AND pf.feature_id = f.id AND pf.version_from <= s.plan_version AND (pf.version_to IS NULL OR pf.version_to > s.plan_version)
     LEFT JOIN feature_overrides co ON s.contract_id IS NOT NULL AND co.contract_id = s.contract_id AND co.feature_id = f.id
     LEFT JOIN feature_overrides so ON so.subscription_id = s.id AND so.feature_id = f.id
@@ -285,11 +317,18 @@ export async function readEntitlementRows(read: SqlReader, customerId: string, f
     kind: row.kind as FeatureKind,
     meter_id: row.meter_id,
     meter_event_type: row.meter_event_type,
+    meter: meterOf(row.meter),
     plan: terms<PlanFeatureTerms>(row.plan),
     contract: terms<OverrideTerms>(row.contract),
     subscription: terms<OverrideTerms>(row.subscription),
   }));
 }
+
+const meterOf = (text: string | null): EntitlementMeter | null => {
+  if (text === null) return null;
+  const meter = JSON.parse(text) as Omit<EntitlementMeter, 'createdAt'> & { createdAt: string };
+  return { ...meter, createdAt: new Date(meter.createdAt) };
+};
 
 /** The quantity open reservations of the customer hold, per feature (those not committed nor expired at `now`). */
 export async function heldQuantities(read: SqlReader, customerId: string, featureIds: string[], now: Date): Promise<Map<string, string>> {

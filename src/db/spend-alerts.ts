@@ -5,7 +5,7 @@
  * can never both record it.
  */
 import { Prisma, type SpendAlert, type SpendAlertEvent, type SpendAlertStatus, type SpendAlertType } from '../generated/prisma/client.js';
-import type { DbClient } from './client.js';
+import type { DbClient, SqlReader } from './client.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { newId } from '../ids.js';
@@ -55,6 +55,14 @@ export function listSpendAlerts(
 /** The customer's alerts that are not Disabled, oldest first. */
 export function enabledSpendAlerts(tx: DbClient, customerId: string): Promise<SpendAlertRow[]> {
   return tx.spendAlert.findMany({ where: { customerId, status: { not: 'Disabled' } }, orderBy: { id: 'asc' } });
+}
+
+/** Whether the customer exists, and whether a Triggered HardLimit alert of it blocks it: one statement for a request path. */
+export async function customerStanding(read: SqlReader, customerId: string): Promise<{ exists: boolean; blocked: boolean }> {
+  const [row] = await read<{ exists: boolean; blocked: boolean }>(Prisma.sql`
+    SELECT EXISTS (SELECT 1 FROM customers WHERE id = ${customerId}::uuid) AS exists,
+           EXISTS (SELECT 1 FROM spend_alerts WHERE customer_id = ${customerId}::uuid AND alert_type = 'HardLimit' AND status = 'Triggered') AS blocked`);
+  return row!;
 }
 
 /** Armed → Triggered, only if it is still Armed; true when this call recorded the crossing. */

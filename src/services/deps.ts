@@ -23,6 +23,8 @@ export interface ServiceSettings {
   webhooks: WebhookSettings;
   /** Days after a failed payment when dunning retries it (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */
   dunningScheduleDays?: readonly number[];
+  /** How long a plain entitlement check's answer is kept (ENTITLEMENT_CHECK_CACHE_MS; 0 or absent: never). */
+  entitlementCheckCacheMs?: number;
   /** Seller block, logo and locale of invoice documents (SELLER_*, DOCUMENT_LOCALE); defaults without. */
   documents?: DocumentSettings;
 }

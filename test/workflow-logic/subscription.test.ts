@@ -5,7 +5,8 @@
  * burst debounced into one check), the period close and roll, the Draft finalized
  * once its grace period is over, the trial end, a cancelled subscription's last close and expiry,
  * a step failing for good held as the subscription's billing_error for an operator retry, and
- * shadow billing after a close that asks for it, whose failure never holds billing.
+ * shadow billing after a close that asks for it, whose failure never holds billing, and the
+ * entitlement reset after a roll that asks for it, held on failure and run first on the retry.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ const logic = useWorkflowLogic([
   'recordBillingError',
   'clearBillingError',
   'rateShadowBilling',
+  'resetEntitlements',
 ]);
 
 const HOUR_MS = 3_600_000;
@@ -60,6 +62,7 @@ function subscriptionActivities(initial: SubscriptionSnapshot, overrides: Activi
     recordBillingError: async () => {},
     clearBillingError: async () => {},
     rateShadowBilling: async () => ({ rated: 1, failed: 0 }),
+    resetEntitlements: async () => ({ features: 1, grants: 0 }),
     ...overrides,
   };
 }
@@ -286,5 +289,45 @@ describe.concurrent('shadow billing after a period close', () => {
     // Not held: no billing_error, and the subscription moved on through both periods.
     expect(run.argsOf('recordBillingError')).toEqual([]);
     expect(await handle.query(subscriptionStateQuery)).toEqual({ status: 'Active', periodStart: at(6), periodEnd: at(9), trialEnd: null });
+  });
+});
+
+describe.concurrent('entitlement reset after a period roll', () => {
+  it('resets after each roll that asks for it; a reset failing for good holds the loop and runs first on the operator retry', async () => {
+    let resets = 0;
+    const base = subscriptionActivities(ACTIVE);
+    const { subscriptionId, run, handle, advance, driveTo } = await startSubscription(ACTIVE, null, {
+      closeAndRollSubscriptionPeriod: async (input) => ({ ...(await base.closeAndRollSubscriptionPeriod!(input)), entitlements: true }),
+      resetEntitlements: async () => {
+        if ((resets += 1) === 1) throw deterministicFailure('grant period row refused');
+        return { features: 1, grants: 2 };
+      },
+    });
+    // The roll happened (the next period is current), its reset failed: held, nothing due on its own.
+    expect(await advance(at(3))).toEqual({ caughtUp: true, status: 'Active', nextWakeAt: null });
+    const error = { step: 'resetEntitlements', type: 'DeterministicFailure', message: 'grant period row refused', failedAt: at(3) };
+    expect(run.argsOf('recordBillingError')).toEqual([[{ entity: 'subscription', id: subscriptionId, error }]]);
+    expect(await handle.query(subscriptionStateQuery)).toEqual({ status: 'Active', periodStart: at(3), periodEnd: at(6), trialEnd: null });
+
+    // The retry runs the reset of the same period again, not the close; then billing goes on.
+    expect(await handle.executeUpdate(retrySubscriptionBillingUpdate, { args: [ADMIN] })).toEqual({ status: 'Active', periodStart: at(3), periodEnd: at(6), trialEnd: null });
+    expect(await driveTo(at(6.5))).toMatchObject({ caughtUp: true, status: 'Active' });
+    expect(timeline(run)).toEqual([
+      ['closeAndRollSubscriptionPeriod', at(3)],
+      ['resetEntitlements', at(3)],
+      ['recordBillingError', ''],
+      ['clearBillingError', ''],
+      ['resetEntitlements', at(3)],
+      ['finalizePeriodInvoice', at(3 + 1 / 24)],
+      ['closeAndRollSubscriptionPeriod', at(6)],
+      ['resetEntitlements', at(6)],
+      ['finalizePeriodInvoice', at(6 + 1 / 24)],
+    ]);
+    expect(run.argsOf('resetEntitlements')).toEqual([
+      [{ subscriptionId, period: { start: at(0), end: at(3) } }],
+      [{ subscriptionId, period: { start: at(0), end: at(3) } }],
+      [{ subscriptionId, period: { start: at(3), end: at(6) } }],
+    ]);
+    expect(run.argsOf('recordBillingError')).toHaveLength(1);
   });
 });

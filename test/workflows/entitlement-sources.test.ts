@@ -100,6 +100,8 @@ it('grants burn down by priority and expiry, roll over capped at the period roll
   const reset = receiver.receipts.find((r) => r.body.type === 'entitlement.reset' && r.body.data.customer_id === customerId)!;
   expect(reset.signatureValid).toBe(true);
   expect(reset.body.data).toMatchObject({ feature: feature.key, carried_over: '20', previous_period_usage: '165', period_start: '2026-02-01T00:00:00.000Z' });
+  // Dated at the boundary in the clock's time, not when the advance ran.
+  expect(reset.body).toMatchObject({ timestamp: '2026-02-01T00:00:00.000Z' });
   const february = await check();
   expect(february).toMatchObject({ allowed: true, usage: '0', balance: '150' });
   expect(consumed(february)).toEqual({ included: '0/100', [c.id]: '0/0', [b.id]: '0/50' });
@@ -115,5 +117,5 @@ it('grants burn down by priority and expiry, roll over capped at the period roll
   const resets = await h.deps.db.outboxEvent.count({ where: { type: 'entitlement.reset', aggregateId: customerId } });
   expect(resets).toBe(1);
 
-  await captureHistory(h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)), 'entitlement-reset-at-period-roll');
+  await captureHistory(h.deps.temporal.client.workflow.getHandle(subscriptionWorkflowId(subscription.id)), 'entitlement-reset-held-step-at-period-roll');
 });

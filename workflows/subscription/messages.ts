@@ -29,6 +29,14 @@ export interface SubscriptionWorkflowInput extends SubscriptionSnapshot {
   progressiveCheckEveryMs: number | null;
   /** Closed periods waiting for their grace period to end (carried across continue-as-new). */
   pendingCloses: PendingClose[];
+  /** Rolled periods whose entitlement reset has not run yet (carried across continue-as-new; absent: none). */
+  pendingResets?: ClosedPeriod[];
+}
+
+/** A period the subscription has rolled past. */
+export interface ClosedPeriod {
+  start: string;
+  end: string;
 }
 
 /** Answer of the clock-advance update: caughtUp=false means the run continued as new; ask again. */

@@ -91,3 +91,12 @@ export const SHADOW_BILLING = 'subscription-shadow-billing';
  * field (every one before the feature) schedule nothing new.
  */
 export const ENTITLEMENT_RESET = 'subscription-entitlement-reset';
+
+/**
+ * The entitlement reset as a held step (issue 27): under this patch a reset that fails past its retry
+ * schedule is not only logged: it holds the loop as the subscription's billing_error (the closed
+ * period's grants would otherwise go unsettled, and a one-off grant would give its whole quantity
+ * again), and the operator's retry runs it again before anything else (`pendingResets`, carried
+ * across continue-as-new). Runs recorded before it logged the failure and went on.
+ */
+export const ENTITLEMENT_RESET_HELD = 'subscription-entitlement-reset-held';

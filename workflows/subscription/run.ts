@@ -13,10 +13,10 @@ import {
   UNPROCESSABLE,
   type SubscriptionCommand,
 } from '../shared/messages.js';
-import type { PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
+import type { ClosedPeriod, PendingClose, SubscriptionSnapshot, SubscriptionStatus, SubscriptionWorkflowInput } from './messages.js';
 import { OperatorHold, type HeldFailures } from '../hold.js';
 import { Mutex } from '../mutex.js';
-import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, ENTITLEMENT_RESET, RUNS_INVOICE_FOLLOW_UPS, SHADOW_BILLING, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
+import { BILLING_ERRORS, CLOSE_AND_ROLL_IN_ONE_ACTIVITY, ENTITLEMENT_RESET, ENTITLEMENT_RESET_HELD, RUNS_INVOICE_FOLLOW_UPS, SHADOW_BILLING, STATUS_SEARCH_ATTRIBUTE, THRESHOLD_ON_CROSSING } from './patches.js';
 import { followedUp } from '../follow-ups/index.js';
 import type { WithFollowUps } from '../follow-ups/messages.js';
 import { BILLABLE, deadlineStep } from './state-machine.js';
@@ -48,6 +48,8 @@ export class SubscriptionRun {
   state: SubscriptionSnapshot;
   /** Closed periods whose invoices wait for the end of their grace period. */
   readonly pending: PendingClose[];
+  /** Rolled periods whose entitlement reset is still to run (ENTITLEMENT_RESET_HELD): due at once, before anything else. */
+  private readonly resets: ClosedPeriod[];
   /** Subscription time of the next progressive-billing check; null without a threshold. */
   private nextCheckMs: number | null;
   /** The latest customer time a `usageAccrued` signal carried while a crossing check is armed; null when none is armed. */
@@ -72,6 +74,7 @@ export class SubscriptionRun {
     this.clock = new WorkflowClock(input.testClock?.now ?? null);
     this.state = { status: input.status, periodStart: input.periodStart, periodEnd: input.periodEnd, trialEnd: input.trialEnd };
     this.pending = [...input.pendingCloses];
+    this.resets = [...(input.pendingResets ?? [])];
     this.nextCheckMs = input.progressiveCheckEveryMs === null ? null : this.clock.nowMs() + input.progressiveCheckEveryMs;
     this.hold = new OperatorHold({ entity: 'subscription', id: this.subscriptionId, what: 'the subscription', activities });
     this.failures = {
@@ -93,7 +96,7 @@ export class SubscriptionRun {
   }
 
   nextWake(): Wake | null {
-    return nextWake(this.state, this.nextCheckMs, this.pending);
+    return nextWake(this.state, this.nextCheckMs, this.pending, this.resets);
   }
 
   /** Persists a state move (row, audit entry, outbox event) and wakes the main loop for the new state. */
@@ -123,6 +126,10 @@ export class SubscriptionRun {
 
   /** What became due at a wake: finalize closed periods past their grace, check the progressive threshold, or act on the state deadline. */
   async step(what: WakeReason): Promise<void> {
+    if (what === 'reset') {
+      await this.runResets();
+      return;
+    }
     if (what === 'finalize') {
       const due = this.pending.filter((close) => Date.parse(close.finalizeAt) <= this.clock.nowMs());
       for (const close of due) {
@@ -188,6 +195,7 @@ export class SubscriptionRun {
       testClock: this.input.testClock ? { id: this.input.testClock.id, now: this.nowIso() } : null,
       progressiveCheckEveryMs: this.input.progressiveCheckEveryMs,
       pendingCloses: this.pending,
+      ...(this.resets.length > 0 ? { pendingResets: this.resets } : {}),
     };
   }
 
@@ -253,12 +261,27 @@ export class SubscriptionRun {
 
   /**
    * The entitlement reset after a roll that asked for it (the subscription gives Metered features):
-   * the closed period's grants settled, `entitlement.reset` written. Like a shadow rating, a failure
-   * after a few attempts is logged and the loop goes on: balances are computed per period anyway.
+   * the closed period's grants settled, `entitlement.reset` written. Since ENTITLEMENT_RESET_HELD it
+   * is a step of its own: kept as pending until it ran, so a failure past the activity's retries holds
+   * the loop as the billing_error (see attempt) and the operator's retry runs it first. Before, a
+   * failure after a few attempts was logged and the loop went on.
    */
-  private async resetEntitlements(period: { start: string; end: string }, asked: boolean | undefined): Promise<void> {
+  private async resetEntitlements(period: ClosedPeriod, asked: boolean | undefined): Promise<void> {
     if (asked !== true || !patched(ENTITLEMENT_RESET)) return;
+    if (patched(ENTITLEMENT_RESET_HELD)) {
+      this.resets.push(period);
+      await this.runResets();
+      return;
+    }
     await this.logFailure(() => shadowActivities.resetEntitlements({ subscriptionId: this.subscriptionId, period }), 'entitlement reset failed; grants of the closed period are not settled', period);
+  }
+
+  /** Runs the pending entitlement resets, oldest first; each is dropped once it ran (a failure leaves it pending). */
+  private async runResets(): Promise<void> {
+    while (this.resets.length > 0) {
+      await activities.resetEntitlements({ subscriptionId: this.subscriptionId, period: this.resets[0]! });
+      this.resets.shift();
+    }
   }
 
   /** Runs a step that never holds billing: an activity failure (after its few attempts) is logged and the loop goes on. */

@@ -16,6 +16,27 @@ export async function readCursors(read: SqlReader, keys: string[]): Promise<Map<
   return new Map(rows.map((r) => [r.aggregator, BigInt(r.position)]));
 }
 
+/**
+ * Cursor hints read at most once per `maxAgeMs` for a request path (an entitlement check): a hint
+ * that lags the cursor costs no exactness (cursors only move forward and every read also filters by
+ * the cursor itself), only a tail read from an older position.
+ */
+export function recentCursors(maxAgeMs: number, now: () => number = Date.now): (read: SqlReader, keys: string[]) => Promise<Map<string, bigint>> {
+  const known = new Map<string, { position: bigint; readAtMs: number }>();
+  return async (read, keys) => {
+    const stale = keys.filter((key) => {
+      const hint = known.get(key);
+      return hint === undefined || now() - hint.readAtMs > maxAgeMs;
+    });
+    if (stale.length > 0) {
+      const readAtMs = now();
+      const fresh = await readCursors(read, stale);
+      for (const key of stale) known.set(key, { position: fresh.get(key) ?? 0n, readAtMs });
+    }
+    return new Map(keys.map((key) => [key, known.get(key)!.position]));
+  };
+}
+
 export interface MeterRecord {
   id: string;
   name: string;

@@ -60,7 +60,51 @@ export function verifyApiKey(key: string, expectedHashHex: string): Principal {
   return { kind: 'api_key', scope: 'admin', subject: `api_key:${sha256Hex(key).slice(0, 16)}` };
 }
 
-async function verifyJwt(token: string, secret: Uint8Array, nowSeconds: number): Promise<Principal> {
+/** A verified token's principal and the claims its validity in time depends on. */
+interface VerifiedToken {
+  principal: Principal;
+  exp: number;
+  nbf: number | undefined;
+  iat: number | undefined;
+}
+
+/** Verified tokens kept (per JWT secret) so a client's next request skips the signature check. */
+const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * The time checks jwtVerify makes, made again for a token whose signature and claims were verified
+ * before: expired at exp, not valid before nbf, iat not too far ahead.
+ */
+function stillValid(token: VerifiedToken, nowSeconds: number): Principal {
+  if (token.exp <= nowSeconds) throw unauthenticated('token expired');
+  if (token.nbf !== undefined && token.nbf > nowSeconds) throw unauthenticated('token claim invalid: nbf');
+  if (token.iat !== undefined && token.iat > nowSeconds + MAX_CLOCK_SKEW_SECONDS) throw unauthenticated('token iat is in the future');
+  return token.principal;
+}
+
+/**
+ * verifyJwt with the verified tokens remembered: a request path (an entitlement check, a usage event)
+ * sent again and again with one customer token verifies its HMAC once, not per request; the time
+ * checks run every time. The oldest entries go first past VERIFIED_TOKENS_KEPT.
+ */
+function tokenVerifier(): (token: string, secret: Uint8Array, nowSeconds: number) => Promise<Principal> {
+  let verified = new Map<string, VerifiedToken>();
+  let forSecret: Uint8Array | undefined;
+  return async (token, secret, nowSeconds) => {
+    if (forSecret !== secret) {
+      verified = new Map();
+      forSecret = secret;
+    }
+    const known = verified.get(token);
+    if (known !== undefined) return stillValid(known, nowSeconds);
+    const fresh = await verifyJwt(token, secret, nowSeconds);
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+    verified.set(token, fresh);
+    return fresh.principal;
+  };
+}
+
+async function verifyJwt(token: string, secret: Uint8Array, nowSeconds: number): Promise<VerifiedToken> {
   let payload;
   try {
     ({ payload } = await jwtVerify(token, secret, {
@@ -81,11 +125,12 @@ async function verifyJwt(token: string, secret: Uint8Array, nowSeconds: number):
   if (lifetime > MAX_TOKEN_LIFETIME_SECONDS[scope]) {
     throw unauthenticated(`${scope} tokens may live at most ${MAX_TOKEN_LIFETIME_SECONDS[scope]} seconds`);
   }
-  return { kind: 'jwt', scope, subject: sub };
+  return { principal: { kind: 'jwt', scope, subject: sub }, exp: exp as number, nbf: typeof payload.nbf === 'number' ? payload.nbf : undefined, iat: typeof iat === 'number' ? iat : undefined };
 }
 
 export function authMiddleware(): MiddlewareHandler<AppEnv> {
   let cachedSecret: { raw: string; key: Uint8Array } | undefined;
+  const verifyToken = tokenVerifier();
   return async (c, next) => {
     const access = routeAccess(c.req.path);
     if (access === 'public' || access === 'signature') {
@@ -102,7 +147,7 @@ export function authMiddleware(): MiddlewareHandler<AppEnv> {
     if (authorization !== undefined) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       if (!match?.[1]) throw unauthenticated('Authorization header must be "Bearer <token>"');
-      principal = await verifyJwt(match[1], cachedSecret.key, Math.floor(c.get('deps').clock().getTime() / 1000));
+      principal = await verifyToken(match[1], cachedSecret.key, Math.floor(c.get('deps').clock().getTime() / 1000));
     } else if (apiKey !== undefined) {
       principal = verifyApiKey(apiKey, settings.apiKeyHash);
     } else {

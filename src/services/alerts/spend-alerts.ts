@@ -25,7 +25,7 @@
  */
 import type { PageQuery } from '../../db/pages.js';
 import { thresholdCrossed, toDisplay } from '../../core/index.js';
-import type { Db, DbClient } from '../../db/client.js';
+import type { Db, DbClient, SqlReader } from '../../db/client.js';
 import { customerNow } from '../../db/contracts.js';
 import { findCustomer } from '../../db/customers.js';
 import { fromDecimal, fromDecimalOrNull } from '../../db/money.js';
@@ -44,6 +44,7 @@ import {
   rearm,
   recordEvaluation,
   clearSpendBaselines,
+  customerStanding,
   setEvaluationError,
   setThreshold,
   subscriptionsForSpend,
@@ -242,6 +243,17 @@ async function requestSpendEvaluationOrLog(deps: ServiceDeps, customerId: string
   } catch (err) {
     deps.logger.warn({ err, customerId }, 'could not signal the spend alert evaluator');
   }
+}
+
+/**
+ * Whether a HardLimit alert blocks the customer (getEntitlement's status, in one statement on `read`):
+ * 404 for an unknown customer, and for another customer than a customer token's own.
+ */
+export async function spendBlocked(read: SqlReader, customerId: string, ownCustomerId?: string): Promise<boolean> {
+  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
+  const standing = await customerStanding(read, customerId);
+  if (!standing.exists) throw notFound('customer', customerId);
+  return standing.blocked;
 }
 
 /** Whether the customer's product should serve it: blocked while a HardLimit alert is Triggered. */

@@ -25,20 +25,23 @@ import {
   readEntitlementRows,
   claimPeriodEvent,
   periodEventWritten,
+  type EntitlementMeter,
   type EntitlementRow,
+  type FeatureKind,
   type FeatureValue,
   type OverrideTerms,
 } from '../../db/entitlements.js';
 import { cursorKey } from '../../db/metering/aggregators.js';
-import { readCursors } from '../../db/metering/aggregates.js';
+import { recentCursors } from '../../db/metering/aggregates.js';
 import { DomainError, notFound, validation } from '../../errors.js';
 import { Coalescer } from '../coalescer.js';
+import { CheckCache } from './check-cache.js';
 import { enqueueEvent } from '../outbox.js';
 import { newId } from '../../ids.js';
 import type { EntitlementCheckView, EntitlementListView, FeatureEntitlementView } from '../../schemas/entitlements.js';
-import { getEntitlement } from '../alerts/spend-alerts.js';
+import { spendBlocked } from '../alerts/spend-alerts.js';
 import type { ServiceDeps } from '../deps.js';
-import { atLeastZero, meterQuantities, resolveSkuMeters, type BillingMeter } from '../metering/usage.js';
+import { atLeastZero, meterQuantities, resolveMetersWith, type BillingMeter, type MeterLookups } from '../metering/usage.js';
 import { burnFeature, grantsByFeature, moneySources, quantitySourceViews } from './sources.js';
 
 /** How long a reservation holds its quantity unless the check names another TTL. */
@@ -77,9 +80,13 @@ export function mergeTerms(row: EntitlementRow): Grant {
   };
 }
 
-/** The meter of each Metered feature, resolved exactly as a SKU naming it would be (resolveSkuMeters). */
-export async function featureMeters(deps: Pick<ServiceDeps, 'db'>, rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
+/**
+ * The meter of each Metered feature, resolved exactly as a SKU naming it would be (resolveSkuMeters),
+ * from the meter rows its entitlement rows carry (no statement of its own).
+ */
+export async function featureMeters(rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
   const probes = new Map<string, SkuPrice>();
+  const found = new Map<string, EntitlementMeter>();
   for (const row of rows) {
     if (row.kind !== 'Metered' || probes.has(row.feature_id)) continue;
     probes.set(row.feature_id, {
@@ -91,9 +98,15 @@ export async function featureMeters(deps: Pick<ServiceDeps, 'db'>, rows: Entitle
       meter_event_type: row.meter_event_type!,
       ...(row.meter_id === null ? {} : { meter_id: row.meter_id }),
     });
+    if (row.meter !== null) found.set(row.meter_id ?? `type:${row.meter_event_type}`, row.meter);
   }
   if (probes.size === 0) return new Map();
-  const resolved = await resolveSkuMeters(deps.db, [...probes.values()]);
+  const pick = (keys: string[]) => new Map(keys.flatMap((key) => (found.has(key) ? [[key.replace(/^type:/, ''), found.get(key)!] as const] : [])));
+  const lookups: MeterLookups = {
+    byIds: async (ids) => pick(ids),
+    first: async (types) => pick(types.map((type) => `type:${type}`)),
+  };
+  const resolved = await resolveMetersWith([...probes.values()], lookups);
   const byKey = new Map(resolved.meters.map((m) => [m.key, m]));
   return new Map(resolved.skus.map((sku) => [sku.sku_id, byKey.get(sku.meter!.meter_id)!]));
 }
@@ -149,11 +162,20 @@ function balanceWith(c: Pick<Computed, 'included' | 'granted' | 'usage' | 'money
   return { ...quantity, balance: left, has_access: quantity.has_access || left.coefficient > 0n };
 }
 
-/** The customer's entitlements at business time `now`, with holds open at wall-clock `wallNow`. */
-async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerId: string, featureKey: string | null, wallNow: Date, blocked: boolean): Promise<Computed[]> {
-  const rows = await readEntitlementRows(read, customerId, featureKey);
+/**
+ * Rollup cursor hints of the checks (and lists), read at most once a second: a lagging hint is exact
+ * (see recentCursors), and a check then needs no statement for them.
+ */
+const checkHints = recentCursors(1_000);
+
+/**
+ * The customer's entitlements at business time `now`, with holds open at wall-clock `wallNow`;
+ * `blocked` (whether a HardLimit alert blocks the customer) is awaited together with the first read.
+ */
+async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerId: string, featureKey: string | null, wallNow: Date, blocking: boolean | Promise<boolean>): Promise<Computed[]> {
+  const [rows, blocked] = await Promise.all([readEntitlementRows(read, customerId, featureKey), blocking]);
   const grants = rows.map(mergeTerms);
-  const meters = await featureMeters(deps, rows);
+  const meters = await featureMeters(rows);
   const byFeature = new Map<string, Grant[]>();
   for (const grant of grants) byFeature.set(grant.row.feature_id, [...(byFeature.get(grant.row.feature_id) ?? []), grant]);
   // Each metered feature's period: that of its enabled subscription ending first (its resets_at).
@@ -164,7 +186,7 @@ async function computeEntitlements(deps: ServiceDeps, read: SqlReader, customerI
   }
   // The customer's time: its test clock's when on one (its subscriptions share it).
   const customerNow = rows[0]?.clock_time ?? wallNow;
-  const hints = meters.size === 0 ? new Map<string, bigint>() : await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
+  const hints = meters.size === 0 ? new Map<string, bigint>() : await checkHints(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
   const [usage, held, grantRows] = await Promise.all([
     usageBySubscription(read, customerId, grants, meters, hints),
     heldQuantities(read, customerId, [...periodOf.keys()], wallNow),
@@ -245,8 +267,8 @@ export async function usageUntil(read: SqlReader, customerId: string, on: Grant[
  * model of entitlements: other views (a customer portal) call this.
  */
 export async function listEntitlements(deps: ServiceDeps, customerId: string, ownCustomerId?: string): Promise<EntitlementListView> {
-  const spend = await getEntitlement(deps.db, customerId, ownCustomerId);
-  const computed = await computeEntitlements(deps, poolReader(deps.pool), customerId, null, deps.clock(), spend.status === 'blocked');
+  const read = poolReader(deps.pool);
+  const computed = await computeEntitlements(deps, read, customerId, null, deps.clock(), spendBlocked(read, customerId, ownCustomerId));
   return { customer_id: customerId, as_of: deps.clock().toISOString(), entitlements: computed.map((c) => c.view) };
 }
 
@@ -279,16 +301,11 @@ const MESSAGES = {
  */
 export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, ownCustomerId?: string): Promise<EntitlementCheckView> {
   const customerId = await customerOf(deps, input);
-  const spend = await getEntitlement(deps.db, customerId, ownCustomerId);
-  const read = poolReader(deps.pool);
+  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
   const quantityText = input.quantity ?? '1';
   const quantity = parseQuantity(quantityText);
   const wallNow = deps.clock();
-  const blocked = spend.status === 'blocked';
-  const [found] = await computeEntitlements(deps, read, customerId, input.feature, wallNow, blocked);
-  // The feature's own row is read only when no subscription gives it (one round trip less on the request path).
-  const feature = found === undefined ? await findFeatureByKey(read, input.feature) : { kind: found.view.kind, archived: false };
-  if (feature === null) throw new DomainError('not_found', 'feature_not_found', `no feature has key ${JSON.stringify(input.feature)}`, { feature: input.feature });
+  const { found, feature, blocked } = input.reserve ? await featureStanding(deps, customerId, input.feature, wallNow) : await cachedFeatureStanding(deps, customerId, input.feature, wallNow);
   if (input.reserve && feature.kind !== 'Metered') throw validation('reserve', `only Metered features are reserved; ${input.feature} is ${feature.kind}`);
   const answer = (reason: keyof typeof MESSAGES | null, computed: Computed | undefined, reservation: EntitlementCheckView['reservation'] = null): EntitlementCheckView => ({
     allowed: reason === null,
@@ -308,10 +325,58 @@ export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, own
   if (found === undefined || feature.archived) return answer('feature_not_included', undefined);
   if (!found.enabled) return answer('feature_disabled', found);
   if (found.balance === null) return answer(null, found);
-  await announceExhausted(deps, customerId, [found]);
   if (blocked) return answer('customer_blocked', found);
   if (!input.reserve) return answer(quantityAllowed(found.balance, found.limit!, quantity) ? null : 'limit_reached', found);
   return reserve(deps, customerId, found, quantity, input.ttl_seconds ?? DEFAULT_RESERVATION_TTL_SECONDS, wallNow, answer);
+}
+
+/** What a check of one feature decides on: the feature as the customer's subscriptions give it, the feature itself, the spend block. */
+interface FeatureStanding {
+  found: Computed | undefined;
+  feature: { kind: FeatureKind; archived: boolean };
+  blocked: boolean;
+}
+
+/**
+ * The feature's standing for the customer, read fresh (2 statements at once, then the period's usage,
+ * holds and grants at once; the feature's own row only when no subscription gives it); a used-up
+ * balance is announced (entitlement.exhausted) on the way.
+ */
+async function featureStanding(deps: ServiceDeps, customerId: string, featureKey: string, wallNow: Date): Promise<FeatureStanding> {
+  const read = poolReader(deps.pool);
+  const blocking = spendBlocked(read, customerId);
+  const [found] = await computeEntitlements(deps, read, customerId, featureKey, wallNow, blocking);
+  const blocked = await blocking;
+  const feature = found === undefined ? await findFeatureByKey(read, featureKey) : { kind: found.view.kind, archived: false };
+  if (feature === null) throw new DomainError('not_found', 'feature_not_found', `no feature has key ${JSON.stringify(featureKey)}`, { feature: featureKey });
+  if (found !== undefined && found.enabled && found.balance !== null) await announceExhausted(deps, customerId, [found]);
+  return { found, feature, blocked };
+}
+
+/** Plain checks' standings, kept for ENTITLEMENT_CHECK_CACHE_MS (./check-cache.ts); off when it is 0. */
+const checkCache = new CheckCache<FeatureStanding>();
+
+/** featureStanding through the check cache. */
+async function cachedFeatureStanding(deps: ServiceDeps, customerId: string, featureKey: string, wallNow: Date): Promise<FeatureStanding> {
+  const maxAgeMs = deps.settings.entitlementCheckCacheMs ?? 0;
+  if (maxAgeMs <= 0) return featureStanding(deps, customerId, featureKey, wallNow);
+  const nowMs = wallNow.getTime();
+  const kept = checkCache.get(customerId, featureKey, nowMs, maxAgeMs);
+  if (kept !== undefined) return kept;
+  const generation = checkCache.generation(customerId);
+  const standing = await featureStanding(deps, customerId, featureKey, wallNow);
+  checkCache.set(customerId, featureKey, generation, standing, nowMs);
+  return standing;
+}
+
+/** The customers' kept check answers are stale (their usage was stored, a reservation of theirs held or committed). */
+export function forgetEntitlementChecks(customerIds: Iterable<string>): void {
+  checkCache.forgetCustomers(customerIds);
+}
+
+/** Every kept check answer is stale (grants or overrides changed). */
+export function forgetAllEntitlementChecks(): void {
+  checkCache.forgetAll();
 }
 
 /** Holds the quantity when it fits what is left once the holds open now are counted (under the balance's lock). */
@@ -325,7 +390,7 @@ async function reserve(
   answer: (reason: 'limit_reached' | null, computed: Computed, reservation?: EntitlementCheckView['reservation']) => EntitlementCheckView,
 ): Promise<EntitlementCheckView> {
   const featureId = found.view.feature_id;
-  return deps.db.$transaction(async (tx) => {
+  const decided = await deps.db.$transaction(async (tx) => {
     await lockBalance(tx, customerId, featureId);
     const held = parseQuantity((await heldQuantities(prismaReader(tx), customerId, [featureId], wallNow)).get(featureId) ?? '0');
     const limit = found.limit!;
@@ -338,6 +403,9 @@ async function reserve(
     const after = balanceWith(found, addQuantity(held, quantity));
     return answer(null, { ...now, view: { ...now.view, balance: formatQuantity(after.balance) } }, { id, quantity: formatQuantity(quantity), expires_at: expiresAt.toISOString() });
   });
+  // After the commit: a plain check computing meanwhile keeps nothing (see CheckCache).
+  if (decided.reservation !== null) forgetEntitlementChecks([customerId]);
+  return decided;
 }
 
 /**
@@ -348,7 +416,9 @@ async function reserve(
 export async function commitUsedReservations(deps: ServiceDeps, uses: { customerId: string; reservationId: string }[]): Promise<number> {
   const named = uses.filter((u) => UUID.test(u.reservationId));
   if (named.length === 0) return 0;
-  return (await deps.db.$transaction((tx) => commitReservations(tx, named, deps.clock()))).length;
+  const committed = await deps.db.$transaction((tx) => commitReservations(tx, named, deps.clock()));
+  forgetEntitlementChecks(named.map((u) => u.customerId));
+  return committed.length;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -405,5 +475,7 @@ const exhaustionChecks = new Coalescer<ServiceDeps>(250, (deps, customerIds) => 
 });
 
 export function noteUsageForEntitlements(deps: ServiceDeps, customerIds: Iterable<string>): void {
-  exhaustionChecks.note(deps.db, deps, customerIds);
+  const ids = [...customerIds];
+  forgetEntitlementChecks(ids);
+  exhaustionChecks.note(deps.db, deps, ids);
 }

@@ -14,6 +14,7 @@ import type { PageQuery } from '../../db/pages.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type RequestContext } from '../audit.js';
+import { forgetEntitlementChecks } from './entitlements.js';
 
 export interface GrantInput {
   feature_id: string;
@@ -29,7 +30,7 @@ const unprocessable = (code: string, field: string, message: string) => new Doma
 
 /** Grants the customer extra quantity of a metered feature; audited `entitlement_grant.created`. */
 export async function createGrant(deps: { db: Db; clock: () => Date }, customerId: string, input: GrantInput, context: RequestContext): Promise<GrantRecord> {
-  return deps.db.$transaction(async (tx) => {
+  return afterCommitForgetChecks(customerId, deps.db.$transaction(async (tx) => {
     if ((await findCustomer(tx, customerId)) === null) throw notFound('customer', customerId);
     const feature = await findFeature(tx, input.feature_id);
     if (feature === null) throw notFound('feature', input.feature_id);
@@ -60,7 +61,14 @@ export async function createGrant(deps: { db: Db; clock: () => Date }, customerI
     });
     await recordAudit(tx, { action: 'entitlement_grant.created', actor: context.actor, entityType: 'entitlement_grant', entityId: grant.id, customerId, before: null, after: grant, requestId: context.requestId });
     return grant;
-  });
+  }));
+}
+
+/** A grant change's result once committed, the customer's kept check answers forgotten then. */
+async function afterCommitForgetChecks<T>(customerId: string, change: Promise<T>): Promise<T> {
+  const result = await change;
+  forgetEntitlementChecks([customerId]);
+  return result;
 }
 
 /** The customer's grants, newest first (voided ones included), optionally of one feature. */
@@ -71,12 +79,12 @@ export async function listGrants(db: Db, customerId: string, featureId: string |
 
 /** Voids a grant: it stops counting from now on; audited `entitlement_grant.voided`. Voiding twice is 409 `grant_voided`. */
 export async function voidGrant(deps: { db: Db; clock: () => Date }, customerId: string, grantId: string, context: RequestContext): Promise<GrantRecord> {
-  return deps.db.$transaction(async (tx) => {
+  return afterCommitForgetChecks(customerId, deps.db.$transaction(async (tx) => {
     const before = await lockGrant(tx, grantId);
     if (before === null || before.customer_id !== customerId) throw new DomainError('not_found', 'grant_not_found', `grant ${grantId} does not exist for this customer`, { id: grantId });
     if (before.voided_at !== null) throw conflict('grant_voided', `grant ${grantId} is voided already`, { id: grantId });
     const after = await voidGrantRow(tx, grantId, await customerNow(tx, customerId, deps.clock()));
     await recordAudit(tx, { action: 'entitlement_grant.voided', actor: context.actor, entityType: 'entitlement_grant', entityId: grantId, customerId, before, after, requestId: context.requestId });
     return after;
-  });
+  }));
 }

@@ -11,6 +11,7 @@ import { conflict, DomainError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { recordAudit, type RequestContext } from '../audit.js';
 import { termNotApplicable } from '../catalog/features.js';
+import { forgetAllEntitlementChecks } from './entitlements.js';
 
 export type OverrideInput = Partial<{ [K in keyof OverrideTerms]: OverrideTerms[K] | undefined }>;
 
@@ -31,7 +32,7 @@ export async function setFeatureOverride(
   input: OverrideInput,
   context: RequestContext,
 ): Promise<{ override: FeatureOverrideRecord; created: boolean }> {
-  return deps.db.$transaction(async (tx) => {
+  const set = await deps.db.$transaction(async (tx) => {
     const subscriptions = await requireOwner(tx, owner);
     const feature = await findFeature(tx, featureId);
     if (feature === null) throw notFound('feature', featureId);
@@ -54,6 +55,8 @@ export async function setFeatureOverride(
     await recordAudit(tx, { action: 'feature_override.set', actor: context.actor, entityType: 'feature_override', entityId: after.id, before, after, requestId: context.requestId });
     return { override: after, created: before === null };
   });
+  forgetAllEntitlementChecks();
+  return set;
 }
 
 /** Removes the owner's override: the feature's terms are the plan's (or the contract's) again. */
@@ -65,4 +68,5 @@ export async function removeFeatureOverride(deps: { db: Db }, owner: OverrideOwn
     await deleteOverride(tx, before.id);
     await recordAudit(tx, { action: 'feature_override.removed', actor: context.actor, entityType: 'feature_override', entityId: before.id, before, requestId: context.requestId });
   });
+  forgetAllEntitlementChecks();
 }

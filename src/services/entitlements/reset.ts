@@ -4,7 +4,8 @@
  * the subscription, the closed period's burn-down is settled (what each grant gave, absorbed, and
  * carries into the next period: a recurring grant's leftover up to its rollover cap, a one-off grant's
  * leftover) and `entitlement.reset` is written once for the new period. Balances themselves need no
- * reset: they are computed per current period. Idempotent: a retry writes nothing twice.
+ * reset: they are computed per current period. Idempotent: a retry writes nothing twice. The event is
+ * dated at the boundary (the new period's start), in the subscription's time.
  */
 import { addQuantity, carriedOver, formatQuantity, parseQuantity, ZERO_QUANTITY } from '../../core/index.js';
 import { poolReader, type DbClient } from '../../db/client.js';
@@ -33,7 +34,7 @@ export async function resetEntitlements(deps: ServiceDeps, input: { subscription
   const read = poolReader(deps.pool);
   const rows = (await readEntitlementRows(read, customerId, null)).filter((r) => r.kind === 'Metered' && r.subscription_id === input.subscriptionId);
   const terms = rows.map(mergeTerms).filter((g) => g.enabled);
-  const meters = await featureMeters(deps, rows);
+  const meters = await featureMeters(rows);
   const hints = await readCursors(read, [...new Set([...meters.values()].map((m) => cursorKey(m.spec)))]);
   const { start, end } = input.period;
   const grants = await grantsByFeature(read, customerId, terms.map((g) => ({ featureId: g.row.feature_id, periodStart: start })), end);
@@ -56,7 +57,8 @@ export async function resetEntitlements(deps: ServiceDeps, input: { subscription
       return { terms: g, periods, usage: formatQuantity(usage), carried: formatQuantity(carried) };
     }),
   );
-  const at = deps.clock();
+  // The reset happens at the period boundary, in the subscription's time (its test clock's, on one), whenever the roll ran.
+  const at = end;
   await deps.db.$transaction(async (tx) => {
     for (const { terms: g, periods, usage, carried } of settled) {
       await insertGrantPeriods(tx, periods);

@@ -38,6 +38,9 @@ import { cursorKey, dimensionKey, meterSpec, rollupKey, type AggregatorSpec, typ
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
+
+/** The columns of a meter row that decide how its usage is read and shown on rated lines. */
+export type PricingMeterRow = Pick<MeterRow, 'id' | 'name' | 'eventType' | 'aggregation' | 'property' | 'windowType' | 'windowSizeSeconds'> & { filters: unknown };
 import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -144,16 +147,7 @@ export interface BillingMeter {
   name: string | null;
 }
 
-function billingMeterOf(row: {
-  id: string;
-  name: string;
-  eventType: string;
-  aggregation: MeterAggregation;
-  property: string | null;
-  filters: unknown;
-  windowType: MeterWindow;
-  windowSizeSeconds: number | null;
-}): BillingMeter {
+function billingMeterOf(row: PricingMeterRow): BillingMeter {
   return {
     key: row.id,
     name: row.name,
@@ -186,11 +180,22 @@ const defaultBillingMeter = (eventType: string): BillingMeter => ({
  * type's built-in default. Returns the SKUs with `meter` set (Flat SKUs unchanged) and the distinct
  * meters to read. Two queries at most, whatever the number of SKUs.
  */
-export async function resolveSkuMeters(
+export function resolveSkuMeters(
   db: DbClient,
   skus: readonly SkuPrice[],
   lookups: MeterLookups = { byIds: (ids) => metersByIds(db, ids), first: (types) => firstMeters(db, types) },
-): Promise<{ skus: SkuPrice[]; meters: BillingMeter[]; groups: GroupedMeter[] }> {
+): Promise<ResolvedMeters> {
+  return resolveMetersWith(skus, lookups);
+}
+
+export interface ResolvedMeters {
+  skus: SkuPrice[];
+  meters: BillingMeter[];
+  groups: GroupedMeter[];
+}
+
+/** resolveSkuMeters with the meters found by `lookups` (rows a caller read already, a cache). */
+export async function resolveMetersWith(skus: readonly SkuPrice[], lookups: MeterLookups): Promise<ResolvedMeters> {
   // Percentage SKUs read their events' amounts (db/metering/percentage-fees.ts), not a meter.
   const usage = skus.filter((sku) => sku.pricing_model !== 'Flat' && sku.pricing_model !== 'Percentage' && (sku.meter_id !== undefined || sku.meter_event_type !== undefined));
   const named = await lookups.byIds([...new Set(usage.flatMap((sku) => (sku.meter_id === undefined ? [] : [sku.meter_id])))]);
@@ -221,8 +226,8 @@ export async function resolveSkuMeters(
 
 /** How resolveSkuMeters finds the meters: the meters named by id, and each event type's default (first) meter. */
 export interface MeterLookups {
-  byIds(ids: string[]): Promise<Map<string, MeterRow>>;
-  first(eventTypes: string[]): Promise<Map<string, MeterRow>>;
+  byIds(ids: string[]): Promise<Map<string, PricingMeterRow>>;
+  first(eventTypes: string[]): Promise<Map<string, PricingMeterRow>>;
 }
 
 /**
