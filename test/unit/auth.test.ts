@@ -17,7 +17,8 @@ const T0 = 1_900_000_000; // seconds; the clock every test starts from
 function appAt(nowSeconds: () => number, settings: Partial<AppDeps['settings']> = {}) {
   const deps = {
     clock: () => new Date(nowSeconds() * 1000),
-    settings: { jwtSecret: secrets.jwt_secret, apiKeyHash: apiKeyHash(secrets.api_key), ...settings },
+    // The caller's object itself (filled in), so a test can change a setting of the running app.
+    settings: Object.assign(settings, { jwtSecret: settings.jwtSecret ?? secrets.jwt_secret, apiKeyHash: settings.apiKeyHash ?? apiKeyHash(secrets.api_key) }),
   } as unknown as AppDeps;
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
@@ -98,6 +99,16 @@ describe('token lifetime', () => {
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ error: { code: 'unauthenticated' } });
     expect((await call(app, '/v1/thing', bearer(skewed))).status).toBe(200);
+  });
+
+  it('a token verified once is refused after the JWT secret changes (verified tokens are remembered per secret)', async () => {
+    const settings = { jwtSecret: secrets.jwt_secret, apiKeyHash: apiKeyHash(secrets.api_key) };
+    const app = appAt(() => T0, settings);
+    const token = await sign(claims('customer', 3600));
+    expect((await call(app, '/v1/thing', bearer(token))).status).toBe(200);
+    expect((await call(app, '/v1/thing', bearer(token))).status).toBe(200);
+    settings.jwtSecret = generateSecrets().jwt_secret;
+    expect((await call(app, '/v1/thing', bearer(token))).status).toBe(401);
   });
 
   it('a token is valid until exp and refused from exp on', async () => {
