@@ -106,6 +106,7 @@ interface HistoryEvent {
   upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } };
   workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
   activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+  workflowExecutionStartedEventAttributes?: { parentWorkflowExecution?: { workflowId?: string } };
 }
 
 /** What a recorded `patched()` call adds: its marker and the SDK's TemporalChangeVersion upsert, once per run and patch. */
@@ -119,6 +120,9 @@ function actionKind(event: HistoryEvent): string | undefined {
   const upserted = Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {});
   if (upserted.length === 1 && upserted[0] === 'TemporalChangeVersion') return ONCE_PER_RUN;
   if (event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'advanceTestClock') return CLOCK_UPDATES;
+  // A child's start is one action (Temporal Cloud counts a child workflow start once): the parent's
+  // StartChildWorkflowExecutionInitiated counts it (its parent is a sampled subscription), not the child's first event too.
+  if (event.workflowExecutionStartedEventAttributes?.parentWorkflowExecution?.workflowId !== undefined) return undefined;
   return ACTION_EVENTS[event.eventType];
 }
 
@@ -340,7 +344,7 @@ function writeReport(f: Figures): void {
     '',
     '- Setup (not measured): a Monthly plan with a Flat 49.00 fee and a PerUnit 0.01 SKU on `api_calls`, one test clock, one customer and subscription per index on it, the clock advanced to mid-period and each subscription\'s usage posted in one batch.',
     '- The measured advance moves the clock from mid-January to 2026-02-01T01:00:00Z: every subscription closes its period, writes its invoice, and finalizes it after the grace period. The bench polls PostgreSQL every 250 ms for periods rolled, invoices written and invoices Open; per-subscription times have that resolution.',
-    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows (where one exists) written after the advance started: activities scheduled, markers, timers, updates accepted, signals, workflow starts, search attribute upserts. A test clock\'s `advanceTestClock` update stands for the timer the same wake is in real time (one each), so the count outside test-clock mode is the same with timers in their place, plus, for a Draft the test-clock close finalized in the same step (no `finalizePeriodInvoice` in the history), the grace-end timer and the `finalizePeriodInvoice` activity a real-time run needs. At the advance\'s last step a subscription with nothing due is not sent an update at all (it stands for no timer). Each `patched()` call a run makes records a marker and a TemporalChangeVersion upsert once per run; a subscription\'s run lasts many periods (it continues as new when the server suggests it, at 4,096 events by default), while this bench\'s runs each cover one period, so the steady-state figure leaves those out.',
+    '- Temporal actions are the history events of the sampled subscriptions\' workflows and their invoice workflows (where one exists) written after the advance started: activities scheduled, markers, timers, updates accepted, signals, workflow starts (a child workflow\'s once, where its parent starts it, as Temporal Cloud counts it), search attribute upserts. A test clock\'s `advanceTestClock` update stands for the timer the same wake is in real time (one each), so the count outside test-clock mode is the same with timers in their place, plus, for a Draft the test-clock close finalized in the same step (no `finalizePeriodInvoice` in the history), the grace-end timer and the `finalizePeriodInvoice` activity a real-time run needs. At the advance\'s last step a subscription with nothing due is not sent an update at all (it stands for no timer). Each `patched()` call a run makes records a marker and a TemporalChangeVersion upsert once per run; a subscription\'s run lasts many periods (it continues as new when the server suggests it, at 4,096 events by default), while this bench\'s runs each cover one period, so the steady-state figure leaves those out.',
     '- Figures move by up to ±25% between runs on this shared 2-core VM; compare the ratio to the baseline of the same run.',
     '',
   ];
