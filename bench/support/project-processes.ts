@@ -14,9 +14,14 @@ import { ensureTool, TEMPORAL_CLI } from '../../src/dev/tools.js';
 import { postmasterPid } from '../metering/load.js';
 import { benchDatabase, type Teardown } from './lifecycle.js';
 
-/** A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log. BENCH_LOG_DIR=<folder> keeps each process's whole output there. */
+/**
+ * A project process (API or worker) under the tsx loader; resolves when `readyLine` appears in its log.
+ * BENCH_LOG_DIR=<folder> keeps each process's whole output there; BENCH_API_NODE_ARGS and
+ * BENCH_WORKER_NODE_ARGS pass flags to that process's node, e.g. "--cpu-prof --cpu-prof-dir=<folder>".
+ */
 export async function startProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string): Promise<ChildProcess> {
-  return (await startProjectProcess(entry, env, readyLine, { keepLogIn: process.env.BENCH_LOG_DIR })).child;
+  const flags = process.env[entry.includes('worker') ? 'BENCH_WORKER_NODE_ARGS' : 'BENCH_API_NODE_ARGS'] ?? '';
+  return (await startProjectProcess(entry, env, readyLine, { keepLogIn: process.env.BENCH_LOG_DIR, nodeArgs: flags.split(' ').filter(Boolean) })).child;
 }
 
 /** Admin calls to the API under test; any status other than `expect` fails the run with the body. */

@@ -86,8 +86,8 @@ export interface ProjectProcess {
  * this process's environment; resolves once `readyLine` appears in its output, rejects if it exits
  * first. `keepLogIn` (a folder) keeps the process's whole output there, e.g. to find a 500's cause.
  */
-export function startProjectProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string, options: { keepLogIn?: string } = {}): Promise<ProjectProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startProjectProcess(entry: string, env: NodeJS.ProcessEnv, readyLine: string, options: { keepLogIn?: string; nodeArgs?: readonly string[] } = {}): Promise<ProjectProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const keep = options.keepLogIn ? createWriteStream(path.join(options.keepLogIn, `${path.basename(entry, '.ts')}.log`), { flags: 'a' }) : null;
   let output = '';
   const collect = (chunk: Buffer) => {
