@@ -23,6 +23,7 @@
  *   threshold (above anything the run accrues), so ingestion also takes its crossing path: one
  *   lookup and one `usageAccrued` signal per coalescing window (the bench starts no subscription
  *   workflow, so the signal finds none and is dropped, as for an ended one).
+ *   USAGE_SUMMARY_CACHE_MS=0 reads every summary afresh (the API keeps them 1 s by default; the report says which).
  */
 import { endRun, environmentLines, loadLine, verdict } from './support/report.js';
 import { writeFileSync } from 'node:fs';
@@ -59,6 +60,8 @@ const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.
 const EVENT_TYPE = 'tokens_used';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/metering.md', import.meta.url));
 /** The performance issue's targets: ratios to the raw baselines of the same run, latencies closed- and open-loop. */
+/** What the API process is started with (the environment passes through; src/config.ts default otherwise). */
+const SUMMARY_CACHE_MS = Number(process.env.USAGE_SUMMARY_CACHE_MS ?? 1_000);
 const TARGETS = { batchPerSecond: 25_000, batchVsRaw: 0.5, singleVsRaw: 0.6, singleClosedP99Ms: 20, singlePerSecond: 2_000, singleP99Ms: 50, summaryP99Ms: 50 };
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -441,6 +444,7 @@ function writeReport(f: Figures): void {
     `- PostgreSQL: ${f.server}`,
     `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS}${PROGRESSIVE_THRESHOLD === undefined ? '' : `, BENCH_PROGRESSIVE_THRESHOLD_NANOS=${PROGRESSIVE_THRESHOLD}`})`,
     '- system under test: the real API process (`node --import tsx src/main.ts`, request logging on, rate limit raised) over loopback; API-key auth for ingestion, a customer token for the summary',
+    `- usage summaries: ${SUMMARY_CACHE_MS > 0 ? `kept for ${SUMMARY_CACHE_MS} ms (USAGE_SUMMARY_CACHE_MS, the default configuration): a fresh read at most once per ${SUMMARY_CACHE_MS} ms, the others from the API process's cache` : 'every summary read afresh (USAGE_SUMMARY_CACHE_MS=0)'}`,
     loadLine(f.loadBefore),
     '',
     '## Results',

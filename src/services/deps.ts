@@ -25,6 +25,8 @@ export interface ServiceSettings {
   dunningScheduleDays?: readonly number[];
   /** How long a plain entitlement check's answer is kept (ENTITLEMENT_CHECK_CACHE_MS; 0 or absent: never). */
   entitlementCheckCacheMs?: number;
+  /** How long a usage summary is kept (USAGE_SUMMARY_CACHE_MS; 0 or absent: never). */
+  usageSummaryCacheMs?: number;
   /** Seller block, logo and locale of invoice documents (SELLER_*, DOCUMENT_LOCALE); defaults without. */
   documents?: DocumentSettings;
 }

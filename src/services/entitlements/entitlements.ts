@@ -35,7 +35,7 @@ import { cursorKey } from '../../db/metering/aggregators.js';
 import { recentCursors } from '../../db/metering/aggregates.js';
 import { DomainError, notFound, validation } from '../../errors.js';
 import { Coalescer } from '../coalescer.js';
-import { CheckCache } from './check-cache.js';
+import { ReadCache } from '../read-cache.js';
 import { enqueueEvent } from '../outbox.js';
 import { newId } from '../../ids.js';
 import type { EntitlementCheckView, EntitlementListView, FeatureEntitlementView } from '../../schemas/entitlements.js';
@@ -353,8 +353,8 @@ async function featureStanding(deps: ServiceDeps, customerId: string, featureKey
   return { found, feature, blocked };
 }
 
-/** Plain checks' standings, kept for ENTITLEMENT_CHECK_CACHE_MS (./check-cache.ts); off when it is 0. */
-const checkCache = new CheckCache<FeatureStanding>();
+/** Plain checks' standings by feature, kept for ENTITLEMENT_CHECK_CACHE_MS (src/services/read-cache.ts); off when it is 0. */
+const checkCache = new ReadCache<FeatureStanding>();
 
 /** featureStanding through the check cache. */
 async function cachedFeatureStanding(deps: ServiceDeps, customerId: string, featureKey: string, wallNow: Date): Promise<FeatureStanding> {
@@ -403,7 +403,7 @@ async function reserve(
     const after = balanceWith(found, addQuantity(held, quantity));
     return answer(null, { ...now, view: { ...now.view, balance: formatQuantity(after.balance) } }, { id, quantity: formatQuantity(quantity), expires_at: expiresAt.toISOString() });
   });
-  // After the commit: a plain check computing meanwhile keeps nothing (see CheckCache).
+  // After the commit: a plain check computing meanwhile keeps nothing (see ReadCache).
   if (decided.reservation !== null) forgetEntitlementChecks([customerId]);
   return decided;
 }

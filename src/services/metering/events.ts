@@ -60,7 +60,7 @@ import { quantityBoundOf, storeEachEvent, storeEvents, type EventProblem, type E
 import type { ServiceDeps } from '../deps.js';
 import { conflict, DomainError, notFound } from '../../errors.js';
 import { coefficientAt, ONE_UNIT, parseQuantity } from '../../core/index.js';
-import { scheduleRollup } from './usage.js';
+import { forgetUsageSummaries, scheduleRollup } from './usage.js';
 import { numericMeterProperties, type NumericProperty } from './meters.js';
 import type { IngestBatchResult, IngestEventResult, UnbillableReason } from '../../schemas/metering.js';
 
@@ -584,6 +584,7 @@ export async function ingestEvent(deps: ServiceDeps, event: UsageEventInput, ing
   if ('problem' in outcome) throw singleEventError(outcome.problem, event, context);
   if (outcome.stored) {
     scheduleRollup(deps);
+    forgetUsageSummaries([event.customer_id]);
     deps.reactions.usageRecorded(deps, [event.customer_id]);
     await announceReservationUses(deps, [event]);
   }
@@ -608,7 +609,9 @@ export async function ingestBatch(deps: ServiceDeps, events: UsageEventInput[], 
   if (outcome.problems.length > 0) throw batchError(outcome.problems, events, context);
   if (outcome.accepted > 0) {
     scheduleRollup(deps);
-    deps.reactions.usageRecorded(deps, new Set(events.map((event) => event.customer_id)));
+    const customers = new Set(events.map((event) => event.customer_id));
+    forgetUsageSummaries(customers);
+    deps.reactions.usageRecorded(deps, customers);
     await announceReservationUses(deps, events);
   }
   return { accepted_count: outcome.accepted, duplicate_count: events.length - outcome.accepted, late_count: outcome.late, unbillable_count: outcome.unbillable };

@@ -45,6 +45,7 @@ import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcom
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { ServiceDeps } from '../deps.js';
+import { ReadCache } from '../read-cache.js';
 import type { Logger } from '../../logger.js';
 import { notFound, validation } from '../../errors.js';
 import type { UsageSummary } from '../../schemas/metering.js';
@@ -567,12 +568,49 @@ export async function usageByDay(deps: Pick<ServiceDeps, 'pool' | 'clock'>, subs
   };
 }
 
+/** Usage summaries by subscription and query, kept for USAGE_SUMMARY_CACHE_MS (src/services/read-cache.ts); off when it is 0. */
+const summaryCache = new ReadCache<UsageSummary>();
+/** The customer of each subscription summarized before (it never changes): kept answers are the customer's. */
+const customerOfSubscription = new Map<string, string>();
+const SUBSCRIPTIONS_REMEMBERED = 100_000;
+
+/**
+ * The usage summary of a subscription (readUsageSummary), kept for USAGE_SUMMARY_CACHE_MS: a dashboard
+ * polling it between usage events is answered without a statement. Forgotten at once when this process
+ * stores usage of the customer (forgetUsageSummaries); other changes (another API process's usage,
+ * the worker's period roll) show once the answer is older than that. Its `as_of` says when it was read.
+ */
+export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string, query: UsageQuery, ownCustomerId?: string): Promise<UsageSummary> {
+  const maxAgeMs = deps.settings.usageSummaryCacheMs ?? 0;
+  if (maxAgeMs <= 0) return readUsageSummary(deps, subscriptionId, query, ownCustomerId);
+  const key = [subscriptionId.toLowerCase(), query.from ?? '', query.to ?? '', query.at ?? ''].join('|');
+  const nowMs = deps.clock().getTime();
+  const customerId = customerOfSubscription.get(subscriptionId.toLowerCase());
+  const kept = customerId === undefined ? undefined : summaryCache.get(customerId, key, nowMs, maxAgeMs);
+  if (kept !== undefined) {
+    if (ownCustomerId !== undefined && kept.customer_id !== ownCustomerId) throw notFound('subscription', subscriptionId);
+    return kept;
+  }
+  // The first summary of a subscription learns its customer; from the next one on, answers are kept.
+  const generation = customerId === undefined ? undefined : summaryCache.generation(customerId);
+  const summary = await readUsageSummary(deps, subscriptionId, query, ownCustomerId);
+  if (customerOfSubscription.size >= SUBSCRIPTIONS_REMEMBERED) customerOfSubscription.clear();
+  customerOfSubscription.set(subscriptionId.toLowerCase(), summary.customer_id);
+  if (generation !== undefined) summaryCache.set(summary.customer_id, key, generation, summary, nowMs);
+  return summary;
+}
+
+/** Usage of these customers was stored by this process: their kept summaries are stale. */
+export function forgetUsageSummaries(customerIds: Iterable<string>): void {
+  summaryCache.forgetCustomers(customerIds);
+}
+
 /**
  * The usage summary of a subscription: one entry per meter of its plan's metered event types
  * (meter_id "default:<event_type>" for a type without meters), each over its own window.
  * Customer tokens see only their own subscriptions (anything else is 404).
  */
-export async function getUsageSummary(deps: ServiceDeps, subscriptionId: string, query: UsageQuery, ownCustomerId?: string): Promise<UsageSummary> {
+async function readUsageSummary(deps: ServiceDeps, subscriptionId: string, query: UsageQuery, ownCustomerId?: string): Promise<UsageSummary> {
   const read = poolReader(deps.pool);
   const subscription = await readUsageSubject(read, subscriptionId);
   if (!subscription || (ownCustomerId !== undefined && subscription.customer_id !== ownCustomerId)) throw notFound('subscription', subscriptionId);
