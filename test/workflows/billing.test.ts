@@ -339,10 +339,10 @@ describe('grace period, late usage and timestamps', () => {
     expect(consolidated[0]).toMatchObject({ status: 'Open', total: '59.00', finalized_at: '2026-02-01T01:00:00.000Z' });
     expect(Object.keys(await activityAttempts(h, subscriptionWorkflowId(shared.subscriptionId))).sort()).toEqual(['closeAndRollSubscriptionPeriod', 'finalizePeriodInvoice']);
     // Nothing was due for it at the advance's last step (its next period end is in March): the
-    // clock's two advances sent it two updates, the first advance's and the period end's.
+    // clock's two advances sent it two steps (`clockAdvance` signals), the first advance's and the period end's.
     const history = await h.deps.temporal.client.workflow.getHandle(aloneId).fetchHistory();
-    const updates = (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name === 'advanceTestClock');
-    expect(updates).toHaveLength(2);
+    const steps = (history.events ?? []).filter((event) => event.workflowExecutionSignaledEventAttributes?.signalName === 'clockAdvance');
+    expect(steps).toHaveLength(2);
     // A command sent afterwards carries the clock's time: the cancellation is dated at it, not at the period end.
     const cancelled = await expectJson<{ status: string; cancelled_at: string }>(await h.request('POST', `/admin/v1/subscriptions/${alone.subscriptionId}/cancel`), 200);
     expect(cancelled).toMatchObject({ status: 'Cancelled', cancelled_at: '2026-02-01T01:00:00.000Z' });
