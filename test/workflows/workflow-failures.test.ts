@@ -67,6 +67,7 @@ describe('test clock advances', () => {
       expect([audit.actorType, audit.actorId]).toEqual(['workflow', advance.workflowId]);
       expect(audit.after).toMatchObject({ status: 'internal_failure', advance: { error: { step: 'driveTestClock', type: 'DeterministicFailure' } } });
       await captureHistory(advance, 'drive-failed-then-internal-failure');
+      await captureHistory(advance, 'drive-in-workflow-failed-then-internal-failure');
 
       // The other clock's advance went on: its subscription rolled into its second period.
       expect((await waitForClockReady(h, otherClock)).advance).toMatchObject({ error: null });

@@ -27,7 +27,7 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { clockAdvancedSignal, clockAdvanceSignal, type ClockAdvanceAnswer } from '../shared/messages.js';
-import type { ClockDriveOutcome, TestClockAdvanceInput, TestClockDriveBatchInput, TestClockDrivePlan, TestClockDriveProgress } from './messages.js';
+import { testClockAdvanceWorkflowId, type ClockDriveOutcome, type TestClockAdvanceInput, type TestClockDriveBatchInput, type TestClockDrivePlan, type TestClockDriveProgress } from './messages.js';
 
 /** Workflows driven by one child: its history takes one signal sent and one answer per workflow. */
 export const BATCH_SIZE = 40;
@@ -131,13 +131,13 @@ export class LockstepDrive {
     this.running = this.running.filter((id) => outcomes.get(id)?.running ?? true);
   }
 
-  /** The workflows driven by children of at most BATCH_SIZE each, in parallel; their outcomes by workflow id. */
+  /** The workflows driven by children of at most BATCH_SIZE each, in parallel; their outcomes by workflow id (child ids from the input, as replay needs). */
   private async fanOut(workflowIds: string[], pass: Omit<TestClockDriveBatchInput, 'workflowIds'>): Promise<Map<string, ClockDriveOutcome>> {
     const batches: string[][] = [];
     for (let i = 0; i < workflowIds.length; i += BATCH_SIZE) batches.push(workflowIds.slice(i, i + BATCH_SIZE));
     const results = await Promise.all(
       batches.map((batch, i) =>
-        executeChild(testClockDriveBatchWorkflowName, { workflowId: `${workflowInfo().workflowId}:${pass.key}:${i}`, args: [{ ...pass, workflowIds: batch }] }),
+        executeChild(testClockDriveBatchWorkflowName, { workflowId: `${testClockAdvanceWorkflowId(this.input.clockId)}:${pass.key}:${i}`, args: [{ ...pass, workflowIds: batch }] }),
       ),
     );
     return new Map(batches.flatMap((batch, i) => batch.map((id, j) => [id, results[i]![j]!] as const)));
