@@ -197,4 +197,33 @@ describe('test-clock advance driven by its workflow', () => {
     expect(error!.message).toContain('not on a test clock');
     expect(refused.run.argsOf('finishTestClockAdvance')).toEqual([[expect.objectContaining({ status: 'internal_failure', error })]]);
   });
+
+  it('a run the drive continued as new into goes on from where it stood: no plan, the steps after the last one, counted on', async () => {
+    const clockId = randomUUID();
+    const timeline: Call[] = [];
+    const subscriptions = await Promise.all(Array.from({ length: 3 }, () => startSubscription(clockId, at(2), timeline)));
+    const progress: TestClockDriveProgress[] = [];
+    const advanceId = testClockAdvanceWorkflowId(clockId);
+    const advance = logic.mock(advanceId, {
+      dunningWorkflowsOnClock: async () => [],
+      nextWakesOf: async ({ workflowIds }) => {
+        const wakes = await Promise.all(workflowIds.map((id) => logic.client.workflow.getHandle(id).query(nextWakeQuery)));
+        return Object.fromEntries(workflowIds.map((id, i) => [id, wakes[i] ? Date.parse(wakes[i]!) : null]));
+      },
+      recordTestClockProgress: async (input) => void progress.push(input.progress),
+      finishTestClockDrive: async ({ subscriptions: count, steps }) => ({ subscriptions: count, steps, followUps: [] }),
+      finishTestClockAdvance: async () => {},
+    });
+    // As the previous run carried it: one step made (at day 1, nothing due there), no answers kept.
+    const resume = { plan: { subscriptions, others: [] }, running: subscriptions, known: subscriptions, answered: [], reachedMs: Date.parse(at(1)), steps: 1, alone: true };
+    const input: TestClockAdvanceInput = { clockId, from: at(0), to: TARGET, startedAt: new Date().toISOString(), resume };
+    const handle = await logic.start('testClockAdvanceWorkflow', advanceId, [input]);
+
+    expect(await handle.result()).toEqual({ subscriptions: 3, steps: 4 });
+    expect(progress.map((p) => p.simulatedTime)).toEqual([at(1), at(2), at(2 + GRACE_DAYS), TARGET]);
+    expect(advance.calls.map((call) => call.activity)).not.toContain('planTestClockDrive');
+    for (const id of subscriptions) expect(timeline.filter((call) => call.workflowId === id).map((call) => [call.activity, call.at])).toEqual([['closeAndRollSubscriptionPeriod', at(2)], ['finalizePeriodInvoice', at(2 + GRACE_DAYS)]]);
+    // The activities are told the advance, not the drive's state.
+    expect(advance.argsOf('finishTestClockAdvance')[0]![0]).not.toHaveProperty('resume');
+  });
 });

@@ -57,19 +57,21 @@ const { finishTestClockAdvance } = proxyActivities<Activities>({
 export async function testClockAdvanceWorkflow(input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> {
   let result: TestClockAdvanceResult;
   const inWorkflow = patched(ADVANCE_DRIVEN_BY_WORKFLOW);
+  // The activities are told the advance, not where a continued drive stood.
+  const { resume: _resume, ...advance } = input;
   try {
     result = inWorkflow ? await driveInWorkflow(input) : await followedUp(driveTestClock(input), ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS);
   } catch (err) {
     if (!(err instanceof ActivityFailure || (inWorkflow && err instanceof ChildWorkflowFailure)) || isCancellation(err)) throw err;
     if (patched(ADVANCE_FAILURE_RECORDED)) {
       const error = inWorkflow ? driveErrorOf(err) : billingErrorOf(err as ActivityFailure, new Date().toISOString());
-      await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure', error }));
+      await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...advance, status: 'internal_failure', error }));
       return { subscriptions: 0, steps: 0, error };
     }
-    await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...input, status: 'internal_failure' }));
+    await CancellationScope.nonCancellable(() => finishTestClockAdvance({ ...advance, status: 'internal_failure' }));
     throw err;
   }
-  await finishTestClockAdvance({ ...input, status: 'ready' });
+  await finishTestClockAdvance({ ...advance, status: 'ready' });
   return result;
 }
 
@@ -81,12 +83,15 @@ export async function testClockDriveBatchWorkflow(input: TestClockDriveBatchInpu
   return driveBatch(input);
 }
 
-/** The drive run here: planned by an activity, stepped in lockstep, then the revenue and late usage of the clock. */
+/**
+ * The drive run here: planned by an activity (or resumed where the run continued as new from stood),
+ * stepped in lockstep, then the revenue and late usage of the clock.
+ */
 async function driveInWorkflow(input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> {
-  const plan = await planTestClockDrive(input);
-  const drive = new LockstepDrive(input, plan);
+  const { resume, ...advance } = input;
+  const drive = resume ? LockstepDrive.resumed(advance, resume) : new LockstepDrive(advance, await planTestClockDrive(advance));
   const steps = await drive.run();
-  return followedUp(finishTestClockDrive({ ...input, subscriptions: drive.total, steps }), ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS);
+  return followedUp(finishTestClockDrive({ ...advance, subscriptions: drive.total, steps }), ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS);
 }
 
 /** The failure of a drive run here, as the advance's error: the drive's step, the failure's type and message. */

@@ -8,7 +8,8 @@
  * Fan-out: one history receiving every driven workflow's answer would serialize them all, so each
  * step's pass is run by child workflows (`testClockDriveBatchWorkflow`) of at most BATCH_SIZE
  * workflows each, whose outcomes this merges: the advance's own history grows by a few events per
- * batch and step.
+ * batch and step, and between two steps it continues as new when the server suggests it (a long
+ * advance of many workflows), carrying where the drive stands (`LockstepResume`).
  *
  * Lockstep, the second pass and the idle rule are those of the activity's drive
  * (src/services/subscriptions/test-clocks.ts driveInLockstep), which runs recorded before the patch
@@ -17,6 +18,7 @@
 import {
   ApplicationFailure,
   condition,
+  continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
@@ -27,7 +29,16 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { clockAdvancedSignal, clockAdvanceSignal, type ClockAdvanceAnswer } from '../shared/messages.js';
-import { testClockAdvanceWorkflowId, type ClockDriveOutcome, type TestClockAdvanceInput, type TestClockDriveBatchInput, type TestClockDrivePlan, type TestClockDriveProgress } from './messages.js';
+import {
+  testClockAdvanceWorkflowId,
+  type ClockDriveOutcome,
+  type LockstepResume,
+  type TestClockAdvanceInput,
+  type TestClockAdvanceResult,
+  type TestClockDriveBatchInput,
+  type TestClockDrivePlan,
+  type TestClockDriveProgress,
+} from './messages.js';
 
 /** Workflows driven by one child: its history takes one signal sent and one answer per workflow. */
 export const BATCH_SIZE = 40;
@@ -56,11 +67,23 @@ export class LockstepDrive {
   constructor(
     private readonly input: TestClockAdvanceInput,
     private readonly plan: TestClockDrivePlan,
+    private readonly resumed?: LockstepResume,
   ) {
     this.subscriptions = new Set(plan.subscriptions);
-    this.running = [...plan.subscriptions, ...plan.others];
-    this.known = new Set(this.running);
+    this.running = resumed ? [...resumed.running] : [...plan.subscriptions, ...plan.others];
+    this.known = new Set(resumed ? resumed.known : this.running);
     this.targetMs = Date.parse(input.to);
+    if (resumed) {
+      for (const [id, wake] of resumed.answered) this.answered.set(id, wake);
+      this.reachedMs = resumed.reachedMs;
+      this.steps = resumed.steps;
+      this.alone = resumed.alone;
+    }
+  }
+
+  /** The drive of a run the advance continued as new into, from where it stood. */
+  static resumed(input: TestClockAdvanceInput, resume: LockstepResume): LockstepDrive {
+    return new LockstepDrive(input, resume.plan, resume);
   }
 
   get total(): number {
@@ -69,9 +92,12 @@ export class LockstepDrive {
 
   /** Steps every workflow through each instant up to the target where one of them has something due; returns the steps. */
   async run(): Promise<number> {
-    this.alone = !(await this.withDunning()) && this.plan.others.length === 0;
-    await this.report(this.input.from, 0);
+    if (!this.resumed) {
+      this.alone = !(await this.withDunning()) && this.plan.others.length === 0;
+      await this.report(this.input.from, 0);
+    }
     while (this.running.length > 0) {
+      if (this.steps > 0 && workflowInfo().continueAsNewSuggested) await this.continueAsNew();
       const wakes = await this.wakes();
       if (this.steps > 0) await this.report(new Date(this.reachedMs).toISOString(), this.doneOf(wakes));
       const stepMs = this.nextStepMs(wakes);
@@ -89,6 +115,20 @@ export class LockstepDrive {
     }
     await this.report(this.input.to, this.total);
     return this.steps;
+  }
+
+  /** Continues the advance as new between two steps (nothing in flight), carrying where the drive stands. */
+  private async continueAsNew(): Promise<never> {
+    const resume: LockstepResume = {
+      plan: this.plan,
+      running: this.running,
+      known: [...this.known],
+      answered: [...this.answered],
+      reachedMs: this.reachedMs,
+      steps: this.steps,
+      alone: this.alone,
+    };
+    return continueAsNew<(input: TestClockAdvanceInput) => Promise<TestClockAdvanceResult>>({ ...this.input, resume });
   }
 
   /** The next wakes of the running workflows: answered, else read by query (the first step, other kinds, after a second pass). */

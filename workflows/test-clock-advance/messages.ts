@@ -11,6 +11,21 @@ export interface TestClockAdvanceInput {
   to: string;
   /** Wall time of the request: names this advance in the clock's row, so a later one is never overwritten. */
   startedAt: string;
+  /** Set on a run the drive continued as new into (its history grew long): where the drive stands. */
+  resume?: LockstepResume;
+}
+
+/** Where a drive stands between two steps, carried into the run it continues as new into. */
+export interface LockstepResume {
+  plan: TestClockDrivePlan;
+  running: string[];
+  known: string[];
+  /** The subscriptions' next wakes (ms, or null) from their last answers. */
+  answered: [string, number | null][];
+  /** The last step's time (ms). */
+  reachedMs: number;
+  steps: number;
+  alone: boolean;
 }
 
 /** What one advance drove. */
