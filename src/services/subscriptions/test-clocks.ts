@@ -7,7 +7,8 @@
  * `advancing` and starts the clock's advance workflow (`testClockAdvanceWorkflow`, one id per
  * clock), then answers at once. The workflow drives the workflows in lockstep (by signals, from
  * batch children; its activities plan the drive and write its progress: the clock time every
- * workflow has reached, subscriptions caught up of total, to the clock's row), and a last activity sets `ready` with the `test_clock.ready` event (or
+ * workflow has reached, subscriptions caught up of total, to the clock's row), and a last activity
+ * sets `ready` with the `test_clock.ready` event (or
  * `internal_failure` with `test_clock.internal_failure` when the drive failed for good, the reason
  * shown as the advance's `error`, audited and logged; advancing again is the operator's retry).
  *
@@ -193,9 +194,12 @@ export interface DriveProgress {
 }
 
 /**
- * The advance workflow's drive: every workflow of the clock to the advance's time, in lockstep,
- * its progress written to the clock's row (and handed to `onProgress`, the activity's heartbeat).
- * Driving again what was driven already changes nothing, so a retried activity resumes.
+ * The drive of advances recorded before the advance workflow drove the workflows itself (patch
+ * test-clock-advance-driven-by-workflow; their `driveTestClock` activity): every workflow of the
+ * clock to the advance's time, in lockstep, by the `advanceTestClock` update, its progress written
+ * to the clock's row (and handed to `onProgress`, the activity's heartbeat). Driving again what was
+ * driven already changes nothing, so a retried activity resumes. The workflow's own drive
+ * (workflows/test-clock-advance/lockstep.ts) keeps its lockstep, second pass and idle rule.
  */
 export async function driveTestClock(
   deps: TestClockDriveDeps,
