@@ -1,14 +1,27 @@
 /**
- * Test-clock advance activities: the lockstep drive of the clock's workflows (heartbeating its
- * progress, so a dead worker is noticed and the retry resumes: driving again what was driven
- * changes nothing) and the end of the advance.
+ * Test-clock advance activities. Since the advance workflow drives the clock's workflows itself
+ * (patch test-clock-advance-driven-by-workflow), they only read and write the database or read the
+ * workflows' next wakes by query: the plan of the drive, the dunning workflows found at a step, the
+ * progress on the clock's row, the revenue and late usage once caught up, and the end of the advance.
+ * `driveTestClock` is the lockstep drive of the advances recorded before (heartbeating its progress,
+ * so a dead worker is noticed and the retry resumes): kept for those runs only.
  */
 import { Context } from '@temporalio/activity';
 import type { ServiceDeps } from '../src/services/deps.js';
-import { driveTestClock, finishTestClockAdvance, type AdvanceOutcome, type DriveProgress } from '../src/services/subscriptions/test-clocks.js';
+import {
+  driveTestClock,
+  dunningWorkflowIdsOnClock,
+  finishTestClockAdvance,
+  nextWakesOf,
+  planTestClockDrive,
+  recognizeAfterDrive,
+  recordTestClockProgress,
+  type AdvanceOutcome,
+  type DriveProgress,
+} from '../src/services/subscriptions/test-clocks.js';
 import type { WithFollowUps } from '../workflows/follow-ups/messages.js';
 import type { LateUsageCorrectionsSummary } from '../workflows/late-usage-corrections/messages.js';
-import type { TestClockAdvanceInput, TestClockAdvanceResult } from '../workflows/test-clock-advance/messages.js';
+import type { TestClockAdvanceInput, TestClockAdvanceResult, TestClockDrivePlan, TestClockDriveProgress } from '../workflows/test-clock-advance/messages.js';
 import { classified, workflowActor } from './failures.js';
 
 export interface TestClockActivityDeps extends Pick<ServiceDeps, 'db' | 'temporal' | 'logger' | 'settings'> {
@@ -44,6 +57,24 @@ export function createTestClockActivities(deps: TestClockActivityDeps) {
         } finally {
           clearInterval(timer);
         }
+      }),
+
+    planTestClockDrive: (input: TestClockAdvanceInput): Promise<TestClockDrivePlan> => classified(() => planTestClockDrive(driveDeps, input)),
+
+    dunningWorkflowsOnClock: (input: { clockId: string }): Promise<string[]> => classified(() => dunningWorkflowIdsOnClock(deps, input.clockId)),
+
+    nextWakesOf: (input: { workflowIds: string[] }): Promise<Record<string, number | null>> => classified(() => nextWakesOf(deps, input.workflowIds)),
+
+    recordTestClockProgress: (input: { clockId: string; startedAt: string; progress: TestClockDriveProgress }): Promise<void> =>
+      classified(() => recordTestClockProgress(deps, input.clockId, input.startedAt, input.progress)),
+
+    /** Once the advance workflow drove every workflow: the clock's revenue, then its late usage (follow-ups for the workflow, as driveTestClock's). */
+    finishTestClockDrive: (input: TestClockAdvanceInput & Omit<TestClockAdvanceResult, 'error'>): Promise<WithFollowUps<TestClockAdvanceResult>> =>
+      classified(async () => {
+        const driven = { subscriptions: input.subscriptions, steps: input.steps };
+        await recognizeAfterDrive(driveDeps, input, driven);
+        const { followUps } = await deps.billLateUsageCorrections({ testClockId: input.clockId, at: input.to });
+        return { ...driven, followUps };
       }),
 
     finishTestClockAdvance: (input: TestClockAdvanceInput & AdvanceOutcome): Promise<void> =>

@@ -3,7 +3,9 @@
  * clock wait until the clock (advanced through an update) passes the deadline. Both wake early when
  * the entity's state changes, so a cancel never waits for a month-long timer.
  */
-import { condition } from '@temporalio/workflow';
+import type { UpdateDefinition } from '@temporalio/common';
+import { condition, getExternalWorkflowHandle, log, setHandler } from '@temporalio/workflow';
+import { clockAdvancedSignal, clockAdvanceSignal, type ClockAdvanceAnswer } from './shared/messages.js';
 
 export class WorkflowClock {
   private testNowMs: number | null;
@@ -55,4 +57,53 @@ export class WorkflowClock {
       this.waitingForMs = null;
     }
   }
+}
+
+/** What a clock-driven workflow's `advanceTestClock` update does: its validator and its handler. */
+export interface ClockAdvanceDoor<Result extends { caughtUp: boolean; nextWakeAt?: string | null }> {
+  /** Throws when the workflow is not on a test clock (the update's validator). */
+  validate: () => void;
+  /** Moves the clock to `to` and resolves once the run caught up (or continues as new: caughtUp false). */
+  catchUp: (to: string, through?: string) => Promise<Result>;
+}
+
+/**
+ * Registers the test-clock advance with its two doors, one function behind both: the
+ * `advanceTestClock` update (the API's and old advances' drive) and the `clockAdvance` signal (the
+ * advance workflow's drive, which cannot send updates), answered by the `clockAdvanced` signal to
+ * the requester. The signal door needs no patch: a run replays its history's events only, and
+ * histories recorded before it have no `clockAdvance` signal, so the handler never runs there and
+ * adds no command; only a run that is sent the signal answers it.
+ */
+export function registerClockAdvance<Result extends { caughtUp: boolean; nextWakeAt?: string | null }>(
+  update: UpdateDefinition<Result, [string, string?]> | UpdateDefinition<Result, [string]>,
+  door: ClockAdvanceDoor<Result>,
+): void {
+  const validator = (_to: string, _through?: string) => door.validate();
+  setHandler(update as UpdateDefinition<Result, [string, string?]>, (to, through) => door.catchUp(to, through), { validator });
+  setHandler(clockAdvanceSignal, async ({ at, through, key, replyTo }) => {
+    const answer = await clockAdvanceAnswer(door, key, at, through);
+    try {
+      await getExternalWorkflowHandle(replyTo).signal(clockAdvancedSignal, answer);
+    } catch (err) {
+      // The requester ended (its advance was replaced or terminated): nobody waits for the answer.
+      log.info('clock advance answer not delivered: the requester does not run', { replyTo, key, error: String(err) });
+    }
+  });
+}
+
+/** The `clockAdvanced` answer to one request: the update's answer, or the validator's refusal. */
+async function clockAdvanceAnswer<Result extends { caughtUp: boolean; nextWakeAt?: string | null }>(
+  door: ClockAdvanceDoor<Result>,
+  key: string,
+  at: string,
+  through: string,
+): Promise<ClockAdvanceAnswer> {
+  try {
+    door.validate();
+  } catch (err) {
+    return { key, caughtUp: true, refused: err instanceof Error ? err.message : String(err) };
+  }
+  const { caughtUp, nextWakeAt } = await door.catchUp(at, through);
+  return { key, caughtUp, ...(nextWakeAt === undefined ? {} : { nextWakeAt }) };
 }

@@ -11,5 +11,5 @@ export { revenueRecognitionWorkflow } from './revenue-recognition/index.js';
 export { lateUsageCorrectionsWorkflow } from './late-usage-corrections/index.js';
 export { walletRechargeWorkflow } from './wallet-recharge/index.js';
 export { spendAlertWorkflow } from './spend-alerts/index.js';
-export { testClockAdvanceWorkflow } from './test-clock-advance/index.js';
+export { testClockAdvanceWorkflow, testClockDriveBatchWorkflow } from './test-clock-advance/index.js';
 export { simulationWorkflow } from './simulation/index.js';

@@ -75,3 +75,9 @@ export async function childStartsOf(handle: WorkflowHandle): Promise<string[]> {
     return workflowId ? [workflowId] : [];
   });
 }
+
+/** The signals a test clock's step is (the advance's request, the driven workflow's answer): the clock's mechanics, not a workflow's own moves. */
+const CLOCK_STEP_SIGNALS: readonly string[] = ['clockAdvance', 'clockAdvanced'];
+
+/** Signal names without a test clock's steps and their answers. */
+export const withoutClockSteps = (signalNames: readonly string[]): string[] => signalNames.filter((name) => !CLOCK_STEP_SIGNALS.includes(name));

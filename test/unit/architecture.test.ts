@@ -221,6 +221,30 @@ describe('import direction', () => {
     expect(drivingImports(['src/services/payments/dunning.ts', 'src/services/payments/notifications.ts'])).toEqual([]);
   });
 
+  it('leaves the test-clock drive to the advance workflow: only the driveTestClock activity, kept for runs recorded before patch test-clock-advance-driven-by-workflow, sends the clock update (issue 29)', () => {
+    // The advance workflow signals the clock's workflows from its batch children; its activities plan,
+    // read next wakes by query and write progress. The update drive (clockDrivenWorkflow) is driveTestClock's alone.
+    const DRIVE = 'src/temporal/workflows/test-clock-advance.ts';
+    const SERVICE = 'src/services/subscriptions/test-clocks.ts';
+    const importers = files
+      .filter((file) => namedImportsOf(file).some(({ specifier, name }) => resolveImport(file, specifier) === DRIVE && (name === 'clockDrivenWorkflow' || name === '*')))
+      .filter((file) => !file.startsWith('test/'));
+    expect(importers).toEqual([SERVICE]);
+    // Within the service, only the old drive's functions call it.
+    const source = ts.createSourceFile(SERVICE, readFileSync(join(ROOT, SERVICE), 'utf8'), ts.ScriptTarget.Latest, true);
+    const callers = new Set<string>();
+    const visit = (node: ts.Node, inFunction: string | undefined): void => {
+      const name = ts.isFunctionDeclaration(node) && node.name ? node.name.text : inFunction;
+      if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'clockDrivenWorkflow') callers.add(name ?? '(top level)');
+      ts.forEachChild(node, (child) => visit(child, name));
+    };
+    visit(source, undefined);
+    expect([...callers].sort()).toEqual(['driveInLockstep', 'driveTestClock']);
+    // And no activity but driveTestClock's module reaches the old drive.
+    const driveImporters = files.filter((file) => file.startsWith('activities/') && namedImportsOf(file).some(({ specifier, name }) => resolveImport(file, specifier) === SERVICE && name === 'driveTestClock'));
+    expect(driveImporters).toEqual(['activities/test-clocks.ts']);
+  });
+
   it('leaves the workflows a scheduled run or a contract step starts to the workflow that runs it: no gateway start in activities or the services they run (issue 29)', () => {
     // The contract step, the contract reconciler, the daily dunning check and the late-usage
     // corrections hand their starts back as follow-ups (start_contract, start_dunning,

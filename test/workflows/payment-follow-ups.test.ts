@@ -16,7 +16,7 @@ import { subscriptionWorkflowId } from '../../workflows/subscription/messages.js
 import { advanceClock } from '../support/clock-usage.js';
 import { makeCustomer, makePlan, makeTestClock } from '../support/fixtures.js';
 import { expectJson, useHarness } from '../support/harness.js';
-import { captureHistory } from '../support/histories.js';
+import { captureHistory, withoutClockSteps } from '../support/histories.js';
 import { invoicesOf } from '../support/invoices.js';
 import { attachCard, dunningOf, eventually, intentEvent, notify, outboxOf, paymentsOf } from '../support/payments.js';
 
@@ -24,8 +24,9 @@ const h = useHarness();
 
 const handleOf = (workflowId: string) => h.deps.temporal.client.workflow.getHandle(workflowId);
 const eventsOf = async (handle: WorkflowHandle) => (await handle.fetchHistory()).events ?? [];
-const signalsSent = async (handle: WorkflowHandle) => (await eventsOf(handle)).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? []);
-const signalsReceived = async (handle: WorkflowHandle) => (await eventsOf(handle)).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? []);
+// A test clock's steps (and their answers) are the clock's signals, not the payment path's.
+const signalsSent = async (handle: WorkflowHandle) => withoutClockSteps((await eventsOf(handle)).flatMap((e) => e.signalExternalWorkflowExecutionInitiatedEventAttributes?.signalName ?? []));
+const signalsReceived = async (handle: WorkflowHandle) => withoutClockSteps((await eventsOf(handle)).flatMap((e) => e.workflowExecutionSignaledEventAttributes?.signalName ?? []));
 const childrenStarted = async (handle: WorkflowHandle) => (await eventsOf(handle)).flatMap((e) => e.startChildWorkflowExecutionInitiatedEventAttributes?.workflowType?.name ?? []);
 const updatesAccepted = async (handle: WorkflowHandle) => (await eventsOf(handle)).flatMap((e) => e.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? []);
 

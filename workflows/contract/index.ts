@@ -13,7 +13,7 @@
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { WorkflowClock } from '../clock.js';
+import { registerClockAdvance, WorkflowClock } from '../clock.js';
 import { followedUp } from '../follow-ups/index.js';
 import { OperatorHold } from '../hold.js';
 import { ACTIVITY_RETRY, INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
@@ -127,20 +127,17 @@ class ContractRun {
     });
     setHandler(contractStateQuery, () => this.state);
     setHandler(nextWakeQuery, () => (this.finished ? null : this.state.nextWakeAt));
-    setHandler(
-      contractAdvanceClockUpdate,
-      async (to) => {
+    registerClockAdvance(contractAdvanceClockUpdate, {
+      validate: () => {
+        if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('contract is not on a test clock', 'NotOnTestClock');
+      },
+      catchUp: async (to) => {
         this.clock.advanceTo(to);
         // A contract held for an operator has nothing more to do at any time: the clock goes on.
         await condition(() => this.finished || this.continuing || this.hold.recorded || (this.clock.caughtUp() && !this.working));
         return { caughtUp: !this.continuing, status: this.state.status };
       },
-      {
-        validator: (_to: string) => {
-          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('contract is not on a test clock', 'NotOnTestClock');
-        },
-      },
-    );
+    });
     this.hold.registerRetry(retryContractUpdate, () => this.state);
   }
 }

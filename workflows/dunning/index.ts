@@ -18,7 +18,7 @@
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, patched, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import { dunningAttemptDueMs } from '../../src/core/dunning.js';
-import { WorkflowClock } from '../clock.js';
+import { registerClockAdvance, WorkflowClock } from '../clock.js';
 import { OperatorHold } from '../hold.js';
 import { ACTIVITY_RETRY, INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
 import {
@@ -160,20 +160,17 @@ class DunningRun {
       const due = this.nextDueMs();
       return due === null ? null : new Date(due).toISOString();
     });
-    setHandler(
-      advanceDunningClockUpdate,
-      async (to) => {
+    registerClockAdvance(advanceDunningClockUpdate, {
+      validate: () => {
+        if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('dunning schedule is not on a test clock', 'NotOnTestClock');
+      },
+      catchUp: async (to) => {
         this.clock.advanceTo(to);
         // A schedule held for an operator has nothing more to do at any time: the clock goes on.
         await condition(() => this.finished || this.hold.recorded || (this.clock.caughtUp() && this.mutex.idle));
         return { caughtUp: true };
       },
-      {
-        validator: (_to: string) => {
-          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('dunning schedule is not on a test clock', 'NotOnTestClock');
-        },
-      },
-    );
+    });
     this.hold.registerRetry(retryDunningUpdate, () => this.state);
   }
 }

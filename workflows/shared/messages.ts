@@ -5,7 +5,7 @@
  * Timestamps cross the boundary as ISO strings; money as decimal strings.
  */
 import { defineSearchAttributeKey, SearchAttributeType, type RetryPolicy, type SearchAttributePair } from '@temporalio/common';
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
 
 /**
  * Custom search attributes (all Keyword) the workflows carry so operators find them in the Temporal
@@ -138,6 +138,34 @@ export interface BillingErrorState {
 
 /** When the workflow next has something to do on its own (ISO), or null: test clocks advance in these steps. */
 export const nextWakeQuery = defineQuery<string | null>('nextWakeAt');
+
+/**
+ * A test-clock step asked by signal (the advance workflow's drive, which cannot send updates): the
+ * clock's time `at`, the time the advance reaches (`through`), the request's `key` (one per
+ * workflow, step, pass and run) and the workflow to answer (`replyTo`). The driven workflow does what
+ * its `advanceTestClock` update does, then signals `clockAdvanced` back with the same key.
+ */
+export interface ClockAdvanceRequest {
+  at: string;
+  through: string;
+  key: string;
+  replyTo: string;
+}
+
+/**
+ * The answer to a `clockAdvance` request: `caughtUp` false when the run is continuing as new (ask
+ * again: the next run takes the same time), the next wake when the update's answer carries one
+ * (subscriptions), `refused` when the workflow is not on a test clock (the update's validator).
+ */
+export interface ClockAdvanceAnswer {
+  key: string;
+  caughtUp: boolean;
+  nextWakeAt?: string | null;
+  refused?: string;
+}
+
+export const clockAdvanceSignal = defineSignal<[ClockAdvanceRequest]>('clockAdvance');
+export const clockAdvancedSignal = defineSignal<[ClockAdvanceAnswer]>('clockAdvanced');
 
 /**
  * An item of a scheduled run (a dunning schedule, a notification, a contract, a coterm link) whose

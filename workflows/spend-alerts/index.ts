@@ -22,7 +22,7 @@
  */
 import { ActivityFailure, allHandlersFinished, ApplicationFailure, condition, continueAsNew, patched, proxyActivities, setHandler, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
-import { WorkflowClock } from '../clock.js';
+import { registerClockAdvance, WorkflowClock } from '../clock.js';
 import { billingErrorOf } from '../failures.js';
 import { INVALID_TRANSITION, nextWakeQuery, NOT_FOUND, UNPROCESSABLE } from '../shared/messages.js';
 import { spendAlertAdvanceClockUpdate, spendChangedSignal, type SpendAlertWorkflowInput, type SpendEvaluation } from './messages.js';
@@ -104,19 +104,16 @@ class SpendAlertRun {
       this.clock.touch();
     });
     setHandler(nextWakeQuery, () => this.nextPeriodStart);
-    setHandler(
-      spendAlertAdvanceClockUpdate,
-      async (to) => {
+    registerClockAdvance(spendAlertAdvanceClockUpdate, {
+      validate: () => {
+        if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('the customer is not on a test clock', 'NotOnTestClock');
+      },
+      catchUp: async (to) => {
         this.clock.advanceTo(to);
         await condition(() => this.finished || this.continuing || (this.clock.caughtUp() && !this.working && !this.pending));
         return { caughtUp: !this.continuing };
       },
-      {
-        validator: (_to: string) => {
-          if (!this.clock.isTestClock) throw ApplicationFailure.nonRetryable('the customer is not on a test clock', 'NotOnTestClock');
-        },
-      },
-    );
+    });
   }
 
   /** Waits for a signal or the period start ahead (or a while, without one); a period start reached undisturbed is reset. */

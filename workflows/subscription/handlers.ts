@@ -5,6 +5,7 @@
  */
 import type { UpdateDefinition } from '@temporalio/common';
 import { ApplicationFailure, condition, patched, setHandler } from '@temporalio/workflow';
+import { registerClockAdvance } from '../clock.js';
 import { CONTINUING_AS_NEW, nextWakeQuery, type SubscriptionCommand } from '../shared/messages.js';
 import {
   advanceClockUpdate,
@@ -92,9 +93,11 @@ export function registerHandlers(run: SubscriptionRun): void {
   registerRetry(run);
   setHandler(subscriptionStateQuery, () => run.state);
   setHandler(nextWakeQuery, () => nextWakeAt(run));
-  setHandler(
-    advanceClockUpdate,
-    async (to, through) => {
+  registerClockAdvance(advanceClockUpdate, {
+    validate: () => {
+      if (!run.clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
+    },
+    catchUp: async (to, through) => {
       run.clock.advanceTo(to);
       if (through !== undefined) run.advanceReaches(through);
       // A run holding a billing error answers at once: the advance must not wait for an operator.
@@ -104,12 +107,7 @@ export function registerHandlers(run: SubscriptionRun): void {
       // The next wake rides along (an answer, no command): the drive skips a query per workflow and step.
       return { caughtUp: !run.continuing, status: run.state.status, nextWakeAt: nextWakeAt(run) };
     },
-    {
-      validator: (_to: string, _through?: string) => {
-        if (!run.clock.isTestClock) throw ApplicationFailure.nonRetryable('subscription is not on a test clock', 'NotOnTestClock');
-      },
-    },
-  );
+  });
 }
 
 /** When the run next has something to do on its own (ISO), or null: what test clocks step by. */

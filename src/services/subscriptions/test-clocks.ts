@@ -5,9 +5,10 @@
  *
  * An advance is asynchronous, as in Stripe: the request sets the clock's new time and status
  * `advancing` and starts the clock's advance workflow (`testClockAdvanceWorkflow`, one id per
- * clock), then answers at once. The workflow's activity drives the workflows in lockstep, writing
- * its progress (the clock time every workflow has reached, subscriptions caught up of total) to the
- * clock's row, and a last activity sets `ready` with the `test_clock.ready` event (or
+ * clock), then answers at once. The workflow drives the workflows in lockstep (by signals, from
+ * batch children; its activities plan the drive and write its progress: the clock time every
+ * workflow has reached, subscriptions caught up of total, to the clock's row), and a last activity
+ * sets `ready` with the `test_clock.ready` event (or
  * `internal_failure` with `test_clock.internal_failure` when the drive failed for good, the reason
  * shown as the advance's `error`, audited and logged; advancing again is the operator's retry).
  *
@@ -44,8 +45,22 @@ import type { Db } from '../../db/client.js';
 import type { ServiceDeps } from '../deps.js';
 import { toPage, type Page } from '../pagination.js';
 import { newId } from '../../ids.js';
-import type { BillingErrorState, SubscriptionCommand, TestClockAdvanceInput, TestClockAdvanceResult } from '../../temporal/messages.js';
-import { advanceWorkflowRunning as advanceRunning, clockDrivenWorkflow, startAdvanceWorkflow, type ClockDrivenWorkflow } from '../../temporal/workflows/test-clock-advance.js';
+import type {
+  BillingErrorState,
+  SubscriptionCommand,
+  TestClockAdvanceInput,
+  TestClockAdvanceResult,
+  TestClockDrivePlan,
+  TestClockDriveProgress,
+} from '../../temporal/messages.js';
+import {
+  advanceWorkflowRunning as advanceRunning,
+  clockDrivenWorkflow,
+  clockDrivenWorkflowId,
+  nextWakeOf,
+  startAdvanceWorkflow,
+  type ClockDrivenWorkflow,
+} from '../../temporal/workflows/test-clock-advance.js';
 import { customersWithEnabledAlertsOnClock } from '../../db/spend-alerts.js';
 import { activeContractIdsOnClock } from '../../db/contracts.js';
 import { recordAudit, type Actor } from '../audit.js';
@@ -179,9 +194,12 @@ export interface DriveProgress {
 }
 
 /**
- * The advance workflow's drive: every workflow of the clock to the advance's time, in lockstep,
- * its progress written to the clock's row (and handed to `onProgress`, the activity's heartbeat).
- * Driving again what was driven already changes nothing, so a retried activity resumes.
+ * The drive of advances recorded before the advance workflow drove the workflows itself (patch
+ * test-clock-advance-driven-by-workflow; their `driveTestClock` activity): every workflow of the
+ * clock to the advance's time, in lockstep, by the `advanceTestClock` update, its progress written
+ * to the clock's row (and handed to `onProgress`, the activity's heartbeat). Driving again what was
+ * driven already changes nothing, so a retried activity resumes. The workflow's own drive
+ * (workflows/test-clock-advance/lockstep.ts) keeps its lockstep, second pass and idle rule.
  */
 export async function driveTestClock(
   deps: TestClockDriveDeps,
@@ -223,6 +241,47 @@ export async function driveTestClock(
   await recognizeRevenueDue(deps, clockId, new Date(input.to));
   deps.logger.info({ testClockId: clockId, frozenTime: input.to, subscriptions: subscriptions.length, steps }, 'test clock driven');
   return { subscriptions: subscriptions.length, steps };
+}
+
+/**
+ * What the advance workflow drives (its plan activity): the clock's subscriptions (their workflow
+ * starts after commit reconciled first) and its contracts and spend alert evaluators, by workflow
+ * id. The same workflows as driveTestClock's.
+ */
+export async function planTestClockDrive(deps: TestClockDriveDeps, input: TestClockAdvanceInput): Promise<TestClockDrivePlan> {
+  const { clockId } = input;
+  if (!(await findTestClock(deps.db, clockId))) throw notFound('test_clock', clockId);
+  await reconcileSubscriptionWorkflows(deps, { createdBefore: new Date(), testClockId: clockId });
+  const graceHorizon = new Date(Date.parse(input.from) - deps.settings.invoiceGraceMs);
+  const subscriptions = (await subscriptionIdsOnClock(deps.db, clockId, graceHorizon)).map((id) => clockDrivenWorkflowId({ kind: 'subscription', id }));
+  const contracts = (await activeContractIdsOnClock(deps.db, clockId)).map((id) => clockDrivenWorkflowId({ kind: 'contract', id }));
+  const alerts = (await customersWithEnabledAlertsOnClock(deps.db, clockId)).map((id) => clockDrivenWorkflowId({ kind: 'spend-alerts', id }));
+  return { subscriptions, others: [...contracts, ...alerts] };
+}
+
+/** The workflow ids of the clock's dunning workflows (a step's collection starts them). */
+export async function dunningWorkflowIdsOnClock(deps: Pick<TestClockDriveDeps, 'db'>, clockId: string): Promise<string[]> {
+  return (await dunningInvoiceIdsOnClock(deps.db, clockId)).map((id) => clockDrivenWorkflowId({ kind: 'dunning', id }));
+}
+
+/** The next wakes (ms, null for nothing or not running) of clock-driven workflows, by workflow id: their queries, a read. */
+export async function nextWakesOf(deps: Pick<TestClockDriveDeps, 'temporal'>, workflowIds: readonly string[]): Promise<Record<string, number | null>> {
+  const wakes = await Promise.all(workflowIds.map((id) => nextWakeOf(deps.temporal, id)));
+  return Object.fromEntries(workflowIds.map((id, i) => [id, wakes[i]!]));
+}
+
+/** An advance's progress on the clock's row (nothing once a later advance took the clock over). */
+export async function recordTestClockProgress(deps: Pick<TestClockDriveDeps, 'db'>, clockId: string, startedAt: string, progress: TestClockDriveProgress): Promise<void> {
+  await recordAdvanceProgress(deps.db, clockId, new Date(startedAt), { ...progress, simulatedTime: new Date(progress.simulatedTime) });
+}
+
+/**
+ * Once every workflow caught up: the deferred revenue of the clock's customers recognized up to its
+ * new time (as driveTestClock does), and the drive logged.
+ */
+export async function recognizeAfterDrive(deps: TestClockDriveDeps, input: TestClockAdvanceInput, driven: Omit<TestClockAdvanceResult, 'error'>): Promise<void> {
+  await recognizeRevenueDue(deps, input.clockId, new Date(input.to));
+  deps.logger.info({ testClockId: input.clockId, frozenTime: input.to, subscriptions: driven.subscriptions, steps: driven.steps }, 'test clock driven');
 }
 
 /** How an advance ended: `ready`, or `internal_failure` with the failure of its drive when there was one. */

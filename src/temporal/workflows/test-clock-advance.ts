@@ -1,7 +1,10 @@
 /**
  * The test-clock advance workflow (`test-clock-advance:<clock id>`, on the test-clock task queue),
  * and the workflows an advance drives through the clock's time: each answers the `advanceTestClock`
- * update and the `nextWakeAt` query (subscriptions, contracts, spend alert evaluators, dunning).
+ * update (and the `clockAdvance` signal the advance workflow drives them by) and the `nextWakeAt`
+ * query (subscriptions, contracts, spend alert evaluators, dunning). The drive by update
+ * (clockDrivenWorkflow's driveTo) is the `driveTestClock` activity's, which only runs of the advance
+ * recorded before it drove the workflows itself still schedule.
  */
 import { WorkflowUpdateRPCTimeoutOrCancelledError } from '@temporalio/client';
 import { nextWakeQuery } from '../../../workflows/shared/messages.js';
@@ -66,15 +69,25 @@ const WORKFLOW_ID = {
  */
 const UPDATE_TIMEOUTS_TOLERATED = 20;
 
+/** The workflow id of a workflow an advance drives. */
+export const clockDrivenWorkflowId = (ref: ClockDrivenRef): string => WORKFLOW_ID[ref.kind](ref.id);
+
+/**
+ * When a clock-driven workflow next has something to do (ms), null when nothing or it does not run:
+ * its `nextWakeAt` query, a read (the advance workflow's drive asks it through an activity).
+ */
+export function nextWakeOf(gateway: TemporalGateway, workflowId: string): Promise<number | null> {
+  return unlessWorkflowGone(async () => {
+    const wake = await gateway.client.workflow.getHandle(workflowId).query(nextWakeQuery);
+    return wake === null ? null : Date.parse(wake);
+  }, null);
+}
+
 export function clockDrivenWorkflow(gateway: TemporalGateway, ref: ClockDrivenRef): ClockDrivenWorkflow {
-  const handle = gateway.client.workflow.getHandle(WORKFLOW_ID[ref.kind](ref.id));
+  const handle = gateway.client.workflow.getHandle(clockDrivenWorkflowId(ref));
   return {
     key: handle.workflowId,
-    nextWake: () =>
-      unlessWorkflowGone(async () => {
-        const wake = await handle.query(nextWakeQuery);
-        return wake === null ? null : Date.parse(wake);
-      }, null),
+    nextWake: () => nextWakeOf(gateway, handle.workflowId),
     async driveTo(at, through, updateId) {
       let timeouts = 0;
       // A run that continued as new answers caughtUp=false: the next run takes the same time, each run its own update.
