@@ -54,6 +54,7 @@ const baseSchema = z.object({
   INVOICE_GRACE_PERIOD_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(3600),
   ENTITLEMENT_CHECK_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   USAGE_SUMMARY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  TEST_CLOCK_DRIVE: z.enum(['activity', 'workflow']).default('activity'),
   /** Webhook attempts: seconds before each, counted from the previous attempt (the first is normally 0). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()

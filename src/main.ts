@@ -77,6 +77,7 @@ runMain('api', async () => {
       invoiceGraceMs: config.INVOICE_GRACE_PERIOD_SECONDS * 1000,
       entitlementCheckCacheMs: config.ENTITLEMENT_CHECK_CACHE_MS,
       usageSummaryCacheMs: config.USAGE_SUMMARY_CACHE_MS,
+      testClockDrive: config.TEST_CLOCK_DRIVE,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       rateLimit: share({ ratePerSecond: config.RATE_LIMIT_RPS, burst: config.RATE_LIMIT_BURST }),
       anonymousRateLimit: share({ ratePerSecond: config.RATE_LIMIT_ANON_RPS, burst: config.RATE_LIMIT_ANON_BURST }),

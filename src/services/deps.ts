@@ -7,7 +7,7 @@ import type { Db } from '../db/client.js';
 import type { Logger } from '../logger.js';
 import type { PaymentProcessor } from '../processor/index.js';
 import type { TemporalGateway } from '../temporal/gateway.js';
-import type { FollowUp } from '../temporal/messages.js';
+import type { FollowUp, TestClockDrive } from '../temporal/messages.js';
 import type { TaxAdapter } from './billing/tax.js';
 import type { DocumentSettings } from './documents/settings.js';
 import type { WebhookSettings } from './webhooks/settings.js';
@@ -25,6 +25,8 @@ export interface ServiceSettings {
   dunningScheduleDays?: readonly number[];
   /** How long a plain entitlement check's answer is kept (ENTITLEMENT_CHECK_CACHE_MS; 0 or absent: never). */
   entitlementCheckCacheMs?: number;
+  /** Who drives a test clock's workflows through an advance (TEST_CLOCK_DRIVE; absent: `activity`). */
+  testClockDrive?: TestClockDrive;
   /** How long a usage summary is kept (USAGE_SUMMARY_CACHE_MS; 0 or absent: never). */
   usageSummaryCacheMs?: number;
   /** Seller block, logo and locale of invoice documents (SELLER_*, DOCUMENT_LOCALE); defaults without. */

@@ -61,13 +61,12 @@ describe('test clock advances', () => {
       expect(failed.advance!.error).toMatchObject({ step: 'driveTestClock', type: 'DeterministicFailure' });
       expect(failed.advance!.error!.message).toMatch(/overflow/i);
       expect(failed.advance!.finished_at).not.toBeNull();
-      // Never retried: the drive's first progress write failed (the advance workflow drives the clock itself).
-      expect((await activityAttempts(h, advance.workflowId)).recordTestClockProgress).toEqual([1]);
+      // Never retried.
+      expect((await activityAttempts(h, advance.workflowId)).driveTestClock).toEqual([1]);
       const audit = await h.deps.db.auditLogEntry.findFirstOrThrow({ where: { entityId: failingClock, action: 'test_clock.internal_failure' } });
       expect([audit.actorType, audit.actorId]).toEqual(['workflow', advance.workflowId]);
       expect(audit.after).toMatchObject({ status: 'internal_failure', advance: { error: { step: 'driveTestClock', type: 'DeterministicFailure' } } });
       await captureHistory(advance, 'drive-failed-then-internal-failure');
-      await captureHistory(advance, 'drive-in-workflow-failed-then-internal-failure');
 
       // The other clock's advance went on: its subscription rolled into its second period.
       expect((await waitForClockReady(h, otherClock)).advance).toMatchObject({ error: null });

@@ -56,9 +56,10 @@ const { finishTestClockAdvance } = proxyActivities<Activities>({
 
 export async function testClockAdvanceWorkflow(input: TestClockAdvanceInput): Promise<TestClockAdvanceResult> {
   let result: TestClockAdvanceResult;
-  const inWorkflow = patched(ADVANCE_DRIVEN_BY_WORKFLOW);
-  // The activities are told the advance, not where a continued drive stood.
-  const { resume: _resume, ...advance } = input;
+  // An advance asked to drive by the activity never reaches the patch (its input decides, deterministically).
+  const inWorkflow = input.drive !== 'activity' && patched(ADVANCE_DRIVEN_BY_WORKFLOW);
+  // The activities are told the advance, not where a continued drive stood nor who drives.
+  const { resume: _resume, drive: _drive, ...advance } = input;
   try {
     result = inWorkflow ? await driveInWorkflow(input) : await followedUp(driveTestClock(input), ADVANCE_RUNS_LATE_USAGE_FOLLOW_UPS);
   } catch (err) {

@@ -13,7 +13,15 @@ export interface TestClockAdvanceInput {
   startedAt: string;
   /** Set on a run the drive continued as new into (its history grew long): where the drive stands. */
   resume?: LockstepResume;
+  /**
+   * Who drives the clock's workflows (TEST_CLOCK_DRIVE): `activity`, the `driveTestClock` activity by
+   * updates (the default: faster on a single-store server, see docs/architecture.md); `workflow` (or
+   * absent, in runs recorded while it was the only way) this workflow by signals from batch children.
+   */
+  drive?: TestClockDrive;
 }
+
+export type TestClockDrive = 'activity' | 'workflow';
 
 /** Where a drive stands between two steps, carried into the run it continues as new into. */
 export interface LockstepResume {

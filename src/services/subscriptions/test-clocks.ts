@@ -174,7 +174,7 @@ export async function advanceTestClock(deps: ServiceDeps, id: string, frozenTime
     });
     return { clock, from: previous.frozenTime };
   });
-  const input: TestClockAdvanceInput = { clockId: id, from: from.toISOString(), to: target.toISOString(), startedAt: startedAt.toISOString() };
+  const input: TestClockAdvanceInput = { clockId: id, from: from.toISOString(), to: target.toISOString(), startedAt: startedAt.toISOString(), drive: deps.settings.testClockDrive ?? 'activity' };
   try {
     await startAdvanceWorkflow(deps.temporal, input);
   } catch (err) {
