@@ -92,6 +92,24 @@ async function startDunning(clockId: string, failedAt: string, timeline: Call[])
   return workflowId;
 }
 
+
+/**
+ * The drive's activities as these tests mock them: next wakes read by query from the real workflows,
+ * the dunning workflows `dunning` names, progress kept in `progress`, the end of the drive counted.
+ */
+function driveActivities(progress: TestClockDriveProgress[], dunning: () => string[]): ActivityMocks {
+  return {
+    dunningWorkflowsOnClock: async () => dunning(),
+    nextWakesOf: async ({ workflowIds }) => {
+      const wakes = await Promise.all(workflowIds.map((id) => logic.client.workflow.getHandle(id).query(nextWakeQuery)));
+      return Object.fromEntries(workflowIds.map((id, i) => [id, wakes[i] ? Date.parse(wakes[i]!) : null]));
+    },
+    recordTestClockProgress: async (input) => void progress.push(input.progress),
+    finishTestClockDrive: async ({ subscriptions: count, steps }) => ({ subscriptions: count, steps, followUps: [] }),
+    finishTestClockAdvance: async () => {},
+  };
+}
+
 describe('test-clock advance driven by its workflow', () => {
   it('steps subscriptions of different wakes in lockstep through batch children, and drives a dunning workflow a step started from then on (second pass)', async () => {
     const clockId = randomUUID();
@@ -110,17 +128,7 @@ describe('test-clock advance driven by its workflow', () => {
 
     const progress: TestClockDriveProgress[] = [];
     const advanceId = testClockAdvanceWorkflowId(clockId);
-    const advance = logic.mock(advanceId, {
-      planTestClockDrive: async () => ({ subscriptions, others: [] }),
-      dunningWorkflowsOnClock: async () => [...dunning],
-      nextWakesOf: async ({ workflowIds }) => {
-        const wakes = await Promise.all(workflowIds.map((id) => logic.client.workflow.getHandle(id).query(nextWakeQuery)));
-        return Object.fromEntries(workflowIds.map((id, i) => [id, wakes[i] ? Date.parse(wakes[i]!) : null]));
-      },
-      recordTestClockProgress: async (input) => void progress.push(input.progress),
-      finishTestClockDrive: async ({ subscriptions: count, steps }) => ({ subscriptions: count, steps, followUps: [] }),
-      finishTestClockAdvance: async () => {},
-    });
+    const advance = logic.mock(advanceId, { planTestClockDrive: async () => ({ subscriptions, others: [] }), ...driveActivities(progress, () => [...dunning]) });
     const input: TestClockAdvanceInput = { clockId, from: at(0), to: TARGET, startedAt: new Date().toISOString() };
     const handle = await logic.start('testClockAdvanceWorkflow', advanceId, [input]);
 
@@ -204,16 +212,7 @@ describe('test-clock advance driven by its workflow', () => {
     const subscriptions = await Promise.all(Array.from({ length: 3 }, () => startSubscription(clockId, at(2), timeline)));
     const progress: TestClockDriveProgress[] = [];
     const advanceId = testClockAdvanceWorkflowId(clockId);
-    const advance = logic.mock(advanceId, {
-      dunningWorkflowsOnClock: async () => [],
-      nextWakesOf: async ({ workflowIds }) => {
-        const wakes = await Promise.all(workflowIds.map((id) => logic.client.workflow.getHandle(id).query(nextWakeQuery)));
-        return Object.fromEntries(workflowIds.map((id, i) => [id, wakes[i] ? Date.parse(wakes[i]!) : null]));
-      },
-      recordTestClockProgress: async (input) => void progress.push(input.progress),
-      finishTestClockDrive: async ({ subscriptions: count, steps }) => ({ subscriptions: count, steps, followUps: [] }),
-      finishTestClockAdvance: async () => {},
-    });
+    const advance = logic.mock(advanceId, driveActivities(progress, () => []));
     // As the previous run carried it: one step made (at day 1, nothing due there), no answers kept.
     const resume = { plan: { subscriptions, others: [] }, running: subscriptions, known: subscriptions, answered: [], reachedMs: Date.parse(at(1)), steps: 1, alone: true };
     const input: TestClockAdvanceInput = { clockId, from: at(0), to: TARGET, startedAt: new Date().toISOString(), resume };
