@@ -38,9 +38,6 @@ import { cursorKey, dimensionKey, meterSpec, rollupKey, type AggregatorSpec, typ
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
-
-/** The columns of a meter row that decide how its usage is read and shown on rated lines. */
-export type PricingMeterRow = Pick<MeterRow, 'id' | 'name' | 'eventType' | 'aggregation' | 'property' | 'windowType' | 'windowSizeSeconds'> & { filters: unknown };
 import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
@@ -147,6 +144,9 @@ export interface BillingMeter {
   /** The meter's name (null for an event type's built-in default). */
   name: string | null;
 }
+
+/** The columns of a meter row that decide how its usage is read and shown on rated lines. */
+export type PricingMeterRow = Pick<MeterRow, 'id' | 'name' | 'eventType' | 'aggregation' | 'property' | 'windowType' | 'windowSizeSeconds'> & { filters: unknown };
 
 function billingMeterOf(row: PricingMeterRow): BillingMeter {
   return {
