@@ -86,7 +86,9 @@ export function mergeTerms(row: EntitlementRow): Grant {
  */
 export async function featureMeters(rows: EntitlementRow[]): Promise<Map<string, BillingMeter>> {
   const probes = new Map<string, SkuPrice>();
-  const found = new Map<string, EntitlementMeter>();
+  // The meter rows the entitlement rows carry: those named by id, and each event type's first.
+  const named = new Map<string, EntitlementMeter>();
+  const firsts = new Map<string, EntitlementMeter>();
   for (const row of rows) {
     if (row.kind !== 'Metered' || probes.has(row.feature_id)) continue;
     probes.set(row.feature_id, {
@@ -98,14 +100,11 @@ export async function featureMeters(rows: EntitlementRow[]): Promise<Map<string,
       meter_event_type: row.meter_event_type!,
       ...(row.meter_id === null ? {} : { meter_id: row.meter_id }),
     });
-    if (row.meter !== null) found.set(row.meter_id ?? `type:${row.meter_event_type}`, row.meter);
+    if (row.meter !== null) (row.meter_id === null ? firsts.set(row.meter_event_type!, row.meter) : named.set(row.meter_id, row.meter));
   }
   if (probes.size === 0) return new Map();
-  const pick = (keys: string[]) => new Map(keys.flatMap((key) => (found.has(key) ? [[key.replace(/^type:/, ''), found.get(key)!] as const] : [])));
-  const lookups: MeterLookups = {
-    byIds: async (ids) => pick(ids),
-    first: async (types) => pick(types.map((type) => `type:${type}`)),
-  };
+  const pick = (from: Map<string, EntitlementMeter>, keys: string[]) => new Map(keys.flatMap((key) => (from.has(key) ? [[key, from.get(key)!] as const] : [])));
+  const lookups: MeterLookups = { byIds: async (ids) => pick(named, ids), first: async (types) => pick(firsts, types) };
   const resolved = await resolveMetersWith([...probes.values()], lookups);
   const byKey = new Map(resolved.meters.map((m) => [m.key, m]));
   return new Map(resolved.skus.map((sku) => [sku.sku_id, byKey.get(sku.meter!.meter_id)!]));
