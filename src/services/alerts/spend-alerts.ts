@@ -245,12 +245,17 @@ async function requestSpendEvaluationOrLog(deps: ServiceDeps, customerId: string
   }
 }
 
+/** A customer token (`ownCustomerId`) reads only its own customer: any other is 404, as if it did not exist. */
+export function refuseOtherCustomer(customerId: string, ownCustomerId: string | undefined): void {
+  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
+}
+
 /**
  * Whether a HardLimit alert blocks the customer (getEntitlement's status, in one statement on `read`):
  * 404 for an unknown customer, and for another customer than a customer token's own.
  */
 export async function spendBlocked(read: SqlReader, customerId: string, ownCustomerId?: string): Promise<boolean> {
-  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
+  refuseOtherCustomer(customerId, ownCustomerId);
   const standing = await customerStanding(read, customerId);
   if (!standing.exists) throw notFound('customer', customerId);
   return standing.blocked;
@@ -258,7 +263,7 @@ export async function spendBlocked(read: SqlReader, customerId: string, ownCusto
 
 /** Whether the customer's product should serve it: blocked while a HardLimit alert is Triggered. */
 export async function getEntitlement(db: Db, customerId: string, ownCustomerId?: string): Promise<EntitlementView> {
-  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
+  refuseOtherCustomer(customerId, ownCustomerId);
   await requireCustomer(db, customerId);
   const blocking = (await enabledSpendAlerts(db, customerId)).filter((alert) => alert.alertType === 'HardLimit' && alert.status === 'Triggered');
   return {

@@ -33,13 +33,13 @@ import {
 } from '../../db/entitlements.js';
 import { cursorKey } from '../../db/metering/aggregators.js';
 import { recentCursors } from '../../db/metering/aggregates.js';
-import { DomainError, notFound, validation } from '../../errors.js';
+import { DomainError, validation } from '../../errors.js';
 import { Coalescer } from '../coalescer.js';
 import { ReadCache } from '../read-cache.js';
 import { enqueueEvent } from '../outbox.js';
 import { newId } from '../../ids.js';
 import type { EntitlementCheckView, EntitlementListView, FeatureEntitlementView } from '../../schemas/entitlements.js';
-import { spendBlocked } from '../alerts/spend-alerts.js';
+import { refuseOtherCustomer, spendBlocked } from '../alerts/spend-alerts.js';
 import type { ServiceDeps } from '../deps.js';
 import { atLeastZero, meterQuantities, resolveMetersWith, type BillingMeter, type MeterLookups } from '../metering/usage.js';
 import { burnFeature, grantsByFeature, moneySources, quantitySourceViews } from './sources.js';
@@ -300,7 +300,8 @@ const MESSAGES = {
  */
 export async function checkEntitlement(deps: ServiceDeps, input: CheckInput, ownCustomerId?: string): Promise<EntitlementCheckView> {
   const customerId = await customerOf(deps, input);
-  if (ownCustomerId !== undefined && ownCustomerId.toLowerCase() !== customerId.toLowerCase()) throw notFound('customer', customerId);
+  // Before the kept answers are looked at: a customer token reads only its own customer.
+  refuseOtherCustomer(customerId, ownCustomerId);
   const quantityText = input.quantity ?? '1';
   const quantity = parseQuantity(quantityText);
   const wallNow = deps.clock();
