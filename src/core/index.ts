@@ -26,3 +26,4 @@ export * from './spend-alerts.js';
 export * from './simulation.js';
 export * from './explain.js';
 export * from './entitlements.js';
+export * from './lockstep.js';

@@ -28,6 +28,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
+import { lockstepIdle, lockstepNextMs, lockstepSubscriptionsDone } from '../../src/core/lockstep.js';
 import { clockAdvancedSignal, clockAdvanceSignal, type ClockAdvanceAnswer } from '../shared/messages.js';
 import {
   testClockAdvanceWorkflowId,
@@ -100,7 +101,7 @@ export class LockstepDrive {
       if (this.steps > 0 && workflowInfo().continueAsNewSuggested) await this.continueAsNew();
       const wakes = await this.wakes();
       if (this.steps > 0) await this.report(new Date(this.reachedMs).toISOString(), this.doneOf(wakes));
-      const stepMs = this.nextStepMs(wakes);
+      const stepMs = lockstepNextMs(wakes, this.reachedMs, this.targetMs);
       await this.driveAll(stepMs, 1);
       // Collection at this step signals subscriptions (PastDue, back to Active) that may already have
       // caught up, and may start dunning workflows: a second pass waits for both.
@@ -138,24 +139,14 @@ export class LockstepDrive {
     return this.running.map((id) => (this.answered.has(id) ? this.answered.get(id)! : (queried[id] ?? null)));
   }
 
-  /** The earliest instant after the last step and before the target where a workflow has work, else the target. */
-  private nextStepMs(wakes: (number | null)[]): number {
-    const due = wakes.filter((ms): ms is number => ms !== null && ms > this.reachedMs && ms < this.targetMs);
-    return due.length > 0 ? Math.min(...due) : this.targetMs;
-  }
-
   /** Subscriptions that ended, or whose next wake is after the target. */
   private doneOf(wakes: (number | null)[]): number {
-    return this.total - this.running.filter((id, i) => this.subscriptions.has(id) && wakes[i] !== null && wakes[i]! <= this.targetMs).length;
+    return lockstepSubscriptionsDone(this.total, wakes, this.running.map((id) => this.subscriptions.has(id)), this.targetMs);
   }
 
-  /**
-   * At the last step, a subscription whose answer says nothing is due before a later time is not
-   * woken only to move its clock (see driveInLockstep): commands sent to it later carry the clock's time.
-   */
+  /** The idle rule at the last step (src/core/lockstep.ts): commands sent to such a subscription later carry the clock's time. */
   private idle(id: string, stepMs: number, pass: number): boolean {
-    const wake = this.answered.get(id);
-    return this.alone && pass === 1 && stepMs === this.targetMs && this.subscriptions.has(id) && typeof wake === 'number' && wake > this.targetMs;
+    return lockstepIdle({ alone: this.alone, pass, stepMs, targetMs: this.targetMs }, this.subscriptions.has(id), this.answered.get(id));
   }
 
   /** One pass of a step: the running workflows (but the idle ones) driven to `stepMs` by batches, their answers kept. */

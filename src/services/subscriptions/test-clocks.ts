@@ -26,6 +26,7 @@
  * the deferred revenue of the clock's customers is recognized up to the new time
  * (src/services/ledger/recognition.ts).
  */
+import { lockstepIdle, lockstepNextMs, lockstepSubscriptionsDone } from '../../core/lockstep.js';
 import { subscriptionIdsOnClock } from '../../db/subscriptions.js';
 import {
   beginAdvance,
@@ -353,9 +354,7 @@ async function driveInLockstep(
   };
   const targetMs = span.target.getTime();
   const total = subscriptionIds.size;
-  /** Subscriptions that ended, or whose next wake is after the target. */
-  const doneOf = (wakes: (number | null)[]) =>
-    total - running.filter((handle, i) => subscriptionIds.has(handle.key) && wakes[i] !== null && wakes[i]! <= targetMs).length;
+  const doneOf = (wakes: (number | null)[]) => lockstepSubscriptionsDone(total, wakes, running.map((handle) => subscriptionIds.has(handle.key)), targetMs);
   let reachedMs = Number.NEGATIVE_INFINITY;
   let steps = 0;
   // Only subscriptions on their own (no contract, spend alert or dunning workflow that could act on
@@ -366,18 +365,15 @@ async function driveInLockstep(
     signal?.throwIfAborted();
     const wakes = await Promise.all(running.map((handle) => (answered.has(handle.key) ? answered.get(handle.key)! : handle.nextWake())));
     if (steps > 0) await report({ simulatedTime: new Date(reachedMs), subscriptionsTotal: total, subscriptionsDone: doneOf(wakes) });
-    const due = wakes.filter((ms): ms is number => ms !== null && ms > reachedMs && ms < targetMs);
-    const stepMs = due.length > 0 ? Math.min(...due) : targetMs;
+    const stepMs = lockstepNextMs(wakes, reachedMs, targetMs);
     /**
      * At the last step, a subscription whose answer says nothing is due before a later time is not
      * woken only to move its clock (one update and one workflow task less per subscription and
      * advance): the commands sent to it later carry the clock's time (`atClockTime`), and the next
      * advance moves it on. A run holding a billing error or ended answers null and is driven as before.
      */
-    const idle = (handle: ClockDrivenWorkflow, pass: number): boolean => {
-      const wake = answered.get(handle.key);
-      return alone && pass === 1 && stepMs === targetMs && subscriptionIds.has(handle.key) && typeof wake === 'number' && wake > targetMs;
-    };
+    const idle = (handle: ClockDrivenWorkflow, pass: number): boolean =>
+      lockstepIdle({ alone, pass, stepMs, targetMs }, subscriptionIds.has(handle.key), answered.get(handle.key));
     const driveAll = async (pass: number) => {
       const at = new Date(stepMs).toISOString();
       const outcomes = await Promise.all(
