@@ -11,13 +11,22 @@
  * from histories (activities, local activities, timers, updates, signals, workflow starts), for a
  * sample of BENCH_HISTORY_SAMPLE subscriptions. In the same run, the baseline: BENCH_SUBSCRIPTIONS
  * no-op workflows with one no-op activity each on the same Temporal server (32 starts in flight).
- * Targets (the issue): rate ≥ 0.5 × baseline; ≤ 5 Temporal actions per subscription-period outside
+ * Targets (the issue): rate ≥ 0.75 × baseline; ≤ 5 Temporal actions per subscription-period outside
  * test-clock mode; every subscription invoiced with no error. Writes bench/results/bill-run.md.
  *
  *   npx tsx bench/bill-run.ts
  *   BENCH_DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres (server to create the bench database on)
  *   BENCH_SUBSCRIPTIONS=1000 BENCH_EVENTS_PER_SUBSCRIPTION=20 BENCH_HISTORY_SAMPLE=50 BENCH_RESULTS=<file>
+ *
+ * Beside waiting webhook deliveries (issue 31 point 6): BENCH_WAITING_DELIVERIES=5000 (with
+ * BENCH_DEAD_ENDPOINTS=50) registers that many endpoints whose receivers are gone and writes events
+ * for that many deliveries to them before the measured advance, waits until every one is parked on
+ * its open circuit (or between attempts), and then runs the same advance; the report goes to
+ * bench/results/bill-run-waiting-deliveries.md and compares its ratio with bill-run.md's (a run
+ * without them, back to back on the same machine): the target is the same rate, within 15%.
+ * Besides the report, the run's key figures go to a JSON file beside it (same name, .json).
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +35,7 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import pg from 'pg';
 import { stopProcess, waitFor } from '../src/dev/processes.js';
 import { connectTemporal } from '../src/temporal/client.js';
+import { createDb } from '../src/db/client.js';
 import { loadWorkerCapacity } from '../src/config.js';
 import { invoiceWorkflowId } from '../workflows/invoice/messages.js';
 import { subscriptionWorkflowId } from '../workflows/subscription/messages.js';
@@ -33,17 +43,27 @@ import { percentile, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 import { Teardown } from './support/lifecycle.js';
+import { registerDeadEndpoints, waitUntilSettled, writeWaitingDeliveries, type DeadEndpoints, type DeliveryCounts } from './support/dead-endpoints.js';
 import { apiClient, benchServices, startProcess } from './support/project-processes.js';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 1_000);
 const EVENTS_PER_SUBSCRIPTION = Number(process.env.BENCH_EVENTS_PER_SUBSCRIPTION ?? 20);
 const HISTORY_SAMPLE = Number(process.env.BENCH_HISTORY_SAMPLE ?? 50);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/bill-run.md', import.meta.url));
+const WAITING_DELIVERIES = Number(process.env.BENCH_WAITING_DELIVERIES ?? 0);
+const DEAD_ENDPOINTS = Number(process.env.BENCH_DEAD_ENDPOINTS ?? 50);
+const PLAIN_RESULTS_FILE = fileURLToPath(new URL('./results/bill-run.md', import.meta.url));
+const RESULTS_FILE = process.env.BENCH_RESULTS
+  ? path.resolve(process.env.BENCH_RESULTS)
+  : WAITING_DELIVERIES > 0
+    ? fileURLToPath(new URL('./results/bill-run-waiting-deliveries.md', import.meta.url))
+    : PLAIN_RESULTS_FILE;
 const TASK_QUEUE = 'bench-bill-run';
 const SETUP_CONCURRENCY = 16;
 const POLL_MS = 250;
-const TARGET_RATIO = 0.5;
+const TARGET_RATIO = 0.75;
+/** Beside waiting deliveries: the ratio within this share of the run without them. */
+const WAITING_TOLERANCE = 0.15;
 const TARGET_ACTIONS = 5;
 const CLOCK_START = '2026-01-01T00:00:00Z';
 const USAGE_AT = '2026-01-15T12:00:00Z';
@@ -180,6 +200,8 @@ async function main(): Promise<void> {
       await call('POST', '/v1/events/batch', { events }, [200, 201, 202]);
     });
 
+    const waiting = WAITING_DELIVERIES > 0 ? await waitingDeliveries(databaseUrl, teardown) : undefined;
+
     // The measured bill run: one advance over the period end and the grace period.
     const db = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     teardown.push(() => db.end());
@@ -275,6 +297,7 @@ async function main(): Promise<void> {
       steadyPerPeriod,
       sampled: sample.length,
       loadBefore,
+      waiting: waiting ? { ...waiting, during: await waiting.dead.counts() } : undefined,
     });
   } finally {
     await teardown.run();
@@ -312,6 +335,41 @@ interface Figures {
   steadyPerPeriod: number;
   sampled: number;
   loadBefore: number[];
+  waiting: { dead: DeadEndpoints; settled: DeliveryCounts; settleSeconds: number; during: DeliveryCounts } | undefined;
+}
+
+/** BENCH_WAITING_DELIVERIES deliveries parked on BENCH_DEAD_ENDPOINTS dead endpoints, written through the worker's relay. */
+async function waitingDeliveries(databaseUrl: string, teardown: Teardown): Promise<Omit<NonNullable<Figures['waiting']>, 'during'>> {
+  const { db, pool } = createDb(databaseUrl, 10);
+  teardown.push(async () => {
+    await db.$disconnect();
+    await pool.end();
+  });
+  const started = Date.now();
+  const ids = await registerDeadEndpoints(db, DEAD_ENDPOINTS);
+  log(`${DEAD_ENDPOINTS} dead endpoints; writing ${WAITING_DELIVERIES} deliveries to them`);
+  const dead = await writeWaitingDeliveries(db, ids, WAITING_DELIVERIES, 8);
+  const settled = await waitUntilSettled(dead, log);
+  return { dead, settled, settleSeconds: (Date.now() - started) / 1000 };
+}
+
+/** The rate-vs-baseline ratio a report of this bench records, or undefined when there is none. */
+function recordedRatio(file: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const match = /\| rate vs\. baseline [^\n]*\| \*\*([0-9.]+)×\*\* \|/.exec(readFileSync(file, 'utf8'));
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The report's lines on the deliveries that waited during the advance, and the comparison with a run without them. */
+function waitingLines(f: Figures, ratio: number): string[] {
+  const w = f.waiting;
+  if (!w) return [];
+  const plain = recordedRatio(PLAIN_RESULTS_FILE);
+  const met = plain !== undefined && ratio >= plain * (1 - WAITING_TOLERANCE);
+  return [
+    `| deliveries waiting on ${DEAD_ENDPOINTS} dead endpoints (receivers gone: refused connections) | ${w.dead.total} written, settled after ${w.settleSeconds.toFixed(0)} s (${w.settled.parked} parked); when the advance ended ${w.during.parked} parked, ${w.during.pending} Pending, ${w.during.failed} Failed | — | informational |`,
+    `| rate vs. baseline beside them, against the run without them (bench/results/bill-run.md, back to back) | **${ratio.toFixed(2)}×** against ${plain === undefined ? 'no recorded run' : `${plain.toFixed(2)}×`} | ≥ ${((1 - WAITING_TOLERANCE) * 100).toFixed(0)}% of it | ${verdict(met, plain === undefined ? 'no run without them to compare with' : `${((ratio / plain) * 100).toFixed(0)}% of it`)} |`,
+  ];
 }
 
 function writeReport(f: Figures): void {
@@ -323,10 +381,10 @@ function writeReport(f: Figures): void {
   const capacity = loadWorkerCapacity(process.env);
   const perSecond = (count: number, seconds: number) => (Number.isFinite(seconds) ? `${(count / seconds).toFixed(1)}/s (all ${count} after ${seconds.toFixed(1)} s)` : `not all (${count})`);
   const lines = [
-    '# Bill-run benchmark',
+    f.waiting ? `# Bill-run benchmark beside ${f.waiting.dead.total} webhook deliveries waiting on dead endpoints` : '# Bill-run benchmark',
     '',
     ...environmentLines('PostgreSQL, the Temporal dev server, the API and the worker all run on it'),
-    `- command: \`npx tsx bench/bill-run.ts\` (BENCH_SUBSCRIPTIONS=${SUBSCRIPTIONS}, BENCH_EVENTS_PER_SUBSCRIPTION=${EVENTS_PER_SUBSCRIPTION}, BENCH_HISTORY_SAMPLE=${f.sampled})`,
+    `- command: \`npx tsx bench/bill-run.ts\` (BENCH_SUBSCRIPTIONS=${SUBSCRIPTIONS}, BENCH_EVENTS_PER_SUBSCRIPTION=${EVENTS_PER_SUBSCRIPTION}, BENCH_HISTORY_SAMPLE=${f.sampled}${f.waiting ? `, BENCH_WAITING_DELIVERIES=${WAITING_DELIVERIES}, BENCH_DEAD_ENDPOINTS=${DEAD_ENDPOINTS}` : ''})`,
     `- worker capacity (docs/configuration.md): WORKER_DB_POOL_SIZE=${capacity.dbPoolSize}, WORKER_ACTIVITY_SLOTS=${capacity.activitySlots}, WORKER_WORKFLOW_TASK_SLOTS=${capacity.workflowTaskSlots}`,
     '- system under test: the API process (`src/main.ts`) and the worker process (`src/worker.ts`), logs at info; Temporal CLI dev server with its file-backed store (as `npm start` runs it); the machine\'s PostgreSQL',
     loadLine(f.loadBefore),
@@ -341,6 +399,7 @@ function writeReport(f: Figures): void {
     `| invoices finalized (Open) | **${perSecond(f.final.finalized, f.allFinalizedS)}** | — | — |`,
     `| per subscription, advance start → invoice Open | p50 ${(f.p50 / 1000).toFixed(1)} s, p99 ${(f.p99 / 1000).toFixed(1)} s | — | informational |`,
     `| rate vs. baseline (no-op workflow + one no-op activity, ${START_CONCURRENCY} in flight: ${f.baselineBefore.perSecond.toFixed(1)}/s before, ${f.baselineAfter.perSecond.toFixed(1)}/s after, mean ${baseline.toFixed(1)}/s) | **${ratio.toFixed(2)}×** | ≥ ${TARGET_RATIO}× | ${verdict(ratio >= TARGET_RATIO, `${((1 - ratio / TARGET_RATIO) * 100).toFixed(0)}% short`)} |`,
+    ...waitingLines(f, ratio),
     `| Temporal actions per subscription-period as recorded (test-clock mode, first period of each run, sample of ${f.sampled}) | ${f.actionsPerPeriod.toFixed(1)}: ${Object.entries(f.perPeriod).map(([kind, n]) => `${kind} ${n.toFixed(1)}`).join(', ')} | — | informational |`,
     `| Temporal actions per subscription-period outside test-clock mode (clock steps counted as the timers they stand for, their answers left out; a Draft finalized by the close in the same test-clock step counted with the grace-end timer and activity it waits for in real time; once-per-run patch markers left out) | **${f.steadyPerPeriod.toFixed(1)}** | ≤ ${TARGET_ACTIONS} | ${verdict(f.steadyPerPeriod <= TARGET_ACTIONS, `${(f.steadyPerPeriod - TARGET_ACTIONS).toFixed(1)} over`)} |`,
     '',
@@ -355,6 +414,19 @@ function writeReport(f: Figures): void {
     '',
   ];
   writeReportFile(RESULTS_FILE, lines, log);
+  const point: BillRunCurvePoint = { date: new Date().toISOString(), subscriptions: SUBSCRIPTIONS, perSecond: rate, baselinePerSecond: baseline, ratio, waitingDeliveries: f.waiting?.dead.total ?? 0 };
+  writeFileSync(`${RESULTS_FILE.replace(/\.md$/, '')}.json`, `${JSON.stringify(point, null, 2)}\n`);
+}
+
+/** The figures a cost curve compares across sizes (bench/cost-curves.ts reads them). */
+export interface BillRunCurvePoint {
+  date: string;
+  subscriptions: number;
+  /** Invoices finalized per second. */
+  perSecond: number;
+  baselinePerSecond: number;
+  ratio: number;
+  waitingDeliveries: number;
 }
 
 runBenchmark(main, log);

@@ -24,6 +24,10 @@
  *   lookup and one `usageAccrued` signal per coalescing window (the bench starts no subscription
  *   workflow, so the signal finds none and is dropped, as for an ended one).
  *   USAGE_SUMMARY_CACHE_MS=0 reads every summary afresh (the API keeps them 1 s by default; the report says which).
+ *   BENCH_PRELOAD_EVENTS=9000000 first puts that many events into the measured subscription's period
+ *   straight through SQL (and rolls them up), so everything is measured with the table and the period
+ *   that much larger: the cost curve's large size (bench/cost-curves.ts compares the two sizes).
+ * Besides the report, the run's key figures go to a JSON file beside it (same name, .json).
  */
 import { endRun, environmentLines, loadLine, verdict } from './support/report.js';
 import { writeFileSync } from 'node:fs';
@@ -40,6 +44,7 @@ import {
   openLoop,
   postBatches,
   postmasterPid,
+  preloadEvents,
   rawInserts,
   rawSingleInserts,
   sampleCpu,
@@ -56,6 +61,8 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 1_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const PROGRESSIVE_THRESHOLD = process.env.BENCH_PROGRESSIVE_THRESHOLD_NANOS;
+/** Events put in the measured subscription's period before anything is measured (a cost curve's larger size). */
+const PRELOAD = Number(process.env.BENCH_PRELOAD_EVENTS ?? 0);
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const EVENT_TYPE = 'tokens_used';
 const RESULTS_FILE = process.env.BENCH_RESULTS ? path.resolve(process.env.BENCH_RESULTS) : fileURLToPath(new URL('./results/metering.md', import.meta.url));
@@ -206,6 +213,15 @@ async function main(): Promise<void> {
       });
     }
     const span = { fromMs: periodStart.getTime(), toMs: now - 2 * 60_000 };
+    let preloadSeconds = 0;
+    if (PRELOAD > 0) {
+      log(`preloading ${fmt(PRELOAD)} events into the measured subscription's period`);
+      preloadSeconds = await preloadEvents(pool, PRELOAD, { eventType: EVENT_TYPE, customerId, subscriptionId, ...span }, log);
+      const rolled = performance.now();
+      await runRollupPass({ pool });
+      log(`preload: ${preloadSeconds.toFixed(0)} s to insert, ${((performance.now() - rolled) / 1000).toFixed(0)} s to roll up`);
+      await settle(stack.databaseUrl);
+    }
 
     // 1. Batch ingestion against the raw PostgreSQL baseline: the same rows for another customer,
     //    under another event type so the meters skip them. Rows and bodies are built before the
@@ -370,6 +386,7 @@ async function main(): Promise<void> {
       summaryMeters: check.meters.length,
       cpu,
       loadBefore,
+      preloadSeconds,
     });
   } finally {
     await db.$disconnect();
@@ -399,6 +416,41 @@ interface Figures {
   summaryMeters: number;
   cpu: Record<string, CpuShare>;
   loadBefore: number[];
+  preloadSeconds: number;
+}
+
+/** The figures a cost curve compares across sizes (bench/cost-curves.ts reads them). */
+export interface MeteringCurvePoint {
+  date: string;
+  events: number;
+  preloaded: number;
+  inPeriod: number;
+  summaryCacheMs: number;
+  batchPerSecond: number;
+  rawPerSecond: number;
+  singlePerSecond: number;
+  singleP99Ms: number;
+  rawSinglePerSecond: number;
+  summaryP99Ms: { one: number; four: number; eight: number };
+}
+
+function writeCurvePoint(f: Figures): void {
+  const point: MeteringCurvePoint = {
+    date: new Date().toISOString(),
+    events: EVENTS,
+    preloaded: PRELOAD,
+    inPeriod: f.inPeriod,
+    summaryCacheMs: SUMMARY_CACHE_MS,
+    batchPerSecond: f.batch.perSecond,
+    rawPerSecond: f.raw.perSecond,
+    singlePerSecond: f.singleMax.requestsPerSecond,
+    singleP99Ms: f.singleMax.p99Ms,
+    rawSinglePerSecond: f.rawSingle.perSecond,
+    summaryP99Ms: { one: f.summarySerial.p99Ms, four: f.summaryFour.p99Ms, eight: f.summaryLoaded.p99Ms },
+  };
+  const file = RESULTS_FILE.replace(/\.md$/, '') + '.json';
+  writeFileSync(file, `${JSON.stringify(point, null, 2)}\n`);
+  log(`curve point written to ${file}`);
 }
 
 const pct = (value: number, target: number) => `${Math.round((Math.abs(target - value) / target) * 100)}%`;
@@ -442,7 +494,8 @@ function writeReport(f: Figures): void {
     '',
     ...environmentLines('PostgreSQL, the API, the load generator and the Temporal dev server all run on it'),
     `- PostgreSQL: ${f.server}`,
-    `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS}${PROGRESSIVE_THRESHOLD === undefined ? '' : `, BENCH_PROGRESSIVE_THRESHOLD_NANOS=${PROGRESSIVE_THRESHOLD}`})`,
+    `- command: \`npx tsx bench/metering.ts\` (BENCH_EVENTS=${EVENTS}, BENCH_BATCH=${BATCH}, BENCH_CONCURRENCY=${CONCURRENCY}, BENCH_SECONDS=${SECONDS}${PROGRESSIVE_THRESHOLD === undefined ? '' : `, BENCH_PROGRESSIVE_THRESHOLD_NANOS=${PROGRESSIVE_THRESHOLD}`}${PRELOAD > 0 ? `, BENCH_PRELOAD_EVENTS=${PRELOAD}` : ''})`,
+    ...(PRELOAD > 0 ? [`- preloaded: ${fmt(PRELOAD)} events put into the measured subscription's period through SQL before anything was measured (${f.preloadSeconds.toFixed(0)} s) and rolled up, so every phase ran with that many more rows in \`usage_events\``] : []),
     '- system under test: the real API process (`node --import tsx src/main.ts`, request logging on, rate limit raised) over loopback; API-key auth for ingestion, a customer token for the summary',
     `- usage summaries: ${SUMMARY_CACHE_MS > 0 ? `kept for ${SUMMARY_CACHE_MS} ms (USAGE_SUMMARY_CACHE_MS, the default configuration): a fresh read at most once per ${SUMMARY_CACHE_MS} ms, the others from the API process's cache` : 'every summary read afresh (USAGE_SUMMARY_CACHE_MS=0)'}`,
     loadLine(f.loadBefore),
@@ -500,6 +553,7 @@ function writeReport(f: Figures): void {
   ];
   writeFileSync(RESULTS_FILE, `${lines.join('\n')}\n`);
   log(`report written to ${RESULTS_FILE}`);
+  writeCurvePoint(f);
   process.stdout.write(`\n${lines.join('\n')}\n`);
 }
 

@@ -46,6 +46,7 @@ import { postmasterPid, sampleCpu, type CpuShare } from './metering/load.js';
 import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 import { benchDatabase, Teardown } from './support/lifecycle.js';
+import { registerDeadEndpoints, waitUntilSettled, writeWaitingDeliveries } from './support/dead-endpoints.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 3);
@@ -335,11 +336,6 @@ function withSection(file: string, heading: string, section: string[]): string[]
   return [...head.split('\n'), ...section];
 }
 
-/** A URL on 127.0.0.1 where nothing listens: every attempt is a refused connection, as for a receiver long gone. */
-async function deadUrl(): Promise<string> {
-  return `http://127.0.0.1:${await freePort()}/gone`;
-}
-
 interface HealthyPhase {
   latency: Latency;
   cpu: { worker: CpuShare; temporal: CpuShare };
@@ -404,12 +400,7 @@ async function waitingScenario(): Promise<void> {
       await db.$disconnect();
       await pool.end();
     });
-    const dead: string[] = [];
-    for (let i = 0; i < DEAD_ENDPOINTS; i += 1) {
-      const id = newId();
-      await insertEndpoint(db, { id, url: await deadUrl(), description: `dead ${i}`, events: ['invoice.voided'], secret: newWebhookSecret() });
-      dead.push(id);
-    }
+    const deadIds = await registerDeadEndpoints(db, DEAD_ENDPOINTS);
     const receiver = await startReceiver(() => undefined);
     receiver.secret = newWebhookSecret();
     teardown.push(() => new Promise<void>((resolve) => {
@@ -422,35 +413,10 @@ async function waitingScenario(): Promise<void> {
     const healthy = { receiver, db, worker: worker.pid!, temporal: temporal.process.pid!, pgPid, offered: 0 };
     // The same offer to the healthy endpoint before any delivery waits: the machine's own figure, for comparison.
     const alone = await healthyPhase(healthy, 'alone');
-    const events = Math.ceil(WAITING / DEAD_ENDPOINTS);
-    log(`worker (pid ${worker.pid}) ready; ${DEAD_ENDPOINTS} dead endpoints, writing ${events} events for each (${events * DEAD_ENDPOINTS} deliveries)`);
+    log(`worker (pid ${worker.pid}) ready; ${DEAD_ENDPOINTS} dead endpoints, writing ${WAITING} deliveries to them`);
     const started = Date.now();
-    let written = 0;
-    await Promise.all(
-      Array.from({ length: WRITERS }, async () => {
-        while (written < events) {
-          written += 1;
-          await db.$transaction((tx) => enqueueEvent(tx, 'invoice.voided', newId(), { invoice_id: newId() }, new Date()));
-        }
-      }),
-    );
-    const total = events * DEAD_ENDPOINTS;
-    const counts = async () => {
-      const [parked, failed, pending, reached] = await Promise.all([
-        db.webhookDelivery.count({ where: { endpointId: { in: dead }, parkedAt: { not: null } } }),
-        db.webhookDelivery.count({ where: { endpointId: { in: dead }, status: 'Failed' } }),
-        db.webhookDelivery.count({ where: { endpointId: { in: dead }, status: 'Pending' } }),
-        db.webhookDelivery.count({ where: { endpointId: { in: dead }, OR: [{ parkedAt: { not: null } }, { attemptCount: { gt: 0 } }, { status: 'Failed' }] } }),
-      ]);
-      return { parked, failed, pending, reached };
-    };
-    // Settled: every delivery's workflow has run: it is parked, or between attempts (it failed one
-    // before its circuit opened, or as a probe: those wait out the SPEC's 30 s, 5 min… on timers).
-    await waitFor('every delivery waiting on its circuit', async () => {
-      const c = await counts();
-      log(`${c.parked} parked, ${c.failed} failed, ${c.pending} pending, ${c.reached} reached of ${total}`);
-      if (c.reached < total) throw new Error('not yet');
-    }, 30 * 60_000, 5_000);
+    const dead = await writeWaitingDeliveries(db, deadIds, WAITING, WRITERS);
+    await waitUntilSettled(dead, log);
     const settleSeconds = (Date.now() - started) / 1000;
 
     log(`measuring the worker for ${WAIT_SECONDS} s while only the waiting deliveries exist`);
@@ -459,7 +425,7 @@ async function waitingScenario(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, WAIT_SECONDS * 1000));
     const waitShares = { worker: waitCpu.worker(), temporal: waitCpu.temporal() };
     const attemptsDuringWait = (await db.webhookAttempt.count()) - attempts0;
-    const { reached: _reached, ...settled } = await counts();
+    const { reached: _reached, ...settled } = await dead.counts();
 
     const withWaiting = await healthyPhase(healthy, 'with the waiting deliveries');
     await stopProcess(worker);
@@ -504,7 +470,7 @@ function waitingReport(f: WaitingFigures): string[] {
     '',
     'A delivery the open circuit refuses parks (its workflow waits for a signal, with no timer of its own but a one-hour safety net); the worker\'s circuit waker looks at the endpoints with parked deliveries once a second, makes the oldest one the probe when a window has passed, and wakes the rest when the circuit closes. So while endpoints are down, the worker\'s cost is one probe per endpoint per window, however many deliveries wait.',
     '',
-    'Not measured here yet: a period close of 1,000 subscriptions with and without the waiting deliveries (the brief\'s third figure); `bench/bill-run.ts` measures the close alone.',
+    'A period close of 1,000 subscriptions beside 5,000 such deliveries is measured by `BENCH_WAITING_DELIVERIES=5000 npx tsx bench/bill-run.ts` against the plain bill run, back to back: bench/results/bill-run-waiting-deliveries.md.',
     '',
   ];
 }

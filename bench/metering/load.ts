@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 
 export const MODELS = ['m-small', 'm-medium', 'm-large', 'm-xl', 'm-code', 'm-embed', 'm-vision', 'm-audio'];
-const REGIONS = ['eu', 'us', 'apac'];
+export const REGIONS = ['eu', 'us', 'apac'];
 
 export interface EventShape {
   id: string;
@@ -31,6 +31,37 @@ export function syntheticEvent(n: number, total: number, target: { prefix: strin
     timestamp: new Date(target.fromMs + Math.floor(((target.toMs - target.fromMs) * n) / total)).toISOString(),
     properties: { tokens: `${(n * 7919) % 5000}.${String(n % 100).padStart(2, '0')}`, model: MODELS[n % MODELS.length]!, region: REGIONS[n % REGIONS.length]! },
   };
+}
+
+/**
+ * Inserts `count` events of the same shape as syntheticEvent (prefix `preload`) straight into
+ * usage_events, in statements of `chunk` rows built by PostgreSQL itself (generate_series): the
+ * table size a cost curve measures ingestion and summaries at, without sending them through the API.
+ */
+export async function preloadEvents(
+  pool: pg.Pool,
+  count: number,
+  target: { eventType: string; customerId: string; subscriptionId: string; fromMs: number; toMs: number },
+  log: (line: string) => void,
+  chunk = 500_000,
+): Promise<number> {
+  const started = performance.now();
+  for (let first = 0; first < count; first += chunk) {
+    const last = Math.min(count, first + chunk) - 1;
+    await pool.query(
+      `INSERT INTO usage_events (id, event_type, customer_id, subscription_id, occurred_at, properties)
+       SELECT 'preload-' || g, $1, $2::uuid, $3::uuid,
+              to_timestamp(0) + (($4::bigint + ($5::bigint - $4::bigint) * g / $6::bigint) * interval '1 millisecond'),
+              jsonb_build_object('tokens', ((g * 7919) % 5000)::text || '.' || lpad((g % 100)::text, 2, '0'),
+                                 'model', ($7::text[])[1 + g % cardinality($7::text[])],
+                                 'region', ($8::text[])[1 + g % cardinality($8::text[])])
+       FROM generate_series($9::bigint, $10::bigint) AS g`,
+      [target.eventType, target.customerId, target.subscriptionId, target.fromMs, target.toMs, count, MODELS, REGIONS, first, last],
+    );
+    log(`preloaded ${(last + 1).toLocaleString('en-US')} of ${count.toLocaleString('en-US')} events`);
+  }
+  await pool.query('ANALYZE usage_events');
+  return (performance.now() - started) / 1000;
 }
 
 export function percentile(sorted: number[], p: number): number {
