@@ -9,6 +9,7 @@ import { DomainError } from '../errors.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, fromDecimalOrNull, toDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
+import { col, modelRows, modelTable, runStatement, statement } from './sql.js';
 
 export function isPrismaError(err: unknown, code: 'P2002' | 'P2003' | 'P2025'): boolean {
   return err instanceof Prisma.PrismaClientKnownRequestError && err.code === code;
@@ -477,22 +478,53 @@ export interface PlanPricing {
   prices: SkuPrice[];
 }
 
-const pricingOf = (version: number) => ({ skus: { where: skusOfVersion(version), orderBy: { id: 'asc' } }, product: { select: { tags: true } } }) as const;
-
-function toPlanPricing(plan: Prisma.PlanGetPayload<{ include: ReturnType<typeof pricingOf> }>): PlanPricing {
-  const tags = plan.product?.tags ?? [];
-  return { name: plan.name, billing_cadence: plan.billingCadence, prices: plan.skus.map((row) => toSkuPrice(row, tags)) };
-}
-
 /** The pricing of a plan's current version; null when the plan does not exist. */
 export async function findPlanPricing(tx: DbClient, planId: string): Promise<PlanPricing | null> {
   const current = await tx.plan.findUnique({ where: { id: planId }, select: { version: true } });
   return current === null ? null : getPlanPricing(tx, planId, current.version);
 }
 
+/** The skus table as the Sku model (a period close reads its plan version's SKUs without Prisma). */
+const SKUS = modelTable<SkuRow>('skus', {
+  id: col.text('id'),
+  planId: col.text('plan_id'),
+  name: col.text('name'),
+  pricingModel: col.label<PricingModel>('pricing_model'),
+  unitAmountNanos: col.decimal('unit_amount_nanos'),
+  meterEventType: col.textOrNull('meter_event_type'),
+  meterId: col.textOrNull('meter_id'),
+  currency: col.text('currency'),
+  tiers: col.jsonOrNull('tiers'),
+  packageSize: col.decimalOrNull('package_size'),
+  packageRounding: col.textOrNull('package_rounding'),
+  commitAmountNanos: col.decimalOrNull('commit_amount_nanos'),
+  overageUnitAmountNanos: col.decimalOrNull('overage_unit_amount_nanos'),
+  packageFreeUnits: col.decimalOrNull('package_free_units'),
+  minimumAmountNanos: col.decimalOrNull('minimum_amount_nanos'),
+  percentageBps: col.intOrNull('percentage_bps'),
+  amountProperty: col.textOrNull('amount_property'),
+  perEventFeeNanos: col.decimalOrNull('per_event_fee_nanos'),
+  perEventMinimumNanos: col.decimalOrNull('per_event_minimum_nanos'),
+  perEventMaximumNanos: col.decimalOrNull('per_event_maximum_nanos'),
+  dimensional: col.jsonOrNull('dimensional'),
+  versionFrom: col.int('version_from'),
+  versionTo: col.intOrNull('version_to'),
+  archivedAt: col.timeOrNull('archived_at'),
+  createdAt: col.time('created_at'),
+});
+/** The SKUs of one version of a plan (as skusOfVersion selects them), in id order. */
+const SKUS_OF_VERSION = statement(`${SKUS.select('k')} WHERE k.plan_id = $1::uuid AND k.version_from <= $2 AND (k.version_to IS NULL OR k.version_to > $2) ORDER BY k.id`);
+const PLAN_HEAD = statement(
+  'SELECT p.name, p.billing_cadence::text AS billing_cadence, pr.tags FROM plans p LEFT JOIN products pr ON pr.id = p.product_id WHERE p.id = $1::uuid',
+);
+
 /** The pricing of one version of a plan known to exist (a subscription phase's): never the plan's latest. */
 export async function getPlanPricing(tx: DbClient, planId: string, version: number): Promise<PlanPricing> {
-  return toPlanPricing(await tx.plan.findUniqueOrThrow({ where: { id: planId }, include: pricingOf(version) }));
+  const [head] = await runStatement<{ name: string; billing_cadence: BillingCadence; tags: string[] | null }>(tx, PLAN_HEAD, [planId]);
+  if (head === undefined) throw new Error(`plan ${planId} does not exist`);
+  const tags = head.tags ?? [];
+  const skus = await modelRows(tx, SKUS, SKUS_OF_VERSION, [planId, version]);
+  return { name: head.name, billing_cadence: head.billing_cadence, prices: skus.map((row) => toSkuPrice(row, tags)) };
 }
 
 /** Every SKU a plan ever had (all its versions), in id order; null when the plan does not exist. */

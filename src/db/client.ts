@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { createPgAdapter } from './pg-adapter.js';
+import { registerPool } from './sql.js';
 
 export type Db = PrismaClient;
 
@@ -30,6 +31,7 @@ export function createDb(databaseUrl: string, poolSize = 10): { db: Db; pool: pg
   // waiting a little longer is what the caller wants.
   // The adapter releases a transaction's connection also when the server dropped it (pg-adapter.ts).
   const db = new PrismaClient({ adapter: createPgAdapter(pool), transactionOptions: TRANSACTION_DEFAULTS });
+  registerPool(db, pool);
   return { db, pool };
 }
 

@@ -17,6 +17,7 @@ import type { DbClient } from './client.js';
 import { isPrismaError, missingReference } from './catalog.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import { fromDecimal } from './money.js';
+import { col, modelRowById, modelTable, statement } from './sql.js';
 
 
 export interface CustomerRecord {
@@ -148,14 +149,39 @@ export async function lockCustomerGraph(tx: DbClient): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('billing:customer_graph'))`;
 }
 
+/** The customers table as the Customer model (read on the hot paths of billing without Prisma). */
+const CUSTOMERS = modelTable<CustomerRow>('customers', {
+  id: col.text('id'),
+  displayName: col.text('display_name'),
+  legalName: col.textOrNull('legal_name'),
+  email: col.text('email'),
+  accountType: col.label<AccountType>('account_type'),
+  status: col.label<CustomerStatus>('status'),
+  parentId: col.textOrNull('parent_id'),
+  billToId: col.textOrNull('bill_to_id'),
+  consolidation: col.label<Consolidation>('consolidation'),
+  billingCurrency: col.text('billing_currency'),
+  paymentTermsDays: col.int('payment_terms_days'),
+  taxId: col.textOrNull('tax_id'),
+  billingAddress: col.jsonOrNull('billing_address'),
+  testClockId: col.textOrNull('test_clock_id'),
+  externalId: col.textOrNull('external_id'),
+  metadata: col.json('metadata'),
+  createdAt: col.time('created_at'),
+  updatedAt: col.time('updated_at'),
+});
+const CUSTOMER_BY_ID = statement(`${CUSTOMERS.select('c')} WHERE c.id = $1::uuid`);
+
 export async function findCustomer(tx: DbClient, id: string): Promise<CustomerRecord | null> {
-  const row = await tx.customer.findUnique({ where: { id } });
+  const row = await modelRowById(tx, CUSTOMERS, CUSTOMER_BY_ID, id);
   return row === null ? null : toCustomerRecord(row);
 }
 
 /** A customer known to exist (referenced by a subscription or an invoice). */
 export async function getCustomer(tx: DbClient, id: string): Promise<CustomerRecord> {
-  return toCustomerRecord(await tx.customer.findUniqueOrThrow({ where: { id } }));
+  const customer = await findCustomer(tx, id);
+  if (customer === null) throw new Error(`customer ${id} does not exist`);
+  return customer;
 }
 
 /** Locks the customer row for the rest of the transaction; a concurrent status change waits for it. */

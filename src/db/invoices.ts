@@ -12,6 +12,7 @@ import { newId } from '../ids.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
+import { col, executeStatement, modelRowById, modelRows, modelTable, runStatement, statement } from './sql.js';
 
 export type InvoiceRow = Invoice;
 export type InvoiceLineRow = InvoiceLineItem;
@@ -21,13 +22,59 @@ const LINE_ORDER = [{ createdAt: 'asc' as const }, { id: 'asc' as const }];
 
 // ── Reads ────────────────────────────────────────────────────────────────────────────────────
 
+/** The invoices table as the Invoice model (read on the hot paths of a period close and a finalization without Prisma). */
+const INVOICES = modelTable<Invoice>('invoices', {
+  id: col.text('id'),
+  customerId: col.text('customer_id'),
+  subscriptionId: col.textOrNull('subscription_id'),
+  currency: col.text('currency'),
+  status: col.label<InvoiceStatus>('status'),
+  invoiceNumber: col.textOrNull('invoice_number'),
+  billingReason: col.text('billing_reason'),
+  periodStart: col.timeOrNull('period_start'),
+  periodEnd: col.timeOrNull('period_end'),
+  subtotalNanos: col.decimal('subtotal_nanos'),
+  taxNanos: col.decimal('tax_nanos'),
+  creditsAppliedNanos: col.decimal('credits_applied_nanos'),
+  totalNanos: col.decimal('total_nanos'),
+  creditedNanos: col.decimal('credited_nanos'),
+  walletAppliedNanos: col.decimal('wallet_applied_nanos'),
+  dueReducedNanos: col.decimal('due_reduced_nanos'),
+  customerBalanceAppliedNanos: col.decimal('customer_balance_applied_nanos'),
+  taxAdapter: col.textOrNull('tax_adapter'),
+  testClockId: col.textOrNull('test_clock_id'),
+  dueAt: col.timeOrNull('due_at'),
+  finalizedAt: col.timeOrNull('finalized_at'),
+  paidAt: col.timeOrNull('paid_at'),
+  paidByActorId: col.textOrNull('paid_by_actor_id'),
+  paidByActorName: col.textOrNull('paid_by_actor_name'),
+  paidReference: col.textOrNull('paid_reference'),
+  voidedAt: col.timeOrNull('voided_at'),
+  billingError: col.jsonOrNull('billing_error'),
+  metadata: col.json('metadata'),
+  createdAt: col.time('created_at'),
+  updatedAt: col.time('updated_at'),
+});
+const INVOICE_BY_ID = statement(`${INVOICES.select('i')} WHERE i.id = $1::uuid`);
+const DRAFT_OF_GROUP = statement(
+  `${INVOICES.select('i')} WHERE i.customer_id = $1::uuid AND i.currency = $2 AND i.period_start = $3 AND i.period_end = $4 AND i.status = 'Draft' LIMIT 1`,
+);
+const LOCK_INVOICE = statement('SELECT id FROM invoices WHERE id = $1::uuid FOR UPDATE');
+const SHARE_LOCK_INVOICE_SUBSCRIPTIONS = statement(`
+    SELECT 1 FROM subscriptions
+     WHERE id IN (SELECT subscription_id FROM invoices WHERE id = $1::uuid
+                  UNION SELECT subscription_id FROM invoice_line_items WHERE invoice_id = $1::uuid)
+     ORDER BY id FOR KEY SHARE`);
+
 export function findInvoice(tx: DbClient, id: string): Promise<InvoiceRow | null> {
-  return tx.invoice.findUnique({ where: { id } });
+  return modelRowById(tx, INVOICES, INVOICE_BY_ID, id);
 }
 
 /** An invoice known to exist (locked, or just written in this transaction). */
-export function getInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
-  return tx.invoice.findUniqueOrThrow({ where: { id } });
+export async function getInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
+  const invoice = await findInvoice(tx, id);
+  if (invoice === null) throw notFound('invoice', id);
+  return invoice;
 }
 
 /** Sets (or clears, with null) the billing error shown on the invoice; the row before, or null when it does not exist. */
@@ -129,11 +176,7 @@ export function finalizedInvoicesOfPeriod(
  * KEY SHARE), and a payment advances its subscriptions' charged_through_date.
  */
 export async function lockInvoice(tx: DbClient, id: string): Promise<InvoiceRow> {
-  await tx.$queryRaw`
-    SELECT 1 FROM subscriptions
-     WHERE id IN (SELECT subscription_id FROM invoices WHERE id = ${id}::uuid
-                  UNION SELECT subscription_id FROM invoice_line_items WHERE invoice_id = ${id}::uuid)
-     ORDER BY id FOR KEY SHARE`;
+  await runStatement(tx, SHARE_LOCK_INVOICE_SUBSCRIPTIONS, [id]);
   return lockInvoiceInBillingGroup(tx, id);
 }
 
@@ -144,8 +187,7 @@ export async function lockInvoice(tx: DbClient, id: string): Promise<InvoiceRow>
  * the group).
  */
 export async function lockInvoiceInBillingGroup(tx: DbClient, id: string): Promise<InvoiceRow> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM invoices WHERE id = ${id}::uuid FOR UPDATE`;
-  if (rows.length === 0) throw notFound('invoice', id);
+  if ((await runStatement(tx, LOCK_INVOICE, [id])).length === 0) throw notFound('invoice', id);
   return getInvoice(tx, id);
 }
 
@@ -310,9 +352,45 @@ const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreat
   ...(line.dimensions === undefined || line.dimensions === null ? {} : { dimensions: { ...line.dimensions } }),
 });
 
+const INSERT_LINES = statement(
+  `INSERT INTO invoice_line_items (id, invoice_id, kind, description, amount_nanos, quantity, unit_amount_nanos, is_tax, sku_id, plan_id,
+                                   subscription_id, customer_id, customer_name, period_start, period_end, detail, pricing_trace, dimensions, created_at)
+   SELECT l.id, $18::uuid, l.kind, l.description, l.amount_nanos, l.quantity, l.unit_amount_nanos, l.is_tax, l.sku_id, l.plan_id,
+          l.subscription_id, l.customer_id, l.customer_name, l.period_start, l.period_end, l.detail, l.pricing_trace, l.dimensions, $19::timestamptz
+     FROM unnest($1::uuid[], $2::text[], $3::text[], $4::numeric[], $5::text[], $6::numeric[], $7::bool[], $8::uuid[], $9::uuid[],
+                 $10::uuid[], $11::uuid[], $12::text[], $13::timestamptz[], $14::timestamptz[], $15::jsonb[], $16::jsonb[], $17::jsonb[])
+          AS l (id, kind, description, amount_nanos, quantity, unit_amount_nanos, is_tax, sku_id, plan_id, subscription_id, customer_id,
+                customer_name, period_start, period_end, detail, pricing_trace, dimensions)`,
+);
+
+/** Stored JSON text of an optional JSON field (null for none). */
+const jsonText = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
+
 export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<void> {
   if (lines.length === 0) return;
-  await tx.invoiceLineItem.createMany({ data: lines.map((line) => lineData(invoiceId, line)) });
+  const column = <T>(pick: (line: NewLine) => T) => lines.map(pick);
+  await executeStatement(tx, INSERT_LINES, [
+    column(() => newId()),
+    column((l) => l.kind),
+    column((l) => l.description),
+    column((l) => l.amountNanos.toString()),
+    column((l) => l.quantity ?? '1'),
+    column((l) => (l.unitAmountNanos === undefined || l.unitAmountNanos === null ? null : l.unitAmountNanos.toString())),
+    column((l) => totalledLine(l).isTax),
+    column((l) => l.skuId ?? null),
+    column((l) => l.planId ?? null),
+    column((l) => l.subscriptionId ?? null),
+    column((l) => l.customerId ?? null),
+    column((l) => l.customerName ?? null),
+    column((l) => l.periodStart ?? null),
+    column((l) => l.periodEnd ?? null),
+    column((l) => jsonText(l.detail)),
+    column((l) => jsonText(l.pricingTrace)),
+    column((l) => jsonText(l.dimensions)),
+    invoiceId,
+    // created_at as Prisma's @default(now()) sets it for a createMany: the writer's clock, one instant for all.
+    new Date(),
+  ]);
 }
 
 /** Inserts one line and returns its id. */
@@ -344,15 +422,24 @@ export interface BillingGroup {
   periodEnd: Date;
 }
 
+const LOCK_BILLING_GROUP = statement('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))');
+
 /** Serialises billing into one group for the rest of the transaction (a transaction-scoped advisory lock). */
 export async function lockBillingGroup(tx: DbClient, group: BillingGroup): Promise<void> {
   const key = `billing-group:${group.customerId}:${group.currency}:${group.periodStart.toISOString()}:${group.periodEnd.toISOString()}`;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+  await runStatement(tx, LOCK_BILLING_GROUP, [key]);
 }
 
-export function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<InvoiceRow | null> {
-  return tx.invoice.findFirst({ where: { ...group, status: 'Draft' } });
+export async function findDraftOfGroup(tx: DbClient, group: BillingGroup): Promise<InvoiceRow | null> {
+  return (await modelRows(tx, INVOICES, DRAFT_OF_GROUP, [group.customerId, group.currency, group.periodStart, group.periodEnd]))[0] ?? null;
 }
+
+const INSERT_DRAFT = statement(
+  `INSERT INTO invoices (id, customer_id, subscription_id, currency, billing_reason, period_start, period_end, test_clock_id,
+                         subtotal_nanos, tax_nanos, credits_applied_nanos, total_nanos, created_at, updated_at)
+   VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8::uuid, $9::numeric, $10::numeric, $11::numeric, $12::numeric, $13, $14)
+   RETURNING ${INVOICES.returning}`,
+);
 
 /**
  * A new Draft with its lines, created with their totals; `createdAt` (a test clock's time)
@@ -363,12 +450,29 @@ export async function insertDraft(
   draft: BillingGroup & { id: string; subscriptionId: string; billingReason: string; testClockId: string | null; createdAt?: Date | undefined },
   lines: readonly NewLine[],
 ): Promise<InvoiceRow> {
-  const { createdAt, ...fields } = draft;
   const totals = totalsOf(lines.map(totalledLine));
-  const invoice = await tx.invoice.create({ data: { ...fields, ...totals, ...(createdAt === undefined ? {} : { createdAt }) } });
-  await insertLines(tx, invoice.id, lines);
-  return invoice;
+  // created_at and updated_at as Prisma's @default(now()) and @updatedAt set them: the writer's clock.
+  const now = new Date();
+  const [row] = await runStatement<Record<string, unknown>>(tx, INSERT_DRAFT, [
+    draft.id,
+    draft.customerId,
+    draft.subscriptionId,
+    draft.currency,
+    draft.billingReason,
+    draft.periodStart,
+    draft.periodEnd,
+    draft.testClockId,
+    totals.subtotalNanos.toFixed(0),
+    totals.taxNanos.toFixed(0),
+    totals.creditsAppliedNanos.toFixed(0),
+    totals.totalNanos.toFixed(0),
+    draft.createdAt ?? now,
+    now,
+  ]);
+  await insertLines(tx, draft.id, lines);
+  return INVOICES.decode(row!);
 }
+
 
 /**
  * A subscription period now ends at `newEnd` (cut short): each Draft holding its lines follows. A

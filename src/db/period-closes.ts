@@ -12,6 +12,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { fromDecimal } from './money.js';
 import type { BilledSkuRow } from './invoices.js';
+import { runStatement, statement } from './sql.js';
 
 export interface PeriodCloseRow {
   subscriptionId: string;
@@ -23,11 +24,13 @@ export interface PeriodCloseRow {
 /** The usage event sequence's last value: every event drawn so far. */
 const LAST_SEQ = Prisma.sql`COALESCE(pg_sequence_last_value('usage_events_seq_seq'::regclass), 0)`;
 
-export function findPeriodClose(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<PeriodCloseRow | null> {
-  return tx.subscriptionPeriodClose.findUnique({
-    where: { subscriptionId_periodStart: { subscriptionId, periodStart } },
-    select: { subscriptionId: true, periodStart: true, periodEnd: true, invoiceId: true },
-  });
+const PERIOD_CLOSE = statement(
+  'SELECT subscription_id AS "subscriptionId", period_start AS "periodStart", period_end AS "periodEnd", invoice_id AS "invoiceId" FROM subscription_period_closes WHERE subscription_id = $1::uuid AND period_start = $2',
+);
+
+export async function findPeriodClose(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<PeriodCloseRow | null> {
+  const [row] = await runStatement<PeriodCloseRow>(tx, PERIOD_CLOSE, [subscriptionId, periodStart]);
+  return row ?? null;
 }
 
 /**

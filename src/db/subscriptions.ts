@@ -3,9 +3,10 @@
  * plan phases. Every writer of a subscription takes `lockSubscription` first, so state moves, plan
  * changes and billing of one subscription are serialised in one order.
  */
-import { Prisma, type Subscription, type SubscriptionPhase, type SubscriptionStatus } from '../generated/prisma/client.js';
+import { Prisma, type BillingCadence, type Subscription, type SubscriptionPhase, type SubscriptionStatus } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
 import { firstIdAt } from '../ids.js';
+import { col, executeStatement, modelRowById, modelRows, modelTable, runStatement, statement } from './sql.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 
 export type SubscriptionRow = Subscription;
@@ -14,18 +15,46 @@ export type SubscriptionPhaseRow = SubscriptionPhase;
 /** A subscription with the cadence of its current plan (what rolling a period needs). */
 export type SubscriptionWithCadence = Prisma.SubscriptionGetPayload<{ include: { plan: { select: { billingCadence: true } } } }>;
 
+/** The subscriptions table as the Subscription model (read on the hot path of a period close without Prisma). */
+const SUBSCRIPTIONS = modelTable<Subscription>('subscriptions', {
+  id: col.text('id'),
+  customerId: col.text('customer_id'),
+  planId: col.text('plan_id'),
+  planVersion: col.int('plan_version'),
+  currency: col.text('currency'),
+  status: col.label<SubscriptionStatus>('status'),
+  trialDays: col.int('trial_days'),
+  trialEnd: col.timeOrNull('trial_end'),
+  periodStart: col.time('period_start'),
+  periodEnd: col.time('period_end'),
+  billingAnchor: col.time('billing_anchor'),
+  chargedThroughDate: col.timeOrNull('charged_through_date'),
+  closedThrough: col.timeOrNull('closed_through'),
+  contractId: col.textOrNull('contract_id'),
+  testClockId: col.textOrNull('test_clock_id'),
+  cancelledAt: col.timeOrNull('cancelled_at'),
+  pausedAt: col.timeOrNull('paused_at'),
+  progressiveThresholdNanos: col.decimalOrNull('progressive_threshold_nanos'),
+  billingError: col.jsonOrNull('billing_error'),
+  workflowStartedAt: col.timeOrNull('workflow_started_at'),
+  metadata: col.json('metadata'),
+  createdAt: col.time('created_at'),
+  updatedAt: col.time('updated_at'),
+});
+const SUBSCRIPTION_BY_ID = statement(`${SUBSCRIPTIONS.select('s')} WHERE s.id = $1::uuid`);
+const LOCK_SUBSCRIPTION = statement('SELECT id FROM subscriptions WHERE id = $1::uuid FOR UPDATE');
+
 /** Locks the subscription row for the rest of the transaction; false when it does not exist. */
 export async function lockSubscription(tx: DbClient, id: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM subscriptions WHERE id = ${id}::uuid FOR UPDATE`;
-  return rows.length > 0;
+  return (await runStatement(tx, LOCK_SUBSCRIPTION, [id])).length > 0;
 }
 
 export function setSubscriptionMetadata(tx: DbClient, id: string, metadata: Record<string, string>): Promise<SubscriptionRow> {
   return tx.subscription.update({ where: { id }, data: { metadata } });
 }
 
-export function findSubscription(tx: DbClient, id: string): Promise<SubscriptionRow | null> {
-  return tx.subscription.findUnique({ where: { id } });
+export async function findSubscription(tx: DbClient, id: string): Promise<SubscriptionRow | null> {
+  return modelRowById(tx, SUBSCRIPTIONS, SUBSCRIPTION_BY_ID, id);
 }
 
 export function findSubscriptionWithCadence(tx: DbClient, id: string): Promise<SubscriptionWithCadence | null> {
@@ -33,8 +62,11 @@ export function findSubscriptionWithCadence(tx: DbClient, id: string): Promise<S
 }
 
 /** A subscription row already read (under its lock) with its plan's billing cadence. */
+const PLAN_CADENCE = statement('SELECT billing_cadence::text AS "billingCadence" FROM plans WHERE id = $1::uuid');
+
 export async function withCadence(tx: DbClient, row: SubscriptionRow): Promise<SubscriptionWithCadence> {
-  const plan = await tx.plan.findUniqueOrThrow({ where: { id: row.planId }, select: { billingCadence: true } });
+  const [plan] = await runStatement<{ billingCadence: BillingCadence }>(tx, PLAN_CADENCE, [row.planId]);
+  if (plan === undefined) throw new Error(`plan ${row.planId} does not exist`);
   return { ...row, plan };
 }
 
@@ -78,6 +110,8 @@ export function updateSubscription(tx: DbClient, id: string, changes: Subscripti
   return tx.subscription.update({ where: { id }, data: changes });
 }
 
+const ROLL_PERIOD = statement('UPDATE subscriptions SET period_start = $1, period_end = $2, updated_at = $3 WHERE id = $4::uuid AND period_end = $5');
+
 /**
  * Moves the subscription into `next` only while its period still ends at `expectedPeriodEnd`, so a
  * retry after a committed move changes nothing. Returns the rows moved (0 or 1).
@@ -88,8 +122,8 @@ export async function rollPeriodFrom(
   expectedPeriodEnd: Date,
   next: { periodStart: Date; periodEnd: Date },
 ): Promise<number> {
-  const { count } = await tx.subscription.updateMany({ where: { id, periodEnd: expectedPeriodEnd }, data: next });
-  return count;
+  // updated_at as Prisma's @updatedAt sets it: the writer's clock.
+  return executeStatement(tx, ROLL_PERIOD, [next.periodStart, next.periodEnd, new Date(), id, expectedPeriodEnd]);
 }
 
 export type NewSubscription = Pick<
@@ -170,11 +204,19 @@ export function insertPhase(
 }
 
 /** The phases overlapping [start, end), in start order. */
+const PHASES = modelTable<SubscriptionPhase>('subscription_phases', {
+  id: col.text('id'),
+  subscriptionId: col.text('subscription_id'),
+  planId: col.text('plan_id'),
+  planVersion: col.int('plan_version'),
+  startsAt: col.time('starts_at'),
+  endsAt: col.timeOrNull('ends_at'),
+  createdAt: col.time('created_at'),
+});
+const PHASES_OVERLAPPING = statement(`${PHASES.select('p')} WHERE p.subscription_id = $1::uuid AND p.starts_at < $2 AND (p.ends_at IS NULL OR p.ends_at > $3) ORDER BY p.starts_at`);
+
 export function phasesOverlapping(tx: DbClient, subscriptionId: string, period: { start: Date; end: Date }): Promise<SubscriptionPhaseRow[]> {
-  return tx.subscriptionPhase.findMany({
-    where: { subscriptionId, startsAt: { lt: period.end }, OR: [{ endsAt: null }, { endsAt: { gt: period.start } }] },
-    orderBy: { startsAt: 'asc' },
-  });
+  return modelRows(tx, PHASES, PHASES_OVERLAPPING, [subscriptionId, period.end, period.start]);
 }
 
 /** Whether a change to `planId` (at `planVersion`) at `at` is recorded: a phase of it opened then, closing another one. */
@@ -203,9 +245,13 @@ const civilOfDate = (d: Date): string => d.toISOString().slice(0, 10);
  * The calendar period a subscription period's recurring fees are prorated over when it is not the
  * period itself (a period cut short or a stub of a coterm realignment); null for a regular period.
  */
+const PERIOD_BASIS = statement(
+  'SELECT basis_start::text AS start, basis_end::text AS end FROM subscription_period_bases WHERE subscription_id = $1::uuid AND period_start = $2',
+);
+
 export async function periodBasis(tx: DbClient, subscriptionId: string, periodStart: Date): Promise<PeriodBasis | null> {
-  const row = await tx.subscriptionPeriodBasis.findUnique({ where: { subscriptionId_periodStart: { subscriptionId, periodStart } } });
-  return row === null ? null : { start: civilOfDate(row.basisStart), end: civilOfDate(row.basisEnd) };
+  const [row] = await runStatement<PeriodBasis>(tx, PERIOD_BASIS, [subscriptionId, periodStart]);
+  return row ?? null;
 }
 
 /** Every phase of these subscriptions, by subscription then start (phasesOverlapping for many periods at once). */

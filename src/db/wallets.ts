@@ -7,6 +7,7 @@ import { newId } from '../ids.js';
 import type { Db, DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
+import { runStatement, statement } from './sql.js';
 
 export type WalletRow = Wallet;
 export type WalletGrantRow = WalletGrant;
@@ -46,9 +47,11 @@ export async function lockOrCreateWallet(tx: DbClient, customerId: string, curre
   return lockExistingWallet(tx, customerId, currency) as Promise<WalletRow>;
 }
 
+const WALLET_CURRENCIES = statement('SELECT currency FROM wallets WHERE customer_id = $1::uuid ORDER BY id');
+
 /** The currencies a customer has wallets in. */
 export async function walletCurrenciesOf(tx: DbClient, customerId: string): Promise<string[]> {
-  return (await tx.wallet.findMany({ where: { customerId }, select: { currency: true }, orderBy: { id: 'asc' } })).map((wallet) => wallet.currency);
+  return (await runStatement<{ currency: string }>(tx, WALLET_CURRENCIES, [customerId])).map((wallet) => wallet.currency);
 }
 
 /** Locks the wallet when it exists (a customer without one has nothing to draw down). */
