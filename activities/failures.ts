@@ -33,6 +33,7 @@ const FAILURE_TYPE: Record<DomainError['kind'], string> = {
   unprocessable: UNPROCESSABLE,
   validation: UNPROCESSABLE,
   conflict: UNPROCESSABLE,
+  gone: UNPROCESSABLE,
   unavailable: UNAVAILABLE,
 };
 

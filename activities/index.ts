@@ -13,6 +13,7 @@ import { createWalletActivities } from './wallets.js';
 import { createSimulationActivities } from './simulations.js';
 import { createSpendAlertActivities } from './spend-alerts.js';
 import { createTestClockActivities } from './test-clocks.js';
+import { createUsageRetentionActivities } from './usage-retention.js';
 import { createWebhookActivities } from './webhooks.js';
 import type { ServiceDeps } from '../src/services/deps.js';
 
@@ -33,6 +34,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createSimulationActivities(deps),
     ...createEntitlementActivities(deps),
     ...createFailureActivities(deps),
+    ...createUsageRetentionActivities(deps),
     ...createTestClockActivities({ ...deps, billLateUsageCorrections: invoices.billLateUsageCorrections }),
   };
 }

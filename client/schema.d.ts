@@ -1338,7 +1338,7 @@ export interface paths {
          *     Several meters may match one event_type, each priced by its own SKU (SKU meter_id); a SKU giving only meter_event_type is billed with
          *     the type's default meter, the first one created. Meters are immutable (they can only be archived); an event_type without meters is
          *     measured by the default: the sum of each event's `quantity` (1 for events without it).
-         *     Events already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.
+         *     Events already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id. A WEIGHTED_SUM meter of an event_type whose old raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped is 409 event_type_pruned: its level sums every earlier event.
          */
         post: operations["createMeter"];
         delete?: never;
@@ -1399,7 +1399,8 @@ export interface paths {
          * @description The raw events as stored, newest first (arrival order), as a JSON array (pagination in the X-Has-More, X-Next-Cursor
          *     and Link headers; the cursor is an event id). Filter by event_type, subscription_id, the event timestamp
          *     (timestamp_gte / timestamp_lt) and when it was stored (created_gte / created_lt). Useful to find events that no meter counts,
-         *     such as a misspelled event_type. An unknown customer is 404 `customer_not_found`.
+         *     such as a misspelled event_type. An unknown customer is 404 `customer_not_found`. Events the retention (USAGE_EVENT_RETENTION_DAYS) dropped
+         *     are not listed; a starting_after naming one is a 400.
          */
         get: operations["listCustomerUsageEvents"];
         put?: never;
@@ -1426,6 +1427,9 @@ export interface paths {
          *     (WEIGHTED_SUM rounded half-even to 12 places). Late events are included and counted in late_event_count.
          *     billable_value is what an invoice of the period rates for the meter (the sum of each window's value for Tumbling meters, the window_size
          *     ending at period_end for Sliding ones), exactly as the period close computes it.
+         *     With the raw event retention on (USAGE_EVENT_RETENTION_DAYS), a window of a dropped period is answered from the rollups when they hold
+         *     it whole (whole 5-minute buckets of meters read from rollups); one that needs dropped raw events is 410 usage_events_pruned
+         *     (details.event_type, details.pruned_before).
          *     Customer tokens see only their own subscriptions.
          */
         get: operations["getSubscriptionUsage"];
@@ -2405,7 +2409,8 @@ export interface paths {
          *     it (its own invoice, progressive invoices, late-usage adjustment lines), per SKU, with a state: billed, draft (its Draft waits for its grace
          *     end), late_usage_pending (late events wait for the next close or the correction run) or discrepancy. currencies: what its invoices, payments,
          *     refunds, credit notes (and their parts), wallets and customer credit balance moved, its open invoices and their amount due, and the ledger's
-         *     receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. 404 `customer_not_found` when
+         *     receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. pruned_periods: closed periods
+         *     whose raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped, not rated again (their invoices stand). 404 `customer_not_found` when
          *     the customer does not exist.
          */
         get: operations["getReconciliation"];
@@ -3312,7 +3317,7 @@ export interface components {
                  * @example validation_failed
                  * @enum {string}
                  */
-                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "grant_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "grant_voided" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "feature_term_not_applicable" | "grant_feature_not_metered" | "grant_quantity_zero" | "rollover_cap_not_recurring" | "rollover_cap_above_quantity" | "grant_expiry_before_start" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
+                code: "validation_failed" | "malformed_json" | "invalid_idempotency_key" | "invalid_signature" | "malformed_notification" | "unauthenticated" | "forbidden" | "hosted_form_refused" | "operator_form_refused" | "portal_form_refused" | "not_found" | "customer_not_found" | "parent_not_found" | "bill_to_not_found" | "product_not_found" | "plan_not_found" | "sku_not_found" | "plan_version_not_found" | "subscription_not_found" | "invoice_not_found" | "credit_note_not_found" | "feature_not_found" | "feature_override_not_found" | "grant_not_found" | "meter_not_found" | "test_clock_not_found" | "contract_not_found" | "spend_alert_not_found" | "webhook_endpoint_not_found" | "audit_entry_not_found" | "webhook_delivery_not_found" | "payment_method_not_found" | "payment_not_found" | "dunning_schedule_not_found" | "processor_event_not_found" | "hosted_link_not_found" | "portal_session_not_found" | "checkout_session_not_found" | "wallet_not_found" | "simulation_not_found" | "shadow_attachment_not_found" | "wallet_top_up_not_found" | "invalid_state_transition" | "external_id_taken" | "meter_exists" | "idempotency_key_in_use" | "plan_currency_mismatch" | "plan_archived" | "product_archived" | "feature_key_taken" | "feature_archived" | "grant_voided" | "meter_archived" | "customer_has_open_subscriptions" | "customer_has_open_invoices" | "customer_has_open_children" | "customer_is_bill_to" | "event_id_conflict" | "test_clock_advancing" | "test_clock_has_customers" | "contract_already_amended" | "subscription_already_linked" | "webhook_delivery_in_progress" | "customer_credit_spent" | "simulation_not_running" | "no_payment_to_capture" | "event_type_pruned" | "hosted_link_expired" | "portal_session_expired" | "portal_session_revoked" | "usage_events_pruned" | "no_billing_error" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "billing_failed" | "overage_sku_not_on_plan" | "overage_sku_model" | "overage_sku_meter_mismatch" | "included_quantity_mismatch" | "feature_term_not_applicable" | "grant_feature_not_metered" | "grant_quantity_zero" | "rollover_cap_not_recurring" | "rollover_cap_above_quantity" | "grant_expiry_before_start" | "overage_included_fixed" | "meter_not_applicable" | "group_by_meter_unsupported" | "meter_event_type_mismatch" | "parent_not_allowed" | "subsidiary_requires_parent" | "individual_cannot_have_children" | "parent_closed" | "self_reference" | "hierarchy_cycle" | "hierarchy_too_deep" | "consolidation_requires_parent" | "consolidation_currency_mismatch" | "bill_to_closed" | "customer_not_active" | "plan_has_no_skus" | "simulation_rating_failed" | "currency_mismatch" | "same_plan" | "nothing_to_bill" | "line_amount_mismatch" | "amount_out_of_range" | "payment_amount_mismatch" | "negative_invoice_total" | "credit_exceeds_invoice" | "credit_note_exceeds_remaining" | "credit_note_exceeds_amount_due" | "credit_note_exceeds_refundable" | "credit_note_exceeds_settled" | "credit_note_allocation_exceeds_amount" | "test_clock_cannot_go_back" | "subscription_customer_mismatch" | "customer_closed" | "contract_customer_mismatch" | "invalid_effective_date" | "contract_ended" | "coterm_not_alignable" | "webhook_url_not_allowed" | "nothing_to_charge" | "no_payment_method" | "checkout_rejected" | "portal_cancellation_disabled" | "payment_method_rejected" | "nothing_to_refund" | "refund_not_whole_minor_units" | "refund_exceeds_payment" | "refund_rejected" | "wallet_balance_out_of_range" | "top_up_too_large" | "top_up_not_whole_minor_units" | "invalid_events" | "quantity_limit_exceeded" | "rate_limited" | "internal_error" | "service_unavailable" | "payment_processor_unavailable";
                 message: string;
                 details?: {
                     [key: string]: unknown;
@@ -7363,7 +7368,7 @@ export interface components {
             customer_id: string;
             /** Format: date-time */
             as_of: string;
-            /** @description true when every currency checks out and no closed period shows a discrepancy */
+            /** @description true when every currency checks out and no closed period shows a discrepancy (pruned_periods are not re-rated) */
             balanced: boolean;
             currencies: {
                 /** @example USD */
@@ -7455,6 +7460,18 @@ export interface components {
                  * @enum {string}
                  */
                 state: "billed" | "draft" | "late_usage_pending" | "discrepancy";
+            }[];
+            /** @description closed periods whose raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped: they cannot be rated again from their events, so they are not in usage; their invoices stand */
+            pruned_periods: {
+                /**
+                 * Format: uuid
+                 * @example 01900000-0000-7000-8000-000000000000
+                 */
+                subscription_id: string;
+                /** Format: date-time */
+                period_start: string;
+                /** Format: date-time */
+                period_end: string;
             }[];
         };
         ArAgingReport: {
@@ -16003,7 +16020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict. error.code: `meter_exists`, `idempotency_key_in_use` */
+            /** @description Conflict. error.code: `meter_exists`, `idempotency_key_in_use`, `event_type_pruned` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -16438,6 +16455,15 @@ export interface operations {
             };
             /** @description Resource not found. error.code: `subscription_not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Gone. error.code: `usage_events_pruned` */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,7 +8,7 @@ import {
   DEFAULT_WEBHOOK_TIMEOUT_MS,
   retryScheduleProblems,
 } from './core/webhooks.js';
-import { CoreValidationError, DEFAULT_DUNNING_SCHEDULE_DAYS, parseDunningSchedule } from './core/index.js';
+import { CoreValidationError, DEFAULT_DUNNING_SCHEDULE_DAYS, parseDunningSchedule, usageRetentionProblem } from './core/index.js';
 
 const HEX_64 = /^[0-9a-f]{64}$/;
 /** The payment processor's production API (PROCESSOR_API_BASE's default). */
@@ -55,6 +55,10 @@ const baseSchema = z.object({
   ENTITLEMENT_CHECK_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   USAGE_SUMMARY_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   TEST_CLOCK_DRIVE: z.enum(['activity', 'workflow']).default('activity'),
+  /** Usage events: how many days after its timestamp an event is still taken (and billed as late usage). The API's door; the worker's retention is checked against it. */
+  LATE_USAGE_MAX_DAYS: z.coerce.number().int().min(1).max(366).default(35),
+  /** Raw usage events older than this many days (customer time) in closed, rolled-up periods are deleted daily; unset: kept forever. */
+  USAGE_EVENT_RETENTION_DAYS: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(2).max(36_500).optional()),
   /** Webhook attempts: seconds before each, counted from the previous attempt (the first is normally 0). */
   WEBHOOK_RETRY_SCHEDULE: z
     .string()
@@ -114,6 +118,10 @@ function checkBase(config: z.infer<typeof baseSchema>, ctx: z.RefinementCtx): vo
     const missing = config.TEMPORAL_TLS_CERT_PATH === undefined ? 'TEMPORAL_TLS_CERT_PATH' : 'TEMPORAL_TLS_KEY_PATH';
     ctx.addIssue({ code: 'custom', path: [missing], message: 'must be set with the other half of the client certificate pair' });
   }
+  if (config.USAGE_EVENT_RETENTION_DAYS !== undefined) {
+    const problem = usageRetentionProblem(config.USAGE_EVENT_RETENTION_DAYS, config.LATE_USAGE_MAX_DAYS);
+    if (problem !== null) ctx.addIssue({ code: 'custom', path: ['USAGE_EVENT_RETENTION_DAYS'], message: problem });
+  }
 }
 
 const apiSchema = baseSchema.extend({
@@ -136,8 +144,6 @@ const apiSchema = baseSchema.extend({
   API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1),
   /** Usage events: how many seconds after the customer's current time a timestamp may be. */
   EVENT_MAX_FUTURE_SKEW_SECONDS: z.coerce.number().int().min(0).max(7 * 86_400).default(300),
-  /** Usage events: how many days after its timestamp an event is still taken (and billed as late usage). */
-  LATE_USAGE_MAX_DAYS: z.coerce.number().int().min(1).max(366).default(35),
   /** HMAC key of hosted invoice links (hosted_invoice_url). */
   HOSTED_LINK_SECRET: z.string().min(32, 'must be at least 32 characters'),
   /** Hosted invoice links expire this many days after the invoice's due date (invoice time). */

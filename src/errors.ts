@@ -8,6 +8,8 @@ export type DomainErrorKind =
   | 'conflict'
   | 'invalid_transition'
   | 'unprocessable'
+  /** What was asked for is no longer kept (raw usage events the retention dropped). */
+  | 'gone'
   /** A service the operation depends on (the payment processor) failed or could not be reached: retry later. */
   | 'unavailable';
 

@@ -51,6 +51,8 @@ runMain('worker', async () => {
       webhooks,
       dunningScheduleDays: config.DUNNING_SCHEDULE_DAYS,
       documents: await documentSettingsOf(config),
+      lateUsageMaxDays: config.LATE_USAGE_MAX_DAYS,
+      usageEventRetentionDays: config.USAGE_EVENT_RETENTION_DAYS ?? null,
     },
   };
   const workers = await createWorkers({

@@ -9,6 +9,7 @@ export { dunningCheckWorkflow } from './dunning-check/index.js';
 export { contractReconcileWorkflow } from './contract-reconcile/index.js';
 export { revenueRecognitionWorkflow } from './revenue-recognition/index.js';
 export { lateUsageCorrectionsWorkflow } from './late-usage-corrections/index.js';
+export { usageEventRetentionWorkflow } from './usage-event-retention/index.js';
 export { walletRechargeWorkflow } from './wallet-recharge/index.js';
 export { spendAlertWorkflow } from './spend-alerts/index.js';
 export { testClockAdvanceWorkflow, testClockDriveBatchWorkflow } from './test-clock-advance/index.js';

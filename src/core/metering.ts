@@ -291,3 +291,53 @@ export function rollupSpans(range: Span, granularities: readonly number[] = GRAN
   spans.push({ granularity: granularities[level]!, from: lo, to: hi });
   return { edges, rolled, spans };
 }
+
+// ── Raw event retention ──────────────────────────────────────────────────────────────────────
+
+/**
+ * Days the raw event retention (USAGE_EVENT_RETENTION_DAYS) must exceed the late-usage window
+ * (LATE_USAGE_MAX_DAYS) by. A dropped event sent again must be refused at the door as too old,
+ * never stored and counted a second time: the door judges an event by the customer's now as the
+ * ingesting statement read it, the retention by its own run's now. The day covers what separates
+ * the two: clocks of different hosts, and an ingesting statement that read its now and then waited
+ * (for a period close's row lock, for a pooled connection) while the retention ran.
+ */
+export const USAGE_RETENTION_MARGIN_DAYS = 1;
+
+/** Why a retention of `retentionDays` is refused next to a late-usage window of `lateUsageMaxDays`; null when it is allowed. */
+export function usageRetentionProblem(retentionDays: number, lateUsageMaxDays: number): string | null {
+  const least = lateUsageMaxDays + USAGE_RETENTION_MARGIN_DAYS;
+  if (retentionDays >= least) return null;
+  return (
+    `must be at least LATE_USAGE_MAX_DAYS + ${USAGE_RETENTION_MARGIN_DAYS} (${least} days with LATE_USAGE_MAX_DAYS=${lateUsageMaxDays}): ` +
+    'an event the retention dropped must be refused as too old when it is sent again, never counted twice'
+  );
+}
+
+/**
+ * One read of usage over [from, to) (from null: since the beginning, the level before a
+ * WEIGHTED_SUM window), as the metering reads take it: `edges` reads the rollups of the whole
+ * buckets inside it (rollupSpans over `granularities`) and raw events at its edges; `raw` reads
+ * every raw event of the range. `rolledUp`: whether the rollups it reads hold every event the
+ * retention dropped (their series existed, and had passed them, when the first ones were dropped).
+ */
+export interface UsageRead {
+  from: number | null;
+  to: number;
+  source: 'edges' | 'raw';
+  granularities?: readonly number[];
+  rolledUp: boolean;
+}
+
+/**
+ * Whether a read needs events the retention dropped, that is raw events before `prunedBefore`
+ * (epoch ms; every dropped event of the read's type and subscription lies before it): a raw read
+ * reaching before it, an edge before it, or rollups before it that miss the dropped events.
+ */
+export function needsDroppedEvents(read: UsageRead, prunedBefore: number): boolean {
+  if (read.from !== null && read.to <= read.from) return false;
+  const start = read.from ?? -Infinity;
+  if (start >= prunedBefore) return false;
+  if (read.source === 'raw' || !read.rolledUp) return true;
+  return rollupSpans({ from: read.from, to: read.to }, read.granularities).edges.some((edge) => (edge.from ?? -Infinity) < prunedBefore);
+}

@@ -7,6 +7,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { Simulation, SubscriptionPeriodClose } from '../generated/prisma/client.js';
 import type pg from 'pg';
 import type { DbClient } from './client.js';
+import { prunedBeforeSql } from './metering/retention.js';
 import { fromDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
 import type { SubscriptionRow } from './subscriptions.js';
@@ -76,12 +77,14 @@ export async function subscriptionsInScope(tx: DbClient, scope: SimulationScope,
   return tx.subscription.findMany({ where: { id: { in: ids.map((row) => row.id) } }, orderBy: { id: 'asc' } });
 }
 
-/** The last `count` closed periods of each subscription, oldest first. */
+/** The last `count` closed periods of each subscription whose raw events are whole (none dropped by the retention), oldest first. */
 export async function lastClosedPeriods(tx: DbClient, subscriptionIds: string[], count: number): Promise<Map<string, Pick<SubscriptionPeriodClose, 'periodStart' | 'periodEnd'>[]>> {
+  // Only periods whose raw events the retention left whole can be rated again (src/db/metering/retention.ts).
   const rows = await tx.$queryRaw<{ subscription_id: string; period_start: Date; period_end: Date }[]>`
     SELECT subscription_id::text AS subscription_id, period_start, period_end FROM (
       SELECT c.*, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.period_start DESC) AS n
-      FROM subscription_period_closes c WHERE c.subscription_id = ANY(${subscriptionIds}::uuid[])) c
+      FROM subscription_period_closes c LEFT JOIN (${prunedBeforeSql(subscriptionIds)}) p ON p.id = c.subscription_id
+      WHERE c.subscription_id = ANY(${subscriptionIds}::uuid[]) AND (p.before IS NULL OR c.period_start >= p.before)) c
     WHERE n <= ${count}
     ORDER BY subscription_id, period_start`;
   const periods = new Map<string, Pick<SubscriptionPeriodClose, 'periodStart' | 'periodEnd'>[]>();

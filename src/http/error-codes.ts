@@ -87,10 +87,19 @@ export const ERROR_CODES = {
   },
   simulation_not_running: { status: 409, meaning: 'the price simulation is not running (cancelling, completed, cancelled or failed): only a running one can be cancelled' },
   no_payment_to_capture: { status: 409, meaning: 'the invoice has no authorised payment waiting for a capture' },
+  event_type_pruned: {
+    status: 409,
+    meaning: 'the retention (USAGE_EVENT_RETENTION_DAYS) dropped raw events of this event type: a WEIGHTED_SUM meter, whose level sums every earlier event, cannot be created for it',
+  },
   // 410
   hosted_link_expired: { status: 410, meaning: 'the hosted invoice link has expired (HOSTED_LINK_TTL_DAYS after the due date, or after its renewal); POST /admin/v1/invoices/{id}/hosted-link issues a new one' },
   portal_session_expired: { status: 410, meaning: 'the customer portal link has expired (PORTAL_SESSION_TTL_MINUTES after it was minted or renewed); mint a new one' },
   portal_session_revoked: { status: 410, meaning: 'the customer portal session was revoked (signed out, or by an admin); mint a new one' },
+  usage_events_pruned: {
+    status: 410,
+    meaning:
+      'the usage asked for needs raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped (details.event_type, details.pruned_before): ask for whole 5-minute buckets of meters read from rollups, or a later window',
+  },
   no_billing_error: { status: 409, meaning: 'the subscription, invoice, dunning schedule, contract, processor notification or wallet top-up has no billing_error to retry' },
   // 413, 415
   payload_too_large: { status: 413, meaning: 'the request body exceeds the size limit' },

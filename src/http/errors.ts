@@ -34,6 +34,7 @@ const STATUS_BY_KIND: Record<DomainErrorKind, ContentfulStatusCode> = {
   not_found: 404,
   conflict: 409,
   invalid_transition: 409,
+  gone: 410,
   unavailable: 503,
 };
 

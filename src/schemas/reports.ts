@@ -132,7 +132,7 @@ export const ReconciliationSchema = z
   .object({
     customer_id: UuidSchema,
     as_of: z.string().openapi({ format: 'date-time' }),
-    balanced: z.boolean().openapi({ description: 'true when every currency checks out and no closed period shows a discrepancy' }),
+    balanced: z.boolean().openapi({ description: 'true when every currency checks out and no closed period shows a discrepancy (pruned_periods are not re-rated)' }),
     currencies: z.array(
       z.object({
         currency: CurrencySchema,
@@ -167,6 +167,18 @@ export const ReconciliationSchema = z
         }),
       }),
     ),
+    pruned_periods: z
+      .array(
+        z.object({
+          subscription_id: UuidSchema,
+          period_start: z.string().openapi({ format: 'date-time' }),
+          period_end: z.string().openapi({ format: 'date-time' }),
+        }),
+      )
+      .openapi({
+        description:
+          'closed periods whose raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped: they cannot be rated again from their events, so they are not in usage; their invoices stand',
+      }),
   })
   .openapi('Reconciliation');
 

@@ -19,6 +19,8 @@ export interface ServiceSettings {
   eventMaxFutureSkewMs?: number;
   /** How many days after its timestamp a usage event is still taken (LATE_USAGE_MAX_DAYS, default 35). */
   lateUsageMaxDays?: number;
+  /** Raw usage events are deleted this many days (customer time) after their timestamp once their periods are final (USAGE_EVENT_RETENTION_DAYS; absent or null: kept). */
+  usageEventRetentionDays?: number | null;
   /** Webhook delivery policy and URL rules (WEBHOOK_* variables): resends start workflows with it. */
   webhooks: WebhookSettings;
   /** Days after a failed payment when dunning retries it (DUNNING_SCHEDULE_DAYS; SPEC default 3, 7, 14, 21). */

@@ -9,6 +9,7 @@ export type * from '../../workflows/contract/messages.js';
 export type * from '../../workflows/contract-reconcile/messages.js';
 export type * from '../../workflows/revenue-recognition/messages.js';
 export type * from '../../workflows/late-usage-corrections/messages.js';
+export type * from '../../workflows/usage-event-retention/messages.js';
 export type * from '../../workflows/dunning-check/messages.js';
 export type * from '../../workflows/webhook-delivery/messages.js';
 export type * from '../../workflows/dunning/messages.js';

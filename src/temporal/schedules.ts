@@ -8,6 +8,7 @@ import { CONTRACT_RECONCILE_SCHEDULE_ID } from '../../workflows/contract-reconci
 import { DUNNING_CHECK_SCHEDULE_ID } from '../../workflows/dunning-check/messages.js';
 import { LATE_USAGE_CORRECTIONS_SCHEDULE_ID } from '../../workflows/late-usage-corrections/messages.js';
 import { REVENUE_RECOGNITION_SCHEDULE_ID } from '../../workflows/revenue-recognition/messages.js';
+import { USAGE_EVENT_RETENTION_SCHEDULE_ID } from '../../workflows/usage-event-retention/messages.js';
 import type { TemporalGateway } from './gateway.js';
 
 export interface PeriodicJob {
@@ -51,6 +52,18 @@ export const LATE_USAGE_CORRECTIONS_JOB: PeriodicJob = {
 };
 
 /**
+ * Daily: raw usage events older than USAGE_EVENT_RETENTION_DAYS in final, rolled-up periods are
+ * deleted (every customer, test-clock customers in their clock's time); a run with the retention
+ * off deletes nothing. Not run at a worker's start: nothing is owed that a day's wait would delay.
+ */
+export const USAGE_EVENT_RETENTION_JOB: PeriodicJob = {
+  scheduleId: USAGE_EVENT_RETENTION_SCHEDULE_ID,
+  workflowType: 'usageEventRetentionWorkflow',
+  spec: { calendars: [{ hour: 1, minute: 30 }] },
+  description: 'deletes raw usage events older than USAGE_EVENT_RETENTION_DAYS whose periods are closed, final and rolled up',
+};
+
+/**
  * Creates the job's schedule unless it exists; with `runNow` it also runs it at once (a worker
  * starting after downtime catches up without waiting for the next slot).
  */
@@ -71,9 +84,10 @@ export async function ensureSchedule(gateway: TemporalGateway, job: PeriodicJob,
 
 /**
  * Every periodic job's schedule; with `runNow` the reconciler, recognition and late-usage jobs also
- * run at once (the dunning check waits for its slot: the dunning workflows run on their own).
+ * run at once (the dunning check waits for its slot: the dunning workflows run on their own; so
+ * does the usage event retention).
  */
 export async function ensurePeriodicSchedules(gateway: TemporalGateway, options: { runNow?: boolean } = {}): Promise<void> {
-  await ensureSchedule(gateway, DUNNING_CHECK_JOB);
+  for (const job of [DUNNING_CHECK_JOB, USAGE_EVENT_RETENTION_JOB]) await ensureSchedule(gateway, job);
   for (const job of [CONTRACT_RECONCILE_JOB, REVENUE_RECOGNITION_JOB, LATE_USAGE_CORRECTIONS_JOB]) await ensureSchedule(gateway, job, options);
 }

@@ -1,7 +1,8 @@
 /**
  * The service's database role (docs/configuration.md, "Database role"): created by the same SQL docker-compose runs
  * (docker/postgres-init/sql/app-role.sql), the app works as it, and it cannot switch off or bypass the
- * database's guards: no DISABLE TRIGGER, no TRUNCATE, no session_replication_role = replica.
+ * database's guards: no DISABLE TRIGGER, no TRUNCATE, no session_replication_role = replica, no DELETE of usage
+ * events but through the retention's function.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -84,5 +85,14 @@ describe('the service database role', () => {
     // The guard triggers still fire for the role.
     await expect(client.query(`UPDATE audit_log SET action = 'customer.forged' WHERE entity_id = $1`, [customer.id])).rejects.toThrow(/append-only/);
     await expect(client.query('DELETE FROM usage_events WHERE id = $1', [eventId])).rejects.toThrow(/append-only/);
+    // Raw events leave only through the retention's function (it deletes as the owner, only what is final): the
+    // setting it runs with lets the role delete nothing; calling it is allowed, and it judges for itself.
+    await client.query(`SET billing.usage_events_prune = 'on'`);
+    await expect(client.query('DELETE FROM usage_events WHERE id = $1', [eventId])).rejects.toThrow(/append-only/);
+    await client.query('RESET billing.usage_events_prune');
+    const pruned = await client.query<{ deleted: number }>('SELECT usage_events_prune($1::uuid, 40, 35, 100)::int AS deleted', [customer.id]);
+    expect(pruned.rows).toEqual([{ deleted: 0 }]);
+    await expect(client.query('SELECT usage_events_prune($1::uuid, 35, 35, 100)', [customer.id])).rejects.toThrow(/must be longer than the late-usage window/);
+    expect(await h.deps.db.usageEvent.count({ where: { id: eventId } })).toBe(1);
   });
 });

@@ -62,4 +62,18 @@ describe('configuration', () => {
     expect(() => loadWorkerConfig({ ...worker, DUNNING_SCHEDULE_DAYS: '7,3' })).toThrow(/DUNNING_SCHEDULE_DAYS/);
     expect(() => loadWorkerConfig({ ...worker, PROCESSOR_API_BASE: 'ftp://x' })).toThrow(/PROCESSOR_API_BASE/);
   });
+
+  it('keeps raw usage events by default; a retention must be longer than the late-usage window by a day, in the API and the worker alike', () => {
+    const worker = { DATABASE_URL: valid.DATABASE_URL, TEMPORAL_ADDRESS: valid.TEMPORAL_ADDRESS };
+    const defaults = loadWorkerConfig(worker);
+    expect([defaults.LATE_USAGE_MAX_DAYS, defaults.USAGE_EVENT_RETENTION_DAYS]).toEqual([35, undefined]);
+    expect(loadWorkerConfig({ ...worker, USAGE_EVENT_RETENTION_DAYS: '' }).USAGE_EVENT_RETENTION_DAYS).toBeUndefined();
+    expect(loadWorkerConfig({ ...worker, USAGE_EVENT_RETENTION_DAYS: '36' }).USAGE_EVENT_RETENTION_DAYS).toBe(36);
+    expect(loadApiConfig({ ...valid, USAGE_EVENT_RETENTION_DAYS: '90', LATE_USAGE_MAX_DAYS: '60' })).toMatchObject({ USAGE_EVENT_RETENTION_DAYS: 90, LATE_USAGE_MAX_DAYS: 60 });
+    for (const load of [() => loadWorkerConfig({ ...worker, USAGE_EVENT_RETENTION_DAYS: '35' }), () => loadApiConfig({ ...valid, USAGE_EVENT_RETENTION_DAYS: '60', LATE_USAGE_MAX_DAYS: '60' })]) {
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/USAGE_EVENT_RETENTION_DAYS must be at least LATE_USAGE_MAX_DAYS \+ 1/);
+    }
+    expect(() => loadWorkerConfig({ ...worker, USAGE_EVENT_RETENTION_DAYS: 'forever' })).toThrow(/USAGE_EVENT_RETENTION_DAYS/);
+  });
 });

@@ -20,7 +20,7 @@ interface Found {
   where: string;
 }
 
-const KIND_STATUS: Record<string, number> = { validation: 400, not_found: 404, conflict: 409, invalid_transition: 409, unprocessable: 422 };
+const KIND_STATUS: Record<string, number> = { validation: 400, not_found: 404, conflict: 409, invalid_transition: 409, gone: 410, unprocessable: 422 };
 
 /** Calls that put a code into `error.code`: the constructors and every helper that takes a literal. */
 const ENVELOPE_PATTERNS: { name: string; pattern: RegExp; code: (m: RegExpExecArray) => Found['code']; status?: (m: RegExpExecArray) => number }[] = [

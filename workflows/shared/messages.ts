@@ -168,13 +168,13 @@ export const clockAdvanceSignal = defineSignal<[ClockAdvanceRequest]>('clockAdva
 export const clockAdvancedSignal = defineSignal<[ClockAdvanceAnswer]>('clockAdvanced');
 
 /**
- * An item of a scheduled run (a dunning schedule, a notification, a contract, a coterm link) whose
+ * An item of a scheduled run (a dunning schedule, a notification, a contract, a coterm link, a customer) whose
  * work failed deterministically: logged and listed in the run's summary, the other items proceed,
  * and the next run tries it again.
  */
 export interface FailedRunItem {
-  /** What the item is: `dunning_schedule` (id: its invoice's), `processor_event`, `contract` or `coterm_link` (id: its subscription's). */
-  kind: 'dunning_schedule' | 'processor_event' | 'contract' | 'coterm_link';
+  /** What the item is: `dunning_schedule` (id: its invoice's), `processor_event`, `contract`, `coterm_link` (id: its subscription's) or `customer` (the usage event retention's). */
+  kind: 'dunning_schedule' | 'processor_event' | 'contract' | 'coterm_link' | 'customer';
   id: string;
   /** The failure as an operator reads it (src/services/failures/taxonomy.ts describeFailure). */
   message: string;

@@ -31,7 +31,8 @@ export async function insertMeter(tx: DbClient, meter: NewMeter): Promise<MeterR
 /**
  * A meter already measuring exactly this (same event type, aggregation, property, filters and
  * window), under a transaction lock on the event type so two concurrent creates of the same
- * definition cannot both pass the check.
+ * definition cannot both pass the check. The retention's prune (usage_events_prune) takes the same
+ * lock for each type it prunes: no meter of the type appears while it judges the type's rollups.
  */
 export async function lockIdenticalMeter(tx: DbClient, meter: Omit<NewMeter, 'id' | 'name' | 'description' | 'unit'>): Promise<MeterRow | null> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('meter-definition:' || ${meter.eventType}, 0))`;

@@ -29,7 +29,8 @@ import type { MeterAggregation, MeterWindow } from '../../generated/prisma/clien
 import type { FilterOperator, MeterFilter } from '../../db/metering/aggregators.js';
 import { archiveMeterRow, findMeter, insertMeter, listMeterRows, lockIdenticalMeter, numericPropertyMeters, type MeterRow } from '../../db/metering/meters.js';
 import { percentageAmountProperties } from '../../db/catalog.js';
-import type { Db } from '../../db/client.js';
+import { prismaReader, type Db } from '../../db/client.js';
+import { eventTypePruned } from '../../db/metering/retention.js';
 import type { PageQuery } from '../../db/pages.js';
 import type { ServiceDeps } from '../deps.js';
 import { newId } from '../../ids.js';
@@ -201,6 +202,12 @@ export async function createMeter(deps: ServiceDeps, input: MeterInput, actor: A
     const same = await lockIdenticalMeter(tx, definition);
     if (same) {
       throw conflict('meter_exists', `meter ${same.id} ("${same.name}") already measures ${input.aggregation} of ${input.event_type} with this property, filters and window`, { id: same.id });
+    }
+    // A level sums every earlier event; the retention prunes a type under the lock taken above (never one a WEIGHTED_SUM meter reads).
+    if (input.aggregation === 'WEIGHTED_SUM' && (await eventTypePruned(prismaReader(tx), input.event_type))) {
+      throw conflict('event_type_pruned', `the retention (USAGE_EVENT_RETENTION_DAYS) dropped raw events of ${input.event_type}: a WEIGHTED_SUM meter's level would miss them`, {
+        event_type: input.event_type,
+      });
     }
     const meter = await insertMeter(tx, { id, name: input.name, description: input.description ?? '', ...definition, unit: input.unit ?? property ?? 'events' });
     await recordAudit(tx, { action: 'meter.created', actor, entityType: 'meter', entityId: id, after: toMeterView(meter), requestId });

@@ -26,25 +26,28 @@ import {
   groupedOtherKey,
   groupedUsageKey,
   meterWindow,
+  needsDroppedEvents,
   tumblingTotal,
   weightedAverage,
   type Interval,
   type SkuMeter,
   type SkuPrice,
+  type UsageRead,
   type WindowPartial,
 } from '../../core/index.js';
 import type pg from 'pg';
-import { cursorKey, dimensionKey, meterSpec, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
+import { cursorKey, DIMENSION_GRANULARITIES, dimensionKey, meterSpec, ROLLED_DIMENSION_AGGREGATIONS, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
 import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
 import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
 import { readGroupedQuantities, type GroupedMeterSpec } from '../../db/metering/grouped.js';
+import { retentionMarksOf } from '../../db/metering/retention.js';
 import type { MeterAggregation, MeterWindow } from '../../generated/prisma/client.js';
 import type { ServiceDeps } from '../deps.js';
 import { ReadCache } from '../read-cache.js';
 import type { Logger } from '../../logger.js';
-import { notFound, validation } from '../../errors.js';
+import { DomainError, notFound, validation } from '../../errors.js';
 import type { UsageSummary } from '../../schemas/metering.js';
 
 /** Places a WEIGHTED_SUM value is rounded to; the usage API documents it. */
@@ -655,11 +658,14 @@ async function readUsageSummary(deps: ServiceDeps, subscriptionId: string, query
     const entry = entries.find((e) => e.meterId === sku.meter_id);
     return entry === undefined || entry.spec.kind !== 'meter' ? [] : [{ key: entry.meterId, spec: entry.spec, groupBy: sku.group_by, skuId: sku.sku_id }];
   });
+  const requests = [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests];
   const [values, partials, grouped] = await Promise.all([
-    aggregateAll(read, [...entries.map((e) => ({ spec: e.spec, from: e.window.start, to: e.window.end })), ...plan.requests], scope, subscription.cursors),
+    aggregateAll(read, requests, scope, subscription.cursors),
     readWindowPartials(read, plan.windowed, scope, billed),
     groups.length === 0 ? Promise.resolve([]) : readGroupedQuantities(read, groups, scope, billed, subscription.cursors),
   ]);
+  // Checked after the reads: the retention records what it drops in the transaction that deletes it.
+  await refuseDroppedReads(read, subscription.id, [...aggregateReads(requests), ...windowedReads(plan.windowed, billed), ...groupedReads(groups, billed, subscription.cursors)]);
   const billable = atLeastZero(plan.finish(values.slice(entries.length), partials));
   const dimensionsOf = (meterId: string) =>
     groups.flatMap((group, index) =>
@@ -701,6 +707,68 @@ async function readUsageSummary(deps: ServiceDeps, subscriptionId: string, query
       dimensions: dimensionsOf(e.meterId),
     })),
   };
+}
+
+// ── Reads of what the retention dropped ──────────────────────────────────────────────────────
+
+/** A read of usage (core UsageRead but whether its rollups are whole), with the event type and rollup series it reads. */
+interface SeriesRead {
+  eventType: string;
+  /** The cursor key of the rollup series it reads (cursorKey, dimensionKey). */
+  series: string;
+  read: Omit<UsageRead, 'rolledUp'>;
+}
+
+/** aggregateAll's reads: each request's range, and the level before it of a WEIGHTED_SUM one (rollups, raw edges). */
+function aggregateReads(requests: readonly WindowRequest[]): SeriesRead[] {
+  return requests.flatMap((r): SeriesRead[] => {
+    const of = (from: number | null, to: number): SeriesRead => ({ eventType: r.spec.eventType, series: cursorKey(r.spec), read: { from, to, source: 'edges' } });
+    const level = r.spec.kind === 'meter' && r.spec.aggregation === 'WEIGHTED_SUM' ? [of(null, r.from.getTime())] : [];
+    return [of(r.from.getTime(), r.to.getTime()), ...level];
+  });
+}
+
+/** readWindowPartials' reads: the raw events of the range (and, for WEIGHTED_SUM, every one before it). */
+function windowedReads(windowed: readonly { spec: AggregatorSpec & { kind: 'meter' } }[], range: { from: Date; to: Date }): SeriesRead[] {
+  return windowed.flatMap(({ spec }): SeriesRead[] => {
+    const of = (from: number | null, to: number): SeriesRead => ({ eventType: spec.eventType, series: cursorKey(spec), read: { from, to, source: 'raw' } });
+    return [of(range.from.getTime(), range.to.getTime()), ...(spec.aggregation === 'WEIGHTED_SUM' ? [of(null, range.from.getTime())] : [])];
+  });
+}
+
+/** readGroupedQuantities' reads: per-value rollups with raw partial hours at the edges, or raw events before a series' first pass. */
+function groupedReads(groups: readonly GroupedMeter[], range: { from: Date; to: Date }, hints: ReadonlyMap<string, bigint>): SeriesRead[] {
+  return groups.map((group) => {
+    const rolled = ROLLED_DIMENSION_AGGREGATIONS.has(group.spec.aggregation) && (hints.get(dimensionKey(group)) ?? 0n) > 0n;
+    const span = { from: range.from.getTime(), to: range.to.getTime() };
+    return {
+      eventType: group.spec.eventType,
+      series: dimensionKey(group),
+      read: rolled ? { ...span, source: 'edges' as const, granularities: DIMENSION_GRANULARITIES } : { ...span, source: 'raw' as const },
+    };
+  });
+}
+
+/**
+ * Refuses (410 usage_events_pruned) an answer that would need raw events the retention dropped
+ * (src/services/metering/retention.ts) instead of giving it short: a read reaching raw events before
+ * what the retention dropped of its type for this subscription, or rollups there that lack them.
+ * Reads answered from rollups that hold the dropped events (whole 5-minute buckets, hours and days
+ * of a series that had rolled them up) stand.
+ */
+async function refuseDroppedReads(read: SqlReader, subscriptionId: string, reads: readonly SeriesRead[]): Promise<void> {
+  if (reads.length === 0) return;
+  const marks = new Map((await retentionMarksOf(read, subscriptionId)).map((mark) => [mark.eventType, mark]));
+  for (const r of reads) {
+    const mark = marks.get(r.eventType);
+    if (mark === undefined || !needsDroppedEvents({ ...r.read, rolledUp: mark.rolledUpBy.includes(r.series) }, mark.before.getTime())) continue;
+    throw new DomainError(
+      'gone',
+      'usage_events_pruned',
+      `the raw ${r.eventType} events before ${mark.before.toISOString()} were dropped by the retention (USAGE_EVENT_RETENTION_DAYS): this window needs some of them; ask for whole 5-minute buckets or a later window`,
+      { event_type: r.eventType, pruned_before: mark.before.toISOString() },
+    );
+  }
 }
 
 /** Rejects windows the summary cannot answer; the route's schema has checked the formats. */

@@ -6,7 +6,9 @@
  *   changes to SKUs of one plan (phases on that plan are rated with their own version's SKUs, those
  *   SKUs repriced; phases on other plans with their own prices).
  * - Scope: customers, the subscriptions now on a plan, or all; of those, the subscriptions in the
- *   candidate plan's currency that have a closed period (subscription_period_closes).
+ *   candidate plan's currency that have a closed period (subscription_period_closes). Periods whose
+ *   raw events the retention dropped (USAGE_EVENT_RETENTION_DAYS) cannot be rated again: the last N
+ *   periods are the last N still whole.
  * - Each (subscription, closed period) is re-rated by the period close's own rating
  *   (billing/billing.ts rateClosedPeriodWith: phases, proration basis, contract terms, the usage
  *   recorded for the period, late events included) and compared with what its invoices billed (fee
@@ -16,7 +18,8 @@
  */
 import { applyPriceChanges, CoreValidationError, distributeDeltas, priceChangeProblems, type PriceChange, type Tier } from '../../core/index.js';
 import { allPlanSkuPrices, getPlanPricing, planVersionExists, type PlanPricing } from '../../db/catalog.js';
-import type { DbClient } from '../../db/client.js';
+import { poolReader, type DbClient } from '../../db/client.js';
+import { prunedBeforeOf } from '../../db/metering/retention.js';
 import { contractOfRow } from '../../db/contracts.js';
 import { overlapping, periodBasesOf, phasesOfSubscriptions } from '../../db/subscriptions.js';
 import {
@@ -310,9 +313,15 @@ export async function simulateSubscriptionBatch(deps: Pick<ServiceDeps, 'db' | '
       };
     }),
   );
-  const progress = { subscriptionsDone: input.subscriptionsDone + subscriptions.length, periodsDone: input.periodsDone + results.length };
-  await recordBatch(pool, input.simulationId, results, progress);
-  return { subscriptions: subscriptions.length, periods: results.length, last: ids[ids.length - 1]! };
+  // A period the retention reached while it was rated was rated short: it is left out, as the ones it had reached before.
+  const prunedBefore = await prunedBeforeOf(poolReader(pool), ids);
+  const whole = results.filter((r) => {
+    const before = prunedBefore.get(r.subscriptionId);
+    return before === undefined || r.periodStart >= before;
+  });
+  const progress = { subscriptionsDone: input.subscriptionsDone + subscriptions.length, periodsDone: input.periodsDone + whole.length };
+  await recordBatch(pool, input.simulationId, whole, progress);
+  return { subscriptions: subscriptions.length, periods: whole.length, last: ids[ids.length - 1]! };
 }
 
 /** The simulation's end: completed, cancelled (a cancel was asked) or failed (with the failure). */

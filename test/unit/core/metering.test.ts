@@ -1,6 +1,7 @@
 /**
  * The metering core: meter windows, billing periods by instant, the exact WeightedSum division,
- * decimal text, and the split of a read range into raw edges and aligned rollup buckets.
+ * decimal text, the split of a read range into raw edges and aligned rollup buckets, and which
+ * reads need events the raw event retention dropped.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,9 @@ import {
   canonicalDecimal,
   GRANULARITIES,
   meterWindow,
+  needsDroppedEvents,
   rollupSpans,
+  usageRetentionProblem,
   weightedAverage,
   type Span,
 } from '../../../src/core/index.js';
@@ -155,5 +158,45 @@ describe('rollup spans', () => {
   it('reads a window inside one 5-minute bucket from raw events only', () => {
     const range = { from: ms('2026-09-10T15:21:00Z'), to: ms('2026-09-10T15:24:00Z') };
     expect(rollupSpans(range)).toEqual({ edges: [range], rolled: null, spans: [] });
+  });
+});
+
+describe('raw event retention', () => {
+  it('is at least the late-usage window and a day: a dropped event sent again is refused as too old', () => {
+    expect(usageRetentionProblem(36, 35)).toBeNull();
+    expect(usageRetentionProblem(400, 35)).toBeNull();
+    expect(usageRetentionProblem(35, 35)).toMatch(/^must be at least LATE_USAGE_MAX_DAYS \+ 1 \(36 days with LATE_USAGE_MAX_DAYS=35\)/);
+    expect(usageRetentionProblem(10, 60)).toMatch(/\(61 days/);
+  });
+
+  const dropped = ms('2026-02-01T00:00:00Z');
+  const read = (from: string | null, to: string, source: 'edges' | 'raw' = 'edges', rolledUp = true) => ({ from: from === null ? null : ms(from), to: ms(to), source, rolledUp });
+
+  it('answers from rollups that hold the dropped events whole: aligned windows, and anything from the drop on', () => {
+    expect(needsDroppedEvents(read('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'), dropped)).toBe(false);
+    expect(needsDroppedEvents(read('2026-01-10T00:05:00Z', '2026-01-20T13:35:00Z'), dropped)).toBe(false);
+    expect(needsDroppedEvents(read('2026-02-01T00:00:00Z', '2026-02-03T00:00:07Z', 'raw', false), dropped)).toBe(false);
+    // The level before a WEIGHTED_SUM window: rollups since the beginning, a raw edge after the drop.
+    expect(needsDroppedEvents(read(null, '2026-02-10T00:02:00Z'), dropped)).toBe(false);
+    expect(needsDroppedEvents(read('2026-01-10T00:00:00Z', '2026-01-10T00:00:00Z', 'raw', false), dropped)).toBe(false);
+  });
+
+  it('refuses raw edges, raw reads and incomplete rollups before the drop', () => {
+    expect(needsDroppedEvents(read('2026-01-10T00:02:30Z', '2026-01-20T00:00:00Z'), dropped)).toBe(true);
+    expect(needsDroppedEvents(read('2026-01-10T00:00:00Z', '2026-01-20T00:00:01Z'), dropped)).toBe(true);
+    expect(needsDroppedEvents(read('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', 'raw'), dropped)).toBe(true);
+    expect(needsDroppedEvents(read('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z', 'edges', false), dropped)).toBe(true);
+    expect(needsDroppedEvents(read(null, '2026-01-15T00:02:00Z'), dropped)).toBe(true);
+    // Hourly series (dimension rollups): a range on 5-minute buckets still has raw partial hours.
+    expect(needsDroppedEvents({ ...read('2026-01-10T00:05:00Z', '2026-01-20T00:00:00Z'), granularities: [60, 1440] }, dropped)).toBe(true);
+  });
+
+  it('never needs dropped events for a range starting at or after the drop (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 90 * DAY_MS }), fc.integer({ min: 1, max: 40 * DAY_MS }), fc.constantFrom<'edges' | 'raw'>('edges', 'raw'), fc.boolean(), (offset, length, source, rolledUp) => {
+        const from = dropped + offset;
+        return !needsDroppedEvents({ from, to: from + length, source, rolledUp }, dropped);
+      }),
+    );
   });
 });

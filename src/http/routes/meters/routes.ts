@@ -26,7 +26,7 @@ export const create = createRoute({
   operationId: 'createMeter',
   tags: ['Metering'],
   summary: 'Define a meter',
-  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id.`,
+  description: `${METER_RULES}\nEvents already stored count as soon as the meter exists. A meter measuring exactly what another does (same event_type, aggregation, property, filters and window) is 409 meter_exists, naming the existing one in details.id. A WEIGHTED_SUM meter of an event_type whose old raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped is 409 event_type_pruned: its level sums every earlier event.`,
   request: mutationRequest(CreateMeterSchema),
   responses: { 201: jsonResponse('The meter', MeterSchema) },
 });

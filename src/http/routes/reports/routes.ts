@@ -89,7 +89,8 @@ usage: each closed period of each of its subscriptions rated again, whole, from 
 it (its own invoice, progressive invoices, late-usage adjustment lines), per SKU, with a state: billed, draft (its Draft waits for its grace
 end), late_usage_pending (late events wait for the next close or the correction run) or discrepancy. currencies: what its invoices, payments,
 refunds, credit notes (and their parts), wallets and customer credit balance moved, its open invoices and their amount due, and the ledger's
-receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. 404 \`customer_not_found\` when
+receivable, which must equal that amount due and never be negative. balanced is true when nothing is off. pruned_periods: closed periods
+whose raw events the retention (USAGE_EVENT_RETENTION_DAYS) dropped, not rated again (their invoices stand). 404 \`customer_not_found\` when
 the customer does not exist.`,
   request: { query: z.object({ customer_id: UuidSchema.openapi({ description: 'the customer to reconcile' }) }) },
   responses: { 200: { description: 'The reconciliation', content: { 'application/json': { schema: ReconciliationSchema } } } },
