@@ -66,8 +66,10 @@ function trackedTransaction(transaction: Transaction): Transaction {
     }
   };
   transaction.queryRaw = async (query) => {
+    const result = await queryRaw(query);
+    // Filed once the claim statement ran: a claim that failed leaves nothing behind.
     if (query.sql === CLAIM_CONNECTION_SQL && lent.open) claims.set(String(query.args[0]), lent);
-    return queryRaw(query);
+    return result;
   };
   for (const end of ['commit', 'rollback'] as const) {
     const original = transaction[end].bind(transaction);
