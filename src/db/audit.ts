@@ -1,7 +1,7 @@
 /** Audit log repository: entries are append-only (a database trigger refuses updates and deletes). */
-import type { AuditLogEntry, Prisma } from '../generated/prisma/client.js';
+import type { AuditLogEntry } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
-import { executeStatement, statement } from './sql.js';
+import { executeStatement, jsonParam, statement } from './sql.js';
 
 export interface NewAuditEntry {
   id: string;
@@ -17,23 +17,14 @@ export interface NewAuditEntry {
   requestId: string | null;
 }
 
-const json = (value: unknown): Prisma.InputJsonValue | undefined =>
-  value === undefined || value === null ? undefined : (JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Prisma.InputJsonValue);
-
 const INSERT_ENTRY = statement(
   `INSERT INTO audit_log (id, action, actor_type, actor_id, entity_type, entity_id, customer_id, before, after, request_id, created_at)
    VALUES ($1::uuid, $2, $3, $4, $5, $6, $7::uuid, $8::jsonb, $9::jsonb, $10, $11)`,
 );
 
-/** Stored JSON text of a value (null for none), as `json` shapes it. */
-const jsonText = (value: unknown): string | null => {
-  const shaped = json(value);
-  return shaped === undefined ? null : JSON.stringify(shaped);
-};
-
 export async function insertAuditEntry(tx: DbClient, entry: NewAuditEntry): Promise<void> {
   // created_at as Prisma's @default(now()) sets it: the writer's clock.
-  const values = [entry.id, entry.action, entry.actorType, entry.actorId, entry.entityType, entry.entityId, entry.customerId, jsonText(entry.before), jsonText(entry.after), entry.requestId, new Date()];
+  const values = [entry.id, entry.action, entry.actorType, entry.actorId, entry.entityType, entry.entityId, entry.customerId, jsonParam(entry.before), jsonParam(entry.after), entry.requestId, new Date()];
   await executeStatement(tx, INSERT_ENTRY, values);
 }
 

@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import type { DbClient } from './client.js';
 import { fromDecimal, toDecimal } from './money.js';
 import { NEWEST_FIRST, pageWhere, type PageQuery } from './pages.js';
-import { col, executeStatement, modelRowById, modelRows, modelTable, runStatement, statement } from './sql.js';
+import { col, executeStatement, jsonParam, modelRowById, modelRows, modelTable, runStatement, statement } from './sql.js';
 
 export type InvoiceRow = Invoice;
 export type InvoiceLineRow = InvoiceLineItem;
@@ -331,27 +331,6 @@ export interface NewLine {
   dimensions?: Readonly<Record<string, string | null>> | null;
 }
 
-const lineData = (invoiceId: string, line: NewLine): Prisma.InvoiceLineItemCreateManyInput => ({
-  id: newId(),
-  invoiceId,
-  kind: line.kind,
-  description: line.description,
-  amountNanos: toDecimal(line.amountNanos),
-  quantity: line.quantity ?? '1',
-  unitAmountNanos: line.unitAmountNanos === undefined || line.unitAmountNanos === null ? null : toDecimal(line.unitAmountNanos),
-  isTax: totalledLine(line).isTax,
-  skuId: line.skuId ?? null,
-  planId: line.planId ?? null,
-  subscriptionId: line.subscriptionId ?? null,
-  customerId: line.customerId ?? null,
-  customerName: line.customerName ?? null,
-  periodStart: line.periodStart ?? null,
-  periodEnd: line.periodEnd ?? null,
-  ...(line.detail !== undefined ? { detail: line.detail } : {}),
-  ...(line.pricingTrace !== undefined ? { pricingTrace: line.pricingTrace } : {}),
-  ...(line.dimensions === undefined || line.dimensions === null ? {} : { dimensions: { ...line.dimensions } }),
-});
-
 const INSERT_LINES = statement(
   `INSERT INTO invoice_line_items (id, invoice_id, kind, description, amount_nanos, quantity, unit_amount_nanos, is_tax, sku_id, plan_id,
                                    subscription_id, customer_id, customer_name, period_start, period_end, detail, pricing_trace, dimensions, created_at)
@@ -363,14 +342,13 @@ const INSERT_LINES = statement(
                 customer_name, period_start, period_end, detail, pricing_trace, dimensions)`,
 );
 
-/** Stored JSON text of an optional JSON field (null for none). */
-const jsonText = (value: unknown): string | null => (value === undefined || value === null ? null : JSON.stringify(value));
-
-export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<void> {
-  if (lines.length === 0) return;
+/** Inserts the lines in their order (their ids ascend with it); returns their ids. */
+export async function insertLines(tx: DbClient, invoiceId: string, lines: readonly NewLine[]): Promise<string[]> {
+  if (lines.length === 0) return [];
+  const ids = lines.map(() => newId());
   const column = <T>(pick: (line: NewLine) => T) => lines.map(pick);
   await executeStatement(tx, INSERT_LINES, [
-    column(() => newId()),
+    ids,
     column((l) => l.kind),
     column((l) => l.description),
     column((l) => l.amountNanos.toString()),
@@ -384,20 +362,20 @@ export async function insertLines(tx: DbClient, invoiceId: string, lines: readon
     column((l) => l.customerName ?? null),
     column((l) => l.periodStart ?? null),
     column((l) => l.periodEnd ?? null),
-    column((l) => jsonText(l.detail)),
-    column((l) => jsonText(l.pricingTrace)),
-    column((l) => jsonText(l.dimensions)),
+    column((l) => jsonParam(l.detail)),
+    column((l) => jsonParam(l.pricingTrace)),
+    column((l) => jsonParam(l.dimensions)),
     invoiceId,
     // created_at as Prisma's @default(now()) sets it for a createMany: the writer's clock, one instant for all.
     new Date(),
   ]);
+  return ids;
 }
 
 /** Inserts one line and returns its id. */
 export async function insertLine(tx: DbClient, invoiceId: string, line: NewLine): Promise<string> {
-  const data = lineData(invoiceId, line);
-  await tx.invoiceLineItem.create({ data });
-  return data.id;
+  const [id] = await insertLines(tx, invoiceId, [line]);
+  return id!;
 }
 
 // ── Tax lines ────────────────────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 /** Outbox repository: events written in the transaction of the change they announce, delivered later. */
 import type { Prisma } from '../generated/prisma/client.js';
 import type { DbClient } from './client.js';
-import { executeStatement, statement } from './sql.js';
+import { executeStatement, jsonParam, statement } from './sql.js';
 
 export interface NewOutboxEvent {
   id: string;
@@ -15,5 +15,5 @@ const INSERT_EVENT = statement('INSERT INTO outbox_events (id, type, aggregate_i
 
 export async function insertOutboxEvent(tx: DbClient, event: NewOutboxEvent): Promise<void> {
   // created_at as Prisma's @default(now()) sets it: the writer's clock.
-  await executeStatement(tx, INSERT_EVENT, [event.id, event.type, event.aggregateId, JSON.stringify(event.payload), event.occurredAt, new Date()]);
+  await executeStatement(tx, INSERT_EVENT, [event.id, event.type, event.aggregateId, jsonParam(event.payload), event.occurredAt, new Date()]);
 }

@@ -73,6 +73,10 @@ export async function executeStatement(client: DbClient, sql: Statement, values:
   return (await queryable.query({ name: sql.name, text: sql.text, values })).rowCount ?? 0;
 }
 
+/** A JSON column's parameter: the value's JSON text (bigints as decimal strings), null for none (SQL NULL). */
+export const jsonParam = (value: unknown): string | null =>
+  value === undefined || value === null ? null : JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+
 /** How one column becomes a field of Prisma's type. */
 export interface Codec<T> {
   column: string;
