@@ -22,11 +22,10 @@
  * BENCH_DEAD_ENDPOINTS=50) registers that many endpoints whose receivers are gone and writes events
  * for that many deliveries to them before the measured advance, waits until every one is parked on
  * its open circuit (or between attempts), and then runs the same advance; the report goes to
- * bench/results/bill-run-waiting-deliveries.md and compares its ratio with bill-run.md's (a run
+ * bench/results/bill-run-waiting-deliveries.md and compares its ratio with the plain run's figures (bill-run.json beside bill-run.md: a run
  * without them, back to back on the same machine): the target is the same rate, within 15%.
  * Besides the report, the run's key figures go to a JSON file beside it (same name, .json).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +39,7 @@ import { loadWorkerCapacity } from '../src/config.js';
 import { invoiceWorkflowId } from '../workflows/invoice/messages.js';
 import { subscriptionWorkflowId } from '../workflows/subscription/messages.js';
 import { percentile, sampleCpu, type CpuShare } from './metering/load.js';
-import { environmentLines, loadLine, runBenchmark, verdict, writeReport as writeReportFile } from './support/report.js';
+import { environmentLines, loadLine, readFigures, runBenchmark, verdict, writeFigures, writeReport as writeReportFile } from './support/report.js';
 import { START_CONCURRENCY, workflowRate, type WorkflowRate } from './support/workflow-rate.js';
 import { Teardown } from './support/lifecycle.js';
 import { registerDeadEndpoints, waitUntilSettled, writeWaitingDeliveries, type DeadEndpoints, type DeliveryCounts } from './support/dead-endpoints.js';
@@ -353,18 +352,12 @@ async function waitingDeliveries(databaseUrl: string, teardown: Teardown): Promi
   return { dead, settled, settleSeconds: (Date.now() - started) / 1000 };
 }
 
-/** The rate-vs-baseline ratio a report of this bench records, or undefined when there is none. */
-function recordedRatio(file: string): number | undefined {
-  if (!existsSync(file)) return undefined;
-  const match = /\| rate vs\. baseline [^\n]*\| \*\*([0-9.]+)×\*\* \|/.exec(readFileSync(file, 'utf8'));
-  return match ? Number(match[1]) : undefined;
-}
-
 /** The report's lines on the deliveries that waited during the advance, and the comparison with a run without them. */
 function waitingLines(f: Figures, ratio: number): string[] {
   const w = f.waiting;
   if (!w) return [];
-  const plain = recordedRatio(PLAIN_RESULTS_FILE);
+  const recorded = readFigures<BillRunCurvePoint>(PLAIN_RESULTS_FILE);
+  const plain = recorded !== undefined && recorded.waitingDeliveries === 0 ? recorded.ratio : undefined;
   const met = plain !== undefined && ratio >= plain * (1 - WAITING_TOLERANCE);
   return [
     `| deliveries waiting on ${DEAD_ENDPOINTS} dead endpoints (receivers gone: refused connections) | ${w.dead.total} written, settled after ${w.settleSeconds.toFixed(0)} s (${w.settled.parked} parked); when the advance ended ${w.during.parked} parked, ${w.during.pending} Pending, ${w.during.failed} Failed | — | informational |`,
@@ -415,7 +408,7 @@ function writeReport(f: Figures): void {
   ];
   writeReportFile(RESULTS_FILE, lines, log);
   const point: BillRunCurvePoint = { date: new Date().toISOString(), subscriptions: SUBSCRIPTIONS, perSecond: rate, baselinePerSecond: baseline, ratio, waitingDeliveries: f.waiting?.dead.total ?? 0 };
-  writeFileSync(`${RESULTS_FILE.replace(/\.md$/, '')}.json`, `${JSON.stringify(point, null, 2)}\n`);
+  writeFigures(RESULTS_FILE, point, log);
 }
 
 /** The figures a cost curve compares across sizes (bench/cost-curves.ts reads them). */

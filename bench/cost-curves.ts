@@ -20,11 +20,10 @@
  *   BENCH_CURVE_BILL_RUN=1 npx tsx bench/cost-curves.ts  # and the bill-run sizes
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BillRunCurvePoint } from './bill-run.js';
 import type { MeteringCurvePoint } from './metering.js';
-import { environmentLines, runBenchmark, verdict, writeReport } from './support/report.js';
+import { environmentLines, readFigures, runBenchmark, verdict, writeReport } from './support/report.js';
 
 const log = (line: string) => process.stdout.write(`[bench:cost-curves] ${line}\n`);
 const results = (name: string) => fileURLToPath(new URL(`./results/${name}`, import.meta.url));
@@ -58,32 +57,25 @@ function run(r: Run): Promise<void> {
   });
 }
 
-function point<T>(r: Run): T | undefined {
-  const file = results(r.report.replace(/\.md$/, '.json'));
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
-}
+const point = <T>(r: Run): T | undefined => readFigures<T>(results(r.report));
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const share = (large: number, small: number) => `${((large / small) * 100).toFixed(0)}%`;
 
-/** A row comparing a rate at two sizes: the large size's rate at least (1 - tolerance) of the small's. */
-function rateRow(what: string, small: number | undefined, large: number | undefined, tolerance: number, unit: string): string {
-  if (small === undefined || large === undefined) return `| ${what} | ${small === undefined ? '—' : `${fmt(small)} ${unit}`} | ${large === undefined ? '—' : `${fmt(large)} ${unit}`} | — | ≥ ${((1 - tolerance) * 100).toFixed(0)}% | ${verdict(false, `${what}: not measured at both sizes`)} |`;
-  const met = large >= small * (1 - tolerance);
-  return `| ${what} | ${fmt(small)} ${unit} | ${fmt(large)} ${unit} | ${share(large, small)} | ≥ ${((1 - tolerance) * 100).toFixed(0)}% | ${verdict(met, `${what}: ${share(large, small)} of the small size's`)} |`;
-}
+/** How far the large size's figure may be from the small size's: a rate at least this share of it, a latency at most. */
+type Bound = { atLeast: number } | { atMost: number };
 
-/** A row comparing a latency at two sizes: the large size's at most (1 + tolerance) of the small's. */
-function latencyRow(what: string, small: number | undefined, large: number | undefined, tolerance: number): string {
-  if (small === undefined || large === undefined) return `| ${what} | ${small === undefined ? '—' : `${small.toFixed(1)} ms`} | ${large === undefined ? '—' : `${large.toFixed(1)} ms`} | — | ≤ ${((1 + tolerance) * 100).toFixed(0)}% | ${verdict(false, `${what}: not measured at both sizes`)} |`;
-  const met = large <= small * (1 + tolerance);
-  return `| ${what} | ${small.toFixed(1)} ms | ${large.toFixed(1)} ms | ${share(large, small)} | ≤ ${((1 + tolerance) * 100).toFixed(0)}% | ${verdict(met, `${what}: ${share(large, small)} of the small size's`)} |`;
-}
+const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
 
-/** A row shown for reference, with no target. */
-function referenceRow(what: string, small: number | undefined, large: number | undefined, unit: string): string {
+/** A row with a figure at both sizes, judged against `bound` (without one: shown for reference). A size not measured misses. */
+function sizeRow(what: string, small: number | undefined, large: number | undefined, unit: string, bound?: Bound): string {
   const show = (n: number | undefined) => (n === undefined ? '—' : `${unit === 'ms' ? n.toFixed(1) : fmt(n)} ${unit}`);
-  return `| ${what} | ${show(small)} | ${show(large)} | ${small !== undefined && large !== undefined ? share(large, small) : '—'} | — | informational |`;
+  const measured = small !== undefined && large !== undefined;
+  const ratio = measured ? share(large, small) : '—';
+  if (bound === undefined) return `| ${what} | ${show(small)} | ${show(large)} | ${ratio} | — | informational |`;
+  const target = 'atLeast' in bound ? `≥ ${percent(bound.atLeast)}` : `≤ ${percent(bound.atMost)}`;
+  const met = measured && ('atLeast' in bound ? large >= small * bound.atLeast : large <= small * bound.atMost);
+  return `| ${what} | ${show(small)} | ${show(large)} | ${ratio} | ${target} | ${verdict(met, measured ? `${what}: ${ratio} of the small size's` : `${what}: not measured at both sizes`)} |`;
 }
 
 async function main(): Promise<void> {
@@ -109,12 +101,12 @@ async function main(): Promise<void> {
     '',
     '| measure | small size | large size | large / small | target | verdict |',
     '|---|---:|---:|---:|---|---|',
-    rateRow('batch ingestion (POST /v1/events/batch)', m.small?.batchPerSecond, m.large?.batchPerSecond, TOLERANCE.ingestion, 'events/s'),
-    rateRow('single events, closed loop (POST /v1/events)', m.small?.singlePerSecond, m.large?.singlePerSecond, TOLERANCE.ingestion, 'req/s'),
-    referenceRow('raw INSERT baseline (the database alone)', m.small?.rawPerSecond, m.large?.rawPerSecond, 'rows/s'),
-    latencyRow('usage summary p99, 8 clients, read afresh', m.small?.summaryP99Ms.eight, m.large?.summaryP99Ms.eight, TOLERANCE.summaryP99),
-    referenceRow('usage summary p99, 1 client, read afresh', m.small?.summaryP99Ms.one, m.large?.summaryP99Ms.one, 'ms'),
-    rateRow('bill run, invoices finalized per second', b.small?.perSecond, b.large?.perSecond, TOLERANCE.billRun, '/s'),
+    sizeRow('batch ingestion (POST /v1/events/batch)', m.small?.batchPerSecond, m.large?.batchPerSecond, 'events/s', { atLeast: 1 - TOLERANCE.ingestion }),
+    sizeRow('single events, closed loop (POST /v1/events)', m.small?.singlePerSecond, m.large?.singlePerSecond, 'req/s', { atLeast: 1 - TOLERANCE.ingestion }),
+    sizeRow('raw INSERT baseline (the database alone)', m.small?.rawPerSecond, m.large?.rawPerSecond, 'rows/s'),
+    sizeRow('usage summary p99, 8 clients, read afresh', m.small?.summaryP99Ms.eight, m.large?.summaryP99Ms.eight, 'ms', { atMost: 1 + TOLERANCE.summaryP99 }),
+    sizeRow('usage summary p99, 1 client, read afresh', m.small?.summaryP99Ms.one, m.large?.summaryP99Ms.one, 'ms'),
+    sizeRow('bill run, invoices finalized per second', b.small?.perSecond, b.large?.perSecond, '/s', { atLeast: 1 - TOLERANCE.billRun }),
     '',
     'Each size is one run of its benchmark on the same machine; figures move by up to ±25% between runs on this shared 2-core VM, so a curve is read from runs made back to back.',
     '',

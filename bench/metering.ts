@@ -29,7 +29,7 @@
  *   that much larger: the cost curve's large size (bench/cost-curves.ts compares the two sizes).
  * Besides the report, the run's key figures go to a JSON file beside it (same name, .json).
  */
-import { endRun, environmentLines, loadLine, verdict } from './support/report.js';
+import { endRun, environmentLines, loadLine, verdict, writeFigures } from './support/report.js';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -448,9 +448,7 @@ function writeCurvePoint(f: Figures): void {
     rawSinglePerSecond: f.rawSingle.perSecond,
     summaryP99Ms: { one: f.summarySerial.p99Ms, four: f.summaryFour.p99Ms, eight: f.summaryLoaded.p99Ms },
   };
-  const file = RESULTS_FILE.replace(/\.md$/, '') + '.json';
-  writeFileSync(file, `${JSON.stringify(point, null, 2)}\n`);
-  log(`curve point written to ${file}`);
+  writeFigures(RESULTS_FILE, point, log);
 }
 
 const pct = (value: number, target: number) => `${Math.round((Math.abs(target - value) / target) * 100)}%`;

@@ -1,5 +1,5 @@
 /** What every benchmark report opens with, and how a benchmark run ends. */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { Teardown } from './lifecycle.js';
 
@@ -20,6 +20,21 @@ export const loadLine = (loadBefore: number[]): string =>
 export function writeReport(file: string, lines: string[], log: (line: string) => void): void {
   writeFileSync(file, lines.join('\n'));
   log(`report written to ${file}`);
+}
+
+/** Where a report's key figures are kept: beside it, the same name with .json (what bench/cost-curves.ts compares). */
+const figuresFile = (report: string): string => `${report.replace(/\.md$/, '')}.json`;
+
+export function writeFigures(report: string, figures: object, log: (line: string) => void): void {
+  const file = figuresFile(report);
+  writeFileSync(file, `${JSON.stringify(figures, null, 2)}\n`);
+  log(`figures written to ${file}`);
+}
+
+/** The figures a run of the report's benchmark kept, or undefined when none did. */
+export function readFigures<T>(report: string): T | undefined {
+  const file = figuresFile(report);
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : undefined;
 }
 
 /** The targets this run missed, by how much (verdict). */
