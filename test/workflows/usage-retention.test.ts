@@ -182,17 +182,29 @@ describe('raw usage event retention', () => {
     // A closed, final January with three types: one priced, one a new meter has not rolled up yet, one a WEIGHTED_SUM meter reads.
     const monthly = await callsPlan();
     const closed = await subscribeOnClock(monthly.planId);
-    const [exportsType, seatsType] = [`exports-${RUN}`, `seats-${RUN}`];
+    // Types of this attempt's own, so a retry's set-up does not meet the first attempt's meters.
+    const [exportsType, seatsType] = [`exports-${RUN}-${randomUUID().slice(0, 6)}`, `seats-${RUN}-${randomUUID().slice(0, 6)}`];
     await expectJson(await h.request('POST', '/admin/v1/meters', { body: { name: 'Seats', event_type: seatsType, aggregation: 'WEIGHTED_SUM', property: 'seats' } }), 201);
     for (const type of [monthly.eventType, exportsType, seatsType]) await sendUsage(h, closed.customerId, closed.subscriptionId, 2, '2026-01-10T12:00:00.000Z', type);
     await advanceClock(h, closed.clockId, '2026-03-15T00:00:00.000Z');
     await rolledUp();
     // A new meter, its cursor at 0 (inserted as the meters API does, without asking for a rollup pass).
-    await h.deps.db.$transaction((tx) =>
-      insertMeter(tx, { id: newId(), name: 'Exports', description: '', eventType: exportsType, aggregation: 'Count', property: null, filters: [], windowType: 'BillingPeriod', windowSizeSeconds: null, unit: 'events' }),
-    );
-
-    await pruneUsageEvents(withRetention(40));
+    // Until the prune has looked, the test holds the writers' shared lock on usage_events: a rollup
+    // pass of any process (other tests' events ask for them) that could see the new meter finds its
+    // horizon contended and leaves the new series alone, instead of rolling it up first.
+    const rollupHold = await h.deps.pool.connect();
+    try {
+      await rollupHold.query(`SELECT pg_advisory_lock_shared('usage_events'::regclass::oid::bigint)`);
+      await h.deps.db.$transaction((tx) =>
+        insertMeter(tx, { id: newId(), name: 'Exports', description: '', eventType: exportsType, aggregation: 'Count', property: null, filters: [], windowType: 'BillingPeriod', windowSizeSeconds: null, unit: 'events' }),
+      );
+      // What any process's pass meets meanwhile: the new series behind, its horizon not granted.
+      expect(await runRollupPass(h.deps)).toMatchObject({ advanced: 0, contended: true });
+      await pruneUsageEvents(withRetention(40));
+    } finally {
+      await rollupHold.query(`SELECT pg_advisory_unlock_shared('usage_events'::regclass::oid::bigint)`);
+      rollupHold.release();
+    }
     expect(await storedEvents(open.customerId)).toHaveLength(3);
     const types = async () => (await storedEvents(closed.customerId)).map((e) => e.eventType).sort();
     expect(await types()).toEqual([exportsType, exportsType, seatsType, seatsType]);
