@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { createPgAdapter } from './pg-adapter.js';
@@ -87,3 +88,30 @@ export const poolReader =
   (pool: pg.Pool): SqlReader =>
   async <T>(sql: Prisma.Sql) =>
     (await pool.query(sql.text, sql.values)).rows as T[];
+
+/** Statements preparedReader keeps prepared on one connection at most; further texts run unprepared there. */
+export const PREPARED_READS_PER_CONNECTION = 200;
+const preparedReads = new WeakMap<pg.PoolClient, Set<string>>();
+
+/**
+ * poolReader for hot reads repeated with other values (the usage summary's): each text is prepared
+ * once per connection (named by its hash), so a repeat skips sending, parsing and analysing it —
+ * for the summary's long statements a third of their cost (bench/results/metering.md). PostgreSQL
+ * still plans each execution for its values until its estimates say a generic plan is as good
+ * (plan_cache_mode auto): a generic plan cannot know that `seq > $1` picks the last few events, and
+ * forced, it scans the table in some states of its statistics. At most
+ * PREPARED_READS_PER_CONNECTION texts stay prepared per connection, so varied texts (other plans'
+ * meter sets) cannot grow a server process without bound.
+ */
+export const preparedReader =
+  (pool: pg.Pool): SqlReader =>
+  <T>(sql: Prisma.Sql) =>
+    withPooledClient(pool, async (client) => {
+      let prepared = preparedReads.get(client);
+      if (!prepared) preparedReads.set(client, (prepared = new Set()));
+      const name = `r_${createHash('sha1').update(sql.text).digest('hex').slice(0, 24)}`;
+      const named = prepared.has(name) || prepared.size < PREPARED_READS_PER_CONNECTION;
+      // Counted before it runs: a text whose execution fails may still be prepared.
+      if (named) prepared.add(name);
+      return (await client.query(named ? { name, text: sql.text, values: sql.values } : { text: sql.text, values: sql.values })).rows as T[];
+    });

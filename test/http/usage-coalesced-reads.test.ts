@@ -3,10 +3,13 @@
  * coalescedAggregates): many windows read together give exactly the partials readAggregates gives
  * each window on its own, for every aggregation, with events at the windows' raw edges, rolled up,
  * after the rollup cursor (the tail), late, of other subscriptions and without a subscription.
+ * And the usage summary's reads as prepared statements (preparedReader), run many times on each
+ * connection, give the same partials as statements sent afresh.
  */
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { poolReader } from '../../src/db/client.js';
+import pg from 'pg';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { poolReader, PREPARED_READS_PER_CONNECTION, preparedReader } from '../../src/db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, type Range, type Scope } from '../../src/db/metering/aggregates.js';
 import { cursorKey, meterSpec, type AggregatorSpec } from '../../src/db/metering/aggregators.js';
 import { newId } from '../../src/ids.js';
@@ -110,6 +113,40 @@ describe('coalesced meter reads', () => {
     const whole = await readAggregates(read, specs, scopes[0]!, { from: new Date(MONTH_START - 86_400_000), to: new Date(MONTH_START + MONTH_MS + 86_400_000) }, hints);
     expect(whole.at(-1)!.count).toBeGreaterThan(200n);
     expect(whole.at(-1)!.late).toBeGreaterThan(0n);
+  }, 300_000);
+
+  it('give every window the same partials read by prepared statements as by statements sent afresh', async () => {
+    // Two connections, so each text runs prepared many times on each (past the fifth run, where PostgreSQL may keep a generic plan).
+    const pool = new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
+    try {
+      const [fresh, prepared] = [poolReader(h.deps.pool), preparedReader(pool)];
+      const hints = await readCursors(fresh, [...new Set(specs.map(cursorKey))]);
+      const offset = fc.integer({ min: -86_400_000, max: MONTH_MS + 86_400_000 });
+      const window = fc.record({
+        scope: fc.integer({ min: 0, max: scopes.length - 1 }),
+        from: fc.oneof(offset, offset.map((ms) => ms - (ms % 300_000)), offset.map((ms) => ms - (ms % 86_400_000))),
+        length: fc.oneof(fc.integer({ min: 1, max: MONTH_MS }), fc.integer({ min: 1, max: 30 }).map((days) => days * 86_400_000)),
+        since: fc.boolean(),
+        withHints: fc.boolean(),
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.array(window, { minLength: 1, maxLength: 20 }), async (windows) => {
+          for (const w of windows) {
+            const range: Range = { from: w.since ? null : new Date(MONTH_START + w.from), to: new Date(MONTH_START + w.from + w.length) };
+            const used = w.withHints ? hints : new Map<string, bigint>();
+            const [afresh, again] = await Promise.all([readAggregates(fresh, specs, scopes[w.scope]!, range, used), readAggregates(prepared, specs, scopes[w.scope]!, range, used)]);
+            expect(again).toEqual(afresh);
+          }
+        }),
+        { numRuns: 25 },
+      );
+      // The texts repeat (the same shapes with other values): far fewer statements prepared than reads run.
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'r\\_%'`);
+      expect(rows[0]!.n).toBeGreaterThan(0);
+      expect(rows[0]!.n).toBeLessThan(PREPARED_READS_PER_CONNECTION);
+    } finally {
+      await pool.end();
+    }
   }, 300_000);
 
   it('splits a large gathering over several statements (windows and bind parameters bounded), each read still its own', async () => {

@@ -37,7 +37,7 @@ import {
 } from '../../core/index.js';
 import type pg from 'pg';
 import { cursorKey, DIMENSION_GRANULARITIES, dimensionKey, meterSpec, ROLLED_DIMENSION_AGGREGATIONS, rollupKey, type AggregatorSpec, type MeterFilter } from '../../db/metering/aggregators.js';
-import { poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
+import { preparedReader, poolReader, prismaReader, type DbClient, type SqlReader } from '../../db/client.js';
 import { coalescedAggregates, readAggregates, readCursors, readEventSpans, readUsageSubject, readWindowPartials, type AggregateReader, type Range, type Scope, type UsageSubject } from '../../db/metering/aggregates.js';
 import { firstMeters, metersByIds, type MeterRow } from '../../db/metering/meters.js';
 import { readDimensionSeries, readMeterSpecs, rollUpUsage, type RollupPassOutcome } from '../../db/metering/rollups.js';
@@ -614,7 +614,7 @@ export function forgetUsageSummaries(customerIds: Iterable<string>): void {
  * Customer tokens see only their own subscriptions (anything else is 404).
  */
 async function readUsageSummary(deps: ServiceDeps, subscriptionId: string, query: UsageQuery, ownCustomerId?: string): Promise<UsageSummary> {
-  const read = poolReader(deps.pool);
+  const read = preparedReader(deps.pool);
   const subscription = await readUsageSubject(read, subscriptionId);
   if (!subscription || (ownCustomerId !== undefined && subscription.customer_id !== ownCustomerId)) throw notFound('subscription', subscriptionId);
 
