@@ -14,7 +14,7 @@
  *   customer's feature are decided one at a time (an advisory lock), so they never exceed the balance.
  */
 import { addQuantity, formatQuantity, meteredBalance, parseQuantity, quantityAllowed, subtractQuantity, ZERO_QUANTITY, type FeatureLimitBehavior, type Quantity, type SkuPrice } from '../../core/index.js';
-import { poolReader, prismaReader, type SqlReader } from '../../db/client.js';
+import { poolReader, preparedReader, prismaReader, type SqlReader } from '../../db/client.js';
 import { customerIdsByExternalId } from '../../db/customers.js';
 import {
   commitReservations,
@@ -266,7 +266,7 @@ export async function usageUntil(read: SqlReader, customerId: string, on: Grant[
  * model of entitlements: other views (a customer portal) call this.
  */
 export async function listEntitlements(deps: ServiceDeps, customerId: string, ownCustomerId?: string): Promise<EntitlementListView> {
-  const read = poolReader(deps.pool);
+  const read = preparedReader(deps.pool);
   const computed = await computeEntitlements(deps, read, customerId, null, deps.clock(), spendBlocked(read, customerId, ownCustomerId));
   return { customer_id: customerId, as_of: deps.clock().toISOString(), entitlements: computed.map((c) => c.view) };
 }
@@ -343,7 +343,7 @@ interface FeatureStanding {
  * balance is announced (entitlement.exhausted) on the way.
  */
 async function featureStanding(deps: ServiceDeps, customerId: string, featureKey: string, wallNow: Date): Promise<FeatureStanding> {
-  const read = poolReader(deps.pool);
+  const read = preparedReader(deps.pool);
   const blocking = spendBlocked(read, customerId);
   const [found] = await computeEntitlements(deps, read, customerId, featureKey, wallNow, blocking);
   const blocked = await blocking;
@@ -465,7 +465,7 @@ const exhaustionChecks = new Coalescer<ServiceDeps>(250, (deps, customerIds) => 
   void Promise.all(
     customerIds.map(async (customerId) => {
       try {
-        const computed = await computeEntitlements(deps, poolReader(deps.pool), customerId, null, deps.clock(), false);
+        const computed = await computeEntitlements(deps, preparedReader(deps.pool), customerId, null, deps.clock(), false);
         await announceExhausted(deps, customerId, computed);
       } catch (err) {
         deps.logger.warn({ err, customerId }, 'could not look for used-up entitlements after usage');
