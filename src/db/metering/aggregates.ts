@@ -430,6 +430,9 @@ function eventAggregates(specs: AggregatorSpec[]) {
 }
 
 /** readAggregateGroup's one statement: a single row whose `result` is the JSON array of the aggregators' partials. */
+/** The columns of aggregateGroupSql's rolled partials, in the order of their array per aggregator. */
+const ROLLED_COLUMNS = ['n', 'late', 's', 'mx', 'w'] as const;
+
 function aggregateGroupSql(specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Prisma.Sql {
   const cursorKeys = [...new Set(specs.map(cursorKey))];
   const minHint = lowestHint(cursorKeys, hints);
@@ -448,8 +451,10 @@ function aggregateGroupSql(specs: AggregatorSpec[], scope: Scope, range: Range, 
     ? Prisma.sql`tail AS MATERIALIZED (SELECT * FROM usage_events WHERE seq > ${minHint} AND seq > (SELECT COALESCE(min(position), 0) FROM cur)),`
     : Prisma.empty;
   const { valueOf, perEvent, aggregates } = eventAggregates(specs);
-  const rolledOf = (i: number, column: string) =>
-    Prisma.sql`(SELECT ${Prisma.raw(column)} FROM rolled WHERE aggregator = ${rollupKey(specs[i]!)}::text)`;
+  // The rolled partials of every aggregator in one row (one object keyed by aggregator), read by
+  // expressions: a scalar subquery per aggregator and column would each be planned on every run.
+  const rolledOf = (i: number, column: (typeof ROLLED_COLUMNS)[number]) =>
+    Prisma.sql`(rolled_by.o -> ${rollupKey(specs[i]!)}::text ->> ${Prisma.raw(String(ROLLED_COLUMNS.indexOf(column)))})::numeric`;
   const results = specs.map((spec, i) => {
     const aggregation = aggregationOf(spec);
     const [c, v] = [col('c', i), valueOf(spec)];
@@ -490,8 +495,9 @@ function aggregateGroupSql(specs: AggregatorSpec[], scope: Scope, range: Range, 
         Prisma.sql`r.aggregator = ANY(${[...new Set(specs.map(rollupKey))]}::text[]) AND ${rolledScope(scope)}`,
         range,
       )}) r
-      GROUP BY r.aggregator)
-    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg`;
+      GROUP BY r.aggregator),
+    rolled_by AS (SELECT jsonb_object_agg(aggregator, jsonb_build_array(${Prisma.raw(ROLLED_COLUMNS.join(', '))})) AS o FROM rolled)
+    SELECT json_build_array(${Prisma.join(results, ', ')})::text AS result FROM agg, rolled_by`;
 }
 
 function parsePartials(result: string): Partials[] {
