@@ -94,12 +94,12 @@ export const PREPARED_READS_PER_CONNECTION = 200;
 const preparedReads = new WeakMap<pg.PoolClient, Set<string>>();
 
 /**
- * poolReader for hot reads repeated with other values (the usage summary's): each text is prepared
- * once per connection (named by its hash), so a repeat skips sending, parsing and analysing it —
- * for the summary's long statements a third of their cost (bench/results/metering.md). PostgreSQL
- * still plans each execution for its values until its estimates say a generic plan is as good
- * (plan_cache_mode auto): a generic plan cannot know that `seq > $1` picks the last few events, and
- * forced, it scans the table in some states of its statistics. At most
+ * poolReader for hot reads repeated with other values (the usage summary's, the entitlement
+ * check's): each text is prepared once per connection (named by its hash), so a repeat skips
+ * sending, parsing and analysing it — for the summary's long statements a third of their cost
+ * (docs/benchmarks.md, "Prepared reads"). PostgreSQL still plans each execution for its values until
+ * its estimates say a generic plan is as good (plan_cache_mode auto): forced, the generic plans made
+ * some summaries 25 times slower, depending on the statistics of the moment. At most
  * PREPARED_READS_PER_CONNECTION texts stay prepared per connection, so varied texts (other plans'
  * meter sets) cannot grow a server process without bound.
  */

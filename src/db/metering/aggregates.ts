@@ -429,10 +429,10 @@ function eventAggregates(specs: AggregatorSpec[]) {
   return { valueOf, perEvent, aggregates };
 }
 
-/** readAggregateGroup's one statement: a single row whose `result` is the JSON array of the aggregators' partials. */
 /** The columns of aggregateGroupSql's rolled partials, in the order of their array per aggregator. */
 const ROLLED_COLUMNS = ['n', 'late', 's', 'mx', 'w'] as const;
 
+/** readAggregateGroup's one statement: a single row whose `result` is the JSON array of the aggregators' partials. */
 function aggregateGroupSql(specs: AggregatorSpec[], scope: Scope, range: Range, hints: Map<string, bigint>): Prisma.Sql {
   const cursorKeys = [...new Set(specs.map(cursorKey))];
   const minHint = lowestHint(cursorKeys, hints);
