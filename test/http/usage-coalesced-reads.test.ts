@@ -82,24 +82,30 @@ beforeAll(async () => {
   await insertEvents([...eventsOf(a, [a1, a2], 60, 3), ...eventsOf(b, [b1], 30, 4)]);
 }, 120_000);
 
+/** A window around the month, of one of the scopes; or reaching back to the beginning (since). */
+function windowOfMonth() {
+  const offset = fc.integer({ min: -86_400_000, max: MONTH_MS + 86_400_000 });
+  return fc.record({
+    scope: fc.integer({ min: 0, max: scopes.length - 1 }),
+    // Whole days, whole 5 minutes, or any millisecond: rollup spans with and without raw edges.
+    from: fc.oneof(offset, offset.map((ms) => ms - (ms % 300_000)), offset.map((ms) => ms - (ms % 86_400_000))),
+    length: fc.oneof(fc.integer({ min: 1, max: MONTH_MS }), fc.integer({ min: 1, max: 30 }).map((days) => days * 86_400_000)),
+    since: fc.boolean(),
+  });
+}
+
+const windowRead = (w: { scope: number; from: number; length: number; since: boolean }) => ({
+  scope: scopes[w.scope]!,
+  range: { from: w.since ? null : new Date(MONTH_START + w.from), to: new Date(MONTH_START + w.from + w.length) } satisfies Range,
+});
+
 describe('coalesced meter reads', () => {
   it('give every window exactly the partials readAggregates gives it alone', async () => {
     const read = poolReader(h.deps.pool);
     const hints = await readCursors(read, [...new Set(specs.map(cursorKey))]);
-    const offset = fc.integer({ min: -86_400_000, max: MONTH_MS + 86_400_000 });
-    const window = fc.record({
-      scope: fc.integer({ min: 0, max: scopes.length - 1 }),
-      // Whole days, whole 5 minutes, or any millisecond: rollup spans with and without raw edges.
-      from: fc.oneof(offset, offset.map((ms) => ms - (ms % 300_000)), offset.map((ms) => ms - (ms % 86_400_000))),
-      length: fc.oneof(fc.integer({ min: 1, max: MONTH_MS }), fc.integer({ min: 1, max: 30 }).map((days) => days * 86_400_000)),
-      since: fc.boolean(),
-    });
     await fc.assert(
-      fc.asyncProperty(fc.array(window, { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), async (windows, withHints, every) => {
-        const reads = windows.map((w) => ({
-          scope: scopes[w.scope]!,
-          range: { from: w.since ? null : new Date(MONTH_START + w.from), to: new Date(MONTH_START + w.from + w.length) } satisfies Range,
-        }));
+      fc.asyncProperty(fc.array(windowOfMonth(), { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), async (windows, withHints, every) => {
+        const reads = windows.map(windowRead);
         const used = withHints ? hints : new Map<string, bigint>();
         const coalesced = coalescedAggregates(read);
         const aggregators = every ? specs : summed;
@@ -121,20 +127,12 @@ describe('coalesced meter reads', () => {
     try {
       const [fresh, prepared] = [poolReader(h.deps.pool), preparedReader(pool)];
       const hints = await readCursors(fresh, [...new Set(specs.map(cursorKey))]);
-      const offset = fc.integer({ min: -86_400_000, max: MONTH_MS + 86_400_000 });
-      const window = fc.record({
-        scope: fc.integer({ min: 0, max: scopes.length - 1 }),
-        from: fc.oneof(offset, offset.map((ms) => ms - (ms % 300_000)), offset.map((ms) => ms - (ms % 86_400_000))),
-        length: fc.oneof(fc.integer({ min: 1, max: MONTH_MS }), fc.integer({ min: 1, max: 30 }).map((days) => days * 86_400_000)),
-        since: fc.boolean(),
-        withHints: fc.boolean(),
-      });
       await fc.assert(
-        fc.asyncProperty(fc.array(window, { minLength: 1, maxLength: 20 }), async (windows) => {
-          for (const w of windows) {
-            const range: Range = { from: w.since ? null : new Date(MONTH_START + w.from), to: new Date(MONTH_START + w.from + w.length) };
-            const used = w.withHints ? hints : new Map<string, bigint>();
-            const [afresh, again] = await Promise.all([readAggregates(fresh, specs, scopes[w.scope]!, range, used), readAggregates(prepared, specs, scopes[w.scope]!, range, used)]);
+        fc.asyncProperty(fc.array(fc.tuple(windowOfMonth(), fc.boolean()), { minLength: 1, maxLength: 20 }), async (windows) => {
+          for (const [w, withHints] of windows) {
+            const { scope, range } = windowRead(w);
+            const used = withHints ? hints : new Map<string, bigint>();
+            const [afresh, again] = await Promise.all([readAggregates(fresh, specs, scope, range, used), readAggregates(prepared, specs, scope, range, used)]);
             expect(again).toEqual(afresh);
           }
         }),
