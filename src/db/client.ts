@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.js';
 import { createPgAdapter } from './pg-adapter.js';
-import { registerPool } from './sql.js';
+import { registerPool, statement } from './sql.js';
 
 export type Db = PrismaClient;
 
@@ -95,8 +94,8 @@ const preparedReads = new WeakMap<pg.PoolClient, Set<string>>();
 
 /**
  * poolReader for hot reads repeated with other values (the usage summary's, the entitlement
- * check's): each text is prepared once per connection (named by its hash), so a repeat skips
- * sending, parsing and analysing it — for the summary's long statements a third of their cost
+ * check's): each text is prepared once per connection (named by sql.ts `statement`, a hash of the
+ * text), so a repeat skips sending, parsing and analysing it — for the summary's long statements a third of their cost
  * (docs/benchmarks.md, "Prepared reads"). PostgreSQL still plans each execution for its values until
  * its estimates say a generic plan is as good (plan_cache_mode auto): forced, the generic plans made
  * some summaries 25 times slower, depending on the statistics of the moment. At most
@@ -109,7 +108,7 @@ export const preparedReader =
     withPooledClient(pool, async (client) => {
       let prepared = preparedReads.get(client);
       if (!prepared) preparedReads.set(client, (prepared = new Set()));
-      const name = `r_${createHash('sha1').update(sql.text).digest('hex').slice(0, 24)}`;
+      const { name } = statement(sql.text);
       const named = prepared.has(name) || prepared.size < PREPARED_READS_PER_CONNECTION;
       // Counted before it runs: a text whose execution fails may still be prepared.
       if (named) prepared.add(name);

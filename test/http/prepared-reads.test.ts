@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 const preparedOnConnection = async () =>
-  (await pool.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'r\\_%' ORDER BY prepare_time`)).rows;
+  (await pool.query<{ name: string; statement: string }>(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 's\\_%' ORDER BY prepare_time`)).rows;
 
 describe('prepared reads', () => {
   it('prepare a text once per connection and run it again with other values', async () => {

@@ -139,7 +139,7 @@ describe('coalesced meter reads', () => {
         { numRuns: 25 },
       );
       // The texts repeat (the same shapes with other values): far fewer statements prepared than reads run.
-      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'r\\_%'`);
+      const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 's\\_%'`);
       expect(rows[0]!.n).toBeGreaterThan(0);
       expect(rows[0]!.n).toBeLessThan(PREPARED_READS_PER_CONNECTION);
     } finally {
